@@ -1,0 +1,283 @@
+/* Builders: a rectangular cloth grid and a rope, made of particles and constraints through the same
+ * public calls a user has.
+ *
+ * The cloth's constraints are generated family by family, each family split by index parity so that
+ * no two constraints of one family share a particle: structural (horizontal, then vertical), shear
+ * (both diagonals) and skip-one bending (horizontal, then vertical). Greedy first-fit colouring in
+ * this natural order then reaches the lower bound (4, 8 and 12 colours; shared/design.md). The mass-
+ * spring cloth of seed 002 uses the same three families of springs.
+ */
+#include "world_internal.h"
+
+#include <stdlib.h>
+
+drape_cloth_def drape_default_cloth_def(void)
+{
+    drape_cloth_def d = {
+        .nx = 32,
+        .ny = 32,
+        .origin = {-0.5f, 1.0f, -0.5f},
+        .u_axis = {1.0f, 0.0f, 0.0f},
+        .v_axis = {0.0f, 0.0f, 1.0f},
+        .velocity = {0.0f, 0.0f, 0.0f},
+        .mass = 0.1f,
+        .pins = DRAPE_PIN_NONE,
+        .shear = true,
+        .bending = DRAPE_BENDING_SKIP_ONE,
+        .stretch = {1.0f, -1.0f},
+        .shear_stiffness = {1.0f, -1.0f},
+        .bend_stiffness = {0.2f, -1.0f},
+    };
+    return d;
+}
+
+drape_rope_def drape_default_rope_def(void)
+{
+    drape_rope_def d = {
+        .count = 16,
+        .start = {0.0f, 1.0f, 0.0f},
+        .end = {1.0f, 1.0f, 0.0f},
+        .mass = 0.1f,
+        .pin_start = true,
+        .pin_end = false,
+        .stretch = {1.0f, -1.0f},
+        .bending = false,
+        .bend_stiffness = {0.2f, -1.0f},
+    };
+    return d;
+}
+
+/* One family of distance constraints of a grid: particle (i, j) to (i + di, j + dj) for every i, j
+ * where both exist, taking first those with (i / span) even (dj == 0) or (j / span) even (di == 0)
+ * or i even (diagonals), then the rest: each half shares no particle. */
+typedef struct grid_family {
+    int di0, dj0, di1, dj1; /* the pair: (i + di0, j + dj0) -- (i + di1, j + dj1) */
+    int span;               /* parity block: 1 for neighbours, 2 for skip-one */
+    int along_j;            /* split by j instead of i */
+    drape_distance_kind kind;
+    drape_stiffness stiffness;
+} grid_family;
+
+static drape_result add_family(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny,
+                               const grid_family *f)
+{
+    for (int half = 0; half < 2; ++half)
+        for (uint32_t j = 0; j < ny; ++j)
+            for (uint32_t i = 0; i < nx; ++i) {
+                int64_t i0 = (int64_t)i + f->di0, j0 = (int64_t)j + f->dj0;
+                int64_t i1 = (int64_t)i + f->di1, j1 = (int64_t)j + f->dj1;
+                if (i0 < 0 || j0 < 0 || i1 < 0 || j1 < 0 || i0 >= nx || i1 >= nx || j0 >= ny ||
+                    j1 >= ny)
+                    continue;
+                uint32_t key = f->along_j ? j : i;
+                if ((int)((key / (uint32_t)f->span) % 2) != half)
+                    continue;
+                drape_distance_def d = drape_default_distance_def();
+                d.a = base + (uint32_t)(j0 * nx + i0);
+                d.b = base + (uint32_t)(j1 * nx + i1);
+                d.stiffness = f->stiffness.stiffness;
+                d.compliance = f->stiffness.compliance;
+                d.kind = f->kind;
+                drape_result r = drape_world_add_distance(w, &d, NULL);
+                if (r != DRAPE_OK)
+                    return r;
+            }
+    return DRAPE_OK;
+}
+
+/* One dihedral across the edge e0-e1 with wings w0 (the triangle that runs e0 -> e1) and w1. */
+static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t w0, uint32_t w1,
+                              drape_stiffness s)
+{
+    drape_dihedral_def d = drape_default_dihedral_def();
+    d.edge0 = e0;
+    d.edge1 = e1;
+    d.wing0 = w0;
+    d.wing1 = w1;
+    d.stiffness = s.stiffness;
+    d.compliance = s.compliance;
+    return drape_world_add_dihedral(w, &d, NULL);
+}
+
+/* A dihedral constraint across every interior edge of the triangulated grid. Quad (i, j) splits into
+ * A = (00, 10, 11) and B = (00, 11, 01); windings agree, so a flat cloth has angle 0 everywhere. */
+static drape_result add_dihedrals(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny,
+                                  drape_stiffness s)
+{
+#define P(i, j) (base + (uint32_t)(j) * nx + (uint32_t)(i))
+    drape_result r = DRAPE_OK;
+    for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j) /* quad diagonals */
+        for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
+            r = add_hinge(w, P(i, j), P(i + 1, j + 1), P(i, j + 1), P(i + 1, j), s);
+    for (uint32_t j = 1; j + 1 < ny && r == DRAPE_OK; ++j) /* edges between rows */
+        for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
+            r = add_hinge(w, P(i, j), P(i + 1, j), P(i + 1, j + 1), P(i, j - 1), s);
+    for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j) /* edges between columns */
+        for (uint32_t i = 1; i + 1 < nx && r == DRAPE_OK; ++i)
+            r = add_hinge(w, P(i, j), P(i, j + 1), P(i - 1, j), P(i + 1, j + 1), s);
+#undef P
+    return r;
+}
+
+static bool pinned(uint32_t pins, uint32_t i, uint32_t j, uint32_t nx, uint32_t ny)
+{
+    bool first_i = i == 0, last_i = i == nx - 1, first_j = j == 0, last_j = j == ny - 1;
+    return ((pins & DRAPE_PIN_CORNER_00) && first_i && first_j) ||
+           ((pins & DRAPE_PIN_CORNER_10) && last_i && first_j) ||
+           ((pins & DRAPE_PIN_CORNER_01) && first_i && last_j) ||
+           ((pins & DRAPE_PIN_CORNER_11) && last_i && last_j) ||
+           ((pins & DRAPE_PIN_ROW_FIRST) && first_j) || ((pins & DRAPE_PIN_ROW_LAST) && last_j) ||
+           ((pins & DRAPE_PIN_COLUMN_FIRST) && first_i) ||
+           ((pins & DRAPE_PIN_COLUMN_LAST) && last_i);
+}
+
+static bool valid_stiffness(drape_stiffness s)
+{
+    return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance == s.compliance;
+}
+
+/* Removes what a failed builder added, so that the world is as it was. */
+static void roll_back(drape_world *w, uint32_t particles, const uint32_t counts[2])
+{
+    w->particle_count = particles;
+    w->constraints[DRAPE_CONSTRAINT_DISTANCE].count = counts[0];
+    w->constraints[DRAPE_CONSTRAINT_DISTANCE].live = counts[0];
+    w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count = counts[1];
+    w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].live = counts[1];
+    w->solver_dirty = true;
+}
+
+drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
+                                   drape_build_info *out)
+{
+    static const char fn[] = "drape_world_add_cloth";
+    if (!d)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    if (d->nx < 2 || d->ny < 2 || (uint64_t)d->nx * d->ny > (1u << 28))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->nx = %u, def->ny = %u: each must be >= 2 and nx*ny <= 2^28", fn,
+                       d->nx, d->ny);
+    if (!(d->mass > 0.0f) || !dr_finite3(d->origin) || !dr_finite3(d->u_axis) ||
+        !dr_finite3(d->v_axis) || !dr_finite3(d->velocity))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite", fn,
+                       (double)d->mass);
+    if (!valid_stiffness(d->stretch) || !valid_stiffness(d->shear_stiffness) ||
+        !valid_stiffness(d->bend_stiffness))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: a stiffness of def->stretch, shear_stiffness or bend_stiffness is "
+                       "outside [0, 1] or a compliance is NaN", fn);
+    if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
+                       fn, (int)d->bending);
+
+    const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
+    drape_particle_def *defs = malloc((size_t)n * sizeof *defs);
+    if (!defs)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn, n);
+    float m = d->mass / (float)n;
+    for (uint32_t j = 0; j < ny; ++j)
+        for (uint32_t i = 0; i < nx; ++i) {
+            float s = (float)i / (float)(nx - 1), t = (float)j / (float)(ny - 1);
+            drape_particle_def *p = &defs[j * nx + i];
+            p->position = (drape_vec3){d->origin.x + d->u_axis.x * s + d->v_axis.x * t,
+                                       d->origin.y + d->u_axis.y * s + d->v_axis.y * t,
+                                       d->origin.z + d->u_axis.z * s + d->v_axis.z * t};
+            p->velocity = d->velocity;
+            p->mass = pinned(d->pins, i, j, nx, ny) ? 0.0f : m;
+        }
+    const uint32_t particles0 = w->particle_count;
+    const uint32_t counts0[2] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
+                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count};
+    uint32_t base;
+    drape_result r = drape_world_add_particles(w, defs, n, &base);
+    free(defs);
+    if (r != DRAPE_OK)
+        return r;
+
+    const grid_family families[] = {
+        {0, 0, 1, 0, 1, 0, DRAPE_DISTANCE_STRETCH, d->stretch},
+        {0, 0, 0, 1, 1, 1, DRAPE_DISTANCE_STRETCH, d->stretch},
+        {0, 0, 1, 1, 1, 0, DRAPE_DISTANCE_SHEAR, d->shear_stiffness},
+        {1, 0, 0, 1, 1, 0, DRAPE_DISTANCE_SHEAR, d->shear_stiffness},
+        {0, 0, 2, 0, 2, 0, DRAPE_DISTANCE_BEND, d->bend_stiffness},
+        {0, 0, 0, 2, 2, 1, DRAPE_DISTANCE_BEND, d->bend_stiffness},
+    };
+    size_t family_count = d->bending == DRAPE_BENDING_SKIP_ONE ? 6 : 4;
+    for (size_t f = 0; f < family_count && r == DRAPE_OK; ++f)
+        if (d->shear || families[f].kind != DRAPE_DISTANCE_SHEAR)
+            r = add_family(w, base, nx, ny, &families[f]);
+    if (r == DRAPE_OK && d->bending == DRAPE_BENDING_DIHEDRAL)
+        r = add_dihedrals(w, base, nx, ny, d->bend_stiffness);
+    if (r != DRAPE_OK) {
+        roll_back(w, particles0, counts0);
+        return r;
+    }
+    if (out) {
+        out->first_particle = base;
+        out->particle_count = n;
+        out->first_distance = counts0[0];
+        out->distance_count = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count - counts0[0];
+        out->first_dihedral = counts0[1];
+        out->dihedral_count = w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count - counts0[1];
+    }
+    return DRAPE_OK;
+}
+
+drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape_build_info *out)
+{
+    static const char fn[] = "drape_world_add_rope";
+    if (!d)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    if (d->count < 2 || d->count > (1u << 28))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->count = %u must be in [2, 2^28]", fn, d->count);
+    if (!(d->mass > 0.0f) || !dr_finite3(d->start) || !dr_finite3(d->end))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->mass = %g kg must be > 0 and start, end finite", fn,
+                       (double)d->mass);
+    if (!valid_stiffness(d->stretch) || !valid_stiffness(d->bend_stiffness))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->stretch or bend_stiffness is outside [0, 1] or NaN", fn);
+    const uint32_t particles0 = w->particle_count;
+    const uint32_t counts0[2] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
+                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count};
+    drape_particle_def *defs = malloc((size_t)d->count * sizeof *defs);
+    if (!defs)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn,
+                       d->count);
+    float m = d->mass / (float)d->count;
+    for (uint32_t i = 0; i < d->count; ++i) {
+        float s = (float)i / (float)(d->count - 1);
+        defs[i].position = (drape_vec3){d->start.x + (d->end.x - d->start.x) * s,
+                                        d->start.y + (d->end.y - d->start.y) * s,
+                                        d->start.z + (d->end.z - d->start.z) * s};
+        defs[i].velocity = (drape_vec3){0.0f, 0.0f, 0.0f};
+        bool pin = (i == 0 && d->pin_start) || (i == d->count - 1 && d->pin_end);
+        defs[i].mass = pin ? 0.0f : m;
+    }
+    uint32_t base;
+    drape_result r = drape_world_add_particles(w, defs, d->count, &base);
+    free(defs);
+    if (r != DRAPE_OK)
+        return r;
+    /* A rope is a grid one particle wide. */
+    const grid_family links = {0, 0, 1, 0, 1, 0, DRAPE_DISTANCE_STRETCH, d->stretch};
+    const grid_family bends = {0, 0, 2, 0, 2, 0, DRAPE_DISTANCE_BEND, d->bend_stiffness};
+    r = add_family(w, base, d->count, 1, &links);
+    if (r == DRAPE_OK && d->bending)
+        r = add_family(w, base, d->count, 1, &bends);
+    if (r != DRAPE_OK) {
+        roll_back(w, particles0, counts0);
+        return r;
+    }
+    if (out) {
+        out->first_particle = base;
+        out->particle_count = d->count;
+        out->first_distance = counts0[0];
+        out->distance_count = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count - counts0[0];
+        out->first_dihedral = counts0[1];
+        out->dihedral_count = 0;
+    }
+    return DRAPE_OK;
+}

@@ -1,0 +1,116 @@
+/* Colliders: infinite planes, spheres and capsules, each static or moving with a prescribed
+ * velocity. They are stored as dr_collider (kernels/drape_shared.h), the layout both backends read;
+ * collision constraints against them are generated each substep (seed 000, generateCollisionConstraints). */
+#include "world_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+drape_collider_def drape_default_collider_def(void)
+{
+    drape_collider_def d;
+    memset(&d, 0, sizeof d);
+    d.type = DRAPE_COLLIDER_PLANE;
+    d.normal = (drape_vec3){0.0f, 1.0f, 0.0f};
+    d.radius = 0.5f;
+    d.static_friction = 0.4f;
+    d.kinetic_friction = 0.3f;
+    d.restitution = 0.0f;
+    return d;
+}
+
+static bool in_unit(float f) { return f >= 0.0f && f <= 1.0f; }
+
+/* Validates a def and converts it to the stored form; t0 is the time its motion starts from. */
+static drape_result make_collider(const drape_world *w, const drape_collider_def *d, const char *fn,
+                                  dr_collider *out)
+{
+    if (!d)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    if ((unsigned)d->type > DRAPE_COLLIDER_CAPSULE)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->type = %d is not a collider type", fn, (int)d->type);
+    if (!dr_finite3(d->position) || !dr_finite3(d->velocity) || !dr_finite3(d->normal) ||
+        !dr_finite3(d->end))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->position, normal, end or velocity is not finite", fn);
+    if (d->type != DRAPE_COLLIDER_PLANE && !(d->radius > 0.0f && isfinite(d->radius)))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->radius = %g m must be > 0",
+                       fn, (double)d->radius);
+    if (!(d->static_friction >= 0.0f) || !(d->kinetic_friction >= 0.0f) ||
+        !isfinite(d->static_friction) || !isfinite(d->kinetic_friction))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->static_friction = %g and def->kinetic_friction = %g must be >= 0",
+                       fn, (double)d->static_friction, (double)d->kinetic_friction);
+    if (!in_unit(d->restitution))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->restitution = %g must be in [0, 1]", fn, (double)d->restitution);
+    dr_vec4 b = dr_vec4_from(d->end, d->radius);
+    if (d->type == DRAPE_COLLIDER_PLANE) {
+        dr_vec4 n = dr_vec4_from(d->normal, 0.0f);
+        float len = dr_len3(n);
+        if (!(len > 0.0f))
+            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                           "%s: def->normal of a plane must not be zero", fn);
+        b = dr_scale3(n, 1.0f / len);
+    }
+    out->a = dr_vec4_from(d->position, (float)d->type);
+    out->b = b;
+    out->vel = dr_vec4_from(d->velocity, d->restitution);
+    out->info = DR_V4(d->static_friction, d->kinetic_friction, (float)w->time, 0.0f);
+    return DRAPE_OK;
+}
+
+drape_result drape_world_add_collider(drape_world *w, const drape_collider_def *def,
+                                      uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_collider";
+    dr_collider c;
+    drape_result r = make_collider(w, def, fn, &c);
+    if (r != DRAPE_OK)
+        return r;
+    if (!dr_grow((void **)&w->colliders, &w->collider_capacity, w->collider_count + 1,
+                 sizeof *w->colliders))
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for another collider",
+                       fn);
+    w->colliders[w->collider_count] = c;
+    if (out_id)
+        *out_id = w->collider_count;
+    w->collider_count++;
+    return DRAPE_OK;
+}
+
+drape_result drape_world_set_collider(drape_world *w, uint32_t id, const drape_collider_def *def)
+{
+    static const char fn[] = "drape_world_set_collider";
+    if (id >= w->collider_count)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: collider id %u is out of range (the world has %u)", fn, id,
+                       w->collider_count);
+    dr_collider c;
+    drape_result r = make_collider(w, def, fn, &c);
+    if (r != DRAPE_OK)
+        return r;
+    w->colliders[id] = c;
+    return DRAPE_OK;
+}
+
+uint32_t drape_world_collider_count(const drape_world *w) { return w->collider_count; }
+
+drape_result drape_world_collider_distance(const drape_world *w, uint32_t id, drape_vec3 point,
+                                           float *out_distance)
+{
+    static const char fn[] = "drape_world_collider_distance";
+    if (id >= w->collider_count)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: collider id %u is out of range (the world has %u)", fn, id,
+                       w->collider_count);
+    if (!out_distance || !dr_finite3(point))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: out_distance is NULL or point is not finite", fn);
+    const dr_collider *c = &w->colliders[id];
+    dr_vec4 q = dr_sub3(dr_vec4_from(point, 0.0f), dr_collider_offset(c, (float)w->time));
+    dr_vec4 n;
+    *out_distance = dr_collider_sdf(c, q, &n);
+    return DRAPE_OK;
+}

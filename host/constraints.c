@@ -1,0 +1,373 @@
+/* Constraints: distance, dihedral bending and attachment, and their colour-ordered solver copies.
+ *
+ * The user's constraints stay in creation order, so ids are stable. Before a step, each type is
+ * coloured (coloring/) and copied into colour order; the copy is what a backend projects, one colour
+ * a contiguous range (Fratarcangeli & Pellacini, SIGRAD 2014). The copy also holds the
+ * iteration-corrected PBD stiffness k' = 1 - (1 - k)^(1/n) (Müller et al. 2007, section 3.3).
+ */
+#include "world_internal.h"
+
+#include "drape_coloring.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+drape_distance_def drape_default_distance_def(void)
+{
+    drape_distance_def d = {0, 0, -1.0f, 1.0f, -1.0f, DRAPE_DISTANCE_STRETCH};
+    return d;
+}
+
+drape_dihedral_def drape_default_dihedral_def(void)
+{
+    drape_dihedral_def d = {0, 0, 0, 0, -1.0f, 1.0f, -1.0f};
+    return d;
+}
+
+drape_attachment_def drape_default_attachment_def(void)
+{
+    drape_attachment_def d = {0, {0.0f, 0.0f, 0.0f}, 1.0f, -1.0f};
+    return d;
+}
+
+void dr_constraints_init(dr_constraints *set, uint32_t arity)
+{
+    memset(set, 0, sizeof *set);
+    set->arity = arity;
+}
+
+void dr_constraints_free(dr_constraints *set)
+{
+    free(set->idx);
+    free(set->rest);
+    free(set->stiffness);
+    free(set->compliance);
+    free(set->kind);
+    free(set->target);
+    free(set->removed);
+    free(set->free_ids);
+    dr_constraints_init(set, set->arity);
+}
+
+void dr_solver_set_free(dr_solver_set *s)
+{
+    free(s->idx);
+    free(s->rest);
+    free(s->kprime);
+    free(s->compliance);
+    free(s->lambda);
+    free(s->target);
+    free(s->slot_of);
+    free(s->offsets);
+    memset(s, 0, sizeof *s);
+}
+
+static bool resize(void **array, size_t bytes)
+{
+    void *p = realloc(*array, bytes ? bytes : 1);
+    if (!p)
+        return false;
+    *array = p;
+    return true;
+}
+
+/* Makes room for one more constraint in every array of the set. */
+static bool reserve_one(dr_constraints *s)
+{
+    if (s->count < s->capacity)
+        return true;
+    size_t cap = s->capacity ? (size_t)s->capacity * 2 : 64;
+    if (cap > UINT32_MAX / 8)
+        return false;
+    if (!resize((void **)&s->idx, cap * s->arity * sizeof *s->idx) ||
+        !resize((void **)&s->rest, cap * sizeof *s->rest) ||
+        !resize((void **)&s->stiffness, cap * sizeof *s->stiffness) ||
+        !resize((void **)&s->compliance, cap * sizeof *s->compliance) ||
+        !resize((void **)&s->kind, cap * sizeof *s->kind) ||
+        !resize((void **)&s->target, cap * sizeof *s->target) ||
+        !resize((void **)&s->removed, cap * sizeof *s->removed) ||
+        !resize((void **)&s->free_ids, cap * sizeof *s->free_ids))
+        return false;
+    s->capacity = (uint32_t)cap;
+    return true;
+}
+
+/* Checks what every constraint shares: particle indices in range and distinct, a stiffness in [0, 1],
+ * a finite compliance. `what` names the def in messages. */
+static drape_result check_common(const drape_world *w, const char *fn, const uint32_t *idx,
+                                 uint32_t arity, float stiffness, float compliance)
+{
+    static const char *const names[4][4] = {{"particle"}, {"a", "b"}, {0}, {"edge0", "edge1", "wing0", "wing1"}};
+    for (uint32_t i = 0; i < arity; ++i) {
+        if (idx[i] >= w->particle_count)
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                           "%s: def->%s = %u is out of range (the world has %u particles)", fn,
+                           names[arity - 1][i], idx[i], w->particle_count);
+        for (uint32_t j = 0; j < i; ++j)
+            if (idx[i] == idx[j])
+                return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                               "%s: def->%s and def->%s are both particle %u: a constraint needs "
+                               "distinct particles",
+                               fn, names[arity - 1][j], names[arity - 1][i], idx[i]);
+    }
+    if (!(stiffness >= 0.0f && stiffness <= 1.0f))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->stiffness = %g must be in [0, 1]", fn, (double)stiffness);
+    if (!isfinite(compliance))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->compliance is not finite", fn);
+    return DRAPE_OK;
+}
+
+/* Stores a checked constraint in a free slot and marks the world for recolouring. */
+static drape_result store(drape_world *w, drape_constraint_type type, const char *fn,
+                          const uint32_t *idx, float rest, float stiffness, float compliance,
+                          uint8_t kind, dr_vec4 target, uint32_t *out_id)
+{
+    dr_constraints *s = &w->constraints[type];
+    uint32_t id;
+    if (s->free_count > 0) {
+        id = s->free_ids[--s->free_count];
+    } else {
+        if (!reserve_one(s))
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                           "%s: no memory for %u constraints", fn, s->count + 1);
+        id = s->count++;
+    }
+    memcpy(&s->idx[(size_t)id * s->arity], idx, s->arity * sizeof *idx);
+    s->rest[id] = rest;
+    s->stiffness[id] = stiffness;
+    s->compliance[id] = compliance;
+    s->kind[id] = kind;
+    s->target[id] = target;
+    s->removed[id] = 0;
+    s->live++;
+    w->solver_dirty = true;
+    if (out_id)
+        *out_id = id;
+    return DRAPE_OK;
+}
+
+drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *def,
+                                      uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_distance";
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    uint32_t idx[2] = {def->a, def->b};
+    drape_result r = check_common(w, fn, idx, 2, def->stiffness, def->compliance);
+    if (r != DRAPE_OK)
+        return r;
+    if (!isfinite(def->rest_length))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->rest_length is not finite",
+                       fn);
+    if ((unsigned)def->kind > DRAPE_DISTANCE_BEND)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->kind = %d is not a kind",
+                       fn, (int)def->kind);
+    float rest = def->rest_length >= 0.0f ? def->rest_length
+                                          : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
+    return store(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness, def->compliance,
+                 (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *def,
+                                      uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_dihedral";
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
+    drape_result r = check_common(w, fn, idx, 4, def->stiffness, def->compliance);
+    if (r != DRAPE_OK)
+        return r;
+    if (!(def->rest_angle <= 3.14159266f))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->rest_angle = %g rad must be in [0, pi] (or < 0: current)", fn,
+                       (double)def->rest_angle);
+    float rest = def->rest_angle >= 0.0f
+                     ? def->rest_angle
+                     : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
+    return store(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness, def->compliance, 0,
+                 DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,
+                                        uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_attachment";
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    drape_result r = check_common(w, fn, &def->particle, 1, def->stiffness, def->compliance);
+    if (r != DRAPE_OK)
+        return r;
+    if (!dr_finite3(def->target))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->target is not finite", fn);
+    return store(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f, def->stiffness,
+                 def->compliance, 0, dr_vec4_from(def->target, 0.0f), out_id);
+}
+
+static drape_result check_attachment_id(const drape_world *w, uint32_t id, const char *fn)
+{
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
+    if (id >= s->count || s->removed[id])
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE, "%s: attachment id %u does not exist",
+                       fn, id);
+    return DRAPE_OK;
+}
+
+drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drape_vec3 target)
+{
+    static const char fn[] = "drape_world_set_attachment_target";
+    drape_result r = check_attachment_id(w, id, fn);
+    if (r != DRAPE_OK)
+        return r;
+    if (!dr_finite3(target))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: target is not finite", fn);
+    w->constraints[DRAPE_CONSTRAINT_ATTACHMENT].target[id] = dr_vec4_from(target, 0.0f);
+    dr_solver_set *solved = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
+    if (!w->solver_dirty)
+        solved->target[solved->slot_of[id]] = dr_vec4_from(target, 0.0f);
+    return DRAPE_OK;
+}
+
+drape_result drape_world_remove_attachment(drape_world *w, uint32_t id)
+{
+    drape_result r = check_attachment_id(w, id, "drape_world_remove_attachment");
+    if (r != DRAPE_OK)
+        return r;
+    dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
+    s->removed[id] = 1;
+    s->free_ids[s->free_count++] = id;
+    s->live--;
+    w->solver_dirty = true;
+    return DRAPE_OK;
+}
+
+uint32_t drape_world_constraint_count(const drape_world *w, drape_constraint_type type)
+{
+    if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
+        return 0;
+    return w->constraints[type].live;
+}
+
+drape_result drape_world_get_coloring(const drape_world *w, drape_constraint_type type,
+                                      drape_coloring_stats *out)
+{
+    static const char fn[] = "drape_world_get_coloring";
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: type = %d is not a type", fn,
+                       (int)type);
+    /* The colouring is made lazily, before the next step; asking for it makes it now. */
+    drape_result r = dr_world_prepare((drape_world *)w);
+    if (r != DRAPE_OK)
+        return r;
+    *out = w->solver[type].stats;
+    return DRAPE_OK;
+}
+
+/* ---- the solver copy ------------------------------------------------------------------------- */
+
+static float corrected_stiffness(float k, int iterations)
+{
+    if (k >= 1.0f)
+        return 1.0f;
+    return 1.0f - powf(1.0f - k, 1.0f / (float)iterations);
+}
+
+/* Colours one type and copies its live constraints into colour order. */
+static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type type)
+{
+    const dr_constraints *s = &w->constraints[type];
+    const uint32_t arity = s->arity, n = s->live;
+    dr_solver_set fresh;
+    memset(&fresh, 0, sizeof fresh);
+    uint32_t *live_ids = malloc(((size_t)n + 1) * sizeof *live_ids);
+    uint32_t *packed = malloc(((size_t)n * arity + 1) * sizeof *packed);
+    uint8_t *movable = malloc((size_t)w->particle_count + 1);
+    fresh.idx = malloc(((size_t)n * arity + 1) * sizeof *fresh.idx);
+    fresh.rest = malloc(((size_t)n + 1) * sizeof *fresh.rest);
+    fresh.kprime = malloc(((size_t)n + 1) * sizeof *fresh.kprime);
+    fresh.compliance = malloc(((size_t)n + 1) * sizeof *fresh.compliance);
+    fresh.lambda = calloc((size_t)n + 1, sizeof *fresh.lambda);
+    fresh.target = malloc(((size_t)n + 1) * sizeof *fresh.target);
+    fresh.slot_of = malloc(((size_t)s->count + 1) * sizeof *fresh.slot_of);
+    drape_result r = DRAPE_ERROR_OUT_OF_MEMORY;
+    drape_coloring coloring;
+    memset(&coloring, 0, sizeof coloring);
+    if (!live_ids || !packed || !movable || !fresh.idx || !fresh.rest || !fresh.kprime ||
+        !fresh.compliance || !fresh.lambda || !fresh.target || !fresh.slot_of)
+        goto done;
+
+    uint32_t k = 0;
+    for (uint32_t id = 0; id < s->count; ++id) {
+        fresh.slot_of[id] = UINT32_MAX;
+        if (s->removed[id])
+            continue;
+        live_ids[k] = id;
+        memcpy(&packed[(size_t)k * arity], &s->idx[(size_t)id * arity], arity * sizeof *packed);
+        ++k;
+    }
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        movable[i] = w->x[i].w > 0.0f;
+
+    drape_color_input in = {packed, arity, n, movable, w->particle_count,
+                            w->def.color_order, w->def.color_seed, w->def.color_balance};
+    r = drape_color_constraints(&in, &coloring);
+    if (r != DRAPE_OK) {
+        dr_log(&w->def, DRAPE_LOG_ERROR, "colouring constraint type %d failed: %s", (int)type,
+               drape_result_string(r));
+        goto done;
+    }
+    for (uint32_t slot = 0; slot < n; ++slot) {
+        uint32_t id = live_ids[coloring.order[slot]];
+        memcpy(&fresh.idx[(size_t)slot * arity], &s->idx[(size_t)id * arity],
+               arity * sizeof *fresh.idx);
+        fresh.rest[slot] = s->rest[id];
+        fresh.kprime[slot] = corrected_stiffness(s->stiffness[id], w->def.iterations);
+        fresh.compliance[slot] = s->compliance[id];
+        fresh.target[slot] = s->target[id];
+        fresh.slot_of[id] = slot;
+    }
+    fresh.count = n;
+    fresh.offsets = coloring.offsets;
+    fresh.stats = coloring.stats;
+    coloring.offsets = NULL;
+    dr_solver_set_free(&w->solver[type]);
+    w->solver[type] = fresh;
+    memset(&fresh, 0, sizeof fresh);
+done:
+    drape_coloring_free(&coloring);
+    dr_solver_set_free(&fresh);
+    free(live_ids);
+    free(packed);
+    free(movable);
+    return r;
+}
+
+drape_result dr_world_prepare(drape_world *w)
+{
+    if (w->solver_dirty) {
+        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+            drape_result r = rebuild_solver_set(w, (drape_constraint_type)t);
+            if (r != DRAPE_OK)
+                return r;
+        }
+        w->solver_dirty = false;
+        w->stiffness_dirty = false;
+    }
+    if (w->stiffness_dirty) {
+        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+            dr_solver_set *solved = &w->solver[t];
+            const dr_constraints *s = &w->constraints[t];
+            for (uint32_t id = 0; id < s->count; ++id)
+                if (!s->removed[id])
+                    solved->kprime[solved->slot_of[id]] =
+                        corrected_stiffness(s->stiffness[id], w->def.iterations);
+        }
+        w->stiffness_dirty = false;
+    }
+    return DRAPE_OK;
+}

@@ -1,0 +1,107 @@
+/* The CPU reference solver: the seeds' Algorithm 1 with substeps, in plain C on one thread.
+ *
+ *   for each substep, h = dt / substeps:
+ *     predict   v += h (g + drag (wind - v)); damp(v); p = x + h v      (or the mass-spring forces)
+ *     collide   one contact per particle: the ray x -> p against every collider
+ *     project   `iterations` times: every constraint type, colour by colour; then the contacts
+ *     update    v = (p - x) / h; x = p; restitution for particles in contact
+ *
+ * It loops over the colour-ordered solver sets in order, so its Gauss-Seidel order is the one the
+ * OpenCL backend runs colour by colour in parallel; all per-element maths comes from
+ * kernels/drape_shared.h. This is the yardstick for correctness and the baseline for speed.
+ */
+#include "world_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static void predict_pbd(drape_world *w, float h)
+{
+    const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        w->v[i] = dr_apply_external(w->v[i], w->x[i].w, g, wind, w->def.air_drag, h);
+    if (w->def.damping > 0.0f)
+        dr_damp_velocities(w, w->def.damping);
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        w->p[i] = dr_madd3(w->x[i], w->v[i], h);
+}
+
+static void generate_contacts(drape_world *w, float h)
+{
+    const float t = (float)w->time;
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        w->contacts[i] = dr_generate_contact(w->x[i], w->p[i], w->v[i], w->colliders,
+                                             w->collider_count, t, h, w->def.collision_margin);
+}
+
+static void project_constraints(drape_world *w, float inv_h2)
+{
+    const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t c = 0; c < d->count; ++c)
+        dr_solve_distance(w->p, d->idx[2 * c], d->idx[2 * c + 1], d->rest[c], d->kprime[c],
+                          d->compliance[c], inv_h2, &d->lambda[c]);
+    const dr_solver_set *b = &w->solver[DRAPE_CONSTRAINT_DIHEDRAL];
+    for (uint32_t c = 0; c < b->count; ++c) {
+        const uint32_t *q = &b->idx[4 * c];
+        dr_solve_dihedral(w->p, q[0], q[1], q[2], q[3], b->rest[c], b->kprime[c],
+                          b->compliance[c], inv_h2, &b->lambda[c]);
+    }
+    const dr_solver_set *a = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
+    for (uint32_t c = 0; c < a->count; ++c)
+        dr_solve_attachment(w->p, a->idx[c], a->target[c], a->kprime[c], a->compliance[c], inv_h2,
+                            &a->lambda[c]);
+}
+
+static void project_contacts(drape_world *w, float h)
+{
+    if (w->collider_count == 0)
+        return;
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        w->p[i] = dr_project_contact(w->p[i], w->x[i], w->contacts[i], w->colliders, h);
+}
+
+static void update(drape_world *w, float h)
+{
+    const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f);
+    const float threshold = 2.0f * dr_len3(g) * h;
+    /* Velocity Verlet has its own velocity; only particles a contact moved take (p - x) / h. */
+    const bool verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
+                        w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    for (uint32_t i = 0; i < w->particle_count; ++i) {
+        dr_contact ct = w->contacts[i];
+        if (!verlet || ct.q.w >= 0.0f)
+            w->v[i] = dr_update_velocity(w->x[i], w->p[i], w->v[i], h);
+        w->x[i] = w->p[i];
+        w->v[i] = dr_contact_velocity(w->v[i], ct, w->colliders, threshold);
+    }
+}
+
+static void substep(drape_world *w, float h)
+{
+    if (w->def.mode == DRAPE_MODE_PBD)
+        predict_pbd(w, h);
+    else
+        dr_mass_spring_predict(w, h);
+    generate_contacts(w, h);
+    if (w->def.mode == DRAPE_MODE_PBD) {
+        const float inv_h2 = 1.0f / (h * h);
+        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+            if (w->solver[t].count)
+                memset(w->solver[t].lambda, 0, w->solver[t].count * sizeof(float));
+        for (int it = 0; it < w->def.iterations; ++it) {
+            project_constraints(w, inv_h2);
+            project_contacts(w, h);
+        }
+    } else {
+        project_contacts(w, h);
+    }
+    update(w, h);
+    w->time += h;
+}
+
+void dr_cpu_step(drape_world *w)
+{
+    const float h = w->def.dt / (float)w->def.substeps;
+    for (int s = 0; s < w->def.substeps; ++s)
+        substep(w, h);
+}

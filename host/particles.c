@@ -1,0 +1,140 @@
+/* Particles: position (m), velocity (m/s) and mass (kg, 0 = pinned), stored as float4 with the
+ * inverse mass in w, the layout the OpenCL kernels read. */
+#include "world_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+drape_particle_def drape_default_particle_def(void)
+{
+    drape_particle_def def = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    return def;
+}
+
+static drape_result check_particle(const drape_world *w, const drape_particle_def *d,
+                                   const char *fn, uint32_t i)
+{
+    if (!dr_finite3(d->position))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: particle %u: position (%g, %g, %g) is not finite", fn, i,
+                       (double)d->position.x, (double)d->position.y, (double)d->position.z);
+    if (!dr_finite3(d->velocity))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: particle %u: velocity is not finite", fn, i);
+    if (!(d->mass >= 0.0f) || !isfinite(d->mass))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: particle %u: mass = %g kg must be >= 0 (0 pins it)", fn, i,
+                       (double)d->mass);
+    return DRAPE_OK;
+}
+
+static float inverse_mass(float mass) { return mass > 0.0f ? 1.0f / mass : 0.0f; }
+
+drape_result drape_world_add_particles(drape_world *w, const drape_particle_def *defs,
+                                       uint32_t count, uint32_t *first_index)
+{
+    static const char fn[] = "drape_world_add_particles";
+    if (count > 0 && !defs)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: defs is NULL", fn);
+    if (count > UINT32_MAX - 1 - w->particle_count)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: %u more particles would overflow the index range", fn, count);
+    for (uint32_t i = 0; i < count; ++i) {
+        drape_result r = check_particle(w, &defs[i], fn, i);
+        if (r != DRAPE_OK)
+            return r;
+    }
+    uint32_t need = w->particle_count + count;
+    if (need > w->particle_capacity) {
+        uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_p = cap, cap_a = cap,
+                 cap_a1 = cap, cap_c = cap;
+        /* Grow each array; a failure part way leaves larger arrays and the old count: still valid. */
+        if (!dr_grow((void **)&w->x, &cap_x, need, sizeof *w->x) ||
+            !dr_grow((void **)&w->v, &cap_v, need, sizeof *w->v) ||
+            !dr_grow((void **)&w->p, &cap_p, need, sizeof *w->p) ||
+            !dr_grow((void **)&w->a, &cap_a, need, sizeof *w->a) ||
+            !dr_grow((void **)&w->a1, &cap_a1, need, sizeof *w->a1) ||
+            !dr_grow((void **)&w->contacts, &cap_c, need, sizeof *w->contacts))
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                           "%s: no memory for %u particles", fn, need);
+        w->particle_capacity = cap_x;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t k = w->particle_count + i;
+        w->x[k] = dr_vec4_from(defs[i].position, inverse_mass(defs[i].mass));
+        w->v[k] = dr_vec4_from(defs[i].velocity, 0.0f);
+        w->p[k] = w->x[k];
+    }
+    if (first_index)
+        *first_index = w->particle_count;
+    w->particle_count = need;
+    return DRAPE_OK;
+}
+
+uint32_t drape_world_particle_count(const drape_world *w) { return w->particle_count; }
+
+drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drape_particle_def *def)
+{
+    static const char fn[] = "drape_world_set_particle";
+    if (index >= w->particle_count)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: index %u is out of range (the world has %u particles)", fn, index,
+                       w->particle_count);
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    drape_result r = check_particle(w, def, fn, index);
+    if (r != DRAPE_OK)
+        return r;
+    float inv = inverse_mass(def->mass);
+    if ((inv == 0.0f) != (w->x[index].w == 0.0f))
+        w->solver_dirty = true; /* pinning changes which constraints conflict */
+    w->x[index] = dr_vec4_from(def->position, inv);
+    w->v[index] = dr_vec4_from(def->velocity, 0.0f);
+    return DRAPE_OK;
+}
+
+static drape_result check_range(const drape_world *w, uint32_t first, uint32_t count,
+                                const void *out, const char *fn)
+{
+    if (!out && count > 0)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (first > w->particle_count || count > w->particle_count - first)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: particles %u..%u are out of range (the world has %u)", fn, first,
+                       first + count, w->particle_count);
+    return DRAPE_OK;
+}
+
+static drape_result copy_xyz(const drape_world *w, const dr_vec4 *src, uint32_t first,
+                             uint32_t count, drape_vec3 *out, const char *fn)
+{
+    drape_result r = check_range(w, first, count, out, fn);
+    if (r != DRAPE_OK)
+        return r;
+    for (uint32_t i = 0; i < count; ++i)
+        out[i] = (drape_vec3){src[first + i].x, src[first + i].y, src[first + i].z};
+    return DRAPE_OK;
+}
+
+drape_result drape_world_get_positions(const drape_world *w, uint32_t first, uint32_t count,
+                                       drape_vec3 *out)
+{
+    return copy_xyz(w, w->x, first, count, out, "drape_world_get_positions");
+}
+
+drape_result drape_world_get_velocities(const drape_world *w, uint32_t first, uint32_t count,
+                                        drape_vec3 *out)
+{
+    return copy_xyz(w, w->v, first, count, out, "drape_world_get_velocities");
+}
+
+drape_result drape_world_get_masses(const drape_world *w, uint32_t first, uint32_t count,
+                                    float *out)
+{
+    drape_result r = check_range(w, first, count, out, "drape_world_get_masses");
+    if (r != DRAPE_OK)
+        return r;
+    for (uint32_t i = 0; i < count; ++i)
+        out[i] = inverse_mass(w->x[first + i].w);
+    return DRAPE_OK;
+}

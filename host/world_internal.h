@@ -1,0 +1,108 @@
+/* The world's state as the host keeps it, shared by the files of host/ and by nothing else.
+ *
+ * Data flows one way (shared/design.md): the user's particles and constraints in creation order
+ * -> colouring, which copies each constraint type into colour order (the solver sets) -> a backend
+ * that steps those arrays. The solver sets are derived state: they are rebuilt whenever the
+ * constraints change, and their iteration-corrected stiffness whenever the iteration count does.
+ */
+#ifndef DRAPE_WORLD_INTERNAL_H
+#define DRAPE_WORLD_INTERNAL_H
+
+#include "../kernels/drape_shared.h"
+#include <drape/drape.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* One constraint type in creation order: what the user made. */
+typedef struct dr_constraints {
+    uint32_t arity;    /* particles per constraint */
+    uint32_t count;    /* slots in use, removed ones included */
+    uint32_t capacity; /* slots allocated */
+    uint32_t live;     /* constraints not removed */
+    uint32_t *idx;     /* arity * capacity particle indices */
+    float *rest;       /* rest length (m) or angle (rad) */
+    float *stiffness;  /* PBD k in [0, 1] */
+    float *compliance; /* XPBD compliance, < 0 for PBD */
+    uint8_t *kind;     /* drape_distance_kind, distances only */
+    dr_vec4 *target;   /* attachment targets (m), attachments only */
+    uint8_t *removed;  /* 1 for a removed slot, attachments only */
+    uint32_t *free_ids; /* removed slots for reuse, attachments only */
+    uint32_t free_count;
+} dr_constraints;
+
+/* The same constraints in colour order: the arrays every backend projects, one colour a range. */
+typedef struct dr_solver_set {
+    uint32_t count;      /* live constraints */
+    uint32_t *idx;       /* arity * count */
+    float *rest;
+    float *kprime;       /* 1 - (1 - k)^(1/iterations) */
+    float *compliance;
+    float *lambda;       /* XPBD multipliers, zeroed each substep */
+    dr_vec4 *target;     /* attachments only */
+    uint32_t *slot_of;   /* creation id -> position here (UINT32_MAX if removed) */
+    uint32_t *offsets;   /* stats.colors + 1: colour c is [offsets[c], offsets[c+1]) */
+    drape_coloring_stats stats;
+} dr_solver_set;
+
+struct drape_world {
+    drape_world_def def;
+    double time; /* s */
+
+    /* Particles: x.w and p.w hold the inverse mass (1/kg, 0 = pinned). */
+    uint32_t particle_count, particle_capacity;
+    dr_vec4 *x; /* positions, m */
+    dr_vec4 *v; /* velocities, m/s */
+    dr_vec4 *p; /* predicted positions of the current substep, m */
+    dr_vec4 *a, *a1; /* mass-spring accelerations at the start and end of a substep, m/s^2 */
+    dr_contact *contacts; /* one per particle, rebuilt each substep */
+
+    dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
+    dr_solver_set solver[DRAPE_CONSTRAINT_TYPE_COUNT];
+    bool solver_dirty;    /* constraints or pins changed: recolour before the next step */
+    bool stiffness_dirty; /* the iteration count changed: recompute kprime */
+
+    uint32_t collider_count, collider_capacity;
+    dr_collider *colliders;
+};
+
+/* ---- log.c ---- */
+/* Formats a message and sends it to the def's log callback (NULL: the stderr default). */
+void dr_log(const drape_world_def *def, drape_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* dr_log at error level; returns `result` so that callers can `return dr_fail(...)`. */
+drape_result dr_fail(const drape_world_def *def, drape_result result, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- world.c ---- */
+/* Grows an array of `elem` bytes to hold at least `need` elements; false when out of memory. */
+bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem);
+bool dr_finite3(drape_vec3 v);
+dr_vec4 dr_vec4_from(drape_vec3 v, float w);
+
+/* ---- constraints.c ---- */
+void dr_constraints_init(dr_constraints *set, uint32_t arity);
+void dr_constraints_free(dr_constraints *set);
+void dr_solver_set_free(dr_solver_set *set);
+/* Recolours every constraint type (if dirty) and refreshes the corrected stiffness (if dirty). */
+drape_result dr_world_prepare(drape_world *world);
+
+/* ---- cpu_step.c ---- */
+/* One step of the CPU reference solver: def.substeps substeps of the PBD loop or of the
+ * mass-spring integrator. */
+void dr_cpu_step(drape_world *world);
+
+/* ---- damping.c ---- */
+/* The PBD paper's momentum-preserving damping of every movable particle's velocity (in place). */
+void dr_damp_velocities(drape_world *world, float k);
+
+/* ---- mass_spring.c ---- */
+/* One substep of the mass-spring mode: forces, the chosen integrator, predicted positions in p. */
+void dr_mass_spring_predict(drape_world *world, float h);
+
+#endif

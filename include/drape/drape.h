@@ -1,0 +1,349 @@
+/* drape: position-based dynamics for cloth, ropes and particles, with a plain-C reference solver.
+ *
+ * This is the whole public API. Objects are created from `*_def` structs that a
+ * `drape_default_*_def()` function fills with working defaults; change the fields you care about and
+ * pass the def to the matching `*_create`/`*_add` call. There is no global state: every call takes
+ * the world it acts on, so any number of worlds can live side by side in one process.
+ *
+ * Units are SI throughout: metres (m), seconds (s), kilograms (kg), newtons (N), radians (rad).
+ *
+ * Every function that can fail returns a `drape_result`. On failure it also sends one message that
+ * names the function, the argument and what is wrong to the world's log callback, and it leaves the
+ * world as it was.
+ *
+ * The solver is the PBD loop of Müller et al., "Position Based Dynamics" (2007), with substeps
+ * (Macklin et al., "Small Steps in Physics Simulation", 2019) and per-constraint XPBD compliance
+ * (Macklin, Müller, Chentanez, "XPBD", 2016). See shared/design.md for the picture of the code.
+ */
+#ifndef DRAPE_DRAPE_H
+#define DRAPE_DRAPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Results and logging                                                                            */
+
+typedef enum drape_result {
+    DRAPE_OK = 0,
+    DRAPE_ERROR_INVALID_ARGUMENT = -1, /* a def field or argument is out of range, NaN or NULL */
+    DRAPE_ERROR_OUT_OF_RANGE = -2,     /* an index names a particle/constraint/collider that is not there */
+    DRAPE_ERROR_OUT_OF_MEMORY = -3,    /* a host or device allocation failed */
+    DRAPE_ERROR_BACKEND = -4,          /* the compute backend failed (the log names the call) */
+    DRAPE_ERROR_UNSUPPORTED = -5,      /* the request is valid but this build or device cannot do it */
+} drape_result;
+
+/* A short constant English name for a result, e.g. "invalid argument". Never NULL. */
+const char *drape_result_string(drape_result result);
+
+typedef enum drape_log_level {
+    DRAPE_LOG_ERROR = 0,
+    DRAPE_LOG_WARNING = 1,
+    DRAPE_LOG_INFO = 2,
+} drape_log_level;
+
+/* Receives every message of a world. `message` is valid only during the call. */
+typedef void (*drape_log_fn)(drape_log_level level, const char *message, void *user);
+
+/* The default log callback: errors and warnings to stderr, info dropped. */
+void drape_log_stderr(drape_log_level level, const char *message, void *user);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* World                                                                                          */
+
+typedef struct drape_vec3 {
+    float x, y, z;
+} drape_vec3;
+
+typedef struct drape_world drape_world;
+
+typedef enum drape_solver_mode {
+    DRAPE_MODE_PBD = 0,         /* position-based dynamics, each constraint PBD or XPBD */
+    DRAPE_MODE_MASS_SPRING = 1, /* distance constraints become Hooke springs (seed 002) */
+} drape_solver_mode;
+
+typedef enum drape_integrator {
+    DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER = 0, /* v += h a(x, v); x += h v */
+    DRAPE_INTEGRATOR_VELOCITY_VERLET = 1,     /* x += h v + h^2/2 a; v += h/2 (a + a') */
+} drape_integrator;
+
+typedef enum drape_color_order {
+    DRAPE_COLOR_ORDER_NATURAL = 0,        /* constraints in creation order (best on grids) */
+    DRAPE_COLOR_ORDER_LARGEST_FIRST = 1,  /* constraints with most conflicts first */
+    DRAPE_COLOR_ORDER_RANDOM = 2,         /* a seeded random order */
+} drape_color_order;
+
+typedef struct drape_coloring_stats {
+    uint32_t constraints; /* constraints coloured */
+    uint32_t colors;      /* colours used */
+    uint32_t smallest;    /* constraints in the smallest colour */
+    uint32_t largest;     /* constraints in the largest colour */
+    float mean;           /* constraints per colour */
+    uint32_t lower_bound; /* the most constraints on one movable particle: no colouring does with
+                             fewer colours */
+} drape_coloring_stats;
+
+typedef struct drape_world_def {
+    drape_vec3 gravity; /* m/s^2; default (0, -9.81, 0) */
+    float dt;           /* s, the length of one drape_world_step; default 1/60 */
+    int substeps;       /* substeps per step, h = dt / substeps; default 4 */
+    int iterations;     /* constraint iterations per substep; default 8 */
+    float damping;      /* PBD momentum-preserving damping k in [0, 1], applied each substep; it damps
+                           only the motion that is not rigid (seed 000, dampVelocities); default 0 */
+    float air_drag;     /* 1/s: each particle's velocity relaxes towards `wind` at this rate
+                           (a = air_drag * (wind - v)); with no wind it is plain linear drag; default 0 */
+    drape_vec3 wind;           /* m/s, the velocity of the air; default 0 */
+    float collision_margin;    /* m: particles are kept this far outside colliders; default 0.005 */
+    drape_solver_mode mode;    /* default DRAPE_MODE_PBD */
+    drape_integrator integrator;   /* used in DRAPE_MODE_MASS_SPRING; default semi-implicit Euler */
+    float spring_stiffness;        /* N/m, Hooke constant of springs whose constraint has no
+                                      compliance (mass-spring mode); default 2000 */
+    float spring_damping;          /* N s/m, damping along each spring (mass-spring mode); default 2 */
+    drape_color_order color_order; /* greedy colouring order; default natural */
+    uint64_t color_seed;           /* seed of DRAPE_COLOR_ORDER_RANDOM; default 1 */
+    bool color_balance;            /* even out colour sizes without adding colours; default true */
+    drape_log_fn log;              /* default drape_log_stderr */
+    void *log_user;                /* passed to `log` */
+} drape_world_def;
+
+drape_world_def drape_default_world_def(void);
+
+/* Creates an empty world. On failure *out is NULL and the def's log callback says why. */
+drape_result drape_world_create(const drape_world_def *def, drape_world **out);
+void drape_world_destroy(drape_world *world);
+
+/* The settings in force; changing them takes a whole def, validated like drape_world_create. */
+drape_world_def drape_world_get_def(const drape_world *world);
+drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
+
+/* Advances the world by def.dt seconds (def.substeps substeps). */
+drape_result drape_world_step(drape_world *world);
+
+/* Simulated time since creation, s. */
+double drape_world_time(const drape_world *world);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Particles                                                                                      */
+
+typedef struct drape_particle_def {
+    drape_vec3 position; /* m */
+    drape_vec3 velocity; /* m/s */
+    float mass;          /* kg; 0 pins the particle (infinite mass: it never moves); default 1 */
+} drape_particle_def;
+
+drape_particle_def drape_default_particle_def(void);
+
+/* Appends `count` particles; their indices are *first_index ... *first_index + count - 1.
+ * first_index may be NULL. */
+drape_result drape_world_add_particles(drape_world *world, const drape_particle_def *defs,
+                                       uint32_t count, uint32_t *first_index);
+uint32_t drape_world_particle_count(const drape_world *world);
+
+/* Replaces one particle's position, velocity and mass (0 pins it). */
+drape_result drape_world_set_particle(drape_world *world, uint32_t index,
+                                      const drape_particle_def *def);
+
+/* Copies positions (m) / velocities (m/s) of particles first .. first + count - 1 into out. */
+drape_result drape_world_get_positions(const drape_world *world, uint32_t first, uint32_t count,
+                                       drape_vec3 *out);
+drape_result drape_world_get_velocities(const drape_world *world, uint32_t first, uint32_t count,
+                                        drape_vec3 *out);
+/* Copies masses (kg, 0 = pinned). */
+drape_result drape_world_get_masses(const drape_world *world, uint32_t first, uint32_t count,
+                                    float *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Constraints                                                                                    */
+/*
+ * Each constraint is either PBD or XPBD, chosen per constraint:
+ *   compliance < 0  PBD with stiffness k in [0, 1], corrected for the iteration count n as
+ *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (seed 001);
+ *   compliance >= 0 XPBD with that compliance (the inverse stiffness; m/N for distances and
+ *                   attachments, rad/(N m) for bending angles) and lambda accumulated per substep.
+ *                   Compliance 0 is a hard constraint, like PBD with k = 1.
+ */
+
+typedef enum drape_distance_kind {
+    DRAPE_DISTANCE_STRETCH = 0, /* structural springs of a cloth, links of a rope */
+    DRAPE_DISTANCE_SHEAR = 1,   /* diagonals of a cloth quad */
+    DRAPE_DISTANCE_BEND = 2,    /* skip-one springs that resist bending */
+} drape_distance_kind;
+
+typedef struct drape_distance_def {
+    uint32_t a, b;        /* particle indices, a != b */
+    float rest_length;    /* m; < 0 takes the current distance between a and b; default -1 */
+    float stiffness;      /* PBD k in [0, 1]; default 1 */
+    float compliance;     /* m/N; < 0 selects PBD; default -1 */
+    drape_distance_kind kind; /* for statistics and stress display only; default stretch */
+} drape_distance_def;
+
+drape_distance_def drape_default_distance_def(void);
+/* out_id may be NULL. Ids count up from 0 in the order of creation. */
+drape_result drape_world_add_distance(drape_world *world, const drape_distance_def *def,
+                                      uint32_t *out_id);
+
+/* The dihedral-angle bending constraint between triangles (edge0, edge1, wing0) and
+ * (edge1, edge0, wing1) that share the edge edge0-edge1 (PBD paper, appendix A). */
+typedef struct drape_dihedral_def {
+    uint32_t edge0, edge1, wing0, wing1; /* four distinct particle indices */
+    float rest_angle; /* rad, the angle between the two triangle normals (0 = flat); < 0 takes the
+                         current angle; default -1 */
+    float stiffness;  /* PBD k in [0, 1]; default 1 */
+    float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
+} drape_dihedral_def;
+
+drape_dihedral_def drape_default_dihedral_def(void);
+drape_result drape_world_add_dihedral(drape_world *world, const drape_dihedral_def *def,
+                                      uint32_t *out_id);
+
+/* Ties one particle to a point in space that the user can move each step: a pin that moves, a mouse
+ * grab, an inverse-kinematics target. Its rest length is 0. */
+typedef struct drape_attachment_def {
+    uint32_t particle;
+    drape_vec3 target; /* m */
+    float stiffness;   /* PBD k in [0, 1]; default 1 */
+    float compliance;  /* m/N; < 0 selects PBD; default -1 */
+} drape_attachment_def;
+
+drape_attachment_def drape_default_attachment_def(void);
+/* The id stays valid until the attachment is removed; removed ids are reused by later adds. */
+drape_result drape_world_add_attachment(drape_world *world, const drape_attachment_def *def,
+                                        uint32_t *out_id);
+drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id, drape_vec3 target);
+drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
+
+typedef enum drape_constraint_type {
+    DRAPE_CONSTRAINT_DISTANCE = 0,
+    DRAPE_CONSTRAINT_DIHEDRAL = 1,
+    DRAPE_CONSTRAINT_ATTACHMENT = 2,
+    DRAPE_CONSTRAINT_TYPE_COUNT = 3,
+} drape_constraint_type;
+
+/* Number of live constraints of a type. */
+uint32_t drape_world_constraint_count(const drape_world *world, drape_constraint_type type);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Colouring                                                                                      */
+/*
+ * Constraints of one colour share no movable particle, so a colour can be projected in parallel;
+ * the solver projects type by type and, within a type, colour by colour, on every backend
+ * (Fratarcangeli & Pellacini, "Towards a Massively Parallel Solver for PBD", SIGRAD 2014).
+ * The world recolours itself whenever constraints are added or removed.
+ */
+
+drape_result drape_world_get_coloring(const drape_world *world, drape_constraint_type type,
+                                      drape_coloring_stats *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Colliders                                                                                      */
+
+typedef enum drape_collider_type {
+    DRAPE_COLLIDER_PLANE = 0,   /* the half-space below the plane through `position` with `normal` */
+    DRAPE_COLLIDER_SPHERE = 1,  /* centre `position`, `radius` */
+    DRAPE_COLLIDER_CAPSULE = 2, /* segment `position`..`end`, `radius` */
+} drape_collider_type;
+
+typedef struct drape_collider_def {
+    drape_collider_type type;  /* default plane */
+    drape_vec3 position;       /* m: a point on the plane, the sphere's centre, a capsule end */
+    drape_vec3 normal;         /* plane only: the outward normal, need not be unit; default +y */
+    drape_vec3 end;            /* m, capsule only: the other end of its segment */
+    float radius;              /* m, sphere and capsule; must be > 0 */
+    drape_vec3 velocity;       /* m/s: a prescribed motion, position(t) = position + velocity t */
+    float static_friction;     /* Coulomb coefficient that holds a particle at rest; default 0.4 */
+    float kinetic_friction;    /* Coulomb coefficient that slows a sliding particle; default 0.3 */
+    float restitution;         /* fraction of the normal approach speed returned, [0, 1]; default 0 */
+} drape_collider_def;
+
+drape_collider_def drape_default_collider_def(void);
+drape_result drape_world_add_collider(drape_world *world, const drape_collider_def *def,
+                                      uint32_t *out_id);
+/* Replaces a collider's def; its motion restarts from `position` at the current time. */
+drape_result drape_world_set_collider(drape_world *world, uint32_t id, const drape_collider_def *def);
+uint32_t drape_world_collider_count(const drape_world *world);
+
+/* Signed distance (m) from `point` to collider `id` at the current time, negative inside; the
+ * collision margin is not included. */
+drape_result drape_world_collider_distance(const drape_world *world, uint32_t id, drape_vec3 point,
+                                           float *out_distance);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Builders                                                                                       */
+
+/* Which particles of a cloth grid are pinned. Grid particle (i, j) sits at
+ * origin + u_axis * i / (nx - 1) + v_axis * j / (ny - 1). Combine with |. */
+typedef enum drape_cloth_pin {
+    DRAPE_PIN_NONE = 0,
+    DRAPE_PIN_CORNER_00 = 1 << 0, /* (0, 0): the origin */
+    DRAPE_PIN_CORNER_10 = 1 << 1, /* (nx-1, 0) */
+    DRAPE_PIN_CORNER_01 = 1 << 2, /* (0, ny-1) */
+    DRAPE_PIN_CORNER_11 = 1 << 3, /* (nx-1, ny-1) */
+    DRAPE_PIN_ROW_FIRST = 1 << 4, /* every (i, 0) */
+    DRAPE_PIN_ROW_LAST = 1 << 5,  /* every (i, ny-1) */
+    DRAPE_PIN_COLUMN_FIRST = 1 << 6, /* every (0, j) */
+    DRAPE_PIN_COLUMN_LAST = 1 << 7,  /* every (nx-1, j) */
+} drape_cloth_pin;
+
+typedef enum drape_bending {
+    DRAPE_BENDING_NONE = 0,
+    DRAPE_BENDING_SKIP_ONE = 1, /* distance springs between particles two apart along rows/columns */
+    DRAPE_BENDING_DIHEDRAL = 2, /* a dihedral constraint across every interior triangle edge */
+} drape_bending;
+
+/* Stiffness of one family of constraints; see "Constraints" for the meaning of the fields. */
+typedef struct drape_stiffness {
+    float stiffness;  /* PBD k in [0, 1] */
+    float compliance; /* < 0 selects PBD */
+} drape_stiffness;
+
+typedef struct drape_cloth_def {
+    uint32_t nx, ny;     /* particles along u and v, each >= 2; default 32 x 32 */
+    drape_vec3 origin;   /* m, particle (0, 0); default (-0.5, 1, -0.5) */
+    drape_vec3 u_axis;   /* m, from particle (0, 0) to (nx-1, 0); default (1, 0, 0) */
+    drape_vec3 v_axis;   /* m, from particle (0, 0) to (0, ny-1); default (0, 0, 1) */
+    drape_vec3 velocity; /* m/s, initial velocity of every particle; default 0 */
+    float mass;          /* kg, the whole cloth, spread evenly; default 0.1 */
+    uint32_t pins;       /* drape_cloth_pin flags; default DRAPE_PIN_NONE */
+    bool shear;          /* add the two diagonals of every quad; default true */
+    drape_bending bending;     /* default DRAPE_BENDING_SKIP_ONE */
+    drape_stiffness stretch;   /* default PBD k = 1 */
+    drape_stiffness shear_stiffness; /* default PBD k = 1 */
+    drape_stiffness bend_stiffness;  /* default PBD k = 0.2 */
+} drape_cloth_def;
+
+drape_cloth_def drape_default_cloth_def(void);
+
+/* What a builder added: contiguous index ranges in the world. The cloth's particle (i, j) is
+ * first_particle + j * nx + i; its quads are split into triangles along the (i,j)-(i+1,j+1)
+ * diagonal. */
+typedef struct drape_build_info {
+    uint32_t first_particle, particle_count;
+    uint32_t first_distance, distance_count;
+    uint32_t first_dihedral, dihedral_count;
+} drape_build_info;
+
+drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
+                                   drape_build_info *out_info);
+
+typedef struct drape_rope_def {
+    uint32_t count;          /* particles, >= 2; default 16 */
+    drape_vec3 start, end;   /* m, the first and the last particle; default (0,1,0) .. (1,1,0) */
+    float mass;              /* kg, the whole rope; default 0.1 */
+    bool pin_start, pin_end; /* default true, false */
+    drape_stiffness stretch; /* links between neighbours; default PBD k = 1 */
+    bool bending;            /* skip-one springs; default false */
+    drape_stiffness bend_stiffness; /* default PBD k = 0.2 */
+} drape_rope_def;
+
+drape_rope_def drape_default_rope_def(void);
+drape_result drape_world_add_rope(drape_world *world, const drape_rope_def *def,
+                                  drape_build_info *out_info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DRAPE_DRAPE_H */

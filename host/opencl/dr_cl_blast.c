@@ -1,0 +1,196 @@
+/* Global reductions over particle arrays through CLBlast (CNugteren/CLBlast, the C API clblast_c.h).
+ *
+ * The solver needs signed, optionally weighted sums: centre of mass (sum m_i x_i), momentum
+ * (sum m_i v_i), angular momentum (sum of per-particle m_i x_i × v_i), kinetic energy and residual
+ * norms. CLBlastSasum sums absolute values, so it is not used. A float4 array of n particles is a
+ * row-major [n x 4] matrix, and its four column sums weighted by w are y = A^T w:
+ *   - small n: one CLBlastSgemv (row-major, transposed, m = n, n = 4, lda = 4). CLBlast's gemv gives
+ *     each output element to one work item, so with 4 outputs it runs in one work group: cheapest in
+ *     launches, but serial over n.
+ *   - n >= tunables.sum_dot_min: four CLBlastSdot, one per component (x increment 4 over the float4
+ *     array): CLBlast's dot is a two-stage parallel reduction, which is what a large cloth needs.
+ * Both are deterministic for a given device and n (no atomics), so run-to-run results are bitwise
+ * equal. Their summation order differs from the CPU reference's sequential loop, so sums agree with
+ * it to float rounding, not bitwise. Weights NULL means all ones: the context keeps a ones vector,
+ * grown on demand. dr_cl_sum_float4_device leaves the sums in a device buffer for use inside a step
+ * (no host round trip); dr_cl_sum_float4 and dr_cl_sum_float read them back.
+ *
+ * Every CLBlast call is checked; a failure names the call and the status, e.g. "CLBlastSgemv failed:
+ * CLBlastInsufficientMemoryX (-1008)". CLBlast keeps a process-wide cache of the routines it compiled
+ * (per cl_context); it is CLBlast's state, not drape's, and holds a reference to each context used
+ * until the process ends.
+ */
+#include "dr_cl_internal.h"
+
+#include <clblast_c.h>
+#include <stdio.h>
+
+typedef struct dr_cl_blast_entry {
+    int code;
+    const char *name;
+} dr_cl_blast_entry;
+
+static const dr_cl_blast_entry dr_cl_blast_statuses[] = {
+    {-1024, "CLBlastNotImplemented"},
+    {-1022, "CLBlastInvalidMatrixA"},
+    {-1021, "CLBlastInvalidMatrixB"},
+    {-1020, "CLBlastInvalidMatrixC"},
+    {-1019, "CLBlastInvalidVectorX"},
+    {-1018, "CLBlastInvalidVectorY"},
+    {-1017, "CLBlastInvalidDimension"},
+    {-1016, "CLBlastInvalidLeadDimA"},
+    {-1015, "CLBlastInvalidLeadDimB"},
+    {-1014, "CLBlastInvalidLeadDimC"},
+    {-1013, "CLBlastInvalidIncrementX"},
+    {-1012, "CLBlastInvalidIncrementY"},
+    {-1011, "CLBlastInsufficientMemoryA"},
+    {-1010, "CLBlastInsufficientMemoryB"},
+    {-1009, "CLBlastInsufficientMemoryC"},
+    {-1008, "CLBlastInsufficientMemoryX"},
+    {-1007, "CLBlastInsufficientMemoryY"},
+    {-2050, "CLBlastInsufficientMemoryTemp"},
+    {-2049, "CLBlastInvalidBatchCount"},
+    {-2048, "CLBlastInvalidOverrideKernel"},
+    {-2047, "CLBlastMissingOverrideParameter"},
+    {-2046, "CLBlastInvalidLocalMemUsage"},
+    {-2045, "CLBlastNoHalfPrecision"},
+    {-2044, "CLBlastNoDoublePrecision"},
+    {-2043, "CLBlastInvalidVectorScalar"},
+    {-2042, "CLBlastInsufficientMemoryScalar"},
+    {-2041, "CLBlastDatabaseError"},
+    {-2040, "CLBlastUnknownError"},
+    {-2039, "CLBlastUnexpectedError"},
+};
+
+const char *dr_cl_blast_status_name(int status)
+{
+    for (size_t i = 0; i < sizeof dr_cl_blast_statuses / sizeof dr_cl_blast_statuses[0]; ++i)
+        if (dr_cl_blast_statuses[i].code == status)
+            return dr_cl_blast_statuses[i].name;
+    return dr_cl_error_name((cl_int)status); /* the codes CLBlast shares with OpenCL */
+}
+
+static drape_result dr_cl_blast_fail(dr_cl_context *ctx, const char *call, CLBlastStatusCode status,
+                                     size_t n)
+{
+    ctx->logger.last_cl_error = (cl_int)status;
+    dr_cl_logf(&ctx->logger, DRAPE_LOG_ERROR, "%s failed: %s (%d): sum over %zu elements", call,
+               dr_cl_blast_status_name((int)status), (int)status, n);
+    if (status == CLBlastTempBufferAllocFailure || status == CLBlastOpenCLOutOfHostMemory)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    return DRAPE_ERROR_BACKEND;
+}
+
+/* Checks one CLBlast call; the enclosing function must have `ctx` and `n`. */
+#define DR_CL_BLAST_CHECK(call_name, call)                                                         \
+    do {                                                                                           \
+        CLBlastStatusCode dr_cl_status_ = (call);                                                  \
+        if (dr_cl_status_ != CLBlastSuccess)                                                       \
+            return dr_cl_blast_fail(ctx, call_name, dr_cl_status_, n);                             \
+    } while (0)
+
+/* The weights to use: `weights`, or the context's ones vector grown to at least n. */
+static drape_result dr_cl_weights(dr_cl_context *ctx, cl_mem weights, size_t n, cl_mem *out)
+{
+    if (weights) {
+        *out = weights;
+        return DRAPE_OK;
+    }
+    if (ctx->ones_count < n) {
+        size_t count = ctx->ones_count ? 2 * ctx->ones_count : 1024;
+        while (count < n)
+            count *= 2;
+        dr_cl_buffer_release(ctx, &ctx->ones);
+        ctx->ones_count = 0;
+        drape_result r = dr_cl_buffer_create(ctx, CL_MEM_READ_ONLY, count * sizeof(float),
+                                             "reduction weights (ones)", &ctx->ones);
+        if (r != DRAPE_OK)
+            return r;
+        const float one = 1.0f;
+        if ((r = dr_cl_buffer_fill(ctx, ctx->ones, &one, sizeof one, 0, count * sizeof(float))) !=
+            DRAPE_OK)
+            return r;
+        ctx->ones_count = count;
+    }
+    *out = ctx->ones;
+    return DRAPE_OK;
+}
+
+static drape_result dr_cl_sum_result_buffer(dr_cl_context *ctx)
+{
+    if (ctx->sum_result)
+        return DRAPE_OK;
+    return dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, 4 * sizeof(float), "reduction result",
+                               &ctx->sum_result);
+}
+
+/* Records a CLBlast event under `phase` (or releases it). */
+static drape_result dr_cl_blast_event(dr_cl_context *ctx, int phase, cl_event event)
+{
+    return event ? dr_cl_profile_record(ctx, phase, event) : DRAPE_OK;
+}
+
+drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
+                                     cl_mem weights, cl_mem result, size_t result_offset, int phase)
+{
+    if (n == 0) {
+        const float zero = 0.0f;
+        return dr_cl_buffer_fill(ctx, result, &zero, sizeof zero, result_offset * sizeof(float),
+                                 4 * sizeof(float));
+    }
+    cl_mem w;
+    drape_result r = dr_cl_weights(ctx, weights, n, &w);
+    if (r != DRAPE_OK)
+        return r;
+    bool record = ctx->profile.enabled && phase >= 0;
+    if (n < ctx->tunables.sum_dot_min) {
+        cl_event event = NULL;
+        DR_CL_BLAST_CHECK("CLBlastSgemv",
+                          CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, n, 4, 1.0f,
+                                       buffer, 4 * first, 4, w, 0, 1, 0.0f, result, result_offset,
+                                       1, &ctx->queue, record ? &event : NULL));
+        return dr_cl_blast_event(ctx, phase, event);
+    }
+    for (size_t k = 0; k < 4; ++k) {
+        cl_event event = NULL;
+        DR_CL_BLAST_CHECK("CLBlastSdot", CLBlastSdot(n, result, result_offset + k, buffer,
+                                                     4 * first + k, 4, w, 0, 1, &ctx->queue,
+                                                     record ? &event : NULL));
+        if ((r = dr_cl_blast_event(ctx, phase, event)) != DRAPE_OK)
+            return r;
+    }
+    return DRAPE_OK;
+}
+
+drape_result dr_cl_sum_float4(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
+                              cl_mem weights, int phase, float out[4])
+{
+    drape_result r = dr_cl_sum_result_buffer(ctx);
+    if (r == DRAPE_OK)
+        r = dr_cl_sum_float4_device(ctx, buffer, first, n, weights, ctx->sum_result, 0, phase);
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_read(ctx, ctx->sum_result, 0, 4 * sizeof(float), out);
+    return r;
+}
+
+drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
+                             cl_mem weights, int phase, float *out)
+{
+    if (n == 0) {
+        *out = 0.0f;
+        return DRAPE_OK;
+    }
+    cl_mem w;
+    drape_result r = dr_cl_sum_result_buffer(ctx);
+    if (r == DRAPE_OK)
+        r = dr_cl_weights(ctx, weights, n, &w);
+    if (r != DRAPE_OK)
+        return r;
+    cl_event event = NULL;
+    DR_CL_BLAST_CHECK("CLBlastSdot",
+                      CLBlastSdot(n, ctx->sum_result, 0, buffer, first, 1, w, 0, 1, &ctx->queue,
+                                  ctx->profile.enabled && phase >= 0 ? &event : NULL));
+    if ((r = dr_cl_blast_event(ctx, phase, event)) != DRAPE_OK)
+        return r;
+    return dr_cl_buffer_read(ctx, ctx->sum_result, 0, sizeof(float), out);
+}

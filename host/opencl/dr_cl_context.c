@@ -1,0 +1,144 @@
+/* The OpenCL context of one world: the chosen device, its cl_context and queue, the tunables, the
+ * build options and the programs built so far.
+ *
+ * There is no global state (shared/design.md): two worlds each create their own dr_cl_context, and
+ * everything, the log callback included, is reached through it. Creation lists the devices, chooses
+ * one (the def's selector, else $DRAPE_DEVICE, else the first GPU, else the first device), reports it
+ * at info level and makes an in-order queue with profiling enabled. Programs are built lazily, on the
+ * first dr_cl_program_get / dr_cl_kernel_create of their file.
+ *
+ * Tunables. The work-group size is 128 on GPUs (four warps, a common sweet spot for memory-bound
+ * kernels on NVIDIA and AMD) and 64 elsewhere, never above CL_DEVICE_MAX_WORK_GROUP_SIZE. It reaches
+ * the kernels as DR_WG_SIZE in the generated tunables header, and dr_cl_launch_1d uses it as the
+ * local size, so kernel and launch always agree.
+ */
+#include "dr_cl_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* From this many elements on, sums use four parallel CLBlastSdot instead of one CLBlastSgemv. */
+#define DR_CL_SUM_DOT_MIN 16384
+
+dr_cl_context_def dr_cl_default_context_def(void)
+{
+    dr_cl_context_def def;
+    memset(&def, 0, sizeof def);
+    def.profiling = true;
+    return def;
+}
+
+drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **out)
+{
+    *out = NULL;
+    dr_cl_context_def defaults = dr_cl_default_context_def();
+    if (!def)
+        def = &defaults;
+    dr_cl_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        dr_cl_logger logger = {.log = def->log, .user = def->log_user};
+        dr_cl_logf(&logger, DRAPE_LOG_ERROR, "out of host memory creating an OpenCL context");
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    }
+    ctx->logger.log = def->log;
+    ctx->logger.user = def->log_user;
+    ctx->profile.enabled = def->profiling;
+    dr_cl_logger *L = &ctx->logger;
+
+    /* the device */
+    dr_cl_device_list list;
+    drape_result result = dr_cl_device_list_create(L, &list);
+    if (result != DRAPE_OK)
+        goto fail;
+    const char *selector = def->device, *origin = NULL;
+    if (!selector || !*selector) {
+        selector = getenv("DRAPE_DEVICE");
+        origin = "DRAPE_DEVICE";
+    }
+    uint32_t index = 0;
+    result = dr_cl_device_choose(L, &list, selector, origin, &index);
+    if (result == DRAPE_OK)
+        ctx->device = list.devices[index];
+    dr_cl_device_list_destroy(&list);
+    if (result != DRAPE_OK)
+        goto fail;
+
+    char description[320];
+    dr_cl_device_describe(&ctx->device, description, sizeof description);
+    dr_cl_logf(L, DRAPE_LOG_INFO, "OpenCL device %s", description);
+
+    /* tunables and options */
+    uint32_t wg = def->work_group_size;
+    if (wg == 0) {
+        wg = (ctx->device.type & CL_DEVICE_TYPE_GPU) ? 128u : 64u;
+        if (wg > ctx->device.max_work_group)
+            wg = (uint32_t)ctx->device.max_work_group;
+    } else if (wg > ctx->device.max_work_group) {
+        dr_cl_logf(L, DRAPE_LOG_ERROR,
+                   "work-group size %u is larger than the device's maximum %zu",
+                   (unsigned)wg, ctx->device.max_work_group);
+        result = DRAPE_ERROR_INVALID_ARGUMENT;
+        goto fail;
+    }
+    ctx->tunables.work_group_size = wg;
+    ctx->tunables.sum_dot_min = DR_CL_SUM_DOT_MIN;
+    snprintf(ctx->build_options, sizeof ctx->build_options, "-cl-std=CL1.2%s",
+             ctx->device.correctly_rounded_divide_sqrt ? " -cl-fp32-correctly-rounded-divide-sqrt"
+                                                       : "");
+    if (!ctx->device.correctly_rounded_divide_sqrt)
+        dr_cl_logf(L, DRAPE_LOG_WARNING,
+                   "%s has no correctly rounded single-precision division and sqrt; results will "
+                   "differ from the CPU reference in the last bits",
+                   ctx->device.name);
+    dr_cl_cache_resolve_dir(def->cache_dir, ctx->cache_dir, sizeof ctx->cache_dir);
+
+    /* context, queue, program table */
+    cl_int code;
+    cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                          (cl_context_properties)ctx->device.platform_id, 0};
+    ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
+    DR_CL_CHECK_ERR_GOTO(L, clCreateContext, code, result, fail);
+    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device.device_id,
+                                      CL_QUEUE_PROFILING_ENABLE, &code);
+    DR_CL_CHECK_ERR_GOTO(L, clCreateCommandQueue, code, result, fail);
+
+    ctx->program_count = dr_cl_kernel_file_count();
+    ctx->programs = calloc(ctx->program_count + 1, sizeof *ctx->programs);
+    ctx->program_from_cache = calloc(ctx->program_count + 1, sizeof *ctx->program_from_cache);
+    if (!ctx->programs || !ctx->program_from_cache) {
+        dr_cl_logf(L, DRAPE_LOG_ERROR, "out of host memory creating an OpenCL context");
+        result = DRAPE_ERROR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    *out = ctx;
+    return DRAPE_OK;
+
+fail:
+    /* the caller's log already has the reason; a failed create leaves no context */
+    dr_cl_context_destroy(ctx);
+    return result;
+}
+
+void dr_cl_context_destroy(dr_cl_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->queue)
+        clFinish(ctx->queue);
+    dr_cl_profile_reset(ctx);
+    free(ctx->profile.pending);
+    free(ctx->profile.pending_phase);
+    dr_cl_buffer_release(ctx, &ctx->ones);
+    dr_cl_buffer_release(ctx, &ctx->sum_result);
+    for (size_t i = 0; ctx->programs && i < ctx->program_count; ++i)
+        if (ctx->programs[i])
+            clReleaseProgram(ctx->programs[i]);
+    free(ctx->programs);
+    free(ctx->program_from_cache);
+    if (ctx->queue)
+        clReleaseCommandQueue(ctx->queue);
+    if (ctx->context)
+        clReleaseContext(ctx->context);
+    free(ctx);
+}

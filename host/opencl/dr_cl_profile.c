@@ -1,0 +1,155 @@
+/* Device time per named phase of the step, from OpenCL profiling events (clpeak style: time with
+ * events, not with host clocks, so that queueing and launch latency do not count as kernel time).
+ *
+ * The queue always has CL_QUEUE_PROFILING_ENABLE. A launch hands its event to the profiler under a
+ * phase index (dr_cl_profile_phase("project") once, then the index at every launch); the events wait
+ * in a pending list until dr_cl_profile_collect, which the world calls after a step or a read-back,
+ * where the host waits for the queue anyway. Collecting reads CL_PROFILING_COMMAND_START/END, adds
+ * end - start to the phase and releases the event. So that a long run without collecting does not
+ * grow the list without bound, events that have already completed are harvested without waiting
+ * whenever the list reaches DR_CL_HARVEST_AT entries; nothing here ever blocks inside a step.
+ */
+#include "dr_cl_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DR_CL_HARVEST_AT 4096
+
+int dr_cl_profile_phase(dr_cl_context *ctx, const char *name)
+{
+    dr_cl_profile *p = &ctx->profile;
+    for (uint32_t i = 0; i < p->phase_count; ++i)
+        if (strcmp(p->phases[i].name, name) == 0)
+            return (int)i;
+    if (p->phase_count == DR_CL_MAX_PHASES) {
+        dr_cl_logf(&ctx->logger, DRAPE_LOG_WARNING,
+                   "profiling phase \"%s\" not recorded: all %d phases are in use", name,
+                   DR_CL_MAX_PHASES);
+        return -1;
+    }
+    dr_cl_phase *phase = &p->phases[p->phase_count];
+    memset(phase, 0, sizeof *phase);
+    snprintf(phase->name, sizeof phase->name, "%s", name);
+    return (int)p->phase_count++;
+}
+
+/* Adds the device time of a completed event to its phase and releases it. */
+static drape_result dr_cl_profile_account(dr_cl_context *ctx, cl_event event, uint32_t phase)
+{
+    cl_ulong start = 0, end = 0;
+    cl_int code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                          NULL);
+    if (code == CL_SUCCESS)
+        code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+    clReleaseEvent(event);
+    if (code != CL_SUCCESS)
+        return dr_cl_failf(&ctx->logger, "clGetEventProfilingInfo", code, "phase %s",
+                           ctx->profile.phases[phase].name);
+    if (end > start)
+        ctx->profile.phases[phase].seconds += (double)(end - start) * 1e-9;
+    ctx->profile.phases[phase].launches++;
+    return DRAPE_OK;
+}
+
+/* Accounts the events that have completed, without waiting; keeps the others in order. */
+static drape_result dr_cl_profile_harvest(dr_cl_context *ctx)
+{
+    dr_cl_profile *p = &ctx->profile;
+    drape_result result = DRAPE_OK;
+    size_t kept = 0;
+    for (size_t i = 0; i < p->pending_count; ++i) {
+        cl_int status = CL_QUEUED;
+        cl_int code = clGetEventInfo(p->pending[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                     sizeof status, &status, NULL);
+        if (code == CL_SUCCESS && status == CL_COMPLETE) {
+            drape_result r = dr_cl_profile_account(ctx, p->pending[i], p->pending_phase[i]);
+            if (result == DRAPE_OK)
+                result = r;
+            continue;
+        }
+        p->pending[kept] = p->pending[i];
+        p->pending_phase[kept] = p->pending_phase[i];
+        ++kept;
+    }
+    p->pending_count = kept;
+    return result;
+}
+
+drape_result dr_cl_profile_record(dr_cl_context *ctx, int phase, cl_event event)
+{
+    dr_cl_profile *p = &ctx->profile;
+    if (!event)
+        return DRAPE_OK;
+    if (!p->enabled || phase < 0 || (uint32_t)phase >= p->phase_count) {
+        clReleaseEvent(event);
+        return DRAPE_OK;
+    }
+    if (p->pending_count >= DR_CL_HARVEST_AT) {
+        drape_result r = dr_cl_profile_harvest(ctx);
+        if (r != DRAPE_OK) {
+            clReleaseEvent(event);
+            return r;
+        }
+    }
+    if (p->pending_count == p->pending_capacity) {
+        size_t capacity = p->pending_capacity ? 2 * p->pending_capacity : 256;
+        cl_event *events = realloc(p->pending, capacity * sizeof *events);
+        if (events)
+            p->pending = events;
+        uint32_t *phases = realloc(p->pending_phase, capacity * sizeof *phases);
+        if (phases)
+            p->pending_phase = phases;
+        if (!events || !phases) {
+            clReleaseEvent(event);
+            dr_cl_logf(&ctx->logger, DRAPE_LOG_ERROR, "out of host memory recording a profile event");
+            return DRAPE_ERROR_OUT_OF_MEMORY;
+        }
+        p->pending_capacity = capacity;
+    }
+    p->pending[p->pending_count] = event;
+    p->pending_phase[p->pending_count] = (uint32_t)phase;
+    p->pending_count++;
+    return DRAPE_OK;
+}
+
+drape_result dr_cl_profile_collect(dr_cl_context *ctx)
+{
+    dr_cl_profile *p = &ctx->profile;
+    if (p->pending_count == 0)
+        return DRAPE_OK;
+    cl_int code = clWaitForEvents((cl_uint)p->pending_count, p->pending);
+    drape_result result = DRAPE_OK;
+    if (code != CL_SUCCESS)
+        result = dr_cl_fail(&ctx->logger, "clWaitForEvents", code);
+    for (size_t i = 0; i < p->pending_count; ++i) {
+        if (result != DRAPE_OK) {
+            clReleaseEvent(p->pending[i]);
+            continue;
+        }
+        result = dr_cl_profile_account(ctx, p->pending[i], p->pending_phase[i]);
+    }
+    p->pending_count = 0;
+    return result;
+}
+
+void dr_cl_profile_reset(dr_cl_context *ctx)
+{
+    dr_cl_profile *p = &ctx->profile;
+    for (size_t i = 0; i < p->pending_count; ++i)
+        clReleaseEvent(p->pending[i]);
+    p->pending_count = 0;
+    for (uint32_t i = 0; i < p->phase_count; ++i) {
+        p->phases[i].seconds = 0.0;
+        p->phases[i].launches = 0;
+    }
+}
+
+const dr_cl_phase *dr_cl_profile_find(const dr_cl_context *ctx, const char *name)
+{
+    for (uint32_t i = 0; i < ctx->profile.phase_count; ++i)
+        if (strcmp(ctx->profile.phases[i].name, name) == 0)
+            return &ctx->profile.phases[i];
+    return NULL;
+}

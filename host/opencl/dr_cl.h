@@ -191,12 +191,18 @@ typedef struct dr_cl_phase {
 
 #define DR_CL_MAX_PHASES 32
 
+/* A recorded command or run of commands, not yet collected: device time is from the start of
+ * `first` (of `last` when first is NULL) to the end of `last`. The profiler owns both events. */
+typedef struct dr_cl_pending_event {
+    cl_event first, last;
+    uint32_t phase;
+} dr_cl_pending_event;
+
 typedef struct dr_cl_profile {
     bool enabled;
     dr_cl_phase phases[DR_CL_MAX_PHASES];
     uint32_t phase_count;
-    cl_event *pending;        /* recorded events not yet collected (each retained) */
-    uint32_t *pending_phase;  /* their phases */
+    dr_cl_pending_event *pending;
     size_t pending_count, pending_capacity;
 } dr_cl_profile;
 
@@ -298,6 +304,10 @@ int dr_cl_profile_phase(dr_cl_context *ctx, const char *name);
 /* Hands `event` (of a command enqueued on ctx->queue) to the profiler, which releases it. With
  * profiling off, or phase < 0, it is released at once. */
 drape_result dr_cl_profile_record(dr_cl_context *ctx, int phase, cl_event event);
+/* The same for a run of commands from `first` to `last` on the in-order queue, e.g. a marker enqueued
+ * before a library call (CLBlast's dot is two kernels but returns the event of the last only). */
+drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event first,
+                                       cl_event last);
 /* Waits for the recorded events and adds their device time (end - start) to their phases. */
 drape_result dr_cl_profile_collect(dr_cl_context *ctx);
 /* Zeroes every phase's time and count; drops pending events. */

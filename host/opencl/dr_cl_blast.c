@@ -4,11 +4,14 @@
  * (sum m_i v_i), angular momentum (sum of per-particle m_i x_i × v_i), kinetic energy and residual
  * norms. CLBlastSasum sums absolute values, so it is not used. A float4 array of n particles is a
  * row-major [n x 4] matrix, and its four column sums weighted by w are y = A^T w:
- *   - small n: one CLBlastSgemv (row-major, transposed, m = n, n = 4, lda = 4). CLBlast's gemv gives
- *     each output element to one work item, so with 4 outputs it runs in one work group: cheapest in
- *     launches, but serial over n.
- *   - n >= tunables.sum_dot_min: four CLBlastSdot, one per component (x increment 4 over the float4
- *     array): CLBlast's dot is a two-stage parallel reduction, which is what a large cloth needs.
+ *   - n < tunables.sum_dot_min: one CLBlastSgemv (row-major, transposed, m = n, n = 4, lda = 4).
+ *     CLBlast's gemv gives each output element to one work item, so with 4 outputs it runs in one
+ *     work group: one launch, but serial over n.
+ *   - otherwise four CLBlastSdot, one per component (x increment 4 over the float4 array): CLBlast's
+ *     dot is a two-stage parallel reduction (8 launches), which is what a large cloth on a GPU needs.
+ *   On PoCL 3.1 (2 CPU cores) the device time per float4 sum was, gemv / four dots: 1 K 7 us /
+ *   1.6 ms, 64 K 0.29 / 1.7 ms, 1 M 4.8 / 16 ms, 4 M 20 / 161 ms; so CPU devices always use gemv.
+ *   On GPUs the switch is at 4096 elements, an estimate until a GPU measures it.
  * Both are deterministic for a given device and n (no atomics), so run-to-run results are bitwise
  * equal. Their summation order differs from the CPU reference's sequential loop, so sums agree with
  * it to float rounding, not bitwise. Weights NULL means all ones: the context keeps a ones vector,
@@ -81,14 +84,6 @@ static drape_result dr_cl_blast_fail(dr_cl_context *ctx, const char *call, CLBla
     return DRAPE_ERROR_BACKEND;
 }
 
-/* Checks one CLBlast call; the enclosing function must have `ctx` and `n`. */
-#define DR_CL_BLAST_CHECK(call_name, call)                                                         \
-    do {                                                                                           \
-        CLBlastStatusCode dr_cl_status_ = (call);                                                  \
-        if (dr_cl_status_ != CLBlastSuccess)                                                       \
-            return dr_cl_blast_fail(ctx, call_name, dr_cl_status_, n);                             \
-    } while (0)
-
 /* The weights to use: `weights`, or the context's ones vector grown to at least n. */
 static drape_result dr_cl_weights(dr_cl_context *ctx, cl_mem weights, size_t n, cl_mem *out)
 {
@@ -124,10 +119,15 @@ static drape_result dr_cl_sum_result_buffer(dr_cl_context *ctx)
                                &ctx->sum_result);
 }
 
-/* Records a CLBlast event under `phase` (or releases it). */
-static drape_result dr_cl_blast_event(dr_cl_context *ctx, int phase, cl_event event)
+/* When `phase` is recorded, a marker before the CLBlast calls, so that the phase's time spans all
+ * their kernels: CLBlast returns the event of its last kernel only. *marker stays NULL otherwise. */
+static drape_result dr_cl_blast_begin(dr_cl_context *ctx, int phase, cl_event *marker)
 {
-    return event ? dr_cl_profile_record(ctx, phase, event) : DRAPE_OK;
+    *marker = NULL;
+    if (!ctx->profile.enabled || phase < 0)
+        return DRAPE_OK;
+    DR_CL_CHECK(&ctx->logger, clEnqueueMarkerWithWaitList(ctx->queue, 0, NULL, marker));
+    return DRAPE_OK;
 }
 
 drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
@@ -139,27 +139,48 @@ drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t f
                                  4 * sizeof(float));
     }
     cl_mem w;
+    cl_event marker = NULL, event = NULL;
     drape_result r = dr_cl_weights(ctx, weights, n, &w);
+    if (r == DRAPE_OK)
+        r = dr_cl_blast_begin(ctx, phase, &marker);
     if (r != DRAPE_OK)
         return r;
-    bool record = ctx->profile.enabled && phase >= 0;
+    cl_event *out_event = marker ? &event : NULL;
+    CLBlastStatusCode status;
+    const char *call;
     if (n < ctx->tunables.sum_dot_min) {
-        cl_event event = NULL;
-        DR_CL_BLAST_CHECK("CLBlastSgemv",
-                          CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, n, 4, 1.0f,
-                                       buffer, 4 * first, 4, w, 0, 1, 0.0f, result, result_offset,
-                                       1, &ctx->queue, record ? &event : NULL));
-        return dr_cl_blast_event(ctx, phase, event);
-    }
-    for (size_t k = 0; k < 4; ++k) {
-        cl_event event = NULL;
-        DR_CL_BLAST_CHECK("CLBlastSdot", CLBlastSdot(n, result, result_offset + k, buffer,
-                                                     4 * first + k, 4, w, 0, 1, &ctx->queue,
-                                                     record ? &event : NULL));
-        if ((r = dr_cl_blast_event(ctx, phase, event)) != DRAPE_OK)
+        /* CLBlast computes beta * y even for beta = 0, so a NaN left in y would survive: clear it */
+        const float zero = 0.0f;
+        if ((r = dr_cl_buffer_fill(ctx, result, &zero, sizeof zero, result_offset * sizeof(float),
+                                   4 * sizeof(float))) != DRAPE_OK) {
+            if (marker)
+                clReleaseEvent(marker);
             return r;
+        }
+        call = "CLBlastSgemv";
+        status = CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, n, 4, 1.0f, buffer,
+                              4 * first, 4, w, 0, 1, 0.0f, result, result_offset, 1, &ctx->queue,
+                              out_event);
+    } else {
+        call = "CLBlastSdot";
+        status = CLBlastSuccess;
+        for (size_t k = 0; k < 4 && status == CLBlastSuccess; ++k) {
+            if (event) { /* only the last component's event is kept */
+                clReleaseEvent(event);
+                event = NULL;
+            }
+            status = CLBlastSdot(n, result, result_offset + k, buffer, 4 * first + k, 4, w, 0, 1,
+                                 &ctx->queue, out_event);
+        }
     }
-    return DRAPE_OK;
+    if (status != CLBlastSuccess) {
+        if (marker)
+            clReleaseEvent(marker);
+        if (event)
+            clReleaseEvent(event);
+        return dr_cl_blast_fail(ctx, call, status, n);
+    }
+    return dr_cl_profile_record_span(ctx, phase, marker, event);
 }
 
 drape_result dr_cl_sum_float4(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
@@ -186,11 +207,17 @@ drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, si
         r = dr_cl_weights(ctx, weights, n, &w);
     if (r != DRAPE_OK)
         return r;
-    cl_event event = NULL;
-    DR_CL_BLAST_CHECK("CLBlastSdot",
-                      CLBlastSdot(n, ctx->sum_result, 0, buffer, first, 1, w, 0, 1, &ctx->queue,
-                                  ctx->profile.enabled && phase >= 0 ? &event : NULL));
-    if ((r = dr_cl_blast_event(ctx, phase, event)) != DRAPE_OK)
+    cl_event marker = NULL, event = NULL;
+    if ((r = dr_cl_blast_begin(ctx, phase, &marker)) != DRAPE_OK)
+        return r;
+    CLBlastStatusCode status = CLBlastSdot(n, ctx->sum_result, 0, buffer, first, 1, w, 0, 1,
+                                           &ctx->queue, marker ? &event : NULL);
+    if (status != CLBlastSuccess) {
+        if (marker)
+            clReleaseEvent(marker);
+        return dr_cl_blast_fail(ctx, "CLBlastSdot", status, n);
+    }
+    if ((r = dr_cl_profile_record_span(ctx, phase, marker, event)) != DRAPE_OK)
         return r;
     return dr_cl_buffer_read(ctx, ctx->sum_result, 0, sizeof(float), out);
 }

@@ -10,16 +10,13 @@
  * Tunables. The work-group size is 128 on GPUs (four warps, a common sweet spot for memory-bound
  * kernels on NVIDIA and AMD) and 64 elsewhere, never above CL_DEVICE_MAX_WORK_GROUP_SIZE. It reaches
  * the kernels as DR_WG_SIZE in the generated tunables header, and dr_cl_launch_1d uses it as the
- * local size, so kernel and launch always agree.
+ * local size, so kernel and launch always agree. sum_dot_min picks the CLBlast routine for sums.
  */
 #include "dr_cl_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* From this many elements on, sums use four parallel CLBlastSdot instead of one CLBlastSgemv. */
-#define DR_CL_SUM_DOT_MIN 16384
 
 dr_cl_context_def dr_cl_default_context_def(void)
 {
@@ -82,7 +79,11 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         goto fail;
     }
     ctx->tunables.work_group_size = wg;
-    ctx->tunables.sum_dot_min = DR_CL_SUM_DOT_MIN;
+    /* Sums: CLBlast's gemv is serial over n with 4 outputs, its dot a parallel two-stage reduction.
+     * On PoCL (CPU) gemv won at every n measured, 1 K to 4 M float4 (dot pays ~1.5 ms of
+     * launch overhead); on GPUs the serial gemv loses from a few thousand elements on. The GPU
+     * threshold is an estimate: no GPU was at hand to measure it (see dr_cl_blast.c). */
+    ctx->tunables.sum_dot_min = (ctx->device.type & CL_DEVICE_TYPE_GPU) ? 4096 : SIZE_MAX;
     snprintf(ctx->build_options, sizeof ctx->build_options, "-cl-std=CL1.2%s",
              ctx->device.correctly_rounded_divide_sqrt ? " -cl-fp32-correctly-rounded-divide-sqrt"
                                                        : "");
@@ -128,7 +129,6 @@ void dr_cl_context_destroy(dr_cl_context *ctx)
         clFinish(ctx->queue);
     dr_cl_profile_reset(ctx);
     free(ctx->profile.pending);
-    free(ctx->profile.pending_phase);
     dr_cl_buffer_release(ctx, &ctx->ones);
     dr_cl_buffer_release(ctx, &ctx->sum_result);
     for (size_t i = 0; ctx->programs && i < ctx->program_count; ++i)

@@ -8,6 +8,8 @@
  * end - start to the phase and releases the event. So that a long run without collecting does not
  * grow the list without bound, events that have already completed are harvested without waiting
  * whenever the list reaches DR_CL_HARVEST_AT entries; nothing here ever blocks inside a step.
+ * A record may also span a run of commands, from a marker to the last command's event, for library
+ * calls (CLBlast) that enqueue several kernels but return the event of the last one only.
  */
 #include "dr_cl_internal.h"
 
@@ -35,25 +37,29 @@ int dr_cl_profile_phase(dr_cl_context *ctx, const char *name)
     return (int)p->phase_count++;
 }
 
-/* Adds the device time of a completed event to its phase and releases it. */
-static drape_result dr_cl_profile_account(dr_cl_context *ctx, cl_event event, uint32_t phase)
+/* Adds the device time of a completed record to its phase and releases its events. */
+static drape_result dr_cl_profile_account(dr_cl_context *ctx, dr_cl_pending_event *record)
 {
     cl_ulong start = 0, end = 0;
-    cl_int code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                          NULL);
+    cl_int code = clGetEventProfilingInfo(record->first ? record->first : record->last,
+                                          CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
     if (code == CL_SUCCESS)
-        code = clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-    clReleaseEvent(event);
+        code = clGetEventProfilingInfo(record->last, CL_PROFILING_COMMAND_END, sizeof end, &end,
+                                       NULL);
+    if (record->first)
+        clReleaseEvent(record->first);
+    clReleaseEvent(record->last);
+    record->first = record->last = NULL;
+    dr_cl_phase *phase = &ctx->profile.phases[record->phase];
     if (code != CL_SUCCESS)
-        return dr_cl_failf(&ctx->logger, "clGetEventProfilingInfo", code, "phase %s",
-                           ctx->profile.phases[phase].name);
+        return dr_cl_failf(&ctx->logger, "clGetEventProfilingInfo", code, "phase %s", phase->name);
     if (end > start)
-        ctx->profile.phases[phase].seconds += (double)(end - start) * 1e-9;
-    ctx->profile.phases[phase].launches++;
+        phase->seconds += (double)(end - start) * 1e-9;
+    phase->launches++;
     return DRAPE_OK;
 }
 
-/* Accounts the events that have completed, without waiting; keeps the others in order. */
+/* Accounts the records that have completed, without waiting; keeps the others in order. */
 static drape_result dr_cl_profile_harvest(dr_cl_context *ctx)
 {
     dr_cl_profile *p = &ctx->profile;
@@ -61,74 +67,77 @@ static drape_result dr_cl_profile_harvest(dr_cl_context *ctx)
     size_t kept = 0;
     for (size_t i = 0; i < p->pending_count; ++i) {
         cl_int status = CL_QUEUED;
-        cl_int code = clGetEventInfo(p->pending[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
+        cl_int code = clGetEventInfo(p->pending[i].last, CL_EVENT_COMMAND_EXECUTION_STATUS,
                                      sizeof status, &status, NULL);
         if (code == CL_SUCCESS && status == CL_COMPLETE) {
-            drape_result r = dr_cl_profile_account(ctx, p->pending[i], p->pending_phase[i]);
+            drape_result r = dr_cl_profile_account(ctx, &p->pending[i]);
             if (result == DRAPE_OK)
                 result = r;
             continue;
         }
-        p->pending[kept] = p->pending[i];
-        p->pending_phase[kept] = p->pending_phase[i];
-        ++kept;
+        p->pending[kept++] = p->pending[i];
     }
     p->pending_count = kept;
     return result;
 }
 
-drape_result dr_cl_profile_record(dr_cl_context *ctx, int phase, cl_event event)
+static void dr_cl_release_pair(cl_event first, cl_event last)
+{
+    if (first)
+        clReleaseEvent(first);
+    if (last)
+        clReleaseEvent(last);
+}
+
+drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event first,
+                                       cl_event last)
 {
     dr_cl_profile *p = &ctx->profile;
-    if (!event)
-        return DRAPE_OK;
-    if (!p->enabled || phase < 0 || (uint32_t)phase >= p->phase_count) {
-        clReleaseEvent(event);
+    if (!last || !p->enabled || phase < 0 || (uint32_t)phase >= p->phase_count) {
+        dr_cl_release_pair(first, last);
         return DRAPE_OK;
     }
     if (p->pending_count >= DR_CL_HARVEST_AT) {
         drape_result r = dr_cl_profile_harvest(ctx);
         if (r != DRAPE_OK) {
-            clReleaseEvent(event);
+            dr_cl_release_pair(first, last);
             return r;
         }
     }
     if (p->pending_count == p->pending_capacity) {
         size_t capacity = p->pending_capacity ? 2 * p->pending_capacity : 256;
-        cl_event *events = realloc(p->pending, capacity * sizeof *events);
-        if (events)
-            p->pending = events;
-        uint32_t *phases = realloc(p->pending_phase, capacity * sizeof *phases);
-        if (phases)
-            p->pending_phase = phases;
-        if (!events || !phases) {
-            clReleaseEvent(event);
+        dr_cl_pending_event *grown = realloc(p->pending, capacity * sizeof *grown);
+        if (!grown) {
+            dr_cl_release_pair(first, last);
             dr_cl_logf(&ctx->logger, DRAPE_LOG_ERROR, "out of host memory recording a profile event");
             return DRAPE_ERROR_OUT_OF_MEMORY;
         }
+        p->pending = grown;
         p->pending_capacity = capacity;
     }
-    p->pending[p->pending_count] = event;
-    p->pending_phase[p->pending_count] = (uint32_t)phase;
-    p->pending_count++;
+    p->pending[p->pending_count++] = (dr_cl_pending_event){first, last, (uint32_t)phase};
     return DRAPE_OK;
+}
+
+drape_result dr_cl_profile_record(dr_cl_context *ctx, int phase, cl_event event)
+{
+    return dr_cl_profile_record_span(ctx, phase, NULL, event);
 }
 
 drape_result dr_cl_profile_collect(dr_cl_context *ctx)
 {
     dr_cl_profile *p = &ctx->profile;
-    if (p->pending_count == 0)
-        return DRAPE_OK;
-    cl_int code = clWaitForEvents((cl_uint)p->pending_count, p->pending);
     drape_result result = DRAPE_OK;
-    if (code != CL_SUCCESS)
-        result = dr_cl_fail(&ctx->logger, "clWaitForEvents", code);
     for (size_t i = 0; i < p->pending_count; ++i) {
-        if (result != DRAPE_OK) {
-            clReleaseEvent(p->pending[i]);
-            continue;
+        if (result == DRAPE_OK) {
+            cl_int code = clWaitForEvents(1, &p->pending[i].last);
+            if (code != CL_SUCCESS)
+                result = dr_cl_fail(&ctx->logger, "clWaitForEvents", code);
         }
-        result = dr_cl_profile_account(ctx, p->pending[i], p->pending_phase[i]);
+        if (result == DRAPE_OK)
+            result = dr_cl_profile_account(ctx, &p->pending[i]);
+        else
+            dr_cl_release_pair(p->pending[i].first, p->pending[i].last);
     }
     p->pending_count = 0;
     return result;
@@ -138,7 +147,7 @@ void dr_cl_profile_reset(dr_cl_context *ctx)
 {
     dr_cl_profile *p = &ctx->profile;
     for (size_t i = 0; i < p->pending_count; ++i)
-        clReleaseEvent(p->pending[i]);
+        dr_cl_release_pair(p->pending[i].first, p->pending[i].last);
     p->pending_count = 0;
     for (uint32_t i = 0; i < p->phase_count; ++i) {
         p->phases[i].seconds = 0.0;

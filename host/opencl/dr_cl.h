@@ -25,6 +25,7 @@
  *   phase ("predict", "project", ...), and dr_cl_profile_collect adds the device time per phase.
  *
  * The functions return a drape_result; on failure the message has already gone to the log callback.
+ * A context is used by one thread at a time, like the world that owns it.
  * Environment: DRAPE_DEVICE (device choice), DRAPE_CACHE_DIR (program cache directory).
  */
 #ifndef DR_CL_H
@@ -274,9 +275,11 @@ char *dr_cl_program_source(dr_cl_context *ctx, const char *file_name, const char
 
 /* ---- buffers and launches -------------------------------------------------------------------- */
 
-/* A device buffer of `bytes` bytes; `what` names it in messages ("positions"). Asking for more than
- * the device's max allocation, or more than its global memory minus what this context holds, fails
- * with DRAPE_ERROR_OUT_OF_MEMORY and a message naming the bytes asked for, before any OpenCL call. */
+/* A device buffer of `bytes` bytes; `what` names it in messages ("positions"). `flags` are the
+ * CL_MEM_READ_WRITE / _READ_ONLY / _WRITE_ONLY kind (no host-pointer flags: there is no host
+ * pointer). Asking for more than the device's max allocation, or more than its global memory minus
+ * what this context holds, fails with DRAPE_ERROR_OUT_OF_MEMORY and a message naming the bytes asked
+ * for, before any OpenCL call; the context stays usable. */
 drape_result dr_cl_buffer_create(dr_cl_context *ctx, cl_mem_flags flags, size_t bytes,
                                  const char *what, cl_mem *out);
 /* Releases *buffer (NULL is fine) and sets it to NULL. */
@@ -291,7 +294,8 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
                                size_t pattern_size, size_t offset, size_t bytes);
 
 /* Launches `kernel` over n work items (n rounded up to whole work groups of DR_WG_SIZE; kernels
- * check their index against n). `phase` from dr_cl_profile_phase, or -1 to record nothing. */
+ * check their index, a uint, against n, so n < 2^32). `phase` from dr_cl_profile_phase, or -1 to
+ * record nothing. A failure names the kernel, n and the local size. */
 drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int phase);
 
 /* Waits for every command enqueued so far. */

@@ -589,6 +589,23 @@ static int test_cache(void)
     ENSURE(cache_round(dir, 1, 0, 1, 1, 1) == 0);
     free(data);
 
+    /* a well-formed entry whose binary the driver refuses */
+    capture_clear(&c);
+    ENSURE(make_context(&c, dir, &ctx) == DRAPE_OK);
+    char *source = NULL, *key = NULL;
+    for (size_t i = 0; dr_cl_kernel_files[i].name; ++i)
+        if (strcmp(dr_cl_kernel_files[i].name, "probe.cl") == 0)
+            source = dr_cl_program_source(ctx, "probe.cl", dr_cl_kernel_files[i].source);
+    ENSURE(source && (key = dr_cl_cache_key(ctx, source)) != NULL);
+    const unsigned char garbage[64] = "not a program binary for any driver";
+    dr_cl_cache_store(ctx, key, garbage, sizeof garbage);
+    ENSURE(ctx->stats.cache_written == 1);
+    free(key);
+    free(source);
+    dr_cl_context_destroy(ctx);
+    ENSURE(cache_round(dir, 1, 0, 1, 1, 1) == 0);
+    ENSURE(cache_round(dir, 0, 1, 0, 0, 0) == 0);
+
     /* a directory that cannot be written: a warning, and the program still builds */
     ENSURE(cache_round("/proc/drape-cannot-write-here", 1, 0, 0, 0, 1) == 0);
     return 0;

@@ -122,6 +122,7 @@ typedef struct dr_cl_device_info {
     cl_platform_id platform_id;
     cl_device_id device_id;
     char platform[128];      /* platform name, e.g. "Portable Computing Language" */
+    char platform_vendor[128]; /* e.g. "The pocl project", "NVIDIA Corporation" */
     char platform_version[128];
     char name[128];          /* device name */
     char vendor[128];
@@ -153,8 +154,8 @@ const char *dr_cl_device_type_name(cl_device_type type);
 void dr_cl_device_describe(const dr_cl_device_info *device, char *out, size_t size);
 
 /* Chooses a device. `selector` NULL or "" takes the first GPU, else the first device. A selector of
- * digits is an index into the list; anything else is a case-insensitive substring of the platform or
- * the device name (the first match wins). A selector that names nothing: DRAPE_ERROR_INVALID_ARGUMENT
+ * digits is an index into the list; anything else is a case-insensitive substring of the device name,
+ * the platform name or the platform vendor ("nvidia", "pocl", "h200"; the first match wins). A selector that names nothing: DRAPE_ERROR_INVALID_ARGUMENT
  * and a message that lists the devices there are. `origin` says in that message where the selector
  * came from ("DRAPE_DEVICE"); NULL for none. */
 drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *list,

@@ -1,8 +1,8 @@
 /* The on-disk cache of built OpenCL program binaries, so that a second start does not compile again.
  *
- * Key. Everything that decides a program's binary, as text: the platform's name and version, the
- * device's name and OpenCL version, the driver version, the build options and the whole assembled
- * source (the tunables header, the spliced drape_shared.h and the .cl file). A driver update, another
+ * Key. Everything that decides a program's binary, as text: the platform's name, vendor and
+ * version, the device's name and OpenCL version, the driver version, the build options and the whole
+ * assembled source (the tunables header, the spliced drape_shared.h and the .cl file). A driver update, another
  * device, another work-group size or any edit of a kernel or of the shared header thus gives another
  * key. The file is named by the 64-bit FNV-1a hash of the key, <dir>/<16 hex digits>.clbin, and
  * stores the full key: an entry is used only when its key matches byte for byte, so a hash collision
@@ -140,9 +140,10 @@ char *dr_cl_cache_key(const dr_cl_context *ctx, const char *source)
 {
     dr_cl_str key = {0};
     dr_cl_str_appendf(&key,
-                      "drape program cache 1\nplatform: %s\nplatform version: %s\ndevice: %s\n"
-                      "device version: %s\ndriver: %s\noptions: %s\nsource:\n",
-                      ctx->device.platform, ctx->device.platform_version, ctx->device.name,
+                      "drape program cache 1\nplatform: %s (%s)\nplatform version: %s\n"
+                      "device: %s\ndevice version: %s\ndriver: %s\noptions: %s\nsource:\n",
+                      ctx->device.platform, ctx->device.platform_vendor,
+                      ctx->device.platform_version, ctx->device.name,
                       ctx->device.version, ctx->device.driver, ctx->build_options);
     dr_cl_str_append(&key, source, strlen(source));
     if (key.failed) {

@@ -3,8 +3,9 @@
  * Discovery walks every platform and every device, in the order the ICD loader reports them, and
  * numbers the devices 0, 1, ... across platforms; that number is what DRAPE_DEVICE=<index> names.
  * The default choice is the first GPU, else the first device of any type (issue 4). A selector that
- * is not a number is matched, without regard to case, as a substring of the platform name or the
- * device name, so "nvidia", "pocl", "portable" or "h200" all work. A selector that names nothing is an
+ * is not a number is matched, without regard to case, as a substring of the device name, the platform
+ * name or the platform vendor, so "nvidia", "pocl" (PoCL's vendor is "The pocl project"), "portable"
+ * or "h200" all work. A selector that names nothing is an
  * error whose message lists the devices there are, so that the user sees what to type instead.
  *
  * "No platform" (the ICD loader finds no driver: CL_PLATFORM_NOT_FOUND_KHR, or zero platforms) and
@@ -72,6 +73,8 @@ static drape_result dr_cl_device_query(dr_cl_logger *logger, cl_platform_id plat
     info->device_id = device;
     if ((r = dr_cl_platform_string(logger, platform, CL_PLATFORM_NAME, info->platform,
                                    sizeof info->platform)) != DRAPE_OK ||
+        (r = dr_cl_platform_string(logger, platform, CL_PLATFORM_VENDOR, info->platform_vendor,
+                                   sizeof info->platform_vendor)) != DRAPE_OK ||
         (r = dr_cl_platform_string(logger, platform, CL_PLATFORM_VERSION, info->platform_version,
                                    sizeof info->platform_version)) != DRAPE_OK ||
         (r = dr_cl_device_string(logger, device, CL_DEVICE_NAME, info->name, sizeof info->name)) !=
@@ -255,7 +258,8 @@ drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *
     } else {
         for (uint32_t i = 0; i < list->count; ++i)
             if (dr_cl_contains(list->devices[i].name, selector) ||
-                dr_cl_contains(list->devices[i].platform, selector)) {
+                dr_cl_contains(list->devices[i].platform, selector) ||
+                dr_cl_contains(list->devices[i].platform_vendor, selector)) {
                 *out_index = i;
                 return DRAPE_OK;
             }

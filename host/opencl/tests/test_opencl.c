@@ -196,6 +196,13 @@ static int test_devices(void)
     ENSURE(dr_cl_device_choose(&logger, &list, part, NULL, &index) == DRAPE_OK);
     ENSURE(strstr(list.devices[index].platform, part) != NULL ||
            strstr(list.devices[index].name, part) != NULL);
+    /* by the platform vendor: PoCL's device and platform names do not say "pocl", its vendor does */
+    for (uint32_t i = 0; i < list.count; ++i)
+        if (strcmp(list.devices[i].platform_vendor, "The pocl project") == 0) {
+            ENSURE(dr_cl_device_choose(&logger, &list, "POCL", NULL, &index) == DRAPE_OK);
+            ENSURE(index <= i);
+            break;
+        }
     ENSURE(c.errors == 0);
 
     /* an index past the end names nothing */

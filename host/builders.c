@@ -145,6 +145,7 @@ static void roll_back(drape_world *w, uint32_t particles, const uint32_t counts[
     w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count = counts[1];
     w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].live = counts[1];
     w->solver_dirty = true;
+    w->stale = DR_STALE_ALL;
 }
 
 drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,

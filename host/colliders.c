@@ -77,6 +77,7 @@ drape_result drape_world_add_collider(drape_world *w, const drape_collider_def *
     if (out_id)
         *out_id = w->collider_count;
     w->collider_count++;
+    w->stale |= DR_STALE_COLLIDERS;
     return DRAPE_OK;
 }
 
@@ -92,6 +93,7 @@ drape_result drape_world_set_collider(drape_world *w, uint32_t id, const drape_c
     if (r != DRAPE_OK)
         return r;
     w->colliders[id] = c;
+    w->stale |= DR_STALE_COLLIDERS;
     return DRAPE_OK;
 }
 

@@ -157,6 +157,8 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     uint32_t idx[2] = {def->a, def->b};
     drape_result r = check_common(w, fn, idx, 2, def->stiffness, def->compliance);
+    if (r == DRAPE_OK)
+        r = dr_world_pull(w); /* the rest length may come from the current positions */
     if (r != DRAPE_OK)
         return r;
     if (!isfinite(def->rest_length))
@@ -179,6 +181,8 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
     drape_result r = check_common(w, fn, idx, 4, def->stiffness, def->compliance);
+    if (r == DRAPE_OK)
+        r = dr_world_pull(w);
     if (r != DRAPE_OK)
         return r;
     if (!(def->rest_angle <= 3.14159266f))
@@ -228,6 +232,7 @@ drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drap
     dr_solver_set *solved = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
     if (!w->solver_dirty)
         solved->target[solved->slot_of[id]] = dr_vec4_from(target, 0.0f);
+    w->stale |= DR_STALE_TARGETS;
     return DRAPE_OK;
 }
 
@@ -357,6 +362,7 @@ drape_result dr_world_prepare(drape_world *w)
         }
         w->solver_dirty = false;
         w->stiffness_dirty = false;
+        w->stale |= DR_STALE_CONSTRAINTS;
     }
     if (w->stiffness_dirty) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
@@ -368,6 +374,7 @@ drape_result dr_world_prepare(drape_world *w)
                         corrected_stiffness(s->stiffness[id], w->def.iterations);
         }
         w->stiffness_dirty = false;
+        w->stale |= DR_STALE_CONSTRAINTS;
     }
     return DRAPE_OK;
 }

@@ -10,10 +10,19 @@
  * OpenCL backend runs colour by colour in parallel; all per-element maths comes from
  * kernels/drape_shared.h. This is the yardstick for correctness and the baseline for speed.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "world_internal.h"
 
-#include <math.h>
 #include <string.h>
+#include <time.h>
+
+/* Wall time in ms, for the per-phase profile (drape_world_get_profile). */
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
 
 static void predict_pbd(drape_world *w, float h)
 {
@@ -62,27 +71,27 @@ static void project_contacts(drape_world *w, float h)
 
 static void update(drape_world *w, float h)
 {
-    const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f);
-    const float threshold = 2.0f * dr_len3(g) * h;
-    /* Velocity Verlet has its own velocity; only particles a contact moved take (p - x) / h. */
-    const bool verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
-                        w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
+    const int verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
+                       w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
-        dr_contact ct = w->contacts[i];
-        if (!verlet || ct.q.w >= 0.0f)
-            w->v[i] = dr_update_velocity(w->x[i], w->p[i], w->v[i], h);
+        w->v[i] = dr_update_particle(w->x[i], w->p[i], w->v[i], w->contacts[i], w->colliders, h,
+                                     threshold, verlet);
         w->x[i] = w->p[i];
-        w->v[i] = dr_contact_velocity(w->v[i], ct, w->colliders, threshold);
     }
 }
 
 static void substep(drape_world *w, float h)
 {
+    drape_profile *prof = &w->profile;
+    double t0 = now_ms();
     if (w->def.mode == DRAPE_MODE_PBD)
         predict_pbd(w, h);
     else
         dr_mass_spring_predict(w, h);
+    double t1 = now_ms();
     generate_contacts(w, h);
+    double t2 = now_ms();
     if (w->def.mode == DRAPE_MODE_PBD) {
         const float inv_h2 = 1.0f / (h * h);
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
@@ -95,8 +104,14 @@ static void substep(drape_world *w, float h)
     } else {
         project_contacts(w, h);
     }
+    double t3 = now_ms();
     update(w, h);
     w->time += h;
+    double t4 = now_ms();
+    prof->predict_ms += t1 - t0;
+    prof->collide_ms += t2 - t1;
+    prof->project_ms += t3 - t2;
+    prof->update_ms += t4 - t3;
 }
 
 void dr_cpu_step(drape_world *w)

@@ -10,11 +10,6 @@
  */
 #include "world_internal.h"
 
-static float spring_constant(const drape_world *w, float compliance)
-{
-    return compliance > 0.0f ? 1.0f / compliance : w->def.spring_stiffness;
-}
-
 /* acc[i] = the acceleration of particle i at positions pos and velocities vel (0 when pinned). */
 static void accelerations(const drape_world *w, const dr_vec4 *pos, const dr_vec4 *vel,
                           dr_vec4 *acc)
@@ -26,7 +21,7 @@ static void accelerations(const drape_world *w, const dr_vec4 *pos, const dr_vec
     for (uint32_t c = 0; c < d->count; ++c) {
         uint32_t a = d->idx[2 * c], b = d->idx[2 * c + 1];
         dr_vec4 f = dr_spring_force(pos[a], pos[b], vel[a], vel[b], d->rest[c],
-                                    spring_constant(w, d->compliance[c]), kd);
+                                    dr_spring_constant(d->compliance[c], w->def.spring_stiffness), kd);
         acc[a] = dr_add3(acc[a], f);
         acc[b] = dr_sub3(acc[b], f);
     }
@@ -35,16 +30,12 @@ static void accelerations(const drape_world *w, const dr_vec4 *pos, const dr_vec
     for (uint32_t c = 0; c < at->count; ++c) {
         uint32_t a = at->idx[c];
         dr_vec4 f = dr_spring_force(pos[a], at->target[c], vel[a], still, 0.0f,
-                                    spring_constant(w, at->compliance[c]), kd);
+                                    dr_spring_constant(at->compliance[c], w->def.spring_stiffness), kd);
         acc[a] = dr_add3(acc[a], f);
     }
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
-    for (uint32_t i = 0; i < w->particle_count; ++i) {
-        float inv_mass = w->x[i].w;
-        acc[i] = inv_mass > 0.0f ? dr_madd3(dr_external_accel(vel[i], g, wind, w->def.air_drag),
-                                            acc[i], inv_mass)
-                                 : DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
-    }
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        acc[i] = dr_mass_spring_accel(acc[i], w->x[i].w, vel[i], g, wind, w->def.air_drag);
 }
 
 void dr_mass_spring_predict(drape_world *w, float h)

@@ -44,6 +44,9 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         if (r != DRAPE_OK)
             return r;
     }
+    drape_result pulled = dr_world_pull(w);
+    if (pulled != DRAPE_OK)
+        return pulled;
     uint32_t need = w->particle_count + count;
     if (need > w->particle_capacity) {
         uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_p = cap, cap_a = cap,
@@ -68,6 +71,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     if (first_index)
         *first_index = w->particle_count;
     w->particle_count = need;
+    w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }
 
@@ -83,6 +87,8 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     drape_result r = check_particle(w, def, fn, index);
+    if (r == DRAPE_OK)
+        r = dr_world_pull(w);
     if (r != DRAPE_OK)
         return r;
     float inv = inverse_mass(def->mass);
@@ -90,6 +96,7 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
         w->solver_dirty = true; /* pinning changes which constraints conflict */
     w->x[index] = dr_vec4_from(def->position, inv);
     w->v[index] = dr_vec4_from(def->velocity, 0.0f);
+    w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }
 
@@ -102,7 +109,7 @@ static drape_result check_range(const drape_world *w, uint32_t first, uint32_t c
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
                        "%s: particles %u..%u are out of range (the world has %u)", fn, first,
                        first + count, w->particle_count);
-    return DRAPE_OK;
+    return dr_world_pull(w);
 }
 
 static drape_result copy_xyz(const drape_world *w, const dr_vec4 *src, uint32_t first,

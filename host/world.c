@@ -7,6 +7,7 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,10 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.spring_damping = %g N s/m must be >= 0", fn,
                        (double)def->spring_damping);
+    if (def->backend != DRAPE_BACKEND_CPU && def->backend != DRAPE_BACKEND_OPENCL &&
+        def->backend != DRAPE_BACKEND_AUTO)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.backend = %d is not a backend",
+                       fn, (int)def->backend);
     if (def->color_order != DRAPE_COLOR_ORDER_NATURAL &&
         def->color_order != DRAPE_COLOR_ORDER_LARGEST_FIRST &&
         def->color_order != DRAPE_COLOR_ORDER_RANDOM)
@@ -117,11 +122,40 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     if (!w)
         return dr_fail(def, DRAPE_ERROR_OUT_OF_MEMORY, "drape_world_create: no memory for a world");
     w->def = *def;
+    if (def->device) {
+        size_t len = strlen(def->device);
+        w->device_selector = malloc(len + 1);
+        if (!w->device_selector) {
+            free(w);
+            return dr_fail(def, DRAPE_ERROR_OUT_OF_MEMORY, "drape_world_create: no memory");
+        }
+        memcpy(w->device_selector, def->device, len + 1);
+    }
+    w->def.device = w->device_selector;
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_DISTANCE], 2);
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_DIHEDRAL], 4);
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_ATTACHMENT], 1);
     w->solver_dirty = true;
     w->stiffness_dirty = true;
+    w->stale = DR_STALE_ALL;
+    w->backend = DRAPE_BACKEND_CPU;
+    snprintf(w->device_name, sizeof w->device_name, "CPU reference (one thread)");
+    if (def->backend != DRAPE_BACKEND_CPU) {
+        r = dr_opencl_create(w, &w->cl);
+        if (r == DRAPE_OK) {
+            w->backend = DRAPE_BACKEND_OPENCL;
+            dr_opencl_device_name(w->cl, w->device_name, sizeof w->device_name);
+        } else if (def->backend == DRAPE_BACKEND_OPENCL) {
+            dr_fail(def, r, "drape_world_create: the OpenCL backend was asked for and could not "
+                            "start (see the message above)");
+            drape_world_destroy(w);
+            return r;
+        } else {
+            dr_log(def, DRAPE_LOG_WARNING,
+                   "drape_world_create: no usable OpenCL device, falling back to the CPU reference "
+                   "solver");
+        }
+    }
     *out = w;
     return DRAPE_OK;
 }
@@ -141,6 +175,8 @@ void drape_world_destroy(drape_world *w)
     free(w->a1);
     free(w->contacts);
     free(w->colliders);
+    dr_opencl_destroy(w->cl);
+    free(w->device_selector);
     free(w);
 }
 
@@ -153,22 +189,83 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
     drape_result r = validate_def(def, "drape_world_set_def");
     if (r != DRAPE_OK)
         return r;
+    if (def->backend != w->def.backend)
+        return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
+                       "drape_world_set_def: def.backend cannot change after creation (%d -> %d)",
+                       (int)w->def.backend, (int)def->backend);
     if (def->iterations != w->def.iterations)
         w->stiffness_dirty = true;
     if (def->color_order != w->def.color_order || def->color_seed != w->def.color_seed ||
         def->color_balance != w->def.color_balance)
         w->solver_dirty = true;
     w->def = *def;
+    w->def.device = w->device_selector;
     return DRAPE_OK;
 }
 
 double drape_world_time(const drape_world *w) { return w->time; }
+
+drape_backend drape_world_backend(const drape_world *w) { return w->backend; }
+
+const char *drape_world_device(const drape_world *w) { return w->device_name; }
+
+drape_result dr_world_pull(const drape_world *w)
+{
+    /* Reading the device into the host arrays changes no observable state: the world stays const. */
+    return w->cl ? dr_opencl_pull((drape_world *)w) : DRAPE_OK;
+}
 
 drape_result drape_world_step(drape_world *w)
 {
     drape_result r = dr_world_prepare(w);
     if (r != DRAPE_OK)
         return r;
-    dr_cpu_step(w);
+    if (w->cl) {
+        r = dr_opencl_step(w);
+        if (r != DRAPE_OK)
+            return dr_fail(&w->def, r, "drape_world_step: the OpenCL step failed (see above)");
+    } else {
+        dr_cpu_step(w);
+    }
+    w->profile.steps++;
+    return DRAPE_OK;
+}
+
+drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)
+{
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_get_profile: out is NULL");
+    *out = w->profile;
+    return w->cl ? dr_opencl_profile(w->cl, out) : DRAPE_OK;
+}
+
+void drape_world_reset_profile(drape_world *w)
+{
+    memset(&w->profile, 0, sizeof w->profile);
+    if (w->cl)
+        dr_opencl_reset_profile(w->cl);
+}
+
+drape_result drape_world_get_diagnostics(drape_world *w, drape_diagnostics *out)
+{
+    static const char fn[] = "drape_world_get_diagnostics";
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    drape_result r = dr_world_prepare(w);
+    if (r != DRAPE_OK)
+        return r;
+    if (w->cl && !w->stale)
+        return dr_opencl_diagnostics(w->cl, out);
+    r = dr_world_pull(w);
+    if (r != DRAPE_OK)
+        return r;
+    double twice_ke = 0.0, sq = 0.0;
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        twice_ke += dr_twice_kinetic(w->x[i], w->v[i]);
+    const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t c = 0; c < d->count; ++c)
+        sq += dr_distance_violation2(w->x[d->idx[2 * c]], w->x[d->idx[2 * c + 1]], d->rest[c]);
+    out->kinetic_energy = 0.5 * twice_ke;
+    out->distance_residual = d->count ? sqrt(sq / d->count) : 0.0;
     return DRAPE_OK;
 }

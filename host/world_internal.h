@@ -44,9 +44,27 @@ typedef struct dr_solver_set {
     drape_coloring_stats stats;
 } dr_solver_set;
 
+/* What changed on the host since the device mirror was last uploaded (OpenCL backend). */
+enum {
+    DR_STALE_PARTICLES = 1 << 0,
+    DR_STALE_CONSTRAINTS = 1 << 1,
+    DR_STALE_TARGETS = 1 << 2,
+    DR_STALE_COLLIDERS = 1 << 3,
+    DR_STALE_ALL = 0xf,
+};
+
+typedef struct dr_opencl dr_opencl;
+
 struct drape_world {
     drape_world_def def;
-    double time; /* s */
+    char *device_selector; /* the def's device string, owned; def.device points here */
+    double time;           /* s */
+
+    drape_backend backend; /* the one in use: CPU or OpenCL */
+    dr_opencl *cl;         /* the OpenCL backend, NULL on the CPU */
+    unsigned stale;        /* DR_STALE_* flags */
+    char device_name[320];
+    drape_profile profile; /* CPU backend: wall time per phase */
 
     /* Particles: x.w and p.w hold the inverse mass (1/kg, 0 = pinned). */
     uint32_t particle_count, particle_capacity;
@@ -91,6 +109,20 @@ void dr_constraints_free(dr_constraints *set);
 void dr_solver_set_free(dr_solver_set *set);
 /* Recolours every constraint type (if dirty) and refreshes the corrected stiffness (if dirty). */
 drape_result dr_world_prepare(drape_world *world);
+
+/* Makes the host's positions and velocities current (the OpenCL backend may be ahead after a step).
+ * Every call that reads or edits particles calls it first. The world is logically const. */
+drape_result dr_world_pull(const drape_world *world);
+
+/* ---- opencl_step.c ---- */
+drape_result dr_opencl_create(drape_world *world, dr_opencl **out);
+void dr_opencl_destroy(dr_opencl *cl);
+const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size);
+drape_result dr_opencl_step(drape_world *world);
+drape_result dr_opencl_pull(drape_world *world);
+drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);
+void dr_opencl_reset_profile(dr_opencl *cl);
+drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out);
 
 /* ---- cpu_step.c ---- */
 /* One step of the CPU reference solver: def.substeps substeps of the PBD loop or of the

@@ -24,7 +24,6 @@ typedef float4 dr_vec4;
 #define DR_GLOBAL __global
 #define DR_V4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define DR_SQRT sqrt
-#define DR_ACOS acos
 #define DR_FMIN fmin
 #define DR_FMAX fmax
 #else
@@ -37,7 +36,6 @@ typedef struct dr_vec4 {
 #define DR_GLOBAL
 #define DR_V4(x, y, z, w) ((dr_vec4){(x), (y), (z), (w)})
 #define DR_SQRT sqrtf
-#define DR_ACOS acosf
 #define DR_FMIN fminf
 #define DR_FMAX fmaxf
 #endif
@@ -107,9 +105,12 @@ DR_FN void dr_solve_distance(DR_GLOBAL dr_vec4 *p, unsigned a, unsigned b, float
     float dl = dr_delta_lambda(len - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
+    /* Pinned particles are never written: constraints of one colour may share them. */
     float s = dl / len;
-    p[a] = dr_madd3(pa, d, pa.w * s);
-    p[b] = dr_madd3(pb, d, -pb.w * s);
+    if (pa.w > 0.0f)
+        p[a] = dr_madd3(pa, d, pa.w * s);
+    if (pb.w > 0.0f)
+        p[b] = dr_madd3(pb, d, -pb.w * s);
 }
 
 /* C = |p - target| with rest length 0: a particle tied to a point. */
@@ -129,6 +130,27 @@ DR_FN void dr_solve_attachment(DR_GLOBAL dr_vec4 *p, unsigned a, dr_vec4 target,
     p[a] = dr_madd3(pa, d, pa.w * dl / len);
 }
 
+/* acos from + - * / and sqrt only (Cephes' asinf polynomial, about 1 ulp), so that the CPU and the
+ * device, which both round those operations exactly, get bitwise the same angle; library acos
+ * differs between libm and OpenCL drivers in the last bits, and cloth amplifies such differences. */
+DR_FN float dr_asin_small(float x) /* |x| <= 0.5 */
+{
+    float z = x * x;
+    float p = (((4.2163199048e-2f * z + 2.4181311049e-2f) * z + 4.5470025998e-2f) * z +
+               7.4953002686e-2f) * z + 1.6666752422e-1f;
+    return p * z * x + x;
+}
+
+DR_FN float dr_acos(float x)
+{
+    const float half_pi = 1.5707963267948966f;
+    if (x > 0.5f)
+        return 2.0f * dr_asin_small(DR_SQRT(0.5f * (1.0f - x)));
+    if (x < -0.5f)
+        return 2.0f * half_pi - 2.0f * dr_asin_small(DR_SQRT(0.5f * (1.0f + x)));
+    return half_pi - dr_asin_small(x);
+}
+
 /* Unit normals of the triangles (e0, e1, w0) and (e1, e0, w1). */
 DR_FN float dr_dihedral_cos(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
 {
@@ -143,7 +165,7 @@ DR_FN float dr_dihedral_cos(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
 /* The angle (rad) between the normals of the two triangles: 0 when they lie flat. */
 DR_FN float dr_dihedral_angle(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
 {
-    return DR_ACOS(dr_dihedral_cos(e0, e1, w0, w1));
+    return dr_acos(dr_dihedral_cos(e0, e1, w0, w1));
 }
 
 /* C = angle - rest over the shared edge e0-e1 (PBD paper, appendix A). */
@@ -176,7 +198,7 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, u
     if (wsum <= 0.0f)
         return;
     float c = dr_dot3(n1, n2) * DR_SQRT(n1sq) * DR_SQRT(n2sq);
-    float angle = DR_ACOS(DR_FMIN(1.0f, DR_FMAX(-1.0f, c)));
+    float angle = dr_acos(DR_FMIN(1.0f, DR_FMAX(-1.0f, c)));
     float dl = dr_delta_lambda(angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
@@ -184,10 +206,14 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, u
      * when it folds the other way. */
     if (dr_dot3(dr_cross3(n1, n2), e) > 0.0f)
         dl = -dl;
-    p[iw0] = dr_madd3(w0, g_w0, w0.w * dl);
-    p[iw1] = dr_madd3(w1, g_w1, w1.w * dl);
-    p[ie0] = dr_madd3(e0, g_e0, e0.w * dl);
-    p[ie1] = dr_madd3(e1, g_e1, e1.w * dl);
+    if (w0.w > 0.0f)
+        p[iw0] = dr_madd3(w0, g_w0, w0.w * dl);
+    if (w1.w > 0.0f)
+        p[iw1] = dr_madd3(w1, g_w1, w1.w * dl);
+    if (e0.w > 0.0f)
+        p[ie0] = dr_madd3(e0, g_e0, e0.w * dl);
+    if (e1.w > 0.0f)
+        p[ie1] = dr_madd3(e1, g_e1, e1.w * dl);
 }
 
 /* ---- integration ----------------------------------------------------------------------------- */
@@ -205,6 +231,64 @@ DR_FN dr_vec4 dr_apply_external(dr_vec4 v, float inv_mass, dr_vec4 gravity, dr_v
     if (inv_mass <= 0.0f)
         return DR_V4(0.0f, 0.0f, 0.0f, v.w);
     return dr_madd3(v, dr_external_accel(v, gravity, wind, drag), h);
+}
+
+/* ---- momentum-preserving damping (Müller et al. 2007, section 3.5) ---------------------------- */
+/*
+ * The movable particles are one body. Each contributes a row of mass moments about a fixed origin
+ * (any point near the body, so that float sums do not cancel); the rows are summed (a global
+ * reduction: double loops on the CPU, CLBlast on the device); dr_rigid_motion turns the sums into
+ * the centre of mass, its velocity and the angular velocity omega = I^-1 L about the centre.
+ * Row: m, m r (3), m v (3), m r x v (3), m |r|^2, m r r^T (xx yy zz xy xz yz), 3 unused; r = x - origin.
+ */
+#define DR_DAMP_ROW 20
+
+DR_FN void dr_damp_moments(dr_vec4 x, dr_vec4 v, dr_vec4 origin, float *row)
+{
+    float m = x.w > 0.0f ? 1.0f / x.w : 0.0f;
+    dr_vec4 r = dr_sub3(x, origin);
+    dr_vec4 l = dr_cross3(r, v);
+    row[0] = m;
+    row[1] = m * r.x, row[2] = m * r.y, row[3] = m * r.z;
+    row[4] = m * v.x, row[5] = m * v.y, row[6] = m * v.z;
+    row[7] = m * l.x, row[8] = m * l.y, row[9] = m * l.z;
+    row[10] = m * dr_dot3(r, r);
+    row[11] = m * r.x * r.x, row[12] = m * r.y * r.y, row[13] = m * r.z * r.z;
+    row[14] = m * r.x * r.y, row[15] = m * r.x * r.z, row[16] = m * r.y * r.z;
+    row[17] = row[18] = row[19] = 0.0f;
+}
+
+/* out[0] = centre of mass (m), out[1] = its velocity (m/s), out[2] = omega (rad/s); all zero for a
+ * body with no mass. A body on a line (a straight rope) has a singular inertia tensor: a tiny
+ * multiple of its trace on the diagonal keeps omega finite. */
+DR_FN void dr_rigid_motion(const float *s, dr_vec4 origin, dr_vec4 *out)
+{
+    float M = s[0];
+    out[0] = out[1] = out[2] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (M <= 0.0f)
+        return;
+    dr_vec4 c = DR_V4(s[1] / M, s[2] / M, s[3] / M, 0.0f); /* centre - origin */
+    dr_vec4 vc = DR_V4(s[4] / M, s[5] / M, s[6] / M, 0.0f);
+    /* About the centre: L = sum m r x v - M c x vc; I = sum m (|r|^2 E - r r^T) - M (|c|^2 E - c c^T). */
+    dr_vec4 cv = dr_cross3(c, vc);
+    float L0 = s[7] - M * cv.x, L1 = s[8] - M * cv.y, L2 = s[9] - M * cv.z;
+    float rr = s[10] - M * dr_dot3(c, c);
+    float a = rr - (s[11] - M * c.x * c.x), b = rr - (s[12] - M * c.y * c.y),
+          d = rr - (s[13] - M * c.z * c.z);
+    float xy = -(s[14] - M * c.x * c.y), xz = -(s[15] - M * c.x * c.z),
+          yz = -(s[16] - M * c.y * c.z);
+    float reg = 1e-6f * (a + b + d);
+    a += reg, b += reg, d += reg;
+    /* The symmetric I = [a xy xz; xy b yz; xz yz d]: omega = adj(I) L / det(I). */
+    float i00 = b * d - yz * yz, i01 = xz * yz - xy * d, i02 = xy * yz - xz * b;
+    float i11 = a * d - xz * xz, i12 = xz * xy - a * yz, i22 = a * b - xy * xy;
+    float det = a * i00 + xy * i01 + xz * i02;
+    out[0] = dr_add3(origin, c);
+    out[0].w = 0.0f;
+    out[1] = vc;
+    if (det > 0.0f)
+        out[2] = DR_V4((i00 * L0 + i01 * L1 + i02 * L2) / det, (i01 * L0 + i11 * L1 + i12 * L2) / det,
+                       (i02 * L0 + i12 * L1 + i22 * L2) / det, 0.0f);
 }
 
 /* The PBD paper's dampVelocities for one particle: pull v towards the rigid motion
@@ -240,6 +324,22 @@ DR_FN dr_vec4 dr_update_velocity(dr_vec4 x, dr_vec4 p, dr_vec4 v, float h)
     if (p.x == predicted.x && p.y == predicted.y && p.z == predicted.z)
         return v;
     return dr_scale3(dr_sub3(p, x), 1.0f / h);
+}
+
+/* The Hooke constant (N/m) of a constraint in mass-spring mode: 1 / compliance where it has a
+ * positive compliance, else the world's default. */
+DR_FN float dr_spring_constant(float compliance, float fallback)
+{
+    return compliance > 0.0f ? 1.0f / compliance : fallback;
+}
+
+/* A particle's acceleration in mass-spring mode from the spring forces summed on it (N). */
+DR_FN dr_vec4 dr_mass_spring_accel(dr_vec4 force, float inv_mass, dr_vec4 v, dr_vec4 gravity,
+                                   dr_vec4 wind, float drag)
+{
+    if (inv_mass <= 0.0f)
+        return DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    return dr_madd3(dr_external_accel(v, gravity, wind, drag), force, inv_mass);
 }
 
 /* ---- colliders ------------------------------------------------------------------------------- */
@@ -363,6 +463,32 @@ DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_c
     if (vn >= target)
         return v;
     return dr_madd3(v, ct.n, target - vn);
+}
+
+/* The end of a substep for one particle: its new velocity (x becomes p). Velocity Verlet sets
+ * keep_free_velocity: it has its own velocity for particles no contact moved. */
+DR_FN dr_vec4 dr_update_particle(dr_vec4 x, dr_vec4 p, dr_vec4 v, dr_contact ct,
+                                 DR_GLOBAL const dr_collider *colliders, float h, float threshold,
+                                 int keep_free_velocity)
+{
+    if (!keep_free_velocity || ct.q.w >= 0.0f)
+        v = dr_update_velocity(x, p, v, h);
+    return dr_contact_velocity(v, ct, colliders, threshold);
+}
+
+/* ---- diagnostics ----------------------------------------------------------------------------- */
+
+/* m |v|^2 of a movable particle (twice its kinetic energy, J); 0 for a pinned one. */
+DR_FN float dr_twice_kinetic(dr_vec4 x, dr_vec4 v)
+{
+    return x.w > 0.0f ? dr_dot3(v, v) / x.w : 0.0f;
+}
+
+/* (|xa - xb| - rest)^2 of a distance constraint, m^2. */
+DR_FN float dr_distance_violation2(dr_vec4 xa, dr_vec4 xb, float rest)
+{
+    float c = dr_len3(dr_sub3(xa, xb)) - rest;
+    return c * c;
 }
 
 #endif /* DRAPE_SHARED_H */

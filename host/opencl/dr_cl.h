@@ -134,6 +134,7 @@ typedef struct dr_cl_device_info {
     uint32_t compute_units;
     size_t max_work_group;   /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     bool correctly_rounded_divide_sqrt; /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in single precision */
+    bool fp64;               /* double precision (cl_khr_fp64) */
 } dr_cl_device_info;
 
 typedef struct dr_cl_device_list {
@@ -238,6 +239,8 @@ typedef struct dr_cl_context {
     /* CLBlast reductions (dr_cl_blast.c) */
     cl_mem ones;          /* 1.0f repeated, the default weights */
     size_t ones_count;
+    cl_mem ones64;        /* 1.0 in double (fp64 devices), for dr_cl_sum_rows_device */
+    size_t ones64_count;
     cl_mem sum_result;    /* 4 floats */
 } dr_cl_context;
 
@@ -334,6 +337,13 @@ drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t f
 /* *out = sum_i w_i * a[i] over n floats of `buffer` from float `first` (CLBlastSdot); blocking. */
 drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
                              cl_mem weights, int phase, float *out);
+
+/* cols column sums of a row-major [rows x cols] matrix of `buffer` (doubles on fp64 devices, floats
+ * otherwise: the kernel that writes it picks the same type) into `result` (the same type) from element
+ * 0: one CLBlast D/Sgemv against a ones vector, on the device. For a kernel's per-work-group partial
+ * sums, so rows is small. */
+drape_result dr_cl_sum_rows_device(dr_cl_context *ctx, cl_mem buffer, size_t rows, size_t cols,
+                                   cl_mem result, int phase);
 
 /* The name of a CLBlast status code, e.g. "CLBlastInsufficientMemoryX"; OpenCL names for the codes
  * CLBlast shares with OpenCL. */

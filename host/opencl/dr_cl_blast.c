@@ -221,3 +221,52 @@ drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, si
         return r;
     return dr_cl_buffer_read(ctx, ctx->sum_result, 0, sizeof(float), out);
 }
+
+drape_result dr_cl_sum_rows_device(dr_cl_context *ctx, cl_mem buffer, size_t rows, size_t cols,
+                                   cl_mem result, int phase)
+{
+    const bool fp64 = ctx->device.fp64;
+    const size_t elem = fp64 ? sizeof(double) : sizeof(float);
+    const double one64 = 1.0, zero64 = 0.0;
+    const float one32 = 1.0f, zero32 = 0.0f;
+    drape_result r = DRAPE_OK;
+    cl_mem ones = ctx->ones;
+    if (fp64 && ctx->ones64_count < rows) {
+        size_t count = ctx->ones64_count ? 2 * ctx->ones64_count : 1024;
+        while (count < rows)
+            count *= 2;
+        dr_cl_buffer_release(ctx, &ctx->ones64);
+        ctx->ones64_count = 0;
+        r = dr_cl_buffer_create(ctx, CL_MEM_READ_ONLY, count * elem, "reduction weights (ones)",
+                                &ctx->ones64);
+        if (r == DRAPE_OK)
+            r = dr_cl_buffer_fill(ctx, ctx->ones64, &one64, elem, 0, count * elem);
+        if (r != DRAPE_OK)
+            return r;
+        ctx->ones64_count = count;
+    }
+    if (fp64)
+        ones = ctx->ones64;
+    else if ((r = dr_cl_weights(ctx, NULL, rows, &ones)) != DRAPE_OK)
+        return r;
+    /* beta = 0 still reads y (see dr_cl_sum_float4_device): clear it first */
+    r = dr_cl_buffer_fill(ctx, result, fp64 ? (const void *)&zero64 : (const void *)&zero32, elem,
+                          0, cols * elem);
+    cl_event marker = NULL, event = NULL;
+    if (r == DRAPE_OK)
+        r = dr_cl_blast_begin(ctx, phase, &marker);
+    if (r != DRAPE_OK)
+        return r;
+    cl_event *out_event = marker ? &event : NULL;
+    CLBlastStatusCode status =
+        fp64 ? CLBlastDgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols, one64, buffer,
+                            0, cols, ones, 0, 1, zero64, result, 0, 1, &ctx->queue, out_event)
+             : CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols, one32, buffer,
+                            0, cols, ones, 0, 1, zero32, result, 0, 1, &ctx->queue, out_event);
+    if (status != CLBlastSuccess) {
+        if (marker)
+            clReleaseEvent(marker);
+        return dr_cl_blast_fail(ctx, fp64 ? "CLBlastDgemv" : "CLBlastSgemv", status, rows * cols);
+    }
+    return dr_cl_profile_record_span(ctx, phase, marker, event);
+}

@@ -130,6 +130,7 @@ void dr_cl_context_destroy(dr_cl_context *ctx)
     dr_cl_profile_reset(ctx);
     free(ctx->profile.pending);
     dr_cl_buffer_release(ctx, &ctx->ones);
+    dr_cl_buffer_release(ctx, &ctx->ones64);
     dr_cl_buffer_release(ctx, &ctx->sum_result);
     for (size_t i = 0; ctx->programs && i < ctx->program_count; ++i)
         if (ctx->programs[i])

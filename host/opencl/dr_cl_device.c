@@ -104,6 +104,9 @@ static drape_result dr_cl_device_query(dr_cl_logger *logger, cl_platform_id plat
     info->max_alloc = max_alloc;
     info->compute_units = units;
     info->correctly_rounded_divide_sqrt = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+    cl_device_fp_config fp64 = 0;
+    DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
+    info->fp64 = fp64 != 0;
     return DRAPE_OK;
 }
 
@@ -200,10 +203,13 @@ const char *dr_cl_device_type_name(cl_device_type type)
 
 void dr_cl_device_describe(const dr_cl_device_info *device, char *out, size_t size)
 {
-    snprintf(out, size, "#%u %s (%s; %s; %u compute units; %.1f GiB; driver %s)",
-             (unsigned)device->index, device->name, device->platform,
-             dr_cl_device_type_name(device->type), (unsigned)device->compute_units,
-             (double)device->global_mem / (1024.0 * 1024.0 * 1024.0), device->driver);
+    int len = snprintf(out, size, "#%u %s (%s; %s; %u compute units; %.1f GiB; driver %s)",
+                       (unsigned)device->index, device->name, device->platform,
+                       dr_cl_device_type_name(device->type), (unsigned)device->compute_units,
+                       (double)device->global_mem / (1024.0 * 1024.0 * 1024.0), device->driver);
+    if (len < 0 && size > 0)
+        out[0] = '\0';
+    /* a longer description is cut to `size`, which is all a caller has room for */
 }
 
 /* Case-insensitive substring test; an empty needle matches nothing. */

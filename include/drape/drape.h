@@ -87,6 +87,12 @@ typedef struct drape_coloring_stats {
                              fewer colours */
 } drape_coloring_stats;
 
+typedef enum drape_backend {
+    DRAPE_BACKEND_CPU = 0,    /* the plain-C reference solver on one thread */
+    DRAPE_BACKEND_OPENCL = 1, /* OpenCL; drape_world_create fails if no device can be used */
+    DRAPE_BACKEND_AUTO = 2,   /* OpenCL where a device can be used, else the CPU with a warning */
+} drape_backend;
+
 typedef struct drape_world_def {
     drape_vec3 gravity; /* m/s^2; default (0, -9.81, 0) */
     float dt;           /* s, the length of one drape_world_step; default 1/60 */
@@ -106,6 +112,10 @@ typedef struct drape_world_def {
     drape_color_order color_order; /* greedy colouring order; default natural */
     uint64_t color_seed;           /* seed of DRAPE_COLOR_ORDER_RANDOM; default 1 */
     bool color_balance;            /* even out colour sizes without adding colours; default true */
+    drape_backend backend;         /* default DRAPE_BACKEND_CPU */
+    const char *device;            /* OpenCL device: an index or a case-insensitive part of the
+                                      platform or device name; NULL or "": $DRAPE_DEVICE, else the
+                                      first GPU, else the first device. Copied at creation. */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
 } drape_world_def;
@@ -125,6 +135,50 @@ drape_result drape_world_step(drape_world *world);
 
 /* Simulated time since creation, s. */
 double drape_world_time(const drape_world *world);
+
+/* The backend that steps the world (AUTO resolves at creation), and its device in words
+ * ("CPU reference" or the OpenCL device's description). */
+drape_backend drape_world_backend(const drape_world *world);
+const char *drape_world_device(const drape_world *world);
+
+/* Where the time of the steps went, summed since creation or the last reset: device time from
+ * OpenCL events on the OpenCL backend, wall time on the CPU. */
+typedef struct drape_profile {
+    uint64_t steps;
+    double predict_ms; /* external forces, damping, predicted positions (or spring forces) */
+    double collide_ms; /* collision generation */
+    double project_ms; /* constraint and contact projection */
+    double update_ms;  /* velocity and position update, restitution */
+} drape_profile;
+
+drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
+void drape_world_reset_profile(drape_world *world);
+
+/* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend). */
+typedef struct drape_diagnostics {
+    double kinetic_energy;    /* J, of the movable particles */
+    double distance_residual; /* m, root mean square of |xa - xb| - rest over distance constraints */
+} drape_diagnostics;
+
+drape_result drape_world_get_diagnostics(drape_world *world, drape_diagnostics *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* OpenCL devices                                                                                 */
+
+typedef struct drape_device_info {
+    uint32_t index;         /* what drape_world_def.device or $DRAPE_DEVICE can name */
+    char platform[128];
+    char name[128];
+    char type[16];          /* "GPU", "CPU", "accelerator", ... */
+    char driver[64];
+    uint64_t global_memory; /* bytes */
+    uint32_t compute_units;
+} drape_device_info;
+
+/* Lists up to `capacity` OpenCL devices into out (may be NULL when capacity is 0); *count gets how
+ * many there are. No OpenCL platform: DRAPE_ERROR_UNSUPPORTED with a message to `log` (NULL: stderr). */
+drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint32_t *count,
+                                drape_log_fn log, void *log_user);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Particles                                                                                      */

@@ -1,0 +1,479 @@
+/* The OpenCL backend: the whole step on the device, colour by colour.
+ *
+ * The world's host arrays stay the source of truth between the user's edits; the device holds a
+ * mirror that is uploaded when the host changed (w->stale) and is ahead of the host after a step
+ * (device_ahead), until something reads or edits the world and dr_world_pull copies it back. Inside
+ * a step nothing crosses to the host: every phase is a kernel of a kernels/ .cl file over the same
+ * kernels/drape_shared.h maths the CPU reference runs, and the damping's global sums are CLBlast
+ * GEMVs whose results stay on the device.
+ *
+ * Launches per substep: predict (1, or 3 + 5 GEMVs with damping, or the spring forces), collide (1),
+ * project (iterations x (colours of every type + 1)), update (1).
+ *
+ * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
+ * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per distance constraint: indices 8 B,
+ * rest, k', compliance, lambda 4 B each: 24 B (dihedral 32 B; attachment 36 B).
+ */
+#include "world_internal.h"
+
+#include "opencl/dr_cl.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PREDICT, COLLIDE, PROJECT, UPDATE, PHASES };
+static const char *const phase_names[PHASES] = {"predict", "collide", "project", "update"};
+
+/* One constraint type's solver set on the device. */
+typedef struct cl_set {
+    uint32_t count;
+    cl_mem idx, rest, kprime, compliance, lambda, target;
+} cl_set;
+
+enum {
+    K_PREDICT_VELOCITY, K_PREDICT_POSITION, K_DAMP_MOMENTS, K_DAMP_SOLVE, K_DAMP_APPLY,
+    K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT, K_PROJECT_CONTACTS,
+    K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES, K_SPRING_ACCEL, K_EULER,
+    K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_COUNT
+};
+static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
+    {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_position"},
+    {"damping.cl", "damp_moments"},       {"damping.cl", "damp_solve"},
+    {"damping.cl", "damp_apply"},         {"collide.cl", "generate_contacts"},
+    {"project.cl", "solve_distance"},     {"project.cl", "solve_dihedral"},
+    {"project.cl", "solve_attachment"},   {"project.cl", "project_contacts"},
+    {"update.cl", "update_state"},        {"mass_spring.cl", "clear_forces"},
+    {"mass_spring.cl", "spring_forces"},  {"mass_spring.cl", "attachment_forces"},
+    {"mass_spring.cl", "spring_accel"},   {"mass_spring.cl", "euler_integrate"},
+    {"mass_spring.cl", "verlet_begin"},   {"mass_spring.cl", "verlet_end"},
+    {"diagnostics.cl", "kinetic_energy"}, {"diagnostics.cl", "distance_residual"},
+};
+
+struct dr_opencl {
+    dr_cl_context *ctx;
+    cl_kernel k[K_COUNT];
+    int phase[PHASES];
+    uint32_t particles; /* particles the particle buffers hold */
+    uint32_t origin;    /* the first movable particle (damping's moment origin), UINT32_MAX: none */
+    cl_mem x, v, p, contacts, a, a1, moments, sums, rigid, colliders;
+    cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
+    size_t scratch_bytes;
+    uint32_t collider_count;
+    cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
+    bool device_ahead; /* x and v on the device are newer than the host's */
+};
+
+/* Sets arguments first .. first + count - 1 of a kernel from (size, pointer) pairs made by A(). */
+#define A(value) sizeof(value), (const void *)&(value)
+static drape_result set_args(dr_opencl *cl, int kernel, cl_uint first, cl_uint count, ...)
+{
+    va_list ap;
+    va_start(ap, count);
+    cl_int code = CL_SUCCESS;
+    cl_uint i = first;
+    for (; i < first + count && code == CL_SUCCESS; ++i) {
+        size_t size = va_arg(ap, size_t);
+        const void *value = va_arg(ap, const void *);
+        code = clSetKernelArg(cl->k[kernel], i, size, value);
+    }
+    va_end(ap);
+    if (code == CL_SUCCESS)
+        return DRAPE_OK;
+    return dr_cl_failf(&cl->ctx->logger, "clSetKernelArg", code, "argument %u of kernel %s", i - 1,
+                       kernel_names[kernel].name);
+}
+
+static size_t at_least_one(size_t n) { return n ? n : 1; }
+
+static void release_set(dr_opencl *cl, cl_set *s)
+{
+    dr_cl_buffer_release(cl->ctx, &s->idx);
+    dr_cl_buffer_release(cl->ctx, &s->rest);
+    dr_cl_buffer_release(cl->ctx, &s->kprime);
+    dr_cl_buffer_release(cl->ctx, &s->compliance);
+    dr_cl_buffer_release(cl->ctx, &s->lambda);
+    dr_cl_buffer_release(cl->ctx, &s->target);
+    s->count = 0;
+}
+
+static void release_particles(dr_opencl *cl)
+{
+    cl_mem *all[] = {&cl->x, &cl->v, &cl->p, &cl->contacts, &cl->a, &cl->a1, &cl->moments};
+    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
+        dr_cl_buffer_release(cl->ctx, all[i]);
+    cl->particles = 0;
+}
+
+void dr_opencl_destroy(dr_opencl *cl)
+{
+    if (!cl)
+        return;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        release_set(cl, &cl->set[t]);
+    release_particles(cl);
+    dr_cl_buffer_release(cl->ctx, &cl->sums);
+    dr_cl_buffer_release(cl->ctx, &cl->rigid);
+    dr_cl_buffer_release(cl->ctx, &cl->colliders);
+    dr_cl_buffer_release(cl->ctx, &cl->scratch);
+    for (int i = 0; i < K_COUNT; ++i)
+        if (cl->k[i])
+            clReleaseKernel(cl->k[i]);
+    dr_cl_context_destroy(cl->ctx);
+    free(cl);
+}
+
+drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
+{
+    *out = NULL;
+    dr_opencl *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the OpenCL backend");
+    dr_cl_context_def def = dr_cl_default_context_def();
+    def.device = w->def.device;
+    def.log = w->def.log ? w->def.log : drape_log_stderr;
+    def.log_user = w->def.log_user;
+    drape_result r = dr_cl_context_create(&def, &cl->ctx);
+    for (int i = 0; r == DRAPE_OK && i < K_COUNT; ++i)
+        r = dr_cl_kernel_create(cl->ctx, kernel_names[i].file, kernel_names[i].name, &cl->k[i]);
+    for (int i = 0; r == DRAPE_OK && i < PHASES; ++i)
+        cl->phase[i] = dr_cl_profile_phase(cl->ctx, phase_names[i]);
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, DR_DAMP_ROW * sizeof(double),
+                                "damping sums", &cl->sums);
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, 3 * sizeof(dr_vec4), "rigid motion",
+                                &cl->rigid);
+    if (r != DRAPE_OK) {
+        dr_opencl_destroy(cl);
+        return r;
+    }
+    *out = cl;
+    return DRAPE_OK;
+}
+
+const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
+{
+    dr_cl_device_describe(&cl->ctx->device, buf, size);
+    return buf;
+}
+
+/* ---- uploads --------------------------------------------------------------------------------- */
+
+static drape_result make(dr_opencl *cl, cl_mem *buf, size_t bytes, const char *what,
+                         const void *src)
+{
+    dr_cl_buffer_release(cl->ctx, buf);
+    drape_result r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, at_least_one(bytes), what, buf);
+    if (r == DRAPE_OK && src && bytes)
+        r = dr_cl_buffer_write(cl->ctx, *buf, 0, bytes, src);
+    return r;
+}
+
+/* Work groups of a launch over n items. */
+static size_t groups(const dr_opencl *cl, size_t n)
+{
+    size_t wg = cl->ctx->tunables.work_group_size;
+    return (n + wg - 1) / wg;
+}
+
+static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
+{
+    const size_t n = w->particle_count, v4 = sizeof(dr_vec4);
+    drape_result r = DRAPE_OK;
+    if (cl->particles != n) {
+        release_particles(cl);
+        struct { cl_mem *buf; size_t bytes; const char *what; } all[] = {
+            {&cl->x, n * v4, "positions"},          {&cl->v, n * v4, "velocities"},
+            {&cl->p, n * v4, "predicted positions"}, {&cl->contacts, n * sizeof(dr_contact), "contacts"},
+            {&cl->a, n * v4, "accelerations"},      {&cl->a1, n * v4, "end accelerations"},
+            {&cl->moments, groups(cl, n) * DR_DAMP_ROW * sizeof(double), "damping moments"},
+        };
+        for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i)
+            r = make(cl, all[i].buf, all[i].bytes, all[i].what, NULL);
+        if (r != DRAPE_OK) {
+            release_particles(cl);
+            return r;
+        }
+        cl->particles = (uint32_t)n;
+    }
+    cl->origin = UINT32_MAX;
+    for (uint32_t i = 0; i < n && cl->origin == UINT32_MAX; ++i)
+        if (w->x[i].w > 0.0f)
+            cl->origin = i;
+    if (n == 0)
+        return DRAPE_OK;
+    r = dr_cl_buffer_write(cl->ctx, cl->x, 0, n * v4, w->x);
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_write(cl->ctx, cl->v, 0, n * v4, w->v);
+    return r;
+}
+
+static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constraint_type t)
+{
+    const dr_solver_set *s = &w->solver[t];
+    const size_t n = s->count, arity = w->constraints[t].arity;
+    cl_set *d = &cl->set[t];
+    release_set(cl, d);
+    drape_result r = make(cl, &d->idx, n * arity * sizeof(uint32_t), "constraint indices", s->idx);
+    if (r == DRAPE_OK)
+        r = make(cl, &d->rest, n * sizeof(float), "rest lengths", s->rest);
+    if (r == DRAPE_OK)
+        r = make(cl, &d->kprime, n * sizeof(float), "stiffness", s->kprime);
+    if (r == DRAPE_OK)
+        r = make(cl, &d->compliance, n * sizeof(float), "compliance", s->compliance);
+    if (r == DRAPE_OK)
+        r = make(cl, &d->lambda, n * sizeof(float), "multipliers", s->lambda);
+    if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_ATTACHMENT)
+        r = make(cl, &d->target, n * sizeof(dr_vec4), "attachment targets", s->target);
+    if (r != DRAPE_OK) {
+        release_set(cl, d);
+        return r;
+    }
+    d->count = (uint32_t)n;
+    return DRAPE_OK;
+}
+
+static drape_result upload(dr_opencl *cl, drape_world *w)
+{
+    drape_result r = DRAPE_OK;
+    if (w->stale & DR_STALE_PARTICLES)
+        r = upload_particles(cl, w);
+    for (int t = 0; r == DRAPE_OK && t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        if (w->stale & DR_STALE_CONSTRAINTS)
+            r = upload_set(cl, w, (drape_constraint_type)t);
+    if (r == DRAPE_OK && (w->stale & DR_STALE_TARGETS) && !(w->stale & DR_STALE_CONSTRAINTS)) {
+        const dr_solver_set *s = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
+        if (s->count)
+            r = dr_cl_buffer_write(cl->ctx, cl->set[DRAPE_CONSTRAINT_ATTACHMENT].target, 0,
+                                   s->count * sizeof(dr_vec4), s->target);
+    }
+    if (r == DRAPE_OK && (w->stale & DR_STALE_COLLIDERS)) {
+        r = make(cl, &cl->colliders, w->collider_count * sizeof(dr_collider), "colliders",
+                 w->colliders);
+        cl->collider_count = w->collider_count;
+    }
+    if (r == DRAPE_OK)
+        w->stale = 0;
+    return r;
+}
+
+drape_result dr_opencl_pull(drape_world *w)
+{
+    dr_opencl *cl = w->cl;
+    if (!cl || !cl->device_ahead)
+        return DRAPE_OK;
+    const size_t bytes = (size_t)cl->particles * sizeof(dr_vec4);
+    drape_result r = DRAPE_OK;
+    if (bytes) {
+        r = dr_cl_buffer_read(cl->ctx, cl->x, 0, bytes, w->x);
+        if (r == DRAPE_OK)
+            r = dr_cl_buffer_read(cl->ctx, cl->v, 0, bytes, w->v);
+    }
+    if (r == DRAPE_OK)
+        cl->device_ahead = false;
+    return r;
+}
+
+/* ---- the step -------------------------------------------------------------------------------- */
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        drape_result try_ = (expr);                                                                \
+        if (try_ != DRAPE_OK)                                                                      \
+            return try_;                                                                           \
+    } while (0)
+
+static drape_result launch(dr_opencl *cl, int kernel, size_t n, int phase)
+{
+    return dr_cl_launch_1d(cl->ctx, cl->k[kernel], n, cl->phase[phase]);
+}
+
+/* The arguments every launch of a colour-range kernel ends with; then the launch. */
+static drape_result launch_colors(dr_opencl *cl, int kernel, cl_uint first_arg,
+                                  const dr_solver_set *host, int phase)
+{
+    for (uint32_t c = 0; c < host->stats.colors; ++c) {
+        cl_uint offset = host->offsets[c], count = host->offsets[c + 1] - offset;
+        TRY(set_args(cl, kernel, first_arg, 2, A(offset), A(count)));
+        TRY(launch(cl, kernel, count, phase));
+    }
+    return DRAPE_OK;
+}
+
+static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
+{
+    const cl_uint n = cl->particles;
+    const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
+    const float drag = w->def.air_drag, k = w->def.damping;
+    TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
+                 A(n)));
+    TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
+    if (k > 0.0f) {
+        /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
+        if (cl->origin == UINT32_MAX)
+            goto predicted;
+        TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
+                     A(n)));
+        TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));
+        TRY(dr_cl_sum_rows_device(cl->ctx, cl->moments, groups(cl, n), DR_DAMP_ROW, cl->sums,
+                                  cl->phase[PREDICT]));
+        TRY(set_args(cl, K_DAMP_SOLVE, 0, 4, A(cl->rigid), A(cl->sums), A(cl->x), A(cl->origin)));
+        TRY(launch(cl, K_DAMP_SOLVE, 1, PREDICT));
+        TRY(set_args(cl, K_DAMP_APPLY, 0, 5, A(cl->v), A(cl->x), A(cl->rigid), A(k), A(n)));
+        TRY(launch(cl, K_DAMP_APPLY, n, PREDICT));
+    }
+predicted:
+    TRY(set_args(cl, K_PREDICT_POSITION, 0, 5, A(cl->p), A(cl->x), A(cl->v), A(h), A(n)));
+    return launch(cl, K_PREDICT_POSITION, n, PREDICT);
+}
+
+/* acc = a(pos, vel) of the mass-spring mode: spring forces colour by colour, then / mass. */
+static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl_mem pos,
+                                         cl_mem vel, cl_mem acc)
+{
+    const cl_uint n = cl->particles;
+    const float ks = w->def.spring_stiffness, kd = w->def.spring_damping, drag = w->def.air_drag;
+    const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE], *a = &cl->set[DRAPE_CONSTRAINT_ATTACHMENT];
+    TRY(set_args(cl, K_CLEAR_FORCES, 0, 2, A(acc), A(n)));
+    TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
+    TRY(set_args(cl, K_SPRING_FORCES, 0, 8, A(acc), A(pos), A(vel), A(d->idx), A(d->rest),
+                 A(d->compliance), A(ks), A(kd)));
+    TRY(launch_colors(cl, K_SPRING_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_DISTANCE], PREDICT));
+    TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 8, A(acc), A(pos), A(vel), A(a->idx), A(a->target),
+                 A(a->compliance), A(ks), A(kd)));
+    TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT],
+                      PREDICT));
+    const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
+    TRY(set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag),
+                 A(n)));
+    return launch(cl, K_SPRING_ACCEL, n, PREDICT);
+}
+
+static drape_result predict_mass_spring(dr_opencl *cl, const drape_world *w, float h)
+{
+    const cl_uint n = cl->particles;
+    TRY(spring_accelerations(cl, w, cl->x, cl->v, cl->a));
+    const bool euler = w->def.integrator == DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
+    const int first = euler ? K_EULER : K_VERLET_BEGIN;
+    TRY(set_args(cl, first, 0, 6, A(cl->p), A(cl->v), A(cl->x), A(cl->a), A(h), A(n)));
+    TRY(launch(cl, first, n, PREDICT));
+    if (euler)
+        return DRAPE_OK;
+    TRY(spring_accelerations(cl, w, cl->p, cl->v, cl->a1));
+    TRY(set_args(cl, K_VERLET_END, 0, 5, A(cl->v), A(cl->a), A(cl->a1), A(h), A(n)));
+    return launch(cl, K_VERLET_END, n, PREDICT);
+}
+
+static drape_result project_contacts(dr_opencl *cl, float h)
+{
+    if (cl->collider_count == 0)
+        return DRAPE_OK;
+    const cl_uint n = cl->particles;
+    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 6, A(cl->p), A(cl->x), A(cl->contacts),
+                 A(cl->colliders), A(h), A(n)));
+    return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
+}
+
+static drape_result project(dr_opencl *cl, const drape_world *w, float h)
+{
+    static const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {K_SOLVE_DISTANCE, K_SOLVE_DIHEDRAL,
+                                                             K_SOLVE_ATTACHMENT};
+    const float inv_h2 = 1.0f / (h * h), zero = 0.0f;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        const cl_set *s = &cl->set[t];
+        if (s->count == 0)
+            continue;
+        TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0, s->count * sizeof(float)));
+        cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
+        TRY(set_args(cl, kernels[t], 0, 7, A(cl->p), A(s->idx), A(second), A(s->kprime),
+                     A(s->compliance), A(s->lambda), A(inv_h2)));
+    }
+    for (int it = 0; it < w->def.iterations; ++it) {
+        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+            TRY(launch_colors(cl, kernels[t], 7, &w->solver[t], PROJECT));
+        TRY(project_contacts(cl, h));
+    }
+    return DRAPE_OK;
+}
+
+static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
+{
+    const cl_uint n = cl->particles;
+    const bool pbd = w->def.mode == DRAPE_MODE_PBD;
+    TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
+    const float t = (float)w->time, margin = w->def.collision_margin;
+    TRY(set_args(cl, K_CONTACTS, 0, 10, A(cl->contacts), A(cl->x), A(cl->p), A(cl->v),
+                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
+    TRY(launch(cl, K_CONTACTS, n, COLLIDE));
+    TRY(pbd ? project(cl, w, h) : project_contacts(cl, h));
+    const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
+    const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    TRY(set_args(cl, K_UPDATE, 0, 9, A(cl->x), A(cl->v), A(cl->p), A(cl->contacts),
+                 A(cl->colliders), A(h), A(threshold), A(verlet), A(n)));
+    return launch(cl, K_UPDATE, n, UPDATE);
+}
+
+drape_result dr_opencl_step(drape_world *w)
+{
+    dr_opencl *cl = w->cl;
+    drape_result r = upload(cl, w);
+    if (r != DRAPE_OK)
+        return r;
+    if (!cl->colliders) { /* kernels need a valid buffer even with no colliders */
+        r = make(cl, &cl->colliders, sizeof(dr_collider), "colliders", NULL);
+        if (r != DRAPE_OK)
+            return r;
+    }
+    const float h = w->def.dt / (float)w->def.substeps;
+    for (int s = 0; s < w->def.substeps && r == DRAPE_OK; ++s) {
+        r = substep(cl, w, h);
+        w->time += h;
+    }
+    if (r == DRAPE_OK)
+        r = dr_cl_finish(cl->ctx);
+    if (r == DRAPE_OK)
+        r = dr_cl_profile_collect(cl->ctx);
+    cl->device_ahead = true;
+    return r;
+}
+
+drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
+{
+    double *ms[PHASES] = {&out->predict_ms, &out->collide_ms, &out->project_ms, &out->update_ms};
+    for (int i = 0; i < PHASES; ++i) {
+        const dr_cl_phase *ph = dr_cl_profile_find(cl->ctx, phase_names[i]);
+        *ms[i] = ph ? 1e3 * ph->seconds : 0.0;
+    }
+    return DRAPE_OK;
+}
+
+void dr_opencl_reset_profile(dr_opencl *cl) { dr_cl_profile_reset(cl->ctx); }
+
+drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
+{
+    const cl_uint n = cl->particles;
+    const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE];
+    const cl_uint count = d->count;
+    const size_t need = (n > count ? n : count) * sizeof(float);
+    if (need > cl->scratch_bytes) {
+        cl->scratch_bytes = 0;
+        TRY(make(cl, &cl->scratch, need, "diagnostics scratch", NULL));
+        cl->scratch_bytes = need;
+    }
+    float ke = 0.0f, sq = 0.0f;
+    if (n) {
+        TRY(set_args(cl, K_KINETIC, 0, 4, A(cl->scratch), A(cl->x), A(cl->v), A(n)));
+        TRY(launch(cl, K_KINETIC, n, UPDATE));
+        TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, n, NULL, -1, &ke));
+    }
+    if (count) {
+        TRY(set_args(cl, K_RESIDUAL, 0, 5, A(cl->scratch), A(cl->x), A(d->idx), A(d->rest),
+                     A(count)));
+        TRY(launch(cl, K_RESIDUAL, count, UPDATE));
+        TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, count, NULL, -1, &sq));
+    }
+    out->kinetic_energy = 0.5 * (double)ke;
+    out->distance_residual = count ? sqrt((double)sq / count) : 0.0;
+    return DRAPE_OK;
+}

@@ -1,0 +1,88 @@
+/* The mass-spring mode on the device (seed 002): Hooke springs with damping along each spring,
+ * integrated by semi-implicit Euler or velocity Verlet (host/mass_spring.c holds the same loop on
+ * the CPU). Spring forces scatter into the force array colour by colour: springs of one colour share
+ * no movable particle, so the adds do not race; pinned particles, which springs of one colour may share, get no
+ * force. */
+#include "drape_shared.h"
+
+__kernel void clear_forces(__global float4 *force, uint n)
+{
+    uint i = get_global_id(0);
+    if (i < n)
+        force[i] = (float4)(0.0f);
+}
+
+__kernel void spring_forces(__global float4 *force, __global const float4 *pos,
+                            __global const float4 *vel, __global const uint *idx,
+                            __global const float *rest, __global const float *compliance,
+                            float default_stiffness, float damping, uint offset, uint count)
+{
+    uint k = get_global_id(0);
+    if (k >= count)
+        return;
+    uint c = offset + k, a = idx[2 * c], b = idx[2 * c + 1];
+    float4 f = dr_spring_force(pos[a], pos[b], vel[a], vel[b], rest[c],
+                               dr_spring_constant(compliance[c], default_stiffness), damping);
+    if (pos[a].w > 0.0f)
+        force[a] = dr_add3(force[a], f);
+    if (pos[b].w > 0.0f)
+        force[b] = dr_sub3(force[b], f);
+}
+
+__kernel void attachment_forces(__global float4 *force, __global const float4 *pos,
+                                __global const float4 *vel, __global const uint *idx,
+                                __global const float4 *target, __global const float *compliance,
+                                float default_stiffness, float damping, uint offset, uint count)
+{
+    uint k = get_global_id(0);
+    if (k >= count)
+        return;
+    uint c = offset + k, a = idx[c];
+    float4 f = dr_spring_force(pos[a], target[c], vel[a], (float4)(0.0f), 0.0f,
+                               dr_spring_constant(compliance[c], default_stiffness), damping);
+    force[a] = dr_add3(force[a], f);
+}
+
+/* force -> acceleration, in place. x carries the inverse masses. */
+__kernel void spring_accel(__global float4 *acc, __global const float4 *x,
+                           __global const float4 *vel, float4 gravity, float4 wind, float drag,
+                           uint n)
+{
+    uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    acc[i] = dr_mass_spring_accel(acc[i], x[i].w, vel[i], gravity, wind, drag);
+}
+
+__kernel void euler_integrate(__global float4 *p, __global float4 *v, __global const float4 *x,
+                              __global const float4 *acc, float h, uint n)
+{
+    uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    float4 vi = dr_madd3(v[i], acc[i], h);
+    v[i] = vi;
+    p[i] = dr_madd3(x[i], vi, h);
+}
+
+/* Velocity Verlet, first half: p = x + h v + h^2/2 a0, and v becomes v + h a0. */
+__kernel void verlet_begin(__global float4 *p, __global float4 *v, __global const float4 *x,
+                           __global const float4 *acc, float h, uint n)
+{
+    uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    float4 vi = v[i], ai = acc[i];
+    p[i] = dr_madd3(dr_madd3(x[i], vi, h), ai, 0.5f * h * h);
+    v[i] = dr_madd3(vi, ai, h);
+}
+
+/* Second half, with a1 = a(p, v + h a0): v = v + h a0 + h/2 (a1 - a0). */
+__kernel void verlet_end(__global float4 *v, __global const float4 *a0,
+                         __global const float4 *a1, float h, uint n)
+{
+    uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    v[i] = dr_madd3(v[i], dr_sub3(a1[i], a0[i]), 0.5f * h);
+}

@@ -131,6 +131,7 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the OpenCL backend");
     dr_cl_context_def def = dr_cl_default_context_def();
     def.device = w->def.device;
+    def.memory_limit = w->def.device_memory_limit;
     def.log = w->def.log ? w->def.log : drape_log_stderr;
     def.log_user = w->def.log_user;
     drape_result r = dr_cl_context_create(&def, &cl->ctx);
@@ -445,6 +446,7 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
         const dr_cl_phase *ph = dr_cl_profile_find(cl->ctx, phase_names[i]);
         *ms[i] = ph ? 1e3 * ph->seconds : 0.0;
     }
+    out->device_bytes = cl->ctx->allocated;
     return DRAPE_OK;
 }
 

@@ -179,6 +179,7 @@ typedef struct dr_cl_context_def {
                               $HOME/.cache/drape; "" (here or in $DRAPE_CACHE_DIR) disables the cache */
     uint32_t work_group_size; /* 0: per device (128 on GPUs, 64 otherwise, at most the device's max) */
     bool profiling;        /* record launch events per phase; default true */
+    uint64_t memory_limit; /* bytes of device memory this context may hold; 0: the device's own */
     drape_log_fn log;      /* default NULL: errors and warnings to stderr */
     void *log_user;
 } dr_cl_context_def;

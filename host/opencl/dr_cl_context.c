@@ -55,8 +55,11 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
     }
     uint32_t index = 0;
     result = dr_cl_device_choose(L, &list, selector, origin, &index);
-    if (result == DRAPE_OK)
+    if (result == DRAPE_OK) {
         ctx->device = list.devices[index];
+        if (def->memory_limit && def->memory_limit < ctx->device.global_mem)
+            ctx->device.global_mem = def->memory_limit; /* buffer checks then enforce the limit */
+    }
     dr_cl_device_list_destroy(&list);
     if (result != DRAPE_OK)
         goto fail;

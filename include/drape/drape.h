@@ -107,8 +107,11 @@ typedef struct drape_world_def {
     drape_solver_mode mode;    /* default DRAPE_MODE_PBD */
     drape_integrator integrator;   /* used in DRAPE_MODE_MASS_SPRING; default semi-implicit Euler */
     float spring_stiffness;        /* N/m, Hooke constant of springs whose constraint has no
-                                      compliance (mass-spring mode); default 2000 */
-    float spring_damping;          /* N s/m, damping along each spring (mass-spring mode); default 2 */
+                                      compliance (mass-spring mode); default 5. Explicit
+                                      integration is stable while h < sqrt(m / k) for the lightest
+                                      particle of mass m: the default cloth's are 0.1 g */
+    float spring_damping;          /* N s/m, damping along each spring (mass-spring mode); default
+                                      0.001; stable while h < m / spring_damping */
     drape_color_order color_order; /* greedy colouring order; default natural */
     uint64_t color_seed;           /* seed of DRAPE_COLOR_ORDER_RANDOM; default 1 */
     bool color_balance;            /* even out colour sizes without adding colours; default true */
@@ -116,6 +119,8 @@ typedef struct drape_world_def {
     const char *device;            /* OpenCL device: an index or a case-insensitive part of the
                                       platform or device name; NULL or "": $DRAPE_DEVICE, else the
                                       first GPU, else the first device. Copied at creation. */
+    uint64_t device_memory_limit;  /* bytes of device memory the OpenCL backend may use; 0: all the
+                                      device has; default 0 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
 } drape_world_def;
@@ -149,6 +154,7 @@ typedef struct drape_profile {
     double collide_ms; /* collision generation */
     double project_ms; /* constraint and contact projection */
     double update_ms;  /* velocity and position update, restitution */
+    uint64_t device_bytes; /* bytes held in OpenCL buffers; 0 on the CPU */
 } drape_profile;
 
 drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

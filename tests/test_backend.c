@@ -1,0 +1,192 @@
+/* The OpenCL backend's choices and faults, through the public API.
+ *
+ *   test_backend            device choice, a device too small for the cloth, profile, diagnostics
+ *   test_backend no-device  run by ctest with OCL_ICD_VENDORS pointing at an empty folder, so that
+ *                           the ICD loader finds no platform: AUTO falls back to the CPU with a
+ *                           warning, OPENCL is an error, listing devices says why.
+ * Without an OpenCL device the first form skips (77).
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static drape_world *cloth_world(drape_world_def *def, uint32_t n)
+{
+    drape_world *w = NULL;
+    if (drape_world_create(def, &w) != DRAPE_OK)
+        return NULL;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = n;
+    drape_collider_def g = drape_default_collider_def(), s = drape_default_collider_def();
+    s.type = DRAPE_COLLIDER_SPHERE;
+    s.position = tu_v3(0.0f, 0.5f, 0.0f);
+    s.radius = 0.3f;
+    if (drape_world_add_cloth(w, &c, NULL) != DRAPE_OK ||
+        drape_world_add_collider(w, &g, NULL) != DRAPE_OK ||
+        drape_world_add_collider(w, &s, NULL) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void device_named_nothing(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    def.device = "no-such-device-anywhere";
+    drape_world *w = NULL;
+    ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(w == NULL);
+    ENSURE(log.errors > 0);
+
+    /* The same selector from the environment, with AUTO: a warning and the CPU. */
+    setenv("DRAPE_DEVICE", "no-such-device-anywhere", 1);
+    tu_log_reset(&log);
+    def.device = NULL;
+    def.backend = DRAPE_BACKEND_AUTO;
+    ENSURE_OK(drape_world_create(&def, &w));
+    unsetenv("DRAPE_DEVICE");
+    ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
+    ENSURE(tu_log_has(&log, "falling back to the CPU"));
+    drape_world_destroy(w);
+}
+
+static void device_chosen_by_index_and_name(void)
+{
+    drape_device_info info[8];
+    uint32_t count = 0;
+    ENSURE_OK(drape_list_devices(info, 8, &count, NULL, NULL));
+    ENSURE(count > 0);
+    drape_world_def def = tu_def(NULL);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    def.device = "0";
+    drape_world *w = NULL;
+    ENSURE_OK(drape_world_create(&def, &w));
+    ENSURE(drape_world_backend(w) == DRAPE_BACKEND_OPENCL);
+    ENSURE(strstr(drape_world_device(w), info[0].name) != NULL);
+    drape_world_destroy(w);
+    def.device = info[0].name;
+    ENSURE_OK(drape_world_create(&def, &w));
+    ENSURE(strstr(drape_world_device(w), info[0].name) != NULL);
+    drape_world_destroy(w);
+}
+
+/* A device with too little memory for the cloth: the step fails with the size in the message, and
+ * the world's state stays readable and intact. */
+static void device_too_small(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    def.device_memory_limit = 256 * 1024;
+    drape_world *w = cloth_world(&def, 64);
+    ENSURE(w != NULL);
+    tu_state before, after;
+    ENSURE(tu_read(w, &before));
+    ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_OUT_OF_MEMORY);
+    ENSURE(strstr(log.last, "OpenCL step failed") != NULL);
+    ENSURE(log.errors >= 2);
+    ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_OUT_OF_MEMORY);
+    ENSURE(tu_read(w, &after));
+    ENSURE(after.n == before.n && tu_same_bits(after.x, before.x, before.n * sizeof *before.x));
+    tu_state_free(&before);
+    tu_state_free(&after);
+    drape_world_destroy(w);
+}
+
+/* The size asked for is named in the allocation's message, which comes before the step's summary. */
+static void note_sizes(drape_log_level level, const char *message, void *user)
+{
+    if (level == DRAPE_LOG_ERROR && strstr(message, "bytes") && strstr(message, "OpenCL buffer"))
+        *(int *)user += 1;
+}
+
+static void allocation_message_names_bytes(void)
+{
+    int sized = 0;
+    drape_world_def def = tu_def(NULL);
+    def.log = note_sizes;
+    def.log_user = &sized;
+    def.backend = DRAPE_BACKEND_OPENCL;
+    def.device_memory_limit = 64 * 1024;
+    drape_world *w = cloth_world(&def, 128);
+    ENSURE(w != NULL);
+    ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_OUT_OF_MEMORY);
+    ENSURE(sized == 1);
+    drape_world_destroy(w);
+}
+
+static void profile_and_diagnostics(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *cpu = cloth_world(&def, 24);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    drape_world *gpu = cloth_world(&def, 24);
+    ENSURE(cpu && gpu);
+    ENSURE(tu_step(cpu, 45) && tu_step(gpu, 45));
+    drape_profile p;
+    ENSURE_OK(drape_world_get_profile(gpu, &p));
+    ENSURE(p.steps == 45);
+    ENSURE(p.predict_ms > 0.0 && p.collide_ms > 0.0 && p.project_ms > 0.0 && p.update_ms > 0.0);
+    ENSURE(p.project_ms > p.update_ms);
+    ENSURE(p.device_bytes > 24u * 24u * 3u * 16u);
+    drape_diagnostics a, b;
+    ENSURE_OK(drape_world_get_diagnostics(cpu, &a));
+    ENSURE_OK(drape_world_get_diagnostics(gpu, &b));
+    ENSURE(a.kinetic_energy > 0.0 && a.distance_residual > 0.0);
+    ENSURE_NEAR(b.kinetic_energy, a.kinetic_energy, 1e-5 * a.kinetic_energy);
+    ENSURE_NEAR(b.distance_residual, a.distance_residual, 1e-5 * a.distance_residual);
+    drape_world_reset_profile(gpu);
+    ENSURE_OK(drape_world_get_profile(gpu, &p));
+    ENSURE(p.steps == 0 && p.project_ms == 0.0);
+    drape_world_destroy(cpu);
+    drape_world_destroy(gpu);
+}
+
+static void no_platform(void)
+{
+    tu_log log = {0};
+    uint32_t count = 99;
+    ENSURE_RESULT(drape_list_devices(NULL, 0, &count, tu_log_capture, &log), DRAPE_ERROR_UNSUPPORTED);
+    ENSURE(count == 0);
+    ENSURE(tu_log_has(&log, "no OpenCL platform"));
+
+    drape_world_def def = tu_def(&log);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    drape_world *w = NULL;
+    ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_UNSUPPORTED);
+    ENSURE(w == NULL);
+
+    tu_log_reset(&log);
+    def.backend = DRAPE_BACKEND_AUTO;
+    ENSURE_OK(drape_world_create(&def, &w));
+    ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
+    ENSURE(tu_log_has(&log, "falling back to the CPU"));
+    ENSURE(tu_step(w, 2));
+    drape_world_destroy(w);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "no-device")) {
+        RUN_TEST(no_platform);
+        return th_finish();
+    }
+    uint32_t devices = 0;
+    tu_log quiet = {0};
+    if (drape_list_devices(NULL, 0, &devices, tu_log_capture, &quiet) != DRAPE_OK || !devices) {
+        printf("no OpenCL device: skipped\n");
+        return 77;
+    }
+    RUN_TEST(device_named_nothing);
+    RUN_TEST(device_chosen_by_index_and_name);
+    RUN_TEST(device_too_small);
+    RUN_TEST(allocation_message_names_bytes);
+    RUN_TEST(profile_and_diagnostics);
+    return th_finish();
+}

@@ -1,0 +1,244 @@
+/* Parity of the OpenCL backend with the CPU reference, and determinism.
+ *
+ * Each scene runs 300 steps on both backends from the same inputs; every particle's position must
+ * agree to 1e-5 relative (of max(1 m, |x|)). Both backends run the same kernels/drape_shared.h
+ * maths in the same colour order, so on PoCL they agree bitwise; the tolerance is what a GPU, which
+ * may contract or order differently, is held to. Then the OpenCL run is repeated and must be bitwise
+ * identical, checked through a hash of the positions and velocities. Skips (77) without OpenCL.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct scene {
+    const char *name;
+    bool rerun; /* also check run-to-run determinism (each OpenCL run costs launch overhead) */
+    void (*build)(drape_world *world);
+    void (*tune)(drape_world_def *def); /* may be NULL */
+    void (*each_step)(drape_world *world, int step); /* may be NULL */
+} scene;
+
+static drape_collider_def sphere_at(float x, float y, float z, float r)
+{
+    drape_collider_def c = drape_default_collider_def();
+    c.type = DRAPE_COLLIDER_SPHERE;
+    c.position = tu_v3(x, y, z);
+    c.radius = r;
+    return c;
+}
+
+static drape_collider_def ground(float y)
+{
+    drape_collider_def c = drape_default_collider_def();
+    c.position = tu_v3(0.0f, y, 0.0f);
+    return c;
+}
+
+static void build_cloth_sphere(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 24;
+    c.origin = tu_v3(-0.5f, 0.6f, -0.5f);
+    drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
+static void damped(drape_world_def *def) { def->damping = 0.02f; }
+
+/* A dihedral-bending curtain with XPBD stretch, pinned along its top, in wind, hit by a moving
+ * capsule. */
+static void build_curtain(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 16, c.ny = 20;
+    c.origin = tu_v3(-0.5f, 1.5f, 0.0f);
+    c.u_axis = tu_v3(1.0f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, -1.2f, 0.0f);
+    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.bending = DRAPE_BENDING_DIHEDRAL;
+    c.stretch.compliance = 1e-6f;
+    c.bend_stiffness.stiffness = 0.05f;
+    drape_collider_def cap = drape_default_collider_def();
+    cap.type = DRAPE_COLLIDER_CAPSULE;
+    cap.position = tu_v3(-0.3f, 0.8f, 0.6f);
+    cap.end = tu_v3(0.3f, 0.8f, 0.6f);
+    cap.radius = 0.1f;
+    cap.velocity = tu_v3(0.0f, 0.0f, -0.4f);
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &cap, NULL) == DRAPE_OK);
+}
+
+static void windy(drape_world_def *def)
+{
+    def->wind = tu_v3(0.0f, 0.0f, 2.0f);
+    def->air_drag = 0.5f;
+}
+
+/* A cloth sliding down a tilted plane with friction onto a bouncy ground. */
+static void build_slide(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 16;
+    c.origin = tu_v3(-0.25f, 1.0f, -0.25f);
+    c.u_axis = tu_v3(0.5f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, 0.0f, 0.5f);
+    drape_collider_def slope = drape_default_collider_def();
+    slope.normal = tu_v3(0.3f, 1.0f, 0.0f);
+    slope.position = tu_v3(0.0f, 0.8f, 0.0f);
+    slope.static_friction = 0.2f, slope.kinetic_friction = 0.1f;
+    drape_collider_def floor = ground(0.0f);
+    floor.restitution = 0.5f;
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &slope, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &floor, NULL) == DRAPE_OK);
+}
+
+/* A chain whose end follows a moving target: PBD as inverse kinematics (seed 001). */
+static uint32_t chain_target;
+
+static void build_chain(drape_world *w)
+{
+    drape_rope_def r = drape_default_rope_def();
+    r.count = 20;
+    r.bending = true;
+    drape_build_info info;
+    ENSURE(drape_world_add_rope(w, &r, &info) == DRAPE_OK);
+    drape_attachment_def a = drape_default_attachment_def();
+    a.particle = info.first_particle + info.particle_count - 1;
+    a.target = r.end;
+    a.stiffness = 0.5f;
+    ENSURE(drape_world_add_attachment(w, &a, &chain_target) == DRAPE_OK);
+}
+
+static void move_target(drape_world *w, int step)
+{
+    float t = (float)step / 60.0f;
+    drape_world_set_attachment_target(w, chain_target,
+                                      tu_v3(0.6f * cosf(t), 1.0f + 0.4f * sinf(2.0f * t), 0.3f));
+}
+
+static void build_rope_on_sphere(drape_world *w)
+{
+    drape_rope_def r = drape_default_rope_def();
+    r.count = 64;
+    r.pin_start = false;
+    r.start = tu_v3(-0.8f, 0.5f, 0.05f);
+    r.end = tu_v3(0.8f, 0.5f, -0.05f);
+    drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_rope(w, &r, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
+static void springs_euler(drape_world_def *def)
+{
+    def->mode = DRAPE_MODE_MASS_SPRING;
+    def->substeps = 8;
+}
+
+static void springs_verlet(drape_world_def *def)
+{
+    springs_euler(def);
+    def->integrator = DRAPE_INTEGRATOR_VELOCITY_VERLET;
+}
+
+static const scene scenes[] = {
+    {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
+    {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
+    {"curtain in wind, dihedral, XPBD", true, build_curtain, windy, NULL},
+    {"cloth sliding with friction", false, build_slide, NULL, NULL},
+    {"IK chain", false, build_chain, NULL, move_target},
+    {"mass-spring, semi-implicit Euler", false, build_rope_on_sphere, springs_euler, NULL},
+    {"mass-spring, velocity Verlet", false, build_cloth_sphere, springs_verlet, NULL},
+};
+
+static drape_world *run(const scene *s, drape_backend backend, int steps)
+{
+    drape_world_def def = tu_def(NULL);
+    def.backend = backend;
+    def.iterations = 4; /* fewer launches: the test is about agreement, not convergence */
+    if (s->tune)
+        s->tune(&def);
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NULL;
+    s->build(w);
+    for (int i = 0; i < steps; ++i) {
+        if (s->each_step)
+            s->each_step(w, i);
+        if (drape_world_step(w) != DRAPE_OK) {
+            drape_world_destroy(w);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+/* FNV-1a over the bytes of every position and velocity. */
+static uint64_t state_hash(const drape_world *w)
+{
+    tu_state s;
+    uint64_t h = 1469598103934665603ull;
+    if (!tu_read(w, &s))
+        return 0;
+    const unsigned char *parts[2] = {(const unsigned char *)s.x, (const unsigned char *)s.v};
+    for (int k = 0; k < 2; ++k)
+        for (size_t i = 0; i < s.n * sizeof(drape_vec3); ++i)
+            h = (h ^ parts[k][i]) * 1099511628211ull;
+    tu_state_free(&s);
+    return h;
+}
+
+static void parity(void)
+{
+    for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; ++k) {
+        const scene *s = &scenes[k];
+        drape_world *cpu = run(s, DRAPE_BACKEND_CPU, 300);
+        drape_world *gpu = run(s, DRAPE_BACKEND_OPENCL, 300);
+        ENSURE(cpu && gpu);
+        if (!cpu || !gpu)
+            return;
+        tu_state a, b;
+        ENSURE(tu_read(cpu, &a) && tu_read(gpu, &b));
+        ENSURE(a.n == b.n && a.n > 0);
+        double worst = 0.0;
+        for (uint32_t i = 0; i < a.n; ++i) {
+            double scale = fmax(1.0, sqrt(a.x[i].x * a.x[i].x + a.x[i].y * a.x[i].y +
+                                          a.x[i].z * a.x[i].z));
+            ENSURE(isfinite(b.x[i].x) && isfinite(b.x[i].y) && isfinite(b.x[i].z));
+            worst = fmax(worst, tu_dist(a.x[i], b.x[i]) / scale);
+        }
+        printf("  %-36s %5u particles, worst relative difference %.3g\n", s->name, a.n, worst);
+        ENSURE(worst <= 1e-5);
+        tu_state_free(&a);
+        tu_state_free(&b);
+
+        if (s->rerun) {
+            uint64_t first = state_hash(gpu);
+            drape_world *again = run(s, DRAPE_BACKEND_OPENCL, 300);
+            ENSURE(again != NULL);
+            if (again)
+                ENSURE(state_hash(again) == first);
+            drape_world_destroy(again);
+        }
+        drape_world_destroy(cpu);
+        drape_world_destroy(gpu);
+    }
+}
+
+int main(void)
+{
+    uint32_t devices = 0;
+    if (drape_list_devices(NULL, 0, &devices, tu_log_capture, &(tu_log){0}) != DRAPE_OK ||
+        devices == 0) {
+        printf("no OpenCL device: skipped\n");
+        return 77;
+    }
+    RUN_TEST(parity);
+    return th_finish();
+}

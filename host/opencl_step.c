@@ -479,3 +479,15 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
     out->distance_residual = count ? sqrt((double)sq / count) : 0.0;
     return DRAPE_OK;
 }
+
+dr_cl_context *dr_opencl_context(dr_opencl *cl) { return cl->ctx; }
+
+drape_result dr_opencl_positions(drape_world *w, cl_mem *out)
+{
+    *out = NULL;
+    TRY(dr_world_prepare(w));
+    if (w->stale)
+        TRY(upload(w->cl, w));
+    *out = w->cl->x;
+    return DRAPE_OK;
+}

@@ -123,6 +123,12 @@ drape_result dr_opencl_pull(drape_world *world);
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);
 void dr_opencl_reset_profile(dr_opencl *cl);
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out);
+/* For the renderer (host/render.c): the backend's OpenCL context, and its positions buffer (float4
+ * per particle, inverse mass in w) brought up to date with the host first. */
+struct dr_cl_context;
+struct _cl_mem;
+struct dr_cl_context *dr_opencl_context(dr_opencl *cl);
+drape_result dr_opencl_positions(drape_world *world, struct _cl_mem **out);
 
 /* ---- cpu_step.c ---- */
 /* One step of the CPU reference solver: def.substeps substeps of the PBD loop or of the

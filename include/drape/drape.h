@@ -119,6 +119,10 @@ typedef struct drape_world_def {
     const char *device;            /* OpenCL device: an index or a case-insensitive part of the
                                       platform or device name; NULL or "": $DRAPE_DEVICE, else the
                                       first GPU, else the first device. Copied at creation. */
+    void *gl_context;              /* OpenGL context to share buffers with (GLXContext on X11), or
+                                      NULL; with gl_display, makes the OpenCL context from it so that
+                                      drape_world_bind_gl_buffers works; default NULL */
+    void *gl_display;              /* its display (Display * on X11); default NULL */
     uint64_t device_memory_limit;  /* bytes of device memory the OpenCL backend may use; 0: all the
                                       device has; default 0 */
     drape_log_fn log;              /* default drape_log_stderr */
@@ -167,6 +171,35 @@ typedef struct drape_diagnostics {
 } drape_diagnostics;
 
 drape_result drape_world_get_diagnostics(drape_world *world, drape_diagnostics *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Rendering                                                                                      */
+/*
+ * A viewer draws triangles over the particles with per-vertex normals. The world computes the
+ * normals where the state lives (a kernel on the OpenCL backend). With OpenGL-OpenCL sharing
+ * (def.gl_context and cl_khr_gl_sharing) it writes positions and normals straight into the viewer's
+ * GL buffers; otherwise the viewer reads them with drape_world_get_render_data and uploads them.
+ */
+
+/* The triangles to render: 3 * count particle indices, counter-clockwise seen from the front.
+ * Replaces the previous set. */
+drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices, uint32_t count);
+
+/* Positions (m) and unit area-weighted vertex normals of every particle, 4 floats each (w = 0). */
+drape_result drape_world_get_render_data(drape_world *world, float *positions, float *normals);
+
+/* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a
+ * device with cl_khr_gl_sharing). */
+bool drape_world_has_gl_sharing(const drape_world *world);
+
+/* Shares two GL buffer objects, each of 16 bytes per particle, with the world. Fails with
+ * DRAPE_ERROR_UNSUPPORTED when drape_world_has_gl_sharing is false. */
+drape_result drape_world_bind_gl_buffers(drape_world *world, uint32_t positions_vbo,
+                                         uint32_t normals_vbo);
+
+/* Writes the current positions and normals into the bound GL buffers (acquire, kernel, release).
+ * Call with the GL context current, after glFinish or with GL work on the buffers complete. */
+drape_result drape_world_update_gl_buffers(drape_world *world);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* OpenCL devices                                                                                 */

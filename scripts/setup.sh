@@ -26,6 +26,11 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers  # the OpenCL ICD loader and headers
   pocl-opencl-icd clinfo               # OpenCL on the CPU, so that the OpenCL path runs everywhere
   libclblast-dev                       # CLBlast, for the global reductions
+  libcjson-dev                         # scene files (JSON)
+  clang libclang-rt-14-dev             # libFuzzer targets for the scene and OBJ readers
+  libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri  # the viewer: GLFW, glad, OpenGL, llvmpipe
+  xvfb xauth                           # headless rendering of the viewer (tests, machines without X)
+  python3-matplotlib                   # bench/plot.py
 )
 missing=()
 for p in "${packages[@]}"; do

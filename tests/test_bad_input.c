@@ -1,0 +1,339 @@
+/* Bad input is refused, reported and harmless.
+ *
+ * Each bad call must return the documented drape_result (INVALID_ARGUMENT for a bad value or NULL,
+ * OUT_OF_RANGE for an index that names nothing), send exactly one error message through the log
+ * callback the test installed, naming the offending field or argument, and leave the world as it
+ * was: the particle, constraint and collider counts are unchanged, and a world that received every
+ * bad call steps bit for bit like a twin that received none. Nothing may crash (the suite also runs
+ * under AddressSanitizer and UndefinedBehaviorSanitizer).
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <stdint.h>
+
+/* Checks one bad call: its result, one new error message in `log` containing `needle` (and
+ * `needle2` unless empty). Returns from the calling test on failure. */
+#define ENSURE_REFUSED(log, expr, expected, needle, needle2)                                     \
+    do {                                                                                       \
+        int before_ = (log)->errors;                                                           \
+        ENSURE_RESULT(expr, expected);                                                         \
+        ENSURE_MSG((log)->errors == before_ + 1, "%s: %d error messages, expected 1", #expr,   \
+                   (log)->errors - before_);                                                   \
+        ENSURE_MSG(tu_log_has(log, needle), "%s: message \"%s\" does not name \"%s\"", #expr,  \
+                   (log)->last, needle);                                                       \
+        ENSURE_MSG(has_optional(log, needle2), "%s: message \"%s\" does not name \"%s\"",     \
+                   #expr, (log)->last, needle2);                                               \
+    } while (0)
+
+static const char *const NO_NEEDLE = "";
+
+static bool has_optional(const tu_log *log, const char *needle)
+{
+    return needle[0] == '\0' || tu_log_has(log, needle);
+}
+
+static void test_bad_world_defs(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = (drape_world *)&log; /* must be set to NULL on failure */
+
+    def.dt = 0.0f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt", NO_NEEDLE);
+    ENSURE(w == NULL);
+    def.dt = -1.0f / 60.0f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt", NO_NEEDLE);
+    def.dt = NAN;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt", NO_NEEDLE);
+    def = tu_def(&log);
+    def.iterations = 0;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "iterations",
+                   NO_NEEDLE);
+    def.iterations = -3;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "iterations",
+                   NO_NEEDLE);
+    def = tu_def(&log);
+    def.substeps = 0;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "substeps",
+                   NO_NEEDLE);
+    def = tu_def(&log);
+    def.gravity.y = NAN;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "gravity",
+                   NO_NEEDLE);
+    def = tu_def(&log);
+    def.damping = 1.5f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "damping",
+                   NO_NEEDLE);
+    def = tu_def(&log);
+    def.collision_margin = -0.01f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "collision_margin", NO_NEEDLE);
+    def = tu_def(&log);
+    ENSURE_REFUSED(&log, drape_world_create(&def, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "out",
+                   NO_NEEDLE);
+    /* No def: no callback to send the message to, but the result says it. */
+    w = (drape_world *)&log;
+    ENSURE_RESULT(drape_world_create(NULL, &w), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(w == NULL);
+    /* The good def still works, with no message. */
+    def = tu_def(&log);
+    ENSURE_OK(drape_world_create(&def, &w));
+    ENSURE(w != NULL);
+    ENSURE(log.errors == 0);
+    /* set_def validates like create and keeps the old settings on failure. */
+    drape_world_def bad = def;
+    bad.dt = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT, "dt",
+                   NO_NEEDLE);
+    bad = def;
+    bad.substeps = 0;
+    ENSURE_REFUSED(&log, drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT, "substeps",
+                   NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_set_def(w, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "def",
+                   NO_NEEDLE);
+    drape_world_def now = drape_world_get_def(w);
+    ENSURE(now.dt == def.dt && now.substeps == def.substeps && now.iterations == def.iterations);
+    ENSURE_OK(drape_world_step(w));
+    ENSURE_NEAR(drape_world_time(w), def.dt, 1e-6);
+    drape_world_destroy(w);
+}
+
+/* A small scene: a 4 x 4 cloth (16 particles) with one pin, an extra particle, an attachment and a
+ * sphere. */
+static drape_world *scene(tu_log *log)
+{
+    drape_world_def def = tu_def(log);
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NULL;
+    drape_cloth_def cd = drape_default_cloth_def();
+    cd.nx = 4, cd.ny = 4, cd.pins = DRAPE_PIN_CORNER_00;
+    drape_particle_def extra = {{0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    drape_attachment_def a = drape_default_attachment_def();
+    a.particle = 16, a.target = tu_v3(0.0f, 2.0f, 0.0f), a.stiffness = 0.5f;
+    drape_collider_def c = drape_default_collider_def();
+    c.type = DRAPE_COLLIDER_SPHERE, c.position = tu_v3(0.0f, 0.5f, 0.0f), c.radius = 0.3f;
+    if (drape_world_add_cloth(w, &cd, NULL) != DRAPE_OK ||
+        drape_world_add_particles(w, &extra, 1, NULL) != DRAPE_OK ||
+        drape_world_add_attachment(w, &a, NULL) != DRAPE_OK ||
+        drape_world_add_collider(w, &c, NULL) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+typedef struct counts {
+    uint32_t particles, constraints[DRAPE_CONSTRAINT_TYPE_COUNT], colliders;
+} counts;
+
+static counts count(const drape_world *w)
+{
+    counts c;
+    c.particles = drape_world_particle_count(w);
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        c.constraints[t] = drape_world_constraint_count(w, (drape_constraint_type)t);
+    c.colliders = drape_world_collider_count(w);
+    return c;
+}
+
+static void test_bad_particles_constraints_colliders(void)
+{
+    tu_log log, twin_log;
+    drape_world *w = scene(&log), *twin = scene(&twin_log);
+    ENSURE(w && twin);
+    ENSURE(tu_step(w, 5) && tu_step(twin, 5));
+    const counts c0 = count(w);
+    ENSURE(c0.particles == 17 && c0.colliders == 1);
+    ENSURE(log.errors == 0);
+    const uint32_t n = c0.particles;
+
+    /* Particles: a negative mass, a NaN position, an infinite velocity. A batch with one bad
+     * particle adds none. */
+    drape_particle_def p[3] = {
+        {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
+        {{0.5f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, -1.0f},
+        {{1.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
+    };
+    uint32_t first = 12345;
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, p, 3, &first), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "mass", NO_NEEDLE);
+    ENSURE(first == 12345);
+    p[1].mass = 1.0f, p[1].position.y = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, p, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "position", NO_NEEDLE);
+    p[1].position.y = 1.0f, p[1].velocity.x = INFINITY;
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, p, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "velocity", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, NULL, 3, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "defs", NO_NEEDLE);
+    drape_particle_def bad = {{0.0f, NAN, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "position", NO_NEEDLE);
+    bad.position.y = 0.0f, bad.mass = -2.0f;
+    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "mass", NO_NEEDLE);
+    bad.mass = 1.0f;
+    ENSURE_REFUSED(&log, drape_world_set_particle(w, n, &bad), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_set_particle", "17");
+    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def", NO_NEEDLE);
+
+    /* Distance constraints: an index out of range, a particle tied to itself, a bad stiffness,
+     * a NaN rest length, NULL. */
+    drape_distance_def d = drape_default_distance_def();
+    uint32_t id = 777;
+    d.a = 2, d.b = 1000;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, &id), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_add_distance", "1000");
+    ENSURE(id == 777);
+    d.a = n, d.b = 2; /* one past the end */
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_add_distance", "17");
+    d.a = 5, d.b = 5;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_distance", "5");
+    d.a = 5, d.b = 6, d.stiffness = 1.5f;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "stiffness", NO_NEEDLE);
+    d.stiffness = 1.0f, d.rest_length = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "rest_length", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def", NO_NEEDLE);
+
+    /* Dihedral: out of range, a repeated particle. Attachment: out of range, NaN target. */
+    drape_dihedral_def h = drape_default_dihedral_def();
+    h.edge0 = 0, h.edge1 = 1, h.wing0 = 4, h.wing1 = UINT32_MAX;
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_add_dihedral", "4294967295");
+    h.wing1 = 1;
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_dihedral", "1");
+    drape_attachment_def a = drape_default_attachment_def();
+    a.particle = 99;
+    ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_add_attachment", "99");
+    a.particle = 3, a.target.z = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "target", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_set_attachment_target(w, 42, tu_v3(0, 0, 0)),
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target", "42");
+    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, 42), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_remove_attachment", "42");
+
+    /* Colliders: a negative or zero radius, a zero plane normal, NULL, unknown ids. */
+    drape_collider_def c = drape_default_collider_def();
+    c.type = DRAPE_COLLIDER_SPHERE, c.radius = -0.5f;
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "radius", NO_NEEDLE);
+    c.type = DRAPE_COLLIDER_CAPSULE, c.radius = 0.0f;
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "radius", NO_NEEDLE);
+    c = drape_default_collider_def();
+    c.normal = tu_v3(0.0f, 0.0f, 0.0f);
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "normal", NO_NEEDLE);
+    c = drape_default_collider_def();
+    c.restitution = 2.0f;
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "restitution", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def", NO_NEEDLE);
+    c = drape_default_collider_def();
+    c.type = DRAPE_COLLIDER_SPHERE, c.radius = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_set_collider(w, 0, &c), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "radius", NO_NEEDLE);
+    c.radius = 1.0f;
+    ENSURE_REFUSED(&log, drape_world_set_collider(w, 5, &c), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_set_collider", "5");
+    float dist = 0.0f;
+    ENSURE_REFUSED(&log, drape_world_collider_distance(w, 1, tu_v3(0, 0, 0), &dist),
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_collider_distance", "1");
+    ENSURE_REFUSED(&log, drape_world_collider_distance(w, 0, tu_v3(0, 0, 0), NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_collider_distance", NO_NEEDLE);
+
+    /* Builders: a 1-wide cloth, a 1-particle rope. */
+    drape_cloth_def cd = drape_default_cloth_def();
+    cd.nx = 1;
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cd, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "nx",
+                   NO_NEEDLE);
+    drape_rope_def rd = drape_default_rope_def();
+    rd.count = 1;
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rd, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "count",
+                   NO_NEEDLE);
+    rd.count = 8, rd.mass = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rd, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "mass",
+                   NO_NEEDLE);
+
+    /* Read-back: NULL out, ranges past the end, a range whose end overflows uint32_t. */
+    drape_vec3 out[20];
+    float m[20];
+    ENSURE_REFUSED(&log, drape_world_get_positions(w, 0, 4, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "out", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_positions(w, 10, 8, out), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_get_positions", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_positions(w, n + 1, 0, out), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_get_positions", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_positions(w, 1, UINT32_MAX, out),
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_get_positions", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_velocities(w, n, 1, out), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_get_velocities", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 18, m), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_get_masses", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "out", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "out", NO_NEEDLE);
+    /* The edges of the valid range are fine. */
+    ENSURE_OK(drape_world_get_positions(w, n, 0, out));
+    ENSURE_OK(drape_world_get_positions(w, 0, n, out));
+
+    /* Nothing changed: the counts, and the motion compared with the twin, bit for bit. */
+    const counts c1 = count(w);
+    ENSURE(c1.particles == c0.particles && c1.colliders == c0.colliders);
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        ENSURE(c1.constraints[t] == c0.constraints[t]);
+    ENSURE(tu_step(w, 30) && tu_step(twin, 30));
+    tu_state s, st;
+    ENSURE(tu_read(w, &s) && tu_read(twin, &st));
+    ENSURE(tu_same_bits(s.x, st.x, s.n * sizeof *s.x));
+    ENSURE(tu_same_bits(s.v, st.v, s.n * sizeof *s.v));
+    ENSURE(tu_same_bits(s.m, st.m, s.n * sizeof *s.m));
+    /* Still usable: good calls work after the bad ones. */
+    d = drape_default_distance_def();
+    d.a = 16, d.b = 3;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    ENSURE(tu_step(w, 5));
+    ENSURE(twin_log.errors == 0);
+    tu_state_free(&s), tu_state_free(&st);
+    drape_world_destroy(w), drape_world_destroy(twin);
+}
+
+static void test_result_strings_and_default_log(void)
+{
+    const drape_result all[] = {DRAPE_OK,
+                                DRAPE_ERROR_INVALID_ARGUMENT,
+                                DRAPE_ERROR_OUT_OF_RANGE,
+                                DRAPE_ERROR_OUT_OF_MEMORY,
+                                DRAPE_ERROR_BACKEND,
+                                DRAPE_ERROR_UNSUPPORTED,
+                                (drape_result)-99};
+    for (unsigned i = 0; i < sizeof all / sizeof *all; ++i) {
+        const char *s = drape_result_string(all[i]);
+        ENSURE(s != NULL && s[0] != '\0');
+    }
+    /* The default callback is the stderr one; a user callback replaces it. */
+    drape_world_def def = drape_default_world_def();
+    ENSURE(def.log == drape_log_stderr);
+    drape_log_stderr(DRAPE_LOG_INFO, "dropped", NULL);
+}
+
+int main(void)
+{
+    RUN_TEST(test_bad_world_defs);
+    RUN_TEST(test_bad_particles_constraints_colliders);
+    RUN_TEST(test_result_strings_and_default_log);
+    return th_finish();
+}

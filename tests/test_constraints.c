@@ -1,0 +1,266 @@
+/* The constraint kinds on their own, in scenes small enough to check against closed forms.
+ *
+ * - Distance: two free particles with a stiff (k = 1) constraint converge to the rest length within
+ *   1e-5 m without moving their centre of mass; so do a soft PBD one (k = 0.3) and an XPBD one with
+ *   compliance 0, given time. A negative rest length takes the distance at creation.
+ * - Pendulum: a 1 m pendulum (pinned pivot, one distance constraint, g = 9.81, no damping, 20
+ *   substeps, 0.05 rad amplitude) swings with the small-angle period 2 pi sqrt(L / g) within 1%,
+ *   measured from the zero crossings of x over several periods, and keeps its length; the same
+ *   with the pivot at the origin and 2 m up.
+ * - Dihedral: a two-triangle hinge (4 kg, 1 m edge) held together by distance constraints and bent
+ *   away from its rest angle, either way, returns to the rest angle (0 or 1 rad, measured from
+ *   positions, within 0.01 rad) and settles there: its kinetic energy of deformation stays below
+ *   1e-6 J.
+ * - Attachment: a particle tied to a point hangs at it under gravity, follows the point when it
+ *   moves, falls freely once the attachment is removed; removed ids are reused.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <stdio.h>
+
+static const double PI = 3.14159265358979323846;
+
+/* Two particles of masses 1 and 3 kg, 1.3 m apart, no gravity, tied at `rest`. */
+static void check_pair_converges(float rest, float stiffness, float compliance, int steps)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[2] = {
+        {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
+        {{1.2f, 0.5f, 0.0f}, {0.0f, 0.0f, 0.0f}, 3.0f},
+    };
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1, d.rest_length = rest, d.stiffness = stiffness, d.compliance = compliance;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    ENSURE(tu_step(w, steps));
+    tu_state s;
+    ENSURE(tu_read(w, &s));
+    double len = tu_dist(s.x[0], s.x[1]);
+    ENSURE_NEAR(len, rest, 1e-5);
+    /* Internal: the centre of mass (initially at 0.9, 0.375, 0) has not moved. (1 mm: velocities
+     * taken from float positions carry noise of about ulp(x) / h = 3e-5 m/s per substep, which
+     * over the soft case's 2 s can carry the centre of mass a few tenths of a millimetre; a
+     * projection that ignored the masses would move it by centimetres.) */
+    tu_body b;
+    tu_body_of(&s, &b);
+    ENSURE_NEAR(b.xcm[0], 0.9, 1e-3);
+    ENSURE_NEAR(b.xcm[1], 0.375, 1e-3);
+    ENSURE_NEAR(b.xcm[2], 0.0, 1e-3);
+    /* Converged means at rest too. */
+    ENSURE_NEAR(s.v[0].x - s.v[1].x, 0.0, 1e-4);
+    ENSURE_NEAR(s.v[0].y - s.v[1].y, 0.0, 1e-4);
+    tu_state_free(&s);
+    drape_world_destroy(w);
+}
+
+static void test_stiff_distance_converges_to_rest_length(void)
+{
+    check_pair_converges(1.0f, 1.0f, -1.0f, 10);   /* pulled together */
+    check_pair_converges(2.0f, 1.0f, -1.0f, 10);   /* pushed apart */
+    check_pair_converges(0.25f, 1.0f, -1.0f, 10);
+    check_pair_converges(1.0f, 1.0f, 0.0f, 10);    /* XPBD, compliance 0 */
+    check_pair_converges(1.0f, 0.3f, -1.0f, 120);  /* soft PBD still gets there */
+}
+
+static void test_negative_rest_length_takes_current_distance(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[2] = {
+        {{0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 0.0f},
+        {{0.3f, 2.0f, 0.4f}, {0.0f, 0.0f, 0.0f}, 1.0f},
+    };
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1; /* rest_length -1 by default */
+    ENSURE(d.rest_length < 0.0f);
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    ENSURE(tu_step(w, 60));
+    drape_vec3 x[2];
+    ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
+    ENSURE_NEAR(tu_dist(x[0], x[1]), 0.5, 1e-5);
+    ENSURE(x[1].y < 1.8f); /* it swung down, keeping the length */
+    drape_world_destroy(w);
+}
+
+/* Linear interpolation of the time at which x crosses zero between two samples. */
+static double crossing_time(double t0, double x0, double t1, double x1)
+{
+    return t0 + (t1 - t0) * x0 / (x0 - x1);
+}
+
+/* The pendulum hangs from `pivot`; the period must not depend on where that is. */
+static void check_pendulum(drape_vec3 pivot)
+{
+    const double L = 1.0, g = 9.81, theta0 = 0.05;
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, (float)-g, 0.0f);
+    def.substeps = 20;
+    def.damping = 0.0f;
+    def.air_drag = 0.0f;
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[2] = {
+        {pivot, {0.0f, 0.0f, 0.0f}, 0.0f},
+        {{pivot.x + (float)(L * sin(theta0)), pivot.y - (float)(L * cos(theta0)), pivot.z},
+         {0.0f, 0.0f, 0.0f},
+         1.0f},
+    };
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1, d.rest_length = (float)L;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+
+    const double T0 = 2.0 * PI * sqrt(L / g); /* 2.006 s */
+    const int steps = (int)(5.5 * T0 / def.dt); /* five and a half periods */
+    double crossings[16];
+    int n = 0;
+    double t_prev = 0.0, x_prev = p[1].position.x - pivot.x, max_len_error = 0.0, max_x = 0.0;
+    for (int step = 1; step <= steps; ++step) {
+        ENSURE_OK(drape_world_step(w));
+        drape_vec3 x[2];
+        ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
+        double t = drape_world_time(w), xr = (double)x[1].x - pivot.x;
+        double err = fabs(tu_dist(x[0], x[1]) - L);
+        max_len_error = err > max_len_error ? err : max_len_error;
+        max_x = fabs(xr) > max_x ? fabs(xr) : max_x;
+        if ((x_prev > 0.0) != (xr > 0.0) && n < 16)
+            crossings[n++] = crossing_time(t_prev, x_prev, t, xr);
+        t_prev = t, x_prev = xr;
+    }
+    ENSURE_MSG(n >= 10, "only %d zero crossings in %d steps", n, steps);
+    /* Consecutive crossings are half a period apart. */
+    double T = 2.0 * (crossings[n - 1] - crossings[0]) / (n - 1);
+    printf("  pivot (%g, %g, %g): period %.5f s over %d half swings, small-angle theory %.5f s "
+           "(%+.3f%%); max |x| %.4f m, max length error %.2g m\n",
+           pivot.x, pivot.y, pivot.z, T, n - 1, T0, 100.0 * (T - T0) / T0, max_x, max_len_error);
+    ENSURE_LE(fabs(T - T0) / T0, 0.01);
+    ENSURE_LE(max_len_error, 1e-4);
+    /* No damping: the amplitude has neither collapsed nor grown. */
+    ENSURE_LE(max_x, L * sin(theta0) * 1.01);
+    ENSURE_LE(L * sin(theta0) * 0.9, max_x);
+    drape_world_destroy(w);
+}
+
+static void test_pendulum_small_angle_period(void)
+{
+    check_pendulum(tu_v3(0.0f, 0.0f, 0.0f));
+    check_pendulum(tu_v3(0.0f, 2.0f, 0.0f)); /* hung from a 2 m ceiling */
+}
+
+/* A hinge along z: edge (0,0,0)-(0,0,1), wings at x = -0.5 and x = +0.5, flat (angle 0) at
+ * creation. Distance constraints on its five edges keep the triangles rigid. */
+static void check_hinge(float rest_angle, float bend)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[4] = {
+        {{0.0f, 0.0f, 0.0f}, {0, 0, 0}, 1.0f},
+        {{0.0f, 0.0f, 1.0f}, {0, 0, 0}, 1.0f},
+        {{-0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f},
+        {{0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f},
+    };
+    ENSURE_OK(drape_world_add_particles(w, p, 4, NULL));
+    const uint32_t edges[5][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}};
+    for (int e = 0; e < 5; ++e) {
+        drape_distance_def d = drape_default_distance_def();
+        d.a = edges[e][0], d.b = edges[e][1];
+        ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    }
+    drape_dihedral_def h = drape_default_dihedral_def();
+    h.edge0 = 0, h.edge1 = 1, h.wing0 = 2, h.wing1 = 3, h.rest_angle = rest_angle;
+    ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
+    const double rest = rest_angle < 0.0f ? 0.0 : rest_angle;
+    /* Bend: rotate wing1 about the edge by `bend` rad (positive or negative). */
+    drape_particle_def bent = p[3];
+    bent.position = tu_v3(0.5f * cosf(bend), 0.5f * sinf(bend), 0.5f);
+    ENSURE_OK(drape_world_set_particle(w, 3, &bent));
+    drape_vec3 x[4];
+    ENSURE_OK(drape_world_get_positions(w, 0, 4, x));
+    double a0 = tu_dihedral_angle(x[0], x[1], x[2], x[3]);
+    ENSURE_NEAR(a0, fabs(bend), 1e-5);
+    ENSURE_LE(0.4, fabs(a0 - rest)); /* really bent away from rest */
+    ENSURE(tu_step(w, 240));
+    ENSURE_OK(drape_world_get_positions(w, 0, 4, x));
+    double a = tu_dihedral_angle(x[0], x[1], x[2], x[3]);
+    ENSURE_NEAR(a, rest, 0.01);
+    /* And it stays there instead of swinging through it: the kinetic energy of deformation (what
+     * is left after the best-fit rigid motion; the snap back within a few substeps may leave the
+     * hinge spinning as a whole) is negligible against the energy of the snap. */
+    tu_state s;
+    tu_body body;
+    double worst = 0.0;
+    for (int i = 0; i < 60; ++i) {
+        ENSURE(tu_step(w, 1) && tu_read(w, &s));
+        tu_body_of(&s, &body);
+        a = tu_dihedral_angle(s.x[0], s.x[1], s.x[2], s.x[3]);
+        tu_state_free(&s);
+        ENSURE_NEAR(a, rest, 0.01);
+        worst = body.ke_deform > worst ? body.ke_deform : worst;
+    }
+    printf("  rest %.2f rad, bent to %+.2f: angle %.5f rad after 300 steps; kinetic energy "
+           "%.3g J, of deformation at most %.3g J over the last 60 steps\n",
+           rest, (double)bend, a, body.ke, worst);
+    ENSURE_LE(worst, 1e-6);
+    drape_world_destroy(w);
+}
+
+static void test_dihedral_hinge_returns_to_rest_angle(void)
+{
+    check_hinge(-1.0f, 1.2f);  /* rest = the flat angle at creation */
+    check_hinge(-1.0f, -1.2f); /* bent the other way */
+    check_hinge(1.0f, 0.2f);   /* rest 1 rad: opens up */
+    check_hinge(1.0f, -2.0f);  /* rest 1 rad: closes from the other side */
+}
+
+static void test_attachment_holds_follows_and_releases(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p = {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+    drape_attachment_def a = drape_default_attachment_def();
+    a.particle = 0, a.target = tu_v3(0.2f, 1.5f, -0.1f);
+    uint32_t id;
+    ENSURE_OK(drape_world_add_attachment(w, &a, &id));
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
+    ENSURE(tu_step(w, 10));
+    drape_vec3 x;
+    ENSURE_OK(drape_world_get_positions(w, 0, 1, &x));
+    ENSURE_LE(tu_dist(x, a.target), 1e-5);
+    /* A moving target: the particle goes with it. */
+    drape_vec3 target = tu_v3(-0.4f, 0.8f, 0.3f);
+    ENSURE_OK(drape_world_set_attachment_target(w, id, target));
+    ENSURE(tu_step(w, 10));
+    ENSURE_OK(drape_world_get_positions(w, 0, 1, &x));
+    ENSURE_LE(tu_dist(x, target), 1e-5);
+    /* Removed: it falls. */
+    ENSURE_OK(drape_world_remove_attachment(w, id));
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 0);
+    ENSURE(tu_step(w, 30));
+    ENSURE_OK(drape_world_get_positions(w, 0, 1, &x));
+    ENSURE(x.y < target.y - 0.5f * 9.81f * 0.25f * 0.9f); /* about g t^2 / 2 after 0.5 s */
+    /* The id is reused by the next attachment. */
+    uint32_t id2;
+    ENSURE_OK(drape_world_add_attachment(w, &a, &id2));
+    ENSURE(id2 == id);
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_stiff_distance_converges_to_rest_length);
+    RUN_TEST(test_negative_rest_length_takes_current_distance);
+    RUN_TEST(test_pendulum_small_angle_period);
+    RUN_TEST(test_dihedral_hinge_returns_to_rest_angle);
+    RUN_TEST(test_attachment_holds_follows_and_releases);
+    return th_finish();
+}

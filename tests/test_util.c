@@ -1,0 +1,195 @@
+/* Helpers shared by the core tests; see test_util.h. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tu_log_capture(drape_log_level level, const char *message, void *user)
+{
+    tu_log *log = user;
+    if (!log)
+        return;
+    log->count++;
+    if (level == DRAPE_LOG_ERROR)
+        log->errors++;
+    snprintf(log->last, sizeof log->last, "%s", message ? message : "(null)");
+}
+
+void tu_log_reset(tu_log *log) { memset(log, 0, sizeof *log); }
+
+bool tu_log_has(const tu_log *log, const char *needle)
+{
+    return log->count > 0 && strstr(log->last, needle) != NULL;
+}
+
+drape_world_def tu_def(tu_log *log)
+{
+    drape_world_def def = drape_default_world_def();
+    if (log) {
+        tu_log_reset(log);
+        def.log = tu_log_capture;
+        def.log_user = log;
+    }
+    return def;
+}
+
+drape_world *tu_world(const drape_world_def *def)
+{
+    drape_world *world = NULL;
+    drape_result r = drape_world_create(def, &world);
+    if (r != DRAPE_OK || !world) {
+        fprintf(stderr, "tu_world: drape_world_create failed: %s\n", drape_result_string(r));
+        return NULL;
+    }
+    return world;
+}
+
+bool tu_step(drape_world *world, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        drape_result r = drape_world_step(world);
+        if (r != DRAPE_OK) {
+            fprintf(stderr, "tu_step: step %d failed: %s\n", i, drape_result_string(r));
+            return false;
+        }
+    }
+    return true;
+}
+
+bool tu_read(const drape_world *world, tu_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = drape_world_particle_count(world);
+    size_t n = s->n ? s->n : 1;
+    s->x = calloc(n, sizeof *s->x);
+    s->v = calloc(n, sizeof *s->v);
+    s->m = calloc(n, sizeof *s->m);
+    if (!s->x || !s->v || !s->m)
+        return false;
+    return drape_world_get_positions(world, 0, s->n, s->x) == DRAPE_OK &&
+           drape_world_get_velocities(world, 0, s->n, s->v) == DRAPE_OK &&
+           drape_world_get_masses(world, 0, s->n, s->m) == DRAPE_OK;
+}
+
+void tu_state_free(tu_state *s)
+{
+    free(s->x);
+    free(s->v);
+    free(s->m);
+    memset(s, 0, sizeof *s);
+}
+
+static void cross(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* x = A^-1 b for a symmetric 3x3 A by Cramer's rule; zero when A is singular. */
+static void solve3(double A[3][3], const double b[3], double x[3])
+{
+    double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) -
+                 A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                 A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+    double scale = fabs(A[0][0]) + fabs(A[1][1]) + fabs(A[2][2]);
+    x[0] = x[1] = x[2] = 0.0;
+    if (!(fabs(det) > 1e-12 * scale * scale * scale))
+        return;
+    for (int c = 0; c < 3; ++c) {
+        double M[3][3];
+        memcpy(M, A, sizeof M);
+        for (int r = 0; r < 3; ++r)
+            M[r][c] = b[r];
+        x[c] = (M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) -
+                M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+                M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0])) /
+               det;
+    }
+}
+
+void tu_body_of(const tu_state *s, tu_body *b)
+{
+    memset(b, 0, sizeof *b);
+    for (uint32_t i = 0; i < s->n; ++i) {
+        double m = s->m[i];
+        if (!(m > 0.0))
+            continue;
+        double x[3] = {s->x[i].x, s->x[i].y, s->x[i].z};
+        double v[3] = {s->v[i].x, s->v[i].y, s->v[i].z}, xv[3];
+        b->mass += m;
+        cross(x, v, xv);
+        for (int k = 0; k < 3; ++k) {
+            b->xcm[k] += m * x[k];
+            b->P[k] += m * v[k];
+            b->L[k] += m * xv[k];
+        }
+        b->ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    if (!(b->mass > 0.0))
+        return;
+    for (int k = 0; k < 3; ++k) {
+        b->xcm[k] /= b->mass;
+        b->vcm[k] = b->P[k] / b->mass;
+    }
+    double I[3][3] = {{0}};
+    for (uint32_t i = 0; i < s->n; ++i) {
+        double m = s->m[i];
+        if (!(m > 0.0))
+            continue;
+        double r[3] = {s->x[i].x - b->xcm[0], s->x[i].y - b->xcm[1], s->x[i].z - b->xcm[2]};
+        double u[3] = {s->v[i].x - b->vcm[0], s->v[i].y - b->vcm[1], s->v[i].z - b->vcm[2]}, ru[3];
+        cross(r, u, ru);
+        double rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        for (int k = 0; k < 3; ++k) {
+            b->Lcm[k] += m * ru[k];
+            for (int l = 0; l < 3; ++l)
+                I[k][l] += m * ((k == l ? rr : 0.0) - r[k] * r[l]);
+        }
+    }
+    solve3(I, b->Lcm, b->omega);
+    double vcm2 = b->vcm[0] * b->vcm[0] + b->vcm[1] * b->vcm[1] + b->vcm[2] * b->vcm[2];
+    b->ke_rigid = 0.5 * b->mass * vcm2 +
+                  0.5 * (b->omega[0] * b->Lcm[0] + b->omega[1] * b->Lcm[1] + b->omega[2] * b->Lcm[2]);
+    b->ke_deform = b->ke - b->ke_rigid;
+}
+
+double tu_len3(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
+
+double tu_rel3(const double a[3], const double b[3])
+{
+    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    double nb = tu_len3(b);
+    return nb > 0.0 ? tu_len3(d) / nb : tu_len3(d);
+}
+
+double tu_dist(drape_vec3 a, drape_vec3 b)
+{
+    double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+drape_vec3 tu_v3(float x, float y, float z) { return (drape_vec3){x, y, z}; }
+
+double tu_dihedral_angle(drape_vec3 e0, drape_vec3 e1, drape_vec3 w0, drape_vec3 w1)
+{
+    double a[3] = {(double)e0.x - w0.x, (double)e0.y - w0.y, (double)e0.z - w0.z};
+    double b[3] = {(double)e1.x - w0.x, (double)e1.y - w0.y, (double)e1.z - w0.z};
+    double c[3] = {(double)e1.x - w1.x, (double)e1.y - w1.y, (double)e1.z - w1.z};
+    double d[3] = {(double)e0.x - w1.x, (double)e0.y - w1.y, (double)e0.z - w1.z};
+    double n1[3], n2[3];
+    cross(a, b, n1);
+    cross(c, d, n2);
+    double l = tu_len3(n1) * tu_len3(n2);
+    if (!(l > 0.0))
+        return 0.0;
+    double cs = (n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2]) / l;
+    return acos(cs > 1.0 ? 1.0 : cs < -1.0 ? -1.0 : cs);
+}
+
+bool tu_same_bits(const void *a, const void *b, unsigned long bytes)
+{
+    return memcmp(a, b, bytes) == 0;
+}

@@ -1,0 +1,75 @@
+/* Helpers shared by the core tests: a log callback that captures messages, world creation with it,
+ * read-back of the whole particle state, and the momentum/energy sums the conservation tests need.
+ * Everything goes through the public API only; sums are taken in double.
+ */
+#ifndef DRAPE_TEST_UTIL_H
+#define DRAPE_TEST_UTIL_H
+
+#include <drape/drape.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- log capture ---- */
+
+typedef struct tu_log {
+    int count;          /* messages received */
+    int errors;         /* of them at DRAPE_LOG_ERROR */
+    char last[512];     /* the last message */
+} tu_log;
+
+/* A drape_log_fn; `user` is a tu_log. */
+void tu_log_capture(drape_log_level level, const char *message, void *user);
+void tu_log_reset(tu_log *log);
+/* True when the last message contains `needle`. */
+bool tu_log_has(const tu_log *log, const char *needle);
+
+/* drape_default_world_def() with the log sent to `log` (which may be NULL: stderr). */
+drape_world_def tu_def(tu_log *log);
+/* Creates a world; NULL (with a message on stderr) on failure. */
+drape_world *tu_world(const drape_world_def *def);
+/* Steps n times; false (with a message on stderr) if a step fails. */
+bool tu_step(drape_world *world, int n);
+
+/* ---- read-back ---- */
+
+typedef struct tu_state {
+    uint32_t n;
+    drape_vec3 *x; /* m */
+    drape_vec3 *v; /* m/s */
+    float *m;      /* kg, 0 = pinned */
+} tu_state;
+
+/* Reads every particle of the world; false on failure. Free with tu_state_free. */
+bool tu_read(const drape_world *world, tu_state *s);
+void tu_state_free(tu_state *s);
+
+/* The movable particles of a state taken as one body. */
+typedef struct tu_body {
+    double mass;      /* kg */
+    double xcm[3];    /* m */
+    double vcm[3];    /* m/s */
+    double P[3];      /* linear momentum, kg m/s */
+    double L[3];      /* angular momentum about the world origin, kg m^2/s */
+    double Lcm[3];    /* angular momentum about the centre of mass */
+    double omega[3];  /* rad/s, I^-1 Lcm: the best-fit rigid rotation */
+    double ke;        /* kinetic energy, J */
+    double ke_rigid;  /* kinetic energy of the best-fit rigid motion vcm + omega x r, J */
+    double ke_deform; /* ke - ke_rigid (>= 0): the kinetic energy of deformation */
+} tu_body;
+
+void tu_body_of(const tu_state *s, tu_body *b);
+
+/* ---- small maths ---- */
+
+double tu_len3(const double a[3]);
+/* |a - b| / |b| (|a - b| when b = 0). */
+double tu_rel3(const double a[3], const double b[3]);
+double tu_dist(drape_vec3 a, drape_vec3 b);
+drape_vec3 tu_v3(float x, float y, float z);
+/* The angle (rad) between the normals of triangles (e0, e1, w0) and (e1, e0, w1), in double:
+ * 0 when flat, the definition of drape_dihedral_def.rest_angle. */
+double tu_dihedral_angle(drape_vec3 e0, drape_vec3 e1, drape_vec3 w0, drape_vec3 w1);
+/* True when a and b hold the same bits. */
+bool tu_same_bits(const void *a, const void *b, unsigned long bytes);
+
+#endif

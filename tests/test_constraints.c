@@ -133,6 +133,7 @@ static void check_pendulum(drape_vec3 pivot)
             crossings[n++] = crossing_time(t_prev, x_prev, t, xr);
         t_prev = t, x_prev = xr;
     }
+    drape_world_destroy(w); /* before the checks, so that a failure leaks nothing */
     ENSURE_MSG(n >= 10, "only %d zero crossings in %d steps", n, steps);
     /* Consecutive crossings are half a period apart. */
     double T = 2.0 * (crossings[n - 1] - crossings[0]) / (n - 1);
@@ -144,7 +145,6 @@ static void check_pendulum(drape_vec3 pivot)
     /* No damping: the amplitude has neither collapsed nor grown. */
     ENSURE_LE(max_x, L * sin(theta0) * 1.01);
     ENSURE_LE(L * sin(theta0) * 0.9, max_x);
-    drape_world_destroy(w);
 }
 
 static void test_pendulum_small_angle_period(void)
@@ -195,21 +195,26 @@ static void check_hinge(float rest_angle, float bend)
      * is left after the best-fit rigid motion; the snap back within a few substeps may leave the
      * hinge spinning as a whole) is negligible against the energy of the snap. */
     tu_state s;
-    tu_body body;
-    double worst = 0.0;
-    for (int i = 0; i < 60; ++i) {
-        ENSURE(tu_step(w, 1) && tu_read(w, &s));
+    tu_body body = {0};
+    double worst = 0.0, farthest = 0.0;
+    bool ok = true;
+    for (int i = 0; ok && i < 60; ++i) {
+        ok = tu_step(w, 1) && tu_read(w, &s);
+        if (!ok)
+            break;
         tu_body_of(&s, &body);
         a = tu_dihedral_angle(s.x[0], s.x[1], s.x[2], s.x[3]);
         tu_state_free(&s);
-        ENSURE_NEAR(a, rest, 0.01);
+        farthest = fabs(a - rest) > farthest ? fabs(a - rest) : farthest;
         worst = body.ke_deform > worst ? body.ke_deform : worst;
     }
+    drape_world_destroy(w);
+    ENSURE(ok);
     printf("  rest %.2f rad, bent to %+.2f: angle %.5f rad after 300 steps; kinetic energy "
            "%.3g J, of deformation at most %.3g J over the last 60 steps\n",
            rest, (double)bend, a, body.ke, worst);
+    ENSURE_LE(farthest, 0.01);
     ENSURE_LE(worst, 1e-6);
-    drape_world_destroy(w);
 }
 
 static void test_dihedral_hinge_returns_to_rest_angle(void)

@@ -14,6 +14,7 @@
 #include "test_harness.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <stdio.h>
 
 enum { N = 16, STEPS = 500 };
@@ -91,14 +92,18 @@ static run_result run(scene sc)
         return r;
     tu_state s;
     tu_body b0, b;
-    if (!tu_read(w, &s))
+    if (!tu_read(w, &s)) {
+        drape_world_destroy(w);
         return r;
+    }
     tu_body_of(&s, &b0);
     tu_state_free(&s);
     r.ke_deform0 = b0.ke_deform;
     for (int step = 1; step <= STEPS; ++step) {
-        if (!tu_step(w, 1) || !tu_read(w, &s))
+        if (!tu_step(w, 1) || !tu_read(w, &s)) {
+            drape_world_destroy(w);
             return r;
+        }
         tu_body_of(&s, &b);
         tu_state_free(&s);
         double dP = tu_rel3(b.P, b0.P), dL = tu_rel3(b.L, b0.L);

@@ -1,0 +1,200 @@
+/* Running one benchmark case (bench_case.h).
+ *
+ * The scene is the parity test's cloth on a sphere scaled up: an n x n cloth, 1 m square, with
+ * structural, shear and skip-one bending distance constraints (the builder's defaults), dropped from
+ * 0.6 m onto a sphere of radius 0.3 m above a ground plane. Each case:
+ *   1. creates the world and takes the first step (upload, kernel build): "setup";
+ *   2. warms up, stepping for warmup_ms (at least two steps), and estimates the time of a step;
+ *   3. calibrates the steps of one repetition to target_ms (at least one);
+ *   4. times `repetitions` repetitions with CLOCK_MONOTONIC around drape_world_step (which returns
+ *      once the device has finished), resetting the profile before each, so that the per-phase
+ *      time of each repetition is the device time of its OpenCL events (wall time on the CPU);
+ *   5. reports medians over the repetitions, the residual after the last step, the colours and the
+ *      device memory in use.
+ * Sizes whose estimated memory exceeds what is available are skipped before anything is allocated;
+ * a world that fails anyway (out of memory, no device) is reported, not fatal.
+ */
+#include "bench_case.h"
+#include "bench_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_MAX_REPS 1000
+
+typedef struct case_log {
+    char last[200];
+} case_log;
+
+static void case_log_fn(drape_log_level level, const char *message, void *user)
+{
+    if (level == DRAPE_LOG_ERROR)
+        snprintf(((case_log *)user)->last, sizeof ((case_log *)user)->last, "%s", message);
+}
+
+static drape_result build_scene(drape_world *w, uint32_t n)
+{
+    drape_cloth_def cloth = drape_default_cloth_def(); /* shear and skip-one bending on */
+    cloth.nx = cloth.ny = n;
+    cloth.origin = (drape_vec3){-0.5f, 0.6f, -0.5f};
+    drape_result r = drape_world_add_cloth(w, &cloth, NULL);
+    drape_collider_def sphere = drape_default_collider_def();
+    sphere.type = DRAPE_COLLIDER_SPHERE;
+    sphere.radius = 0.3f;
+    if (r == DRAPE_OK)
+        r = drape_world_add_collider(w, &sphere, NULL);
+    drape_collider_def ground = drape_default_collider_def(); /* plane, normal +y */
+    ground.position = (drape_vec3){0.0f, -0.3f, 0.0f};
+    if (r == DRAPE_OK)
+        r = drape_world_add_collider(w, &ground, NULL);
+    return r;
+}
+
+static void fail(bench_result *out, const char *what, const case_log *log)
+{
+    snprintf(out->status, sizeof out->status, "%s%s%s", what, log->last[0] ? ": " : "", log->last);
+    out->ok = false;
+}
+
+/* Steps `steps` times; false (and out->status) on failure. */
+static bool step_n(drape_world *w, int steps, bench_result *out, const case_log *log)
+{
+    for (int i = 0; i < steps; ++i)
+        if (drape_world_step(w) != DRAPE_OK) {
+            fail(out, "step failed", log);
+            return false;
+        }
+    return true;
+}
+
+static void measure(drape_world *w, const bench_case_def *def, bench_result *out, case_log *log)
+{
+    /* 1. setup ends with the first step */
+    double t0 = bench_now_ms();
+    if (!step_n(w, 1, out, log))
+        return;
+    out->setup_ms += bench_now_ms() - t0;
+
+    /* 2. warm-up */
+    int warm = 0;
+    double start = bench_now_ms(), elapsed = 0.0;
+    while (warm < 2 || elapsed < def->warmup_ms) {
+        if (!step_n(w, 1, out, log))
+            return;
+        ++warm;
+        elapsed = bench_now_ms() - start;
+    }
+    out->warmup_steps = warm;
+
+    /* 3. calibration */
+    const double per_step = elapsed / warm;
+    double steps = per_step > 0.0 ? def->target_ms / per_step : 1.0;
+    out->steps_per_rep = steps < 1.0 ? 1 : steps > 1e6 ? 1000000 : (int)(steps + 0.5);
+
+    /* 4. repetitions */
+    const int reps = def->repetitions < BENCH_MAX_REPS ? def->repetitions : BENCH_MAX_REPS;
+    static double wall[BENCH_MAX_REPS], phase[5][BENCH_MAX_REPS];
+    for (int r = 0; r < reps; ++r) {
+        drape_world_reset_profile(w);
+        t0 = bench_now_ms();
+        if (!step_n(w, out->steps_per_rep, out, log))
+            return;
+        const double t1 = bench_now_ms();
+        drape_profile prof;
+        if (drape_world_get_profile(w, &prof) != DRAPE_OK) {
+            fail(out, "drape_world_get_profile failed", log);
+            return;
+        }
+        const double k = 1.0 / out->steps_per_rep;
+        wall[r] = (t1 - t0) * k;
+        phase[0][r] = prof.predict_ms * k;
+        phase[1][r] = prof.collide_ms * k;
+        phase[2][r] = prof.project_ms * k;
+        phase[3][r] = prof.update_ms * k;
+        phase[4][r] = phase[0][r] + phase[1][r] + phase[2][r] + phase[3][r];
+        out->device_bytes = prof.device_bytes;
+    }
+    out->wall_ms = bench_summarize(wall, (size_t)reps);
+    out->predict_ms = bench_median(phase[0], (size_t)reps);
+    out->collide_ms = bench_median(phase[1], (size_t)reps);
+    out->project_ms = bench_median(phase[2], (size_t)reps);
+    out->update_ms = bench_median(phase[3], (size_t)reps);
+    out->device_ms = bench_median(phase[4], (size_t)reps);
+
+    /* 5. state after the last step */
+    drape_diagnostics diag;
+    if (drape_world_get_diagnostics(w, &diag) != DRAPE_OK) {
+        fail(out, "drape_world_get_diagnostics failed", log);
+        return;
+    }
+    out->residual = diag.distance_residual;
+    out->simulated_s = drape_world_time(w);
+    out->ok = true;
+    snprintf(out->status, sizeof out->status, "ok");
+}
+
+static void derive(const bench_case_def *def, bench_result *out)
+{
+    out->projections_per_step = (double)out->constraints * def->iterations * def->substeps;
+    if (out->wall_ms.median > 0.0)
+        out->projections_per_s = out->projections_per_step / (out->wall_ms.median * 1e-3);
+    out->project_bytes_per_step = bench_project_bytes(out->constraints, out->particles,
+                                                      def->iterations, def->substeps);
+    if (out->project_ms > 0.0) {
+        out->project_projections_per_s = out->projections_per_step / (out->project_ms * 1e-3);
+        out->effective_gbs = out->project_bytes_per_step / (out->project_ms * 1e-3) * 1e-9;
+    }
+}
+
+void bench_case_run(const bench_case_def *def, bench_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->def = *def;
+    const bool cpu = def->backend == DRAPE_BACKEND_CPU;
+    snprintf(out->backend, sizeof out->backend, "%s", cpu ? "cpu" : "opencl");
+    snprintf(out->device, sizeof out->device, "%s", cpu ? "CPU reference" : def->device);
+    out->particles = (uint64_t)def->size * def->size;
+    out->constraints = bench_cloth_constraints(def->size);
+
+    const uint64_t need = cpu ? bench_cloth_host_bytes(def->size)
+                              : bench_cloth_device_bytes(def->size);
+    if (def->memory_available && need > def->memory_available) {
+        snprintf(out->status, sizeof out->status,
+                 "skipped: needs about %.2f GiB, %s has %.2f GiB", (double)need / (1 << 30),
+                 cpu ? "the host" : "the device", (double)def->memory_available / (1 << 30));
+        return;
+    }
+
+    case_log log = {""};
+    drape_world_def wdef = drape_default_world_def();
+    wdef.backend = def->backend;
+    wdef.device = def->device;
+    wdef.iterations = def->iterations;
+    wdef.substeps = def->substeps;
+    wdef.log = case_log_fn;
+    wdef.log_user = &log;
+    const double t0 = bench_now_ms();
+    drape_world *w = NULL;
+    if (drape_world_create(&wdef, &w) != DRAPE_OK) {
+        fail(out, "world creation failed", &log);
+        return;
+    }
+    snprintf(out->device, sizeof out->device, "%s", drape_world_device(w));
+    if (build_scene(w, def->size) != DRAPE_OK) {
+        fail(out, "scene creation failed", &log);
+        drape_world_destroy(w);
+        return;
+    }
+    out->setup_ms = bench_now_ms() - t0;
+    out->constraints = drape_world_constraint_count(w, DRAPE_CONSTRAINT_DISTANCE) +
+                       drape_world_constraint_count(w, DRAPE_CONSTRAINT_DIHEDRAL) +
+                       drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT);
+    measure(w, def, out, &log);
+    drape_coloring_stats stats;
+    if (drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &stats) == DRAPE_OK)
+        out->colors = stats.colors;
+    drape_world_destroy(w);
+    if (out->ok)
+        derive(def, out);
+}

@@ -1,0 +1,51 @@
+/* One benchmark case: a cloth of n x n particles dropped on a sphere, stepped on one backend with
+ * given iterations and substeps; warmed up, calibrated to a target time, timed over repetitions. */
+#ifndef BENCH_CASE_H
+#define BENCH_CASE_H
+
+#include "bench_stats.h"
+
+#include <drape/drape.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct bench_case_def {
+    drape_backend backend;  /* CPU or OPENCL */
+    const char *device;     /* OpenCL device selector; NULL on the CPU */
+    uint32_t size;          /* n */
+    int iterations, substeps;
+    double target_ms, warmup_ms;
+    int repetitions;
+    uint64_t memory_available; /* bytes of device (OpenCL) or host (CPU) memory; 0: unknown */
+} bench_case_def;
+
+typedef struct bench_result {
+    bench_case_def def;
+    char backend[8];     /* "cpu" or "opencl" */
+    char device[320];    /* the device in words, as drape_world_device says */
+    char status[200];    /* "ok", or why the case was skipped or failed */
+    bool ok;
+    uint64_t particles, constraints;
+    uint32_t colors;
+    double setup_ms;     /* world creation, cloth, colouring and the first step (upload, build) */
+    int warmup_steps, steps_per_rep;
+    bench_summary wall_ms;                  /* wall ms per step over the repetitions */
+    double device_ms;                       /* median of predict + collide + project + update */
+    double predict_ms, collide_ms, project_ms, update_ms; /* medians per step */
+    double projections_per_step;            /* constraints x iterations x substeps */
+    double projections_per_s;               /* per wall second (median) */
+    double project_projections_per_s;       /* per second of the project phase */
+    double project_bytes_per_step;          /* bench_model.h */
+    double effective_gbs;                   /* project bytes / project-phase time, GB/s */
+    double copy_gbs;                        /* the device's copy probe (median), 0: none */
+    double copy_fraction;                   /* effective_gbs / copy_gbs, 0: none */
+    double residual;                        /* distance residual RMS (m) after the last step */
+    double simulated_s;                     /* simulated time when the residual was taken */
+    uint64_t device_bytes;                  /* bytes in OpenCL buffers; 0 on the CPU */
+    double speedup;                         /* CPU reference ms / this ms, same run; 0: none */
+} bench_result;
+
+/* Runs one case into *out (never fails the run: out->ok and out->status tell). */
+void bench_case_run(const bench_case_def *def, bench_result *out);
+
+#endif /* BENCH_CASE_H */

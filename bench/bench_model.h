@@ -1,0 +1,44 @@
+/* The cost model of drape-bench: how many constraints a benchmark cloth has, how many bytes one
+ * projection moves, and how much memory a case needs before it is created.
+ *
+ * The numbers are written down here, once, so that the effective bandwidth the benchmark reports can
+ * be checked by hand (bench/README.md, "Performance model"). They follow shared/design.md: a
+ * distance projection with float4 positions moves its two indices, its parameters and both
+ * positions, read and written.
+ */
+#ifndef BENCH_MODEL_H
+#define BENCH_MODEL_H
+
+#include <stdint.h>
+
+/* Bytes one PBD distance projection moves in kernels/project.cl (solve_distance):
+ *   indices a, b                   2 x 4 B   read
+ *   rest, k', compliance, lambda   4 x 4 B   read (lambda is read by every projection)
+ *   positions p[a], p[b]           2 x 16 B  read, and written back: 2 x 16 B
+ * = 88 B. design.md's ~76 B leaves out k', compliance and lambda; an XPBD constraint also writes
+ * lambda back (92 B). */
+#define BENCH_BYTES_PER_DISTANCE 88u
+#define BENCH_BYTES_PER_DISTANCE_XPBD 92u
+
+/* Bytes one particle moves in the contact pass that ends every iteration (project_contacts): its
+ * contact (32 B: point, normal) read, its predicted position read and written (2 x 16 B). The start
+ * position x is read only by particles in contact and is left out. */
+#define BENCH_BYTES_PER_CONTACT_PASS 64u
+
+/* Constraints of an n x n cloth with structural, shear and skip-one bending springs:
+ * 2n(n-1) + 2(n-1)^2 + 2n(n-2). 256 x 256: 390 658; 1024 x 1024: 6 283 266. */
+uint64_t bench_cloth_constraints(uint32_t n);
+
+/* Bytes the project phase of one step moves under the model above, for `constraints` distance
+ * constraints and `particles` particles (contact pass once per iteration). */
+double bench_project_bytes(uint64_t constraints, uint64_t particles, int iterations, int substeps);
+
+/* A generous estimate of the device memory (bytes) an n x n cloth needs on the OpenCL backend
+ * (host/opencl_step.c: 112 B per particle, 24 B per distance constraint, plus scratch for the
+ * diagnostics and the reductions), used to skip sizes a device cannot hold before trying them. */
+uint64_t bench_cloth_device_bytes(uint32_t n);
+
+/* The same for the host: the world's arrays in creation and colour order, and the colouring. */
+uint64_t bench_cloth_host_bytes(uint32_t n);
+
+#endif /* BENCH_MODEL_H */

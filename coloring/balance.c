@@ -2,10 +2,10 @@
  *
  * Every colour is one kernel launch, and a launch is as slow as its largest colour while a small
  * colour leaves most of the device idle, so the solver wants colours of equal size. First-fit fills
- * the low colours and leaves the last ones nearly empty (most of all in random order). In the spirit
- * of NVIDIA Warp's warp.utils.graph_coloring_balance, this pass moves constraints out of colours
- * larger than the target ceil(count / colours) into colours smaller than it that none of their
- * neighbours holds:
+ * the low colours and leaves the last ones nearly empty (most of all in random order). In the
+ * spirit of NVIDIA Warp's warp.utils.graph_coloring_balance, this pass moves constraints out of
+ * colours larger than the target ceil(count / colours) into colours smaller than it that none of
+ * their neighbours holds:
  *
  *   for each window of 64 colours that has a colour below the target:
  *     masks <- the window's colours around each movable particle
@@ -90,7 +90,8 @@ drape_result color_balance(const color_graph *g, uint64_t *masks, uint32_t *colo
     if (color_count < 2) return DRAPE_OK;
     uint32_t *sizes = color_calloc(color_count, sizeof *sizes);
     if (sizes == NULL) return DRAPE_ERROR_OUT_OF_MEMORY;
-    for (uint32_t c = 0; c < g->count; ++c) sizes[colors[c]]++;
+    for (uint32_t c = 0; c < g->count; ++c)
+        sizes[colors[c]]++;
     balance_state b = {g, masks, colors, sizes,
                        g->count / color_count + (g->count % color_count != 0)};
     for (int pass = 0; pass < BALANCE_PASSES; ++pass) {

@@ -66,11 +66,15 @@ static drape_result make_ranges(const color_graph *g, const uint32_t *colors, ui
         color_free(offsets);
         return DRAPE_ERROR_OUT_OF_MEMORY;
     }
-    for (uint32_t c = 0; c < g->count; ++c) offsets[colors[c] + 1u]++;
-    for (uint32_t k = 0; k < color_count; ++k) offsets[k + 1u] += offsets[k];
-    for (uint32_t c = 0; c < g->count; ++c) order[offsets[colors[c]]++] = c;
+    for (uint32_t c = 0; c < g->count; ++c)
+        offsets[colors[c] + 1u]++;
+    for (uint32_t k = 0; k < color_count; ++k)
+        offsets[k + 1u] += offsets[k];
+    for (uint32_t c = 0; c < g->count; ++c)
+        order[offsets[colors[c]]++] = c;
     /* offsets[k] now ends colour k; shift it back to where colour k starts. */
-    for (uint32_t k = color_count; k > 0; --k) offsets[k] = offsets[k - 1u];
+    for (uint32_t k = color_count; k > 0; --k)
+        offsets[k] = offsets[k - 1u];
     offsets[0] = 0;
 
     drape_coloring_stats stats = {g->count, color_count, 0, 0, 0.0f, lower_bound};

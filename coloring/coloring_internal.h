@@ -4,8 +4,8 @@
  * The graph is never built as constraint-constraint adjacency. Every question the colouring asks
  * ("which colours do the neighbours of this constraint hold?") is answered from the particles: in a
  * valid colouring each movable particle meets at most one constraint of each colour, so the set of
- * colours around a constraint is the union of one bit mask per particle. Colours are handled 64 at a
- * time (a "window"), one uint64_t per particle; Box2D v3 keeps the same kind of per-colour bit set.
+ * colours around a constraint is the union of one bit mask per particle. Colours are handled 64 at
+ * a time (a "window"), one uint64_t per particle; Box2D v3 keeps such a bit set per colour.
  */
 #ifndef DRAPE_COLORING_INTERNAL_H
 #define DRAPE_COLORING_INTERNAL_H
@@ -29,7 +29,7 @@ typedef struct color_graph {
 } color_graph;
 
 /* Allocation of count * size bytes (at least one byte, so that success is never NULL), NULL on
- * overflow or failure. Tests build the library with DRAPE_COLORING_ALLOC_HOOK to make these fail. */
+ * overflow or failure. The tests build the library with DRAPE_COLORING_ALLOC_HOOK to fail them. */
 void *color_alloc(size_t count, size_t size);
 void *color_calloc(size_t count, size_t size);
 void color_free(void *pointer);

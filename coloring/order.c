@@ -3,17 +3,18 @@
  * First-fit gives every constraint the lowest colour its already-coloured neighbours leave free, so
  * the result depends only on the visiting order (Fratarcangeli & Pellacini, "Towards a Massively
  * Parallel Solver for Position Based Dynamics", SIGRAD 2014, colour the constraint graph greedily).
- *   natural        creation order. On a cloth grid built row by row it reaches the lower bound
- *                  (see drape_coloring.h for the order the builder must use).
- *   largest-first  Welsh & Powell (1967): constraints with the most conflicts first. The degree used
- *                  is the incidence degree, the sum over the constraint's movable particles of the
- *                  other constraints on that particle, capped at count - 1; a neighbour that shares
- *                  two particles counts twice. It is exact for distance constraints without
- *                  duplicates and costs O(arity) per constraint, where the exact neighbour count
- *                  would need the adjacency this library never builds. Ties keep creation order.
- *   random         a Fisher-Yates shuffle driven by splitmix64 (Steele, Lea, Flood, "Fast
- *                  splittable pseudorandom number generators", OOPSLA 2014) seeded by the caller:
- *                  the same seed gives the same order on every platform.
+ *
+ * natural: creation order. On a cloth grid built in the order drape_coloring.h gives, it reaches
+ *   the lower bound.
+ * largest-first: Welsh & Powell (1967), the constraints with the most conflicts first. The degree
+ *   is the incidence degree: the sum over the constraint's movable particles of the other
+ *   constraints on that particle, capped at count - 1, so a neighbour that shares two particles
+ *   counts twice. It is exact for distance constraints without duplicates and costs O(arity) per
+ *   constraint, where the exact neighbour count would need the adjacency this library never
+ *   builds. Ties keep creation order.
+ * random: a Fisher-Yates shuffle driven by splitmix64 (Steele, Lea, Flood, "Fast splittable
+ *   pseudorandom number generators", OOPSLA 2014) seeded by the caller; the same seed gives the
+ *   same order on every platform.
  */
 #include "coloring_internal.h"
 
@@ -36,7 +37,8 @@ static uint32_t splitmix64_below(splitmix64 *rng, uint64_t range) {
 
 static void shuffle(uint32_t *sequence, uint32_t count, uint64_t seed) {
     splitmix64 rng = {seed};
-    for (uint32_t i = 0; i < count; ++i) sequence[i] = i;
+    for (uint32_t i = 0; i < count; ++i)
+        sequence[i] = i;
     for (uint32_t i = count; i > 1; --i) {
         uint32_t j = splitmix64_below(&rng, i);
         uint32_t t = sequence[i - 1];
@@ -62,8 +64,10 @@ static drape_result largest_first(const color_graph *g, const uint32_t *degree,
     if (start == NULL) return DRAPE_ERROR_OUT_OF_MEMORY;
     /* Bucket b holds degree count - 1 - b, so that ascending buckets are descending degrees. */
     uint32_t top = g->count - 1u;
-    for (uint32_t c = 0; c < g->count; ++c) start[top - incidence_degree(g, degree, c) + 1u]++;
-    for (uint32_t b = 0; b < g->count; ++b) start[b + 1u] += start[b];
+    for (uint32_t c = 0; c < g->count; ++c)
+        start[top - incidence_degree(g, degree, c) + 1u]++;
+    for (uint32_t b = 0; b < g->count; ++b)
+        start[b + 1u] += start[b];
     for (uint32_t c = 0; c < g->count; ++c) {
         sequence[start[top - incidence_degree(g, degree, c)]++] = c;
     }

@@ -2,6 +2,7 @@
  * obvious way: a particle -> constraints incidence list, walked per constraint. */
 #include "check.h"
 
+#include "meshes.h"
 #include "test.h"
 
 #include <math.h>
@@ -37,7 +38,8 @@ static incidence make_incidence(const drape_color_input *in) {
             if (counts(in, q, s)) inc.start[q[s] + 1u]++;
         }
     }
-    for (uint32_t p = 0; p < in->particle_count; ++p) inc.start[p + 1u] += inc.start[p];
+    for (uint32_t p = 0; p < in->particle_count; ++p)
+        inc.start[p + 1u] += inc.start[p];
     uint32_t *fill = zeroed(in->particle_count, sizeof(uint32_t));
     for (uint32_t c = 0; c < in->count; ++c) {
         const uint32_t *q = in->indices + (size_t)c * in->arity;
@@ -121,7 +123,8 @@ void reference_first_fit(const drape_color_input *in, uint32_t *colors) {
         taken_colors t = {colors, taken, c};
         for_each_neighbour(in, &inc, c, stamp, take, &t);
         uint32_t color = 0;
-        while (taken[color]) ++color;
+        while (taken[color])
+            ++color;
         colors[c] = color;
     }
     free(taken);
@@ -194,11 +197,9 @@ drape_coloring color_checked(const drape_color_input *in) {
 }
 
 uint32_t check_all_orders(drape_color_input in) {
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
     uint32_t natural = 0;
-    for (int o = 0; o < 3; ++o) {
-        in.order = orders[o];
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
+        in.order = color_orders[o];
         in.balance = false;
         drape_coloring plain = color_checked(&in);
         in.balance = true;

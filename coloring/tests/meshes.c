@@ -77,7 +77,8 @@ void grid_springs(cset *out, uint32_t nx, uint32_t ny, unsigned families) {
     for (int k = 0; k < 3; ++k) {
         if (!(families & passes[k])) continue;
         for (uint32_t j = 0; j < ny; ++j) {
-            for (uint32_t i = 0; i < nx; ++i) cell_springs(out, nx, ny, i, j, passes[k]);
+            for (uint32_t i = 0; i < nx; ++i)
+                cell_springs(out, nx, ny, i, j, passes[k]);
         }
     }
 }
@@ -85,7 +86,8 @@ void grid_springs(cset *out, uint32_t nx, uint32_t ny, unsigned families) {
 void grid_springs_interleaved(cset *out, uint32_t nx, uint32_t ny, unsigned families) {
     cset_init(out, 2);
     for (uint32_t j = 0; j < ny; ++j) {
-        for (uint32_t i = 0; i < nx; ++i) cell_springs(out, nx, ny, i, j, families);
+        for (uint32_t i = 0; i < nx; ++i)
+            cell_springs(out, nx, ny, i, j, families);
     }
 }
 
@@ -117,7 +119,8 @@ void grid_dihedrals(cset *out, uint32_t nx, uint32_t ny) {
     cset_init(out, 4);
     for (int k = 0; k < 3; ++k) {
         for (uint32_t j = 0; j < ny; ++j) {
-            for (uint32_t i = 0; i < nx; ++i) grid_dihedral(out, nx, ny, i, j, passes[k]);
+            for (uint32_t i = 0; i < nx; ++i)
+                grid_dihedral(out, nx, ny, i, j, passes[k]);
         }
     }
 }
@@ -186,9 +189,9 @@ void disc_triangles(tri_mesh *out, uint32_t rings, uint32_t spokes) {
             /* Walk both rings by angle: advance the one whose next particle comes first. */
             uint32_t a = 0, b = 0;
             while (a < inner_n || b < outer_n) {
-                int advance_outer = b < outer_n &&
-                                    (a == inner_n || (uint64_t)(b + 1u) * inner_n <=
-                                                         (uint64_t)(a + 1u) * outer_n);
+                int advance_outer =
+                    b < outer_n &&
+                    (a == inner_n || (uint64_t)(b + 1u) * inner_n <= (uint64_t)(a + 1u) * outer_n);
                 if (advance_outer) {
                     add_triangle(out, inner + a % inner_n, outer + b, outer + (b + 1u) % outer_n);
                     ++b;
@@ -224,8 +227,8 @@ static half_edge *sorted_half_edges(const tri_mesh *mesh) {
         const uint32_t *v = mesh->triangles + 3u * t;
         for (uint32_t k = 0; k < 3; ++k) {
             uint32_t from = v[k], to = v[(k + 1u) % 3u], opposite = v[(k + 2u) % 3u];
-            h[3u * t + k] = from < to ? (half_edge){from, to, opposite, 1}
-                                      : (half_edge){to, from, opposite, 0};
+            h[3u * t + k] =
+                from < to ? (half_edge){from, to, opposite, 1} : (half_edge){to, from, opposite, 0};
         }
     }
     qsort(h, (size_t)mesh->count * 3u, sizeof *h, compare_half_edges);
@@ -262,7 +265,8 @@ void random_constraints(cset *out, uint32_t particle_count, uint32_t count, uint
     uint32_t slots[8];
     for (uint32_t c = 0; c < count; ++c) {
         uint32_t used = 1u + test_rng_below(rng, arity);
-        for (uint32_t s = 0; s < arity; ++s) slots[s] = DRAPE_NO_PARTICLE;
+        for (uint32_t s = 0; s < arity; ++s)
+            slots[s] = DRAPE_NO_PARTICLE;
         for (uint32_t k = 0; k < used; ++k) {
             uint32_t s;
             do {
@@ -302,8 +306,11 @@ void pin_random(uint8_t *movable, uint32_t particle_count, double probability, t
     }
 }
 
+const drape_color_order color_orders[COLOR_ORDER_COUNT] = {
+    DRAPE_COLOR_ORDER_NATURAL, DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
+
 drape_color_input color_input(const cset *set, const uint8_t *movable, uint32_t particle_count,
                               drape_color_order order, uint64_t seed, bool balance) {
-    return (drape_color_input){set->indices, set->arity, set->count, movable, particle_count,
-                               order,        seed,       balance};
+    return (drape_color_input){set->indices,   set->arity, set->count, movable,
+                               particle_count, order,      seed,       balance};
 }

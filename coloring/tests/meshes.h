@@ -16,7 +16,7 @@ typedef struct test_rng {
 
 uint64_t test_rng_next(test_rng *rng);
 uint32_t test_rng_below(test_rng *rng, uint32_t range); /* [0, range) */
-double test_rng_unit(test_rng *rng);                     /* [0, 1) */
+double test_rng_unit(test_rng *rng);                    /* [0, 1) */
 
 /* A growable array of constraints of one arity. */
 typedef struct cset {
@@ -50,9 +50,9 @@ void grid_springs(cset *out, uint32_t nx, uint32_t ny, unsigned families);
  * First-fit in this order misses the lower bound with bending (13 instead of 12 colours). */
 void grid_springs_interleaved(cset *out, uint32_t nx, uint32_t ny, unsigned families);
 
-/* The dihedral bending constraints (edge0, edge1, wing0, wing1) of an nx x ny grid triangulated
- * along (i,j)-(i+1,j+1), in the cloth builder's order (see drape_coloring.h): three passes, each row
- * by row, over the interior edges of one direction:
+/* The dihedral bending constraints (edge0, edge1, wing0, wing1) of an nx x ny grid split along
+ * (i,j)-(i+1,j+1), in the cloth builder's order (see drape_coloring.h): three passes, each row by
+ * row, over the interior edges of one direction:
  *   diagonal    (i,j)-(i+1,j+1)                 wings (i,j+1) and (i+1,j)
  *   vertical    (i,j)-(i,j+1),   0 < i < nx-1   wings (i-1,j) and (i+1,j+1)
  *   horizontal  (i,j)-(i+1,j),   0 < j < ny-1   wings (i+1,j+1) and (i,j-1)
@@ -99,6 +99,10 @@ uint8_t *movable_all(uint32_t particle_count);
 void pin_cloth(uint8_t *movable, uint32_t nx, uint32_t ny, uint32_t pins);
 /* Pins (sets 0) each particle with probability `probability`. */
 void pin_random(uint8_t *movable, uint32_t particle_count, double probability, test_rng *rng);
+
+/* Every colouring order, for the loops over them. */
+#define COLOR_ORDER_COUNT 3
+extern const drape_color_order color_orders[COLOR_ORDER_COUNT];
 
 drape_color_input color_input(const cset *set, const uint8_t *movable, uint32_t particle_count,
                               drape_color_order order, uint64_t seed, bool balance);

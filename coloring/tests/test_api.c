@@ -12,12 +12,12 @@ void test_pinned_constraints(void) {
     /* Particles 0..3 pinned, 4..5 movable. Constraints touching only pinned particles (or no
      * particle at all) conflict with nothing. */
     const uint32_t none = DRAPE_NO_PARTICLE;
-    const uint32_t indices[] = {0, 1, none, /* pinned only */
-                                1, 2, 3,    /* pinned only, shares 1 with the first */
+    const uint32_t indices[] = {0,    1,    none, /* pinned only */
+                                1,    2,    3,    /* pinned only, shares 1 with the first */
                                 none, none, none, /* no particle */
-                                0, 4, none, /* movable 4 */
-                                4, 5, 1,    /* movable 4 and 5: conflicts with the previous */
-                                2, 2, 2};   /* one pinned particle three times */
+                                0,    4,    none, /* movable 4 */
+                                4,    5,    1,    /* movable 4 and 5: conflicts with the previous */
+                                2,    2,    2};   /* one pinned particle three times */
     const uint8_t movable[6] = {0, 0, 0, 0, 1, 1};
     drape_color_input in = {indices, 3, 6, movable, 6, DRAPE_COLOR_ORDER_NATURAL, 0, false};
     drape_coloring out = color_checked(&in);
@@ -43,10 +43,8 @@ void test_pinned_constraints(void) {
 }
 
 void test_empty_input(void) {
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
-    for (int o = 0; o < 3; ++o) {
-        drape_color_input in = {NULL, 2, 0, NULL, 0, orders[o], 9, o == 1};
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
+        drape_color_input in = {NULL, 2, 0, NULL, 0, color_orders[o], 9, o == 1};
         drape_coloring out;
         memset(&out, 0xAB, sizeof out);
         ENSURE_EQ(drape_color_constraints(&in, &out), DRAPE_OK);
@@ -135,11 +133,10 @@ void test_random_order_deterministic(void) {
     cset set;
     grid_springs(&set, 48, 40, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     uint8_t *movable = movable_all(48 * 40);
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
-    for (int o = 0; o < 3; ++o) {
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
         for (int balance = 0; balance < 2; ++balance) {
-            drape_color_input in = color_input(&set, movable, 48 * 40, orders[o], 42, balance);
+            drape_color_input in =
+                color_input(&set, movable, 48 * 40, color_orders[o], 42, balance);
             drape_coloring a = color_checked(&in), b = color_checked(&in);
             ENSURE(same_coloring(&a, &b));
             drape_coloring_free(&a);
@@ -182,17 +179,15 @@ void test_determinism_hash(void) {
     grid_springs(&set, 40, 30, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     uint8_t *movable = movable_all(40 * 30);
     pin_cloth(movable, 40, 30, DRAPE_PIN_CORNER_01 | DRAPE_PIN_CORNER_11);
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
     const uint64_t expected[3][2] = {
         {UINT64_C(0xde882a6a8f4484ca), UINT64_C(0xeb4f8523e9013871)},
         {UINT64_C(0xd83c2ce2c1ccc417), UINT64_C(0x07407008be5625af)},
         {UINT64_C(0xfcc77e05cb9374f1), UINT64_C(0x210c4b94ff9afe2e)},
     };
     int mismatch = 0;
-    for (int o = 0; o < 3; ++o) {
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
         for (int balance = 0; balance < 2; ++balance) {
-            drape_color_input in = color_input(&set, movable, 40 * 30, orders[o], 7, balance);
+            drape_color_input in = color_input(&set, movable, 40 * 30, color_orders[o], 7, balance);
             drape_coloring out = color_checked(&in);
             uint64_t h = coloring_hash(&out);
             if (h != expected[o][balance]) {

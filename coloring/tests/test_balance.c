@@ -24,16 +24,14 @@ void test_balance_evens_sizes(void) {
     grid_dihedrals(&dihedrals, 96, 80);
     uint8_t *movable = movable_all(96 * 80);
     const cset *sets[2] = {&springs, &dihedrals};
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
     for (int s = 0; s < 2; ++s) {
-        for (int o = 0; o < 3; ++o) {
+        for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
             double before, after;
-            ratios(sets[s], movable, 96 * 80, orders[o], &before, &after);
+            ratios(sets[s], movable, 96 * 80, color_orders[o], &before, &after);
             ENSURE(after <= before);
             ENSURE(after < 1.1);
             /* Random first-fit leaves nearly empty last colours; balancing fills them. */
-            if (orders[o] == DRAPE_COLOR_ORDER_RANDOM) ENSURE(before > 2.0 * after);
+            if (color_orders[o] == DRAPE_COLOR_ORDER_RANDOM) ENSURE(before > 2.0 * after);
         }
     }
     free(movable);

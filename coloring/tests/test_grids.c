@@ -11,9 +11,9 @@ typedef struct grid_size {
 } grid_size;
 
 /* Sizes with an interior (>= 5 particles each way, so some particle has the full 12 springs). */
-static const grid_size sizes[] = {{5, 5},   {6, 5},   {5, 9},    {7, 7},   {8, 13},  {16, 16},
-                                  {33, 17}, {17, 33}, {64, 64},  {100, 7}, {7, 100}, {129, 64},
-                                  {5, 300}, {300, 5}, {128, 128}};
+static const grid_size sizes[] = {{5, 5},   {6, 5},    {5, 9},   {7, 7},   {8, 13},
+                                  {16, 16}, {33, 17},  {17, 33}, {64, 64}, {100, 7},
+                                  {7, 100}, {129, 64}, {5, 300}, {300, 5}, {128, 128}};
 #define SIZE_COUNT (sizeof sizes / sizeof sizes[0])
 
 /* Every pin flag alone and the combinations a hanging or framed cloth uses. */
@@ -42,7 +42,8 @@ static const uint32_t family_bound[3] = {4, 8, 12};
 /* Colours `set` in natural order with and without balancing; returns the colour count after
  * checking both and that balancing kept it. */
 static uint32_t natural_colors(const cset *set, const uint8_t *movable, uint32_t particles) {
-    drape_color_input in = color_input(set, movable, particles, DRAPE_COLOR_ORDER_NATURAL, 0, false);
+    drape_color_input in =
+        color_input(set, movable, particles, DRAPE_COLOR_ORDER_NATURAL, 0, false);
     drape_coloring plain = color_checked(&in);
     in.balance = true;
     drape_coloring balanced = color_checked(&in);
@@ -141,7 +142,7 @@ void test_grid_dihedrals_reach_bound(void) {
 }
 
 /* The same dihedrals sorted by edge (per particle: its edges to (i+1,j), (i,j+1), (i+1,j+1)) take
- * 14 colours; largest-first takes 14 too, random order more. Recorded here so that a change shows. */
+ * 14 colours; largest-first takes 14 too, random order more. Recorded so that a change shows. */
 void test_grid_dihedrals_sorted_order(void) {
     tri_mesh mesh;
     grid_triangles(&mesh, 64, 64);
@@ -149,11 +150,10 @@ void test_grid_dihedrals_sorted_order(void) {
     mesh_dihedrals(&set, &mesh);
     ENSURE_EQ(set.count, 63u * 63u + 2u * 62u * 63u);
     uint8_t *movable = movable_all(mesh.particle_count);
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
     const uint32_t most[3] = {14, 14, 22};
-    for (int o = 0; o < 3; ++o) {
-        drape_color_input in = color_input(&set, movable, mesh.particle_count, orders[o], 3, true);
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
+        drape_color_input in =
+            color_input(&set, movable, mesh.particle_count, color_orders[o], 3, true);
         drape_coloring out = color_checked(&in);
         ENSURE_EQ(out.stats.lower_bound, 12);
         ENSURE(out.stats.colors <= most[o]);

@@ -35,7 +35,8 @@ void test_disc_mesh(void) {
 
     /* Pin the outer ring, as a drum skin. */
     uint8_t *pinned = movable_all(disc.particle_count);
-    for (uint32_t p = disc.particle_count - 12u * 6u; p < disc.particle_count; ++p) pinned[p] = 0;
+    for (uint32_t p = disc.particle_count - 12u * 6u; p < disc.particle_count; ++p)
+        pinned[p] = 0;
     check_mesh(&disc, pinned);
     free(pinned);
     tri_mesh_free(&disc);

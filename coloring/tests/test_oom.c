@@ -54,10 +54,8 @@ int main(void) {
     cset grid;
     grid_springs(&grid, 20, 20, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     uint8_t *movable = movable_all(400);
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
-    for (int o = 0; o < 3; ++o) {
-        drape_color_input in = color_input(&grid, movable, 400, orders[o], 3, true);
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
+        drape_color_input in = color_input(&grid, movable, 400, color_orders[o], 3, true);
         /* degree, masks, colors, [sequence, buckets], sizes, order, offsets */
         ENSURE(walk_failures(&in) >= 6);
     }

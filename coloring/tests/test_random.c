@@ -42,8 +42,8 @@ void test_random_graphs(void) {
 /* Colours the graph in natural order without balancing and compares every constraint's colour
  * with the brute-force first-fit. */
 static void ensure_matches_reference(const random_graph *g) {
-    drape_color_input in = color_input(&g->set, g->movable, g->particle_count,
-                                       DRAPE_COLOR_ORDER_NATURAL, 0, false);
+    drape_color_input in =
+        color_input(&g->set, g->movable, g->particle_count, DRAPE_COLOR_ORDER_NATURAL, 0, false);
     drape_coloring out;
     ENSURE_EQ(drape_color_constraints(&in, &out), DRAPE_OK);
     uint32_t *colors = malloc(((size_t)in.count + 1u) * sizeof *colors);
@@ -51,7 +51,8 @@ static void ensure_matches_reference(const random_graph *g) {
     ENSURE(colors != NULL && expected != NULL);
     check_coloring(&in, &out, colors);
     reference_first_fit(&in, expected);
-    for (uint32_t c = 0; c < in.count; ++c) ENSURE_EQ(colors[c], expected[c]);
+    for (uint32_t c = 0; c < in.count; ++c)
+        ENSURE_EQ(colors[c], expected[c]);
     free(colors);
     free(expected);
     drape_coloring_free(&out);
@@ -88,10 +89,8 @@ void test_many_colors(void) {
     uint8_t *movable = movable_all(leaves + 1u);
     drape_color_input in = color_input(&star, movable, leaves + 1u, 0, 5, false);
     ENSURE_EQ(check_all_orders(in), leaves);
-    const drape_color_order orders[3] = {DRAPE_COLOR_ORDER_NATURAL,
-                                         DRAPE_COLOR_ORDER_LARGEST_FIRST, DRAPE_COLOR_ORDER_RANDOM};
-    for (int o = 0; o < 3; ++o) {
-        in.order = orders[o];
+    for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
+        in.order = color_orders[o];
         drape_coloring out = color_checked(&in);
         ENSURE_EQ(out.stats.colors, leaves);
         ENSURE_EQ(out.stats.lower_bound, leaves);

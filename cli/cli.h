@@ -1,0 +1,117 @@
+/* The `drape` command's shared pieces: exit codes, the subcommands, option parsing, scene loading
+ * with the CLI's messages, the progress bar and the state summaries that `run` prints.
+ *
+ * Exit codes (also in `drape --help`):
+ *   0  success
+ *   1  the simulation or the backend failed (a step failed, no usable OpenCL device, out of memory)
+ *   2  usage: an unknown subcommand or option, a missing or malformed value
+ *   3  bad input: a scene or mesh file is missing, unreadable, malformed or invalid
+ *   4  output: an export directory or dump file cannot be written
+ */
+#ifndef DRAPE_CLI_H
+#define DRAPE_CLI_H
+
+#include "drape_scene.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum {
+    CLI_OK = 0,
+    CLI_RUNTIME = 1,
+    CLI_USAGE = 2,
+    CLI_BAD_INPUT = 3,
+    CLI_OUTPUT = 4,
+    CLI_CONTINUE = -1, /* option parsing: go on */
+};
+
+/* ---- subcommands (cmd_*.c): each returns an exit code ---- */
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_info(int argc, char **argv);
+int cli_cmd_devices(int argc, char **argv);
+
+/* ---- run_loop.c: the simulation loop of `drape run` and of `drape` alone ---- */
+
+typedef struct cli_run_config {
+    uint32_t steps;          /* 0: the scene's own */
+    bool has_backend;        /* override the scene's backend */
+    drape_backend backend;
+    const char *device;      /* NULL: the scene's */
+    const char *export_dir;  /* NULL: no OBJ export */
+    uint32_t every;          /* export every k-th step, >= 1 */
+    const char *dump;        /* NULL: no CSV dump */
+    bool json;               /* a JSON summary on stdout instead of text lines */
+} cli_run_config;
+
+cli_run_config cli_default_run_config(void);
+/* Loads the scene, runs it and reports; returns the exit code. */
+int cli_run_scene(const char *scene, const cli_run_config *config);
+
+/* ---- args.c ---- */
+
+/* One option of a subcommand: a flag (value == NULL) or an option with a value. */
+typedef struct cli_option {
+    const char *name;   /* "--steps" */
+    const char **value; /* receives the value's text, or NULL for a flag */
+    bool *flag;         /* set for a flag */
+} cli_option;
+
+/* Parses argv[1..] of a subcommand: options (`--name value` or `--name=value`) and at most
+ * `max_positional` positional arguments. `--help` prints the usage to stdout and returns CLI_OK; an
+ * error prints a message and the usage to stderr and returns CLI_USAGE; else CLI_CONTINUE. */
+int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
+              size_t option_count, const char **positional, int max_positional, int *positional_count,
+              void (*usage)(FILE *to));
+
+/* Numbers and names given on the command line; each prints "drape: FLAG ..." and returns false
+ * when the text is not acceptable. */
+bool cli_u32(const char *flag, const char *text, uint32_t min, uint32_t max, uint32_t *out);
+bool cli_backend(const char *flag, const char *text, drape_backend *out);
+
+/* "drape: message" on stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* The exit code of a scene library failure. */
+int cli_exit_code(drape_scene_status status);
+
+/* The world's messages: "drape: warning: ..." / "drape: error: ..." on stderr. */
+void cli_log(drape_log_level level, const char *message, void *user);
+
+/* Loads a built-in scene or a file with the CLI's options; prints the error and returns its exit
+ * code, or CLI_OK with *out set. device may be NULL; backend NULL keeps the scene's. */
+int cli_load_scene(const char *name, const drape_backend *backend, const char *device,
+                   drape_scene **out);
+
+/* ---- progress.c: a progress bar on stderr, drawn only when stderr is a terminal ---- */
+
+typedef struct cli_progress {
+    bool enabled;
+    uint64_t total;
+    double start, last_draw;
+    bool drawn;
+} cli_progress;
+
+void cli_progress_start(cli_progress *p, uint64_t total);
+void cli_progress_update(cli_progress *p, uint64_t done);
+/* Erases the bar (before other output, and at the end). */
+void cli_progress_clear(cli_progress *p);
+
+/* ---- clock.c ---- */
+double cli_now(void);
+
+/* ---- summary.c: what `run` says about the state ---- */
+
+typedef struct cli_state_summary {
+    double mean_height, lowest; /* m, over all particles */
+    double kinetic_energy;      /* J, of the movable particles */
+    double distance_residual;   /* m, RMS over distance constraints */
+} cli_state_summary;
+
+drape_result cli_summarise(drape_world *world, cli_state_summary *out);
+
+#endif

@@ -1,0 +1,171 @@
+/* `drape info SCENE|FILE`: what a scene holds, without running it: particles, constraints by type
+ * and distances by kind, each type's colouring against its lower bound (the most constraints on one
+ * movable particle), colliders, and memory. The world is built on the CPU unless --backend asks
+ * otherwise. With no scene, it lists the built-in scenes.
+ */
+#include "cli.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: drape info [SCENE|FILE] [--backend cpu|opencl|auto] [--device D] [--json]\n"
+            "\n"
+            "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
+            "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
+            "With no scene, lists the built-in scenes.\n"
+            "\n"
+            "  --backend B   build the world on this backend (default cpu)\n"
+            "  --device D    OpenCL device: an index or part of its name\n"
+            "  --json        print JSON instead of text\n"
+            "  --help        this text\n"
+            "\n"
+            "Exit codes: 0 success, 1 backend failure, 2 usage error, 3 bad scene or mesh file.\n");
+}
+
+static const char *const type_names[DRAPE_CONSTRAINT_TYPE_COUNT] = {"distance", "dihedral",
+                                                                    "attachment"};
+static const char *const kind_names[3] = {"stretch", "shear", "bend"};
+static const char *const collider_names[3] = {"plane", "sphere", "capsule"};
+
+static int list_builtins(bool json)
+{
+    if (json) {
+        cJSON *a = cJSON_CreateArray();
+        for (size_t i = 0; i < drape_scene_builtin_count(); ++i) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", drape_scene_builtin_name(i));
+            cJSON_AddStringToObject(o, "summary",
+                                    drape_scene_builtin_summary(drape_scene_builtin_name(i)));
+            cJSON_AddItemToArray(a, o);
+        }
+        char *text = cJSON_Print(a);
+        cJSON_Delete(a);
+        if (text)
+            printf("%s\n", text);
+        cJSON_free(text);
+        return text ? CLI_OK : CLI_RUNTIME;
+    }
+    printf("built-in scenes (the first is the default):\n");
+    for (size_t i = 0; i < drape_scene_builtin_count(); ++i)
+        printf("  %-16s %s\n", drape_scene_builtin_name(i),
+               drape_scene_builtin_summary(drape_scene_builtin_name(i)));
+    return CLI_OK;
+}
+
+static void print_text(const drape_scene *s, const drape_scene_info *in)
+{
+    drape_world *w = drape_scene_world(s);
+    drape_world_def def = drape_world_get_def(w);
+    printf("scene        %s\n", drape_scene_name(s));
+    printf("backend      %s\n", drape_world_device(w));
+    printf("solver       dt %.6g s, %d substeps, %d iterations, %s\n", (double)def.dt,
+           def.substeps, def.iterations,
+           def.mode == DRAPE_MODE_PBD ? "pbd" : "mass-spring");
+    printf("particles    %u (%u pinned)\n", in->particles, in->pinned);
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        const drape_coloring_stats *c = &in->coloring[t];
+        printf("%-12s %u", t == 0 ? "constraints" : "", in->constraints[t]);
+        printf(" %s", type_names[t]);
+        if (t == DRAPE_CONSTRAINT_DISTANCE)
+            printf(" (%u stretch, %u shear, %u bend)", in->distances_by_kind[0],
+                   in->distances_by_kind[1], in->distances_by_kind[2]);
+        if (c->constraints)
+            printf(": %u colours, lower bound %u, %u..%u per colour", c->colors, c->lower_bound,
+                   c->smallest, c->largest);
+        printf("\n");
+    }
+    printf("colliders    %u plane, %u sphere, %u capsule (%u moving)\n", in->colliders_by_type[0],
+           in->colliders_by_type[1], in->colliders_by_type[2], in->moving_colliders);
+    printf("targets      %u scripted\n", in->scripted_targets);
+    printf("triangles    %u (exported)\n", in->triangles);
+    printf("memory       %.2f MiB host (estimate)", (double)in->host_bytes / 1048576.0);
+    if (drape_world_backend(w) == DRAPE_BACKEND_OPENCL)
+        printf(", %.2f MiB in device buffers now", (double)in->device_bytes / 1048576.0);
+    printf("\n");
+    printf("steps        %u by default\n", drape_scene_default_steps(s));
+}
+
+static int print_json(const drape_scene *s, const drape_scene_info *in)
+{
+    drape_world *w = drape_scene_world(s);
+    drape_world_def def = drape_world_get_def(w);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "scene", drape_scene_name(s));
+    cJSON_AddStringToObject(o, "device", drape_world_device(w));
+    cJSON_AddNumberToObject(o, "dt", def.dt);
+    cJSON_AddNumberToObject(o, "substeps", def.substeps);
+    cJSON_AddNumberToObject(o, "iterations", def.iterations);
+    cJSON_AddNumberToObject(o, "default_steps", drape_scene_default_steps(s));
+    cJSON_AddNumberToObject(o, "particles", in->particles);
+    cJSON_AddNumberToObject(o, "pinned", in->pinned);
+    cJSON *cons = cJSON_AddObjectToObject(o, "constraints");
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        const drape_coloring_stats *c = &in->coloring[t];
+        cJSON *ct = cJSON_AddObjectToObject(cons, type_names[t]);
+        cJSON_AddNumberToObject(ct, "count", in->constraints[t]);
+        if (t == DRAPE_CONSTRAINT_DISTANCE) {
+            cJSON *k = cJSON_AddObjectToObject(ct, "by_kind");
+            for (int i = 0; i < 3; ++i)
+                cJSON_AddNumberToObject(k, kind_names[i], in->distances_by_kind[i]);
+        }
+        cJSON_AddNumberToObject(ct, "colors", c->colors);
+        cJSON_AddNumberToObject(ct, "lower_bound", c->lower_bound);
+        cJSON_AddNumberToObject(ct, "smallest_color", c->smallest);
+        cJSON_AddNumberToObject(ct, "largest_color", c->largest);
+    }
+    cJSON *col = cJSON_AddObjectToObject(o, "colliders");
+    for (int i = 0; i < 3; ++i)
+        cJSON_AddNumberToObject(col, collider_names[i], in->colliders_by_type[i]);
+    cJSON_AddNumberToObject(col, "moving", in->moving_colliders);
+    cJSON_AddNumberToObject(o, "scripted_targets", in->scripted_targets);
+    cJSON_AddNumberToObject(o, "triangles", in->triangles);
+    cJSON *mem = cJSON_AddObjectToObject(o, "memory");
+    cJSON_AddNumberToObject(mem, "host_bytes_estimate", (double)in->host_bytes);
+    cJSON_AddNumberToObject(mem, "device_bytes", (double)in->device_bytes);
+    char *text = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!text) {
+        cli_error("no memory for the JSON output");
+        return CLI_RUNTIME;
+    }
+    printf("%s\n", text);
+    cJSON_free(text);
+    return CLI_OK;
+}
+
+int cli_cmd_info(int argc, char **argv)
+{
+    const char *backend = NULL, *device = NULL, *scene = NULL;
+    bool json = false;
+    const cli_option options[] = {
+        {"--backend", &backend, NULL}, {"--device", &device, NULL}, {"--json", NULL, &json}};
+    int n = 0;
+    int rc = cli_parse("info", argc, argv, options, sizeof options / sizeof options[0], &scene, 1,
+                       &n, usage);
+    if (rc != CLI_CONTINUE)
+        return rc;
+    drape_backend b = DRAPE_BACKEND_CPU;
+    if (backend && !cli_backend("--backend", backend, &b))
+        return CLI_USAGE;
+    if (n == 0)
+        return list_builtins(json);
+    drape_scene *s;
+    rc = cli_load_scene(scene, &b, device, &s);
+    if (rc != CLI_OK)
+        return rc;
+    drape_scene_info info;
+    drape_result r = drape_scene_get_info(s, &info);
+    if (r != DRAPE_OK) {
+        cli_error("info: %s", drape_result_string(r));
+        rc = CLI_RUNTIME;
+    } else if (json) {
+        rc = print_json(s, &info);
+    } else {
+        print_text(s, &info);
+    }
+    drape_scene_destroy(s);
+    return rc;
+}

@@ -1,0 +1,204 @@
+/* The built-in scenes: the systems of the seed documents, built in C through the same calls the
+ * scene parser uses. Each is also shipped as scenes/<name>.json, which a test loads and steps next
+ * to the built-in to show that the file makes the same world, bit for bit.
+ *
+ *   cloth-sphere    a square cloth dropped on a sphere above the ground (seed 002); the default
+ *   triangle-plane  a rigid triangle, three particles and three distance constraints, falling on a
+ *                   plane (seed 000)
+ *   ik-chain        a chain pinned at one end whose other end is attached to a target moving on a
+ *                   circle: PBD as inverse kinematics (seed 001)
+ *   curtain         a curtain pinned along its top edge, with dihedral bending, pushed by a sphere
+ *   flag            a flag pinned along one side, in wind
+ */
+#include "scene_internal.h"
+
+#include <string.h>
+
+typedef struct builtin {
+    const char *name;
+    const char *summary;
+    uint32_t steps;
+    drape_result (*build)(drape_scene *scene);
+} builtin;
+
+static drape_vec3 v3(float x, float y, float z) { return (drape_vec3){x, y, z}; }
+
+static drape_result add_sphere(drape_scene *s, drape_vec3 centre, float radius, drape_vec3 velocity)
+{
+    drape_collider_def c = drape_default_collider_def();
+    c.type = DRAPE_COLLIDER_SPHERE;
+    c.position = centre;
+    c.radius = radius;
+    c.velocity = velocity;
+    return sc_scene_add_collider(s, &c);
+}
+
+static drape_result add_ground(drape_scene *s, float height, float restitution)
+{
+    drape_collider_def c = drape_default_collider_def();
+    c.position = v3(0.0f, height, 0.0f);
+    c.restitution = restitution;
+    return sc_scene_add_collider(s, &c);
+}
+
+static drape_result build_cloth_sphere(drape_scene *s)
+{
+    drape_world_def w = drape_default_world_def();
+    w.damping = 0.01f;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 48;
+    c.origin = v3(-0.5f, 0.6f, -0.5f);
+    drape_result r = sc_scene_create_world(s, w);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_cloth(s, "cloth", &c);
+    if (r == DRAPE_OK)
+        r = add_sphere(s, v3(0.0f, 0.0f, 0.0f), 0.3f, v3(0.0f, 0.0f, 0.0f));
+    if (r == DRAPE_OK)
+        r = add_ground(s, -0.3f, 0.0f);
+    return r;
+}
+
+static drape_result build_triangle_plane(drape_scene *s)
+{
+    const drape_vec3 corners[3] = {v3(-0.3f, 1.0f, -0.2f), v3(0.3f, 1.3f, -0.1f),
+                                   v3(0.0f, 1.1f, 0.35f)};
+    drape_result r = sc_scene_create_world(s, drape_default_world_def());
+    for (uint32_t i = 0; i < 3 && r == DRAPE_OK; ++i) {
+        drape_particle_def p = drape_default_particle_def();
+        p.position = corners[i];
+        p.velocity = v3(0.5f, 0.0f, 0.0f);
+        r = sc_scene_add_particles(s, &p, 1);
+    }
+    for (uint32_t i = 0; i < 3 && r == DRAPE_OK; ++i) {
+        drape_distance_def d = drape_default_distance_def();
+        d.a = i;
+        d.b = (i + 1) % 3;
+        r = sc_scene_add_distance(s, &d);
+    }
+    if (r == DRAPE_OK)
+        r = add_ground(s, 0.0f, 0.3f);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_triangle(s, (const uint32_t[3]){0, 1, 2});
+    return r;
+}
+
+static drape_result build_ik_chain(drape_scene *s)
+{
+    drape_rope_def rope = drape_default_rope_def();
+    rope.count = 16;
+    rope.bending = true;
+    drape_attachment_def a = drape_default_attachment_def();
+    a.particle = rope.count - 1;
+    sc_target_path path = sc_default_target_path();
+    path.centre = v3(0.6f, 1.0f, 0.0f);
+    path.radius = 0.3f;
+    path.period = 3.0f;
+    drape_result r = sc_scene_create_world(s, drape_default_world_def());
+    if (r == DRAPE_OK)
+        r = sc_scene_add_rope(s, "chain", &rope);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_attachment(s, &a, &path);
+    return r;
+}
+
+static drape_result build_curtain(drape_scene *s)
+{
+    drape_world_def w = drape_default_world_def();
+    w.damping = 0.01f;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 24;
+    c.ny = 32;
+    c.origin = v3(-0.6f, 1.6f, 0.0f);
+    c.u_axis = v3(1.2f, 0.0f, 0.0f);
+    c.v_axis = v3(0.0f, -1.4f, 0.0f);
+    c.mass = 0.2f;
+    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.bending = DRAPE_BENDING_DIHEDRAL;
+    c.bend_stiffness.stiffness = 0.05f;
+    drape_result r = sc_scene_create_world(s, w);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_cloth(s, "curtain", &c);
+    if (r == DRAPE_OK)
+        r = add_sphere(s, v3(0.0f, 0.8f, 0.6f), 0.15f, v3(0.0f, 0.0f, -0.4f));
+    return r;
+}
+
+static drape_result build_flag(drape_scene *s)
+{
+    drape_world_def w = drape_default_world_def();
+    w.wind = v3(6.0f, 0.0f, 2.0f);
+    w.air_drag = 1.0f;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 32;
+    c.ny = 20;
+    c.origin = v3(0.0f, 2.0f, 0.0f);
+    c.u_axis = v3(1.5f, 0.0f, 0.0f);
+    c.v_axis = v3(0.0f, -1.0f, 0.0f);
+    c.mass = 0.15f;
+    c.pins = DRAPE_PIN_COLUMN_FIRST;
+    c.bend_stiffness.stiffness = 0.1f;
+    drape_result r = sc_scene_create_world(s, w);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_cloth(s, "flag", &c);
+    return r;
+}
+
+static const builtin builtins[] = {
+    {"cloth-sphere", "a square cloth dropped on a sphere above the ground (seed 002)", 300,
+     build_cloth_sphere},
+    {"triangle-plane", "a rigid triangle of three particles falling on a plane (seed 000)", 180,
+     build_triangle_plane},
+    {"ik-chain", "a chain whose end follows a target moving on a circle: PBD as IK (seed 001)",
+     360, build_ik_chain},
+    {"curtain", "a curtain pinned along its top edge, pushed by a moving sphere", 300,
+     build_curtain},
+    {"flag", "a flag pinned along one side, in wind", 300, build_flag},
+};
+
+#define BUILTIN_COUNT (sizeof builtins / sizeof builtins[0])
+
+size_t drape_scene_builtin_count(void) { return BUILTIN_COUNT; }
+
+const char *drape_scene_builtin_name(size_t index)
+{
+    return index < BUILTIN_COUNT ? builtins[index].name : NULL;
+}
+
+static const builtin *find(const char *name)
+{
+    for (size_t i = 0; name && i < BUILTIN_COUNT; ++i)
+        if (strcmp(builtins[i].name, name) == 0)
+            return &builtins[i];
+    return NULL;
+}
+
+const char *drape_scene_builtin_summary(const char *name)
+{
+    const builtin *b = find(name);
+    return b ? b->summary : NULL;
+}
+
+drape_scene_status drape_scene_load_builtin(const char *name, const drape_scene_options *options,
+                                            drape_scene **out, drape_scene_error *err)
+{
+    if (out)
+        *out = NULL;
+    const builtin *b = find(name);
+    if (!b || !out)
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: no built-in scene has this name",
+                       name ? name : "(null)");
+    drape_scene *s = sc_scene_new(b->name, options);
+    if (!s)
+        return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "built-in scene %s: no memory", b->name);
+    s->default_steps = b->steps;
+    drape_result r = b->build(s);
+    if (r != DRAPE_OK) {
+        sc_fail(err, sc_status_of(r), r, "built-in scene %s: %s", b->name, sc_scene_last_error(s));
+        drape_scene_destroy(s);
+        return err ? err->status : sc_status_of(r);
+    }
+    sc_scene_finish(s);
+    *out = s;
+    return DRAPE_SCENE_OK;
+}

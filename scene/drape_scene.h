@@ -1,0 +1,150 @@
+/* drape_scene: scenes for drape worlds, read from JSON files (docs/scene-format.md) or built in, and
+ * the mesh files that go in and out of them (Wavefront OBJ) and the CSV dump of a final state.
+ *
+ * A scene is a drape world plus what the world does not know: the names of its cloths, ropes and
+ * meshes, the triangles and polylines to export, and scripted attachment targets that the scene
+ * moves before every step. Loading is strict: an unknown key, a value of the wrong type or out of
+ * range, a bad reference or a bad mesh fails with one message that names the file and the JSON path
+ * (or the line and column) and says what is wrong. Nothing here keeps global state.
+ */
+#ifndef DRAPE_SCENE_H
+#define DRAPE_SCENE_H
+
+#include <drape/drape.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Errors                                                                                         */
+
+typedef enum drape_scene_status {
+    DRAPE_SCENE_OK = 0,
+    DRAPE_SCENE_BAD_INPUT = 1,     /* a scene or mesh file is missing, unreadable, malformed or
+                                      invalid, or names no built-in scene */
+    DRAPE_SCENE_WORLD_FAILED = 2,  /* the library failed: no usable backend, out of memory */
+    DRAPE_SCENE_OUTPUT_FAILED = 3, /* an output file or directory cannot be written */
+} drape_scene_status;
+
+typedef struct drape_scene_error {
+    drape_scene_status status;
+    drape_result result; /* the library's result behind the error, DRAPE_OK when there is none */
+    char message[1024];  /* "FILE: $.json.path: what is wrong" or "FILE:LINE:COLUMN: what" */
+} drape_scene_error;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Meshes                                                                                         */
+
+/* A triangle mesh: vertices and counter-clockwise triangles (0-based indices). */
+typedef struct drape_mesh {
+    drape_vec3 *vertices;
+    uint32_t vertex_count;
+    uint32_t *triangles;   /* 3 * triangle_count vertex indices */
+    uint32_t *face_lines;  /* the OBJ line each triangle came from (quads give two), or NULL */
+    uint32_t triangle_count;
+} drape_mesh;
+
+/* Reads a Wavefront OBJ: `v` vertices and `f` faces (triangles, and quads split along their first
+ * diagonal; `v`, `v/vt`, `v/vt/vn`, `v//vn` and negative indices), skipping normals, texture
+ * coordinates, groups, objects, smoothing and materials. Anything else, an index that names no
+ * vertex, a face with more than four vertices or a repeated vertex, or a coordinate that is not a
+ * finite number is an error "NAME:LINE: what". `name` names the data in messages. */
+drape_scene_status drape_mesh_read_obj_buffer(const char *data, size_t size, const char *name,
+                                              drape_mesh *out, drape_scene_error *err);
+drape_scene_status drape_mesh_read_obj(const char *path, drape_mesh *out, drape_scene_error *err);
+void drape_mesh_free(drape_mesh *mesh);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Scenes                                                                                         */
+
+typedef struct drape_scene drape_scene;
+
+typedef struct drape_scene_options {
+    bool override_backend;  /* use `backend` instead of the scene's; default false */
+    drape_backend backend;
+    const char *device;     /* non-NULL: instead of the scene's device */
+    drape_log_fn log;       /* the world's messages (warnings while loading, everything after);
+                               default drape_log_stderr */
+    void *log_user;
+    uint32_t max_particles; /* refuse scenes with more particles; 0 (default): no limit */
+    bool no_files;          /* refuse to open mesh files (for fuzzing); default false */
+} drape_scene_options;
+
+drape_scene_options drape_scene_default_options(void);
+
+/* The built-in scenes, in a fixed order; the first (index 0) is the default. */
+size_t drape_scene_builtin_count(void);
+/* The name of built-in scene `index`, or NULL past the end. */
+const char *drape_scene_builtin_name(size_t index);
+/* A line on what a built-in scene shows, or NULL for an unknown name. */
+const char *drape_scene_builtin_summary(const char *name);
+
+/* Builds a built-in scene by name. options may be NULL (defaults). */
+drape_scene_status drape_scene_load_builtin(const char *name, const drape_scene_options *options,
+                                            drape_scene **out, drape_scene_error *err);
+/* Reads a scene file; mesh paths in it are relative to the file's directory. */
+drape_scene_status drape_scene_load_file(const char *path, const drape_scene_options *options,
+                                         drape_scene **out, drape_scene_error *err);
+/* Reads a scene from memory. `name` names it in messages, and mesh paths are relative to the
+ * directory part of `name`. */
+drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const char *name,
+                                           const drape_scene_options *options, drape_scene **out,
+                                           drape_scene_error *err);
+/* A built-in name, else a file path. */
+drape_scene_status drape_scene_load(const char *name_or_path, const drape_scene_options *options,
+                                    drape_scene **out, drape_scene_error *err);
+void drape_scene_destroy(drape_scene *scene);
+
+drape_world *drape_scene_world(const drape_scene *scene);
+const char *drape_scene_name(const drape_scene *scene);
+/* The scene's own run length in steps (its "steps", else 300). */
+uint32_t drape_scene_default_steps(const drape_scene *scene);
+/* Steps taken through drape_scene_step. */
+uint64_t drape_scene_steps_done(const drape_scene *scene);
+
+/* Moves the scripted attachment targets to where their paths are at the end of the step, then steps
+ * the world once. */
+drape_result drape_scene_step(drape_scene *scene);
+
+/* The triangles to draw or export: 3 * count particle indices (cloth triangulations, meshes and the
+ * scene's own triangles). */
+const uint32_t *drape_scene_triangles(const drape_scene *scene, uint32_t *count);
+
+/* What `drape info` shows. */
+typedef struct drape_scene_info {
+    uint32_t particles, pinned;
+    uint32_t constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
+    uint32_t distances_by_kind[3]; /* by drape_distance_kind */
+    drape_coloring_stats coloring[DRAPE_CONSTRAINT_TYPE_COUNT];
+    uint32_t colliders_by_type[3]; /* by drape_collider_type */
+    uint32_t moving_colliders;
+    uint32_t triangles, scripted_targets;
+    uint64_t host_bytes;   /* an estimate of the world's host memory (see docs/scene-format.md) */
+    uint64_t device_bytes; /* bytes in OpenCL buffers now (0 on the CPU or before the first step) */
+} drape_scene_info;
+
+drape_result drape_scene_get_info(const drape_scene *scene, drape_scene_info *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Output                                                                                         */
+
+/* Writes the current state as DIR/NAME_FFFF.obj (NAME the scene's name, FFFF the frame number,
+ * zero-padded to 4 digits): every particle as a vertex with its area-weighted normal, the scene's
+ * triangles as faces and its ropes as polylines. Blender imports the files as a sequence. DIR is
+ * created when missing (one level). */
+drape_scene_status drape_scene_export_obj(const drape_scene *scene, const char *dir, uint32_t frame,
+                                          drape_scene_error *err);
+
+/* Writes the current state as CSV: a header line, then one row per particle with index, position
+ * (m), velocity (m/s) and mass (kg, 0 = pinned). */
+drape_scene_status drape_scene_dump_csv(const drape_scene *scene, const char *path,
+                                        drape_scene_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DRAPE_SCENE_H */

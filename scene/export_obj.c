@@ -1,0 +1,61 @@
+/* OBJ export of a scene, one file per frame: DIR/NAME_0001.obj, DIR/NAME_0002.obj, ... which Blender
+ * (and other tools that read OBJ sequences) import as an animation. Every particle is a vertex, with
+ * its area-weighted normal; the scene's triangles (cloth triangulations, meshes, the file's own
+ * "triangles") are faces and its ropes are polylines, so vertex k is always particle k - 1.
+ */
+#include "scene_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir, uint32_t frame,
+                                          drape_scene_error *err)
+{
+    if (!s || !s->world || !dir)
+        return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK, "export: no scene or directory");
+    drape_scene_status status = sc_make_dir(dir, err);
+    if (status != DRAPE_SCENE_OK)
+        return status;
+    size_t size = strlen(dir) + strlen(s->name) + 32;
+    char *path = malloc(size);
+    if (!path)
+        return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
+    snprintf(path, size, "%s%s%s_%04u.obj", dir, dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "",
+             s->name, frame);
+
+    uint32_t n;
+    drape_vec3 *x = NULL, *normals = NULL;
+    drape_result r = sc_read_state(s->world, &n, &x, NULL, NULL);
+    if (r == DRAPE_OK && s->triangle_count) {
+        normals = malloc((n ? n : 1) * sizeof *normals);
+        if (normals)
+            sc_vertex_normals(x, n, s->triangles, s->triangle_count, normals);
+        else
+            r = DRAPE_ERROR_OUT_OF_MEMORY;
+    }
+    if (r != DRAPE_OK) {
+        status = sc_fail(err, DRAPE_SCENE_WORLD_FAILED, r, "%s: cannot read the particles back: %s",
+                         path, drape_result_string(r));
+    } else {
+        char comment[160];
+        snprintf(comment, sizeof comment, "drape scene %s, frame %u, t = %.6f s", s->name, frame,
+                 drape_world_time(s->world));
+        sc_obj_frame fr = {
+            .object = s->name,
+            .comment = comment,
+            .vertices = x,
+            .normals = normals,
+            .vertex_count = n,
+            .triangles = s->triangles,
+            .triangle_count = s->triangle_count,
+            .lines = s->lines,
+            .line_count = s->line_count,
+        };
+        FILE *f = sc_open_output(path, err);
+        status = f ? sc_close_output(f, path, sc_obj_write(f, &fr), err) : DRAPE_SCENE_OUTPUT_FAILED;
+    }
+    free(x);
+    free(normals);
+    free(path);
+    return status;
+}

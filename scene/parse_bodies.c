@@ -1,0 +1,217 @@
+/* The sections of a scene file that add particles: "particles" one by one, "cloths" and "ropes"
+ * through the library's builders (every field of drape_cloth_def / drape_rope_def, pins by name),
+ * and "meshes" read from OBJ files. Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
+ * ... by default) that particle references use.
+ */
+#include "scene_internal.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A member holding {"stiffness": k} or {"compliance": c}. */
+static bool get_stiffness_object(sc_parser *p, const cJSON *o, const char *key,
+                                 drape_stiffness *out)
+{
+    static const char *const keys[] = {"stiffness", "compliance", NULL};
+    const cJSON *v = sc_json_member(o, key);
+    if (!v)
+        return true;
+    size_t mark = sc_json_enter_key(&p->json, key);
+    bool ok = sc_json_object(&p->json, v, keys) && sc_json_get_stiffness(&p->json, v, out);
+    sc_json_leave(&p->json, mark);
+    return ok;
+}
+
+/* The object's "name", or "<kind><n>" for the n-th object of its section. */
+static bool get_name(sc_parser *p, const cJSON *o, const char *kind, size_t index, char *out,
+                     size_t size)
+{
+    const char *name = NULL;
+    if (!sc_json_get_string(&p->json, o, "name", &name))
+        return false;
+    if (name)
+        snprintf(out, size, "%s", name);
+    else
+        snprintf(out, size, "%s%zu", kind, index);
+    return true;
+}
+
+static bool parse_particle(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"position", "velocity", "mass", "pinned", NULL};
+    (void)index;
+    drape_particle_def d = drape_default_particle_def();
+    bool pinned = false;
+    if (!sc_json_object(&p->json, o, keys) || !sc_json_require(&p->json, o, "position") ||
+        !sc_json_get_vec3(&p->json, o, "position", sc_any, &d.position) ||
+        !sc_json_get_vec3(&p->json, o, "velocity", sc_any, &d.velocity) ||
+        !sc_json_get_float(&p->json, o, "mass", sc_positive, &d.mass) ||
+        !sc_json_get_bool(&p->json, o, "pinned", &pinned))
+        return false;
+    if (pinned)
+        d.mass = 0.0f;
+    return sc_parse_check(p, sc_scene_add_particles(p->scene, &d, 1));
+}
+
+bool sc_parse_particles(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_particle);
+}
+
+static const char *const pin_names[] = {"corner-00", "corner-10", "corner-01", "corner-11",
+                                        "row-first", "row-last", "column-first", "column-last",
+                                        NULL};
+
+static bool get_pins(sc_parser *p, const cJSON *o, uint32_t *pins)
+{
+    const cJSON *list = sc_json_member(o, "pins");
+    size_t count, mark = sc_json_enter_key(&p->json, "pins");
+    bool ok = !list || sc_json_array(&p->json, list, &count);
+    size_t i = 0;
+    for (const cJSON *e = list ? list->child : NULL; ok && e; e = e->next, ++i) {
+        size_t m = sc_json_enter_index(&p->json, i);
+        int bit;
+        ok = sc_json_enum(&p->json, e, pin_names, &bit);
+        if (ok)
+            *pins |= 1u << bit;
+        sc_json_leave(&p->json, m);
+    }
+    sc_json_leave(&p->json, mark);
+    return ok;
+}
+
+static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {
+        "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
+        "bending", "stretch", "shear_stiffness", "bend_stiffness", NULL};
+    static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
+    sc_json *j = &p->json;
+    drape_cloth_def d = drape_default_cloth_def();
+    int bending = (int)d.bending;
+    char name[80];
+    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "cloth", index, name, sizeof name) &&
+              sc_json_get_u32(j, o, "nx", 2, 1u << 14, &d.nx) &&
+              sc_json_get_u32(j, o, "ny", 2, 1u << 14, &d.ny) &&
+              sc_json_get_vec3(j, o, "origin", sc_any, &d.origin) &&
+              sc_json_get_vec3(j, o, "u_axis", sc_any, &d.u_axis) &&
+              sc_json_get_vec3(j, o, "v_axis", sc_any, &d.v_axis) &&
+              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_float(j, o, "mass", sc_positive, &d.mass) && get_pins(p, o, &d.pins) &&
+              sc_json_get_bool(j, o, "shear", &d.shear) &&
+              sc_json_get_enum(j, o, "bending", bendings, &bending) &&
+              get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              get_stiffness_object(p, o, "shear_stiffness", &d.shear_stiffness) &&
+              get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness);
+    d.bending = (drape_bending)bending;
+    return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
+}
+
+bool sc_parse_cloths(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_cloth);
+}
+
+static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"name", "count", "start", "end", "mass", "pin_start",
+                                       "pin_end", "stretch", "bending", "bend_stiffness", NULL};
+    sc_json *j = &p->json;
+    drape_rope_def d = drape_default_rope_def();
+    char name[80];
+    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "rope", index, name, sizeof name) &&
+              sc_json_get_u32(j, o, "count", 2, 1u << 24, &d.count) &&
+              sc_json_get_vec3(j, o, "start", sc_any, &d.start) &&
+              sc_json_get_vec3(j, o, "end", sc_any, &d.end) &&
+              sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
+              sc_json_get_bool(j, o, "pin_start", &d.pin_start) &&
+              sc_json_get_bool(j, o, "pin_end", &d.pin_end) &&
+              get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              sc_json_get_bool(j, o, "bending", &d.bending) &&
+              get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness);
+    return ok && sc_parse_check(p, sc_scene_add_rope(p->scene, name, &d));
+}
+
+bool sc_parse_ropes(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_rope);
+}
+
+/* "pinned": vertex indices into a malloc'ed array (NULL when empty). */
+static bool get_vertex_list(sc_parser *p, const cJSON *o, uint32_t **out, uint32_t *count)
+{
+    const cJSON *list = sc_json_member(o, "pinned");
+    size_t n = 0, mark = sc_json_enter_key(&p->json, "pinned");
+    bool ok = !list || sc_json_array(&p->json, list, &n);
+    *out = ok && n ? malloc(n * sizeof **out) : NULL;
+    if (ok && n && !*out)
+        ok = sc_json_fail_status(&p->json, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                                 "no memory for %zu vertex indices", n);
+    size_t i = 0;
+    for (const cJSON *e = list && ok ? list->child : NULL; ok && e; e = e->next, ++i) {
+        size_t m = sc_json_enter_index(&p->json, i);
+        ok = sc_json_u32(&p->json, e, 0, UINT32_MAX, &(*out)[i]);
+        sc_json_leave(&p->json, m);
+    }
+    sc_json_leave(&p->json, mark);
+    *count = ok ? (uint32_t)n : 0;
+    return ok;
+}
+
+/* Reads the mesh file that "obj" names, relative to the scene file. */
+static bool read_mesh(sc_parser *p, const cJSON *o, drape_mesh *mesh)
+{
+    const char *rel = NULL;
+    if (!sc_json_require(&p->json, o, "obj") || !sc_json_get_string(&p->json, o, "obj", &rel))
+        return false;
+    if (p->scene->options.no_files)
+        return sc_json_fail_at(&p->json, "obj", "reading mesh files is turned off");
+    char *path = sc_join(p->base_dir, rel);
+    if (!path)
+        return sc_json_fail_status(&p->json, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                                   "no memory");
+    drape_scene_error e;
+    drape_scene_status s = drape_mesh_read_obj(path, mesh, &e);
+    free(path);
+    if (s == DRAPE_SCENE_OK)
+        return true;
+    size_t mark = sc_json_enter_key(&p->json, "obj");
+    sc_json_fail_status(&p->json, s, e.result, "%s", e.message);
+    sc_json_leave(&p->json, mark);
+    return false;
+}
+
+static bool parse_mesh(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"name", "obj", "translate", "scale", "velocity", "mass",
+                                       "pinned", "stretch", "bending", "bend_stiffness", NULL};
+    static const char *const bendings[] = {"none", "dihedral", NULL};
+    sc_json *j = &p->json;
+    sc_mesh_def d = sc_default_mesh_def();
+    int bending = d.dihedral ? 1 : 0;
+    char name[80];
+    uint32_t *pinned = NULL;
+    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "mesh", index, name, sizeof name) &&
+              sc_json_get_vec3(j, o, "translate", sc_any, &d.translate) &&
+              sc_json_get_float(j, o, "scale", sc_positive, &d.scale) &&
+              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
+              get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              sc_json_get_enum(j, o, "bending", bendings, &bending) &&
+              get_stiffness_object(p, o, "bend_stiffness", &d.bend) &&
+              get_vertex_list(p, o, &pinned, &d.pinned_count);
+    d.pinned = pinned;
+    d.dihedral = bending == 1;
+    drape_mesh mesh = {0};
+    ok = ok && read_mesh(p, o, &mesh) &&
+         sc_parse_check(p, sc_scene_add_mesh(p->scene, name, &mesh, &d));
+    drape_mesh_free(&mesh);
+    free(pinned);
+    return ok;
+}
+
+bool sc_parse_meshes(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_mesh);
+}

@@ -1,0 +1,55 @@
+/* The "solver" section of a scene file: every field of drape_world_def that a file can set, by the
+ * same names, with enums as strings. Absent fields keep drape_default_world_def()'s values; the
+ * ranges are the world's own, checked here so that the message names the key.
+ */
+#include "scene_internal.h"
+
+#include <cjson/cJSON.h>
+
+static const char *const solver_keys[] = {
+    "dt", "substeps", "iterations", "damping", "air_drag", "wind", "gravity", "collision_margin",
+    "mode", "integrator", "spring_stiffness", "spring_damping", "color_order", "color_seed",
+    "color_balance", "backend", "device", NULL};
+
+static const char *const modes[] = {"pbd", "mass-spring", NULL};
+static const char *const integrators[] = {"semi-implicit-euler", "velocity-verlet", NULL};
+static const char *const color_orders[] = {"natural", "largest-first", "random", NULL};
+static const char *const backends[] = {"cpu", "opencl", "auto", NULL};
+
+bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
+{
+    sc_json *j = &p->json;
+    if (!o)
+        return true;
+    const sc_range seconds = {0.0, 1.0, true, false};
+    int mode = (int)def->mode, integrator = (int)def->integrator;
+    int order = (int)def->color_order, backend = (int)def->backend;
+    uint32_t substeps = (uint32_t)def->substeps, iterations = (uint32_t)def->iterations;
+    uint32_t seed = (uint32_t)def->color_seed;
+    bool ok = sc_json_object(j, o, solver_keys) &&
+              sc_json_get_float(j, o, "dt", seconds, &def->dt) &&
+              sc_json_get_u32(j, o, "substeps", 1, 1000, &substeps) &&
+              sc_json_get_u32(j, o, "iterations", 1, 1000, &iterations) &&
+              sc_json_get_float(j, o, "damping", sc_unit, &def->damping) &&
+              sc_json_get_float(j, o, "air_drag", sc_nonneg, &def->air_drag) &&
+              sc_json_get_vec3(j, o, "wind", sc_any, &def->wind) &&
+              sc_json_get_vec3(j, o, "gravity", sc_any, &def->gravity) &&
+              sc_json_get_float(j, o, "collision_margin", sc_nonneg, &def->collision_margin) &&
+              sc_json_get_enum(j, o, "mode", modes, &mode) &&
+              sc_json_get_enum(j, o, "integrator", integrators, &integrator) &&
+              sc_json_get_float(j, o, "spring_stiffness", sc_positive, &def->spring_stiffness) &&
+              sc_json_get_float(j, o, "spring_damping", sc_nonneg, &def->spring_damping) &&
+              sc_json_get_enum(j, o, "color_order", color_orders, &order) &&
+              sc_json_get_u32(j, o, "color_seed", 0, UINT32_MAX, &seed) &&
+              sc_json_get_bool(j, o, "color_balance", &def->color_balance) &&
+              sc_json_get_enum(j, o, "backend", backends, &backend) &&
+              sc_json_get_string(j, o, "device", &def->device);
+    def->substeps = (int)substeps;
+    def->iterations = (int)iterations;
+    def->mode = (drape_solver_mode)mode;
+    def->integrator = (drape_integrator)integrator;
+    def->color_order = (drape_color_order)order;
+    def->color_seed = seed;
+    def->backend = (drape_backend)backend;
+    return ok;
+}

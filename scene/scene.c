@@ -1,0 +1,431 @@
+/* The scene object: a drape world with the names, triangles, polylines and scripted targets that the
+ * world does not keep, and the one set of calls that add to it. The JSON parser and the built-in
+ * scenes both go through these calls, so that a scene file and a built-in that say the same thing
+ * build the same world in the same order.
+ *
+ * While a scene loads, the world's error messages are caught by the scene's log router, so that the
+ * loader can put them in context ("FILE: $.distances[3]: drape_world_add_distance: ..."); warnings
+ * go on to the user's callback at once, and after loading everything does.
+ */
+#include "scene_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+drape_scene_options drape_scene_default_options(void)
+{
+    drape_scene_options o = {
+        .override_backend = false,
+        .backend = DRAPE_BACKEND_CPU,
+        .device = NULL,
+        .log = drape_log_stderr,
+        .log_user = NULL,
+        .max_particles = 0,
+        .no_files = false,
+    };
+    return o;
+}
+
+static void route(drape_log_level level, const char *message, void *user)
+{
+    sc_log_router *r = user;
+    if (r->capture && level == DRAPE_LOG_ERROR) {
+        size_t used = strlen(r->last_error);
+        if (used == 0)
+            snprintf(r->last_error, sizeof r->last_error, "%s", message);
+        else if (used + 3 < sizeof r->last_error)
+            snprintf(r->last_error + used, sizeof r->last_error - used, "; %s", message);
+        return;
+    }
+    if (r->user)
+        r->user(level, message, r->user_data);
+}
+
+/* Replaces the last error with a message of the scene's own and returns `result`. */
+static drape_result fail(drape_scene *s, drape_result result, const char *fmt, ...) SC_PRINTF(3, 4);
+
+static drape_result fail(drape_scene *s, drape_result result, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->log.last_error, sizeof s->log.last_error, fmt, ap);
+    va_end(ap);
+    return result;
+}
+
+static void clear_error(drape_scene *s) { s->log.last_error[0] = '\0'; }
+
+drape_scene *sc_scene_new(const char *name, const drape_scene_options *options)
+{
+    drape_scene *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->name = sc_strdup(name);
+    if (!s->name) {
+        free(s);
+        return NULL;
+    }
+    s->options = options ? *options : drape_scene_default_options();
+    s->log.user = s->options.log;
+    s->log.user_data = s->options.log_user;
+    s->log.capture = true;
+    s->default_steps = 300;
+    return s;
+}
+
+drape_result sc_scene_create_world(drape_scene *s, drape_world_def def)
+{
+    clear_error(s);
+    def.log = route;
+    def.log_user = &s->log;
+    if (s->options.override_backend)
+        def.backend = s->options.backend;
+    if (s->options.device)
+        def.device = s->options.device;
+    return drape_world_create(&def, &s->world);
+}
+
+void sc_scene_finish(drape_scene *s) { s->log.capture = false; }
+
+const char *sc_scene_last_error(const drape_scene *s)
+{
+    return s->log.last_error[0] ? s->log.last_error : "failed (no message)";
+}
+
+void drape_scene_destroy(drape_scene *s)
+{
+    if (!s)
+        return;
+    drape_world_destroy(s->world);
+    for (uint32_t i = 0; i < s->object_count; ++i)
+        free(s->objects[i].name);
+    free(s->objects);
+    free(s->triangles);
+    free(s->lines);
+    free(s->targets);
+    free(s->name);
+    free(s);
+}
+
+/* ---- bookkeeping --------------------------------------------------------------------------- */
+
+bool sc_valid_name(const char *name)
+{
+    if (!name || !*name || strlen(name) > 64)
+        return false;
+    for (const char *c = name; *c; ++c)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
+            return false;
+    return true;
+}
+
+const sc_object *sc_scene_find_object(const drape_scene *s, const char *name, size_t length)
+{
+    for (uint32_t i = 0; i < s->object_count; ++i)
+        if (strlen(s->objects[i].name) == length && !memcmp(s->objects[i].name, name, length))
+            return &s->objects[i];
+    return NULL;
+}
+
+/* Checks that a new object may have this name and that `count` more particles fit. */
+static drape_result check_new(drape_scene *s, const char *name, uint64_t count)
+{
+    clear_error(s);
+    if (!s->world)
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "the scene has no world yet");
+    if (name && !sc_valid_name(name))
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT,
+                    "name '%s' must be 1 to 64 letters, digits, '_', '-' or '.'", name);
+    if (name && sc_scene_find_object(s, name, strlen(name)))
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "name '%s' is taken by another object",
+                    name);
+    uint64_t total = (uint64_t)drape_world_particle_count(s->world) + count;
+    if (s->options.max_particles && total > s->options.max_particles)
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT,
+                    "%llu particles in all would exceed the limit of %u", (unsigned long long)total,
+                    s->options.max_particles);
+    return DRAPE_OK;
+}
+
+static drape_result add_object(drape_scene *s, const char *name, sc_object_kind kind,
+                               uint32_t first, uint32_t count, uint32_t nx, uint32_t ny)
+{
+    char *copy = sc_strdup(name);
+    sc_object *o = copy ? sc_grow(s->objects, &s->object_capacity, s->object_count + 1, sizeof *o)
+                        : NULL;
+    if (!o) {
+        free(copy);
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for object '%s'", name);
+    }
+    s->objects = o;
+    s->objects[s->object_count++] = (sc_object){copy, kind, first, count, nx, ny};
+    return DRAPE_OK;
+}
+
+static drape_result push_triangle(drape_scene *s, uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t *t = sc_grow(s->triangles, &s->triangle_capacity, s->triangle_count + 1,
+                          3 * sizeof *t);
+    if (!t)
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another triangle");
+    s->triangles = t;
+    t += 3 * (size_t)s->triangle_count++;
+    t[0] = a, t[1] = b, t[2] = c;
+    return DRAPE_OK;
+}
+
+static drape_result push_line(drape_scene *s, uint32_t first, uint32_t count)
+{
+    sc_polyline *l = sc_grow(s->lines, &s->line_capacity, s->line_count + 1, sizeof *l);
+    if (!l)
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another polyline");
+    s->lines = l;
+    s->lines[s->line_count++] = (sc_polyline){first, count};
+    return DRAPE_OK;
+}
+
+/* ---- what a scene can hold ------------------------------------------------------------------ */
+
+drape_result sc_scene_add_particles(drape_scene *s, const drape_particle_def *defs, uint32_t count)
+{
+    drape_result r = check_new(s, NULL, count);
+    return r != DRAPE_OK ? r : drape_world_add_particles(s->world, defs, count, NULL);
+}
+
+drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cloth_def *d)
+{
+    drape_result r = check_new(s, name, (uint64_t)d->nx * d->ny);
+    drape_build_info info;
+    if (r == DRAPE_OK)
+        r = drape_world_add_cloth(s->world, d, &info);
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, info.particle_count, d->nx,
+                       d->ny);
+    /* Quad (i, j) splits along its (i, j)-(i+1, j+1) diagonal, as the builder's dihedrals do. */
+    for (uint32_t j = 0; j + 1 < d->ny && r == DRAPE_OK; ++j)
+        for (uint32_t i = 0; i + 1 < d->nx && r == DRAPE_OK; ++i) {
+            uint32_t p00 = info.first_particle + j * d->nx + i, p10 = p00 + 1;
+            uint32_t p01 = p00 + d->nx, p11 = p01 + 1;
+            r = push_triangle(s, p00, p10, p11);
+            if (r == DRAPE_OK)
+                r = push_triangle(s, p00, p11, p01);
+        }
+    if (r != DRAPE_OK)
+        return r;
+    const uint32_t nx = d->nx, ny = d->ny;
+    s->distances_by_kind[DRAPE_DISTANCE_STRETCH] += (nx - 1) * ny + nx * (ny - 1);
+    if (d->shear)
+        s->distances_by_kind[DRAPE_DISTANCE_SHEAR] += 2 * (nx - 1) * (ny - 1);
+    if (d->bending == DRAPE_BENDING_SKIP_ONE)
+        s->distances_by_kind[DRAPE_DISTANCE_BEND] += (nx - 2) * ny + nx * (ny - 2);
+    return DRAPE_OK;
+}
+
+drape_result sc_scene_add_rope(drape_scene *s, const char *name, const drape_rope_def *d)
+{
+    drape_result r = check_new(s, name, d->count);
+    drape_build_info info;
+    if (r == DRAPE_OK)
+        r = drape_world_add_rope(s->world, d, &info);
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_ROPE, info.first_particle, info.particle_count, 0, 0);
+    if (r == DRAPE_OK)
+        r = push_line(s, info.first_particle, info.particle_count);
+    if (r != DRAPE_OK)
+        return r;
+    s->distances_by_kind[DRAPE_DISTANCE_STRETCH] += d->count - 1;
+    if (d->bending)
+        s->distances_by_kind[DRAPE_DISTANCE_BEND] += d->count - 2;
+    return DRAPE_OK;
+}
+
+sc_mesh_def sc_default_mesh_def(void)
+{
+    sc_mesh_def d = {
+        .translate = {0.0f, 0.0f, 0.0f},
+        .scale = 1.0f,
+        .velocity = {0.0f, 0.0f, 0.0f},
+        .mass = 0.1f,
+        .pinned = NULL,
+        .pinned_count = 0,
+        .stretch = {1.0f, -1.0f},
+        .dihedral = true,
+        .bend = {0.2f, -1.0f},
+    };
+    return d;
+}
+
+/* Checks a mesh and its def before anything is added. */
+static drape_result check_mesh(drape_scene *s, const drape_mesh *m, const sc_mesh_def *d)
+{
+    if (m->vertex_count == 0)
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "the mesh has no vertices");
+    for (size_t i = 0; i < 3 * (size_t)m->triangle_count; ++i)
+        if (m->triangles[i] >= m->vertex_count)
+            return fail(s, DRAPE_ERROR_OUT_OF_RANGE, "triangle %zu names vertex %u of %u", i / 3,
+                        m->triangles[i], m->vertex_count);
+    for (uint32_t i = 0; i < d->pinned_count; ++i)
+        if (d->pinned[i] >= m->vertex_count)
+            return fail(s, DRAPE_ERROR_OUT_OF_RANGE,
+                        "pinned vertex %u is out of range (the mesh has %u vertices, from 0)",
+                        d->pinned[i], m->vertex_count);
+    if (!(d->scale > 0.0f) || !(d->mass > 0.0f))
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "scale %g and mass %g must be > 0",
+                    (double)d->scale, (double)d->mass);
+    return DRAPE_OK;
+}
+
+drape_result sc_scene_add_mesh(drape_scene *s, const char *name, const drape_mesh *m,
+                               const sc_mesh_def *d)
+{
+    drape_result r = check_new(s, name, m->vertex_count);
+    if (r == DRAPE_OK)
+        r = check_mesh(s, m, d);
+    if (r != DRAPE_OK)
+        return r;
+    char why[256];
+    sc_mesh_topology topo;
+    if (!sc_mesh_topology_build(m, &topo, why, sizeof why))
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "%s", why);
+    drape_particle_def *p = malloc((size_t)m->vertex_count * sizeof *p);
+    if (!p) {
+        sc_mesh_topology_free(&topo);
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for %u particles", m->vertex_count);
+    }
+    const float mass = d->mass / (float)m->vertex_count;
+    for (uint32_t i = 0; i < m->vertex_count; ++i) {
+        const drape_vec3 v = m->vertices[i];
+        p[i].position = (drape_vec3){v.x * d->scale + d->translate.x, v.y * d->scale + d->translate.y,
+                                     v.z * d->scale + d->translate.z};
+        p[i].velocity = d->velocity;
+        p[i].mass = mass;
+    }
+    for (uint32_t i = 0; i < d->pinned_count; ++i)
+        p[d->pinned[i]].mass = 0.0f;
+    const uint32_t base = drape_world_particle_count(s->world);
+    r = drape_world_add_particles(s->world, p, m->vertex_count, NULL);
+    free(p);
+    for (uint32_t e = 0; e < topo.edge_count && r == DRAPE_OK; ++e) {
+        drape_distance_def dd = drape_default_distance_def();
+        dd.a = base + topo.edges[2 * (size_t)e];
+        dd.b = base + topo.edges[2 * (size_t)e + 1];
+        dd.stiffness = d->stretch.stiffness;
+        dd.compliance = d->stretch.compliance;
+        r = sc_scene_add_distance(s, &dd);
+    }
+    for (uint32_t h = 0; h < topo.hinge_count && d->dihedral && r == DRAPE_OK; ++h) {
+        drape_dihedral_def dh = drape_default_dihedral_def();
+        dh.edge0 = base + topo.hinges[h].edge0;
+        dh.edge1 = base + topo.hinges[h].edge1;
+        dh.wing0 = base + topo.hinges[h].wing0;
+        dh.wing1 = base + topo.hinges[h].wing1;
+        dh.stiffness = d->bend.stiffness;
+        dh.compliance = d->bend.compliance;
+        r = drape_world_add_dihedral(s->world, &dh, NULL);
+    }
+    sc_mesh_topology_free(&topo);
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_MESH, base, m->vertex_count, 0, 0);
+    for (uint32_t t = 0; t < m->triangle_count && r == DRAPE_OK; ++t) {
+        const uint32_t *v = &m->triangles[3 * (size_t)t];
+        r = push_triangle(s, base + v[0], base + v[1], base + v[2]);
+    }
+    return r;
+}
+
+drape_result sc_scene_add_distance(drape_scene *s, const drape_distance_def *d)
+{
+    clear_error(s);
+    drape_result r = drape_world_add_distance(s->world, d, NULL);
+    if (r == DRAPE_OK)
+        s->distances_by_kind[d->kind]++;
+    return r;
+}
+
+drape_result sc_scene_add_dihedral(drape_scene *s, const drape_dihedral_def *d)
+{
+    clear_error(s);
+    return drape_world_add_dihedral(s->world, d, NULL);
+}
+
+drape_result sc_scene_add_attachment(drape_scene *s, const drape_attachment_def *d,
+                                     const sc_target_path *path)
+{
+    clear_error(s);
+    drape_attachment_def def = *d;
+    if (path)
+        def.target = sc_target_path_at(path, 0.0);
+    sc_target *t = path ? sc_grow(s->targets, &s->target_capacity, s->target_count + 1, sizeof *t)
+                        : NULL;
+    if (path && !t)
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another scripted target");
+    if (t)
+        s->targets = t;
+    uint32_t id;
+    drape_result r = drape_world_add_attachment(s->world, &def, &id);
+    if (r == DRAPE_OK && path)
+        s->targets[s->target_count++] = (sc_target){id, *path};
+    return r;
+}
+
+drape_result sc_scene_add_collider(drape_scene *s, const drape_collider_def *d)
+{
+    clear_error(s);
+    drape_result r = drape_world_add_collider(s->world, d, NULL);
+    if (r == DRAPE_OK) {
+        s->colliders_by_type[d->type]++;
+        if (d->velocity.x != 0.0f || d->velocity.y != 0.0f || d->velocity.z != 0.0f)
+            s->moving_colliders++;
+    }
+    return r;
+}
+
+drape_result sc_scene_add_triangle(drape_scene *s, const uint32_t v[3])
+{
+    clear_error(s);
+    const uint32_t n = drape_world_particle_count(s->world);
+    for (int k = 0; k < 3; ++k) {
+        if (v[k] >= n)
+            return fail(s, DRAPE_ERROR_OUT_OF_RANGE,
+                        "particle %u is out of range (the scene has %u particles)", v[k], n);
+        for (int l = 0; l < k; ++l)
+            if (v[k] == v[l])
+                return fail(s, DRAPE_ERROR_INVALID_ARGUMENT,
+                            "a triangle needs three distinct particles, got %u twice", v[k]);
+    }
+    return push_triangle(s, v[0], v[1], v[2]);
+}
+
+/* ---- running and reading --------------------------------------------------------------------- */
+
+drape_world *drape_scene_world(const drape_scene *s) { return s ? s->world : NULL; }
+const char *drape_scene_name(const drape_scene *s) { return s ? s->name : ""; }
+uint32_t drape_scene_default_steps(const drape_scene *s) { return s ? s->default_steps : 0; }
+uint64_t drape_scene_steps_done(const drape_scene *s) { return s ? s->steps_done : 0; }
+
+const uint32_t *drape_scene_triangles(const drape_scene *s, uint32_t *count)
+{
+    if (count)
+        *count = s ? s->triangle_count : 0;
+    return s ? s->triangles : NULL;
+}
+
+drape_result drape_scene_step(drape_scene *s)
+{
+    if (!s || !s->world)
+        return DRAPE_ERROR_INVALID_ARGUMENT;
+    if (s->target_count) {
+        const double t = (double)(s->steps_done + 1) * (double)drape_world_get_def(s->world).dt;
+        for (uint32_t i = 0; i < s->target_count; ++i) {
+            drape_result r = drape_world_set_attachment_target(
+                s->world, s->targets[i].attachment, sc_target_path_at(&s->targets[i].path, t));
+            if (r != DRAPE_OK)
+                return r;
+        }
+    }
+    drape_result r = drape_world_step(s->world);
+    if (r == DRAPE_OK)
+        s->steps_done++;
+    return r;
+}

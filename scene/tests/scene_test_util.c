@@ -1,0 +1,63 @@
+/* Helpers the scene tests share: paths of the shipped scenes and the test data (from the build's
+ * compile definitions), message checks, CPU options, OpenCL detection and scratch directories.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkdir */
+#include "scene_test.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+
+const char *st_scene_path(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", DRAPE_SCENES_DIR, name);
+    return buf;
+}
+
+const char *st_data_path(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", DRAPE_TEST_DATA_DIR, name);
+    return buf;
+}
+
+int st_has_all(const char *msg, ...)
+{
+    va_list ap;
+    va_start(ap, msg);
+    int ok = 1;
+    for (const char *piece = va_arg(ap, const char *); piece; piece = va_arg(ap, const char *))
+        if (!strstr(msg, piece)) {
+            fprintf(stderr, "  message \"%s\"\n  lacks \"%s\"\n", msg, piece);
+            ok = 0;
+        }
+    va_end(ap);
+    return ok;
+}
+
+static void quiet(drape_log_level level, const char *message, void *user)
+{
+    (void)level, (void)message, (void)user;
+}
+
+drape_scene_options st_cpu_options(void)
+{
+    drape_scene_options o = drape_scene_default_options();
+    o.override_backend = true;
+    o.backend = DRAPE_BACKEND_CPU;
+    return o;
+}
+
+int st_have_opencl(void)
+{
+    uint32_t n = 0;
+    return drape_list_devices(NULL, 0, &n, quiet, NULL) == DRAPE_OK && n > 0;
+}
+
+const char *st_scratch_dir(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "%s/%s", DRAPE_TEST_SCRATCH_DIR, name);
+    mkdir(DRAPE_TEST_SCRATCH_DIR, 0777);
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return NULL;
+    return buf;
+}

@@ -1,0 +1,177 @@
+/* Scene files: every shipped scene and the documentation's complete example load; each kind of bad
+ * input (the files in data/bad) fails with a message that names the file and the line or JSON path and
+ * says what is wrong; the options that limit a load (no files, a particle budget) hold.
+ */
+#include "scene_test.h"
+
+#include <stdlib.h>
+
+static drape_scene_status load_data(const char *name, drape_scene **s, drape_scene_error *e)
+{
+    char path[512];
+    drape_scene_options o = st_cpu_options();
+    return drape_scene_load_file(st_data_path(path, sizeof path, name), &o, s, e);
+}
+
+static void bad_inputs(st_run *t)
+{
+    static const struct {
+        const char *file, *piece;
+    } cases[] = {
+        {"malformed.json", "malformed.json:4:4: malformed JSON near '}'"},
+        {"trailing.json", "trailing.json:4:1: unexpected text after the JSON value"},
+        {"empty.json", "empty.json:1:1: malformed JSON at the end of the input"},
+        {"not_object.json", "not_object.json: $: must be an object, got an array of 3"},
+        {"unknown_key.json", "unknown_key.json: $.solver: unknown key 'substep' (known keys: dt,"},
+        {"unknown_collider_key.json", "$.colliders[0]: unknown key 'radius'"},
+        {"duplicate_key.json", "duplicate_key.json: $: key 'steps' appears twice"},
+        {"wrong_type.json", "$.solver.iterations: must be an integer, got a string"},
+        {"wrong_type_vector.json",
+         "$.solver.gravity: must be an array of 3 numbers [x, y, z], got an array of 2"},
+        {"out_of_range.json", "out_of_range.json: $.colliders[2].radius: must be > 0, got -1"},
+        {"out_of_range_int.json", "$.cloths[0].nx: must be an integer in [2, 16384], got 1"},
+        {"infinite.json", "$.solver.dt: must be in (0, 1], got inf"},
+        {"bad_enum.json", "$.solver.backend: must be one of \"cpu\", \"opencl\", \"auto\", got \"cuda\""},
+        {"bad_version.json", "$.version: must be an integer in [1, 1], got 2"},
+        {"missing_key.json", "$.colliders[0]: missing key 'end'"},
+        {"both_stiffness.json", "$.distances[0]: give \"stiffness\" (PBD) or \"compliance\""},
+        {"index_past_particles.json",
+         "$.distances[0]: drape_world_add_distance: def->b = 5 is out of range (the world has 2"},
+        {"dihedral_past_particles.json", "$.dihedrals[0]: drape_world_add_dihedral: def->wing1 = 9"},
+        {"attachment_past_particles.json", "$.attachments[0]: drape_world_add_attachment:"},
+        {"triangle_past_particles.json", "$.triangles[0]: particle 7 is out of range"},
+        {"same_particle.json", "$.distances[0]: drape_world_add_distance: def->a and def->b"},
+        {"ref_out_of_range.json",
+         "$.attachments[0].particle: particle 40 is out of range for 'chain' (20 particles)"},
+        {"ref_unknown.json", "$.attachments[0].particle: no cloth, rope or mesh is named 'rope'"},
+        {"ref_syntax.json", "$.attachments[0].particle: a particle reference is an index or"},
+        {"missing_mesh.json", "$.meshes[0].obj: "},
+        {"mesh_bad_index.json", "$.meshes[0].obj: "},
+        {"mesh_pentagon.json", "$.meshes[0].obj: "},
+        {"mesh_nan.json", "$.meshes[0].obj: "},
+        {"mesh_pinned_range.json", "$.meshes[0]: pinned vertex 99 is out of range"},
+    };
+    static const struct {
+        const char *file, *piece;
+    } more[] = {
+        {"missing_mesh.json", "bad/no_such.obj: cannot read: No such file"},
+        {"mesh_bad_index.json", "bad_index.obj:5: vertex index 5 names no vertex"},
+        {"mesh_pentagon.json", "pentagon.obj:6: a face with more than 4 vertices"},
+        {"mesh_nan.json", "nan.obj:2: coordinate 'nan' is not a finite number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char name[128];
+        drape_scene *s = (drape_scene *)&name; /* must come back NULL */
+        drape_scene_error e;
+        snprintf(name, sizeof name, "bad/%s", cases[i].file);
+        CHECK_MSG(t, load_data(name, &s, &e) == DRAPE_SCENE_BAD_INPUT, "%s was accepted",
+                  cases[i].file);
+        CHECK(t, s == NULL && e.status == DRAPE_SCENE_BAD_INPUT);
+        CHECK_MSG(t, st_has_all(e.message, name, cases[i].piece, NULL), "%s", cases[i].file);
+        for (size_t k = 0; k < sizeof more / sizeof more[0]; ++k)
+            if (!strcmp(more[k].file, cases[i].file))
+                CHECK(t, st_has_all(e.message, more[k].piece, NULL));
+    }
+}
+
+static void missing_file(st_run *t)
+{
+    drape_scene *s;
+    drape_scene_error e;
+    drape_scene_options o = st_cpu_options();
+    CHECK(t, drape_scene_load("no/such/scene.json", &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "no/such/scene.json: cannot read: No such file", NULL));
+    CHECK(t, drape_scene_load("cloth-spere", &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "cloth-spere: cannot read", "built-in scenes: cloth-sphere",
+                        NULL));
+    char dir[512];
+    CHECK(t, drape_scene_load(st_data_path(dir, sizeof dir, "bad"), &o, &s, &e) ==
+                 DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "not a regular file", NULL));
+}
+
+static void limits(st_run *t)
+{
+    static const char big[] = "{\"cloths\": [{\"nx\": 100, \"ny\": 100}]}";
+    static const char mesh[] = "{\"meshes\": [{\"obj\": \"mesh.obj\"}]}";
+    drape_scene *s;
+    drape_scene_error e;
+    drape_scene_options o = st_cpu_options();
+    o.max_particles = 5000;
+    CHECK(t, drape_scene_load_buffer(big, strlen(big), "big.json", &o, &s, &e) ==
+                 DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "big.json: $.cloths[0]: 10000 particles in all would exceed "
+                                   "the limit of 5000", NULL));
+    o.no_files = true;
+    CHECK(t, drape_scene_load_buffer(mesh, strlen(mesh), "m.json", &o, &s, &e) ==
+                 DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "m.json: $.meshes[0].obj: reading mesh files is turned off",
+                        NULL));
+    CHECK(t, drape_scene_load_buffer(NULL, 0, NULL, &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
+}
+
+/* Every file in scenes/ loads, with the counts its description promises. */
+static void shipped_scenes_load(st_run *t)
+{
+    for (size_t i = 0; i < drape_scene_builtin_count(); ++i) {
+        char file[128], path[512];
+        drape_scene *s;
+        drape_scene_error e;
+        drape_scene_options o = st_cpu_options();
+        snprintf(file, sizeof file, "%s.json", drape_scene_builtin_name(i));
+        CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, file), &o, &s, &e) ==
+                         DRAPE_SCENE_OK, "%s", e.message);
+        CHECK(t, !strcmp(drape_scene_name(s), drape_scene_builtin_name(i)));
+        drape_scene_destroy(s);
+    }
+}
+
+/* The complete example of docs/scene-format.md: the first ```json block, read as if it were a file
+ * in scenes/ (its mesh path is relative to that). */
+static void docs_example(st_run *t)
+{
+    char *doc, path[512];
+    drape_scene_error e;
+    FILE *f = fopen(DRAPE_DOCS_DIR "/scene-format.md", "rb");
+    CHECK(t, f != NULL);
+    doc = calloc(1, 1 << 20);
+    size_t n = fread(doc, 1, (1 << 20) - 1, f);
+    fclose(f);
+    const char *start = strstr(doc, "```json\n");
+    CHECK(t, n > 0 && start != NULL);
+    start += 8;
+    const char *end = strstr(start, "```");
+    CHECK(t, end != NULL);
+    drape_scene *s;
+    drape_scene_options o = st_cpu_options();
+    drape_scene_status st = drape_scene_load_buffer(
+        start, (size_t)(end - start), st_scene_path(path, sizeof path, "docs-example.json"), &o,
+        &s, &e);
+    free(doc);
+    CHECK_MSG(t, st == DRAPE_SCENE_OK, "%s", e.message);
+    drape_world *w = drape_scene_world(s);
+    /* 2 particles, a 16 x 16 cloth, a 12-particle rope and the 5 x 4 banner. */
+    CHECK(t, drape_world_particle_count(w) == 2 + 256 + 12 + 20);
+    CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 3);
+    CHECK(t, drape_world_collider_count(w) == 3);
+    CHECK(t, !strcmp(drape_scene_name(s), "showcase") && drape_scene_default_steps(s) == 240);
+    drape_scene_info info;
+    CHECK(t, drape_scene_get_info(s, &info) == DRAPE_OK);
+    CHECK(t, info.pinned == 1 + 2 + 1 + 5);
+    CHECK(t, info.scripted_targets == 2 && info.moving_colliders == 1);
+    CHECK(t, info.triangles == 2 * 15 * 15 + 2 * 4 * 3 + 1);
+    for (int i = 0; i < 60; ++i)
+        CHECK(t, drape_scene_step(s) == DRAPE_OK);
+    drape_scene_destroy(s);
+}
+
+int main(void)
+{
+    st_run t = {0};
+    RUN(&t, bad_inputs);
+    RUN(&t, missing_file);
+    RUN(&t, limits);
+    RUN(&t, shipped_scenes_load);
+    RUN(&t, docs_example);
+    return st_finish(&t);
+}

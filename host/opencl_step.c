@@ -132,6 +132,8 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     dr_cl_context_def def = dr_cl_default_context_def();
     def.device = w->def.device;
     def.memory_limit = w->def.device_memory_limit;
+    def.gl_context = w->def.gl_context;
+    def.gl_display = w->def.gl_display;
     def.log = w->def.log ? w->def.log : drape_log_stderr;
     def.log_user = w->def.log_user;
     drape_result r = dr_cl_context_create(&def, &cl->ctx);

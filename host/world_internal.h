@@ -81,6 +81,8 @@ struct drape_world {
 
     uint32_t collider_count, collider_capacity;
     dr_collider *colliders;
+
+    struct dr_render *render; /* the viewer's triangles and buffers (render.c); NULL until used */
 };
 
 /* ---- log.c ---- */
@@ -129,6 +131,10 @@ struct dr_cl_context;
 struct _cl_mem;
 struct dr_cl_context *dr_opencl_context(dr_opencl *cl);
 drape_result dr_opencl_positions(drape_world *world, struct _cl_mem **out);
+
+/* ---- render.c ---- */
+/* Frees the renderer's state; called by drape_world_destroy before the backend goes. */
+void dr_render_destroy(drape_world *world);
 
 /* ---- cpu_step.c ---- */
 /* One step of the CPU reference solver: def.substeps substeps of the PBD loop or of the

@@ -491,4 +491,40 @@ DR_FN float dr_distance_violation2(dr_vec4 xa, dr_vec4 xb, float rest)
     return c * c;
 }
 
+/* ---- rendering: vertex normals --------------------------------------------------------------- */
+/*
+ * A viewer lights the cloth with per-vertex normals; the world computes them where the state lives
+ * (kernels/render.cl on the device, host/render.c on the CPU), with these two functions. Each vertex
+ * gathers over its own list of incident triangles (an adjacency built once on the host), so that no
+ * two work-items write one normal and the sum runs in the same order on both backends.
+ */
+
+/* The area-weighted normal of the triangle (a, b, c), counter-clockwise seen from the front: twice
+ * its area (m^2) times its unit normal. */
+DR_FN dr_vec4 dr_triangle_area_normal(dr_vec4 a, dr_vec4 b, dr_vec4 c)
+{
+    return dr_cross3(dr_sub3(b, a), dr_sub3(c, a));
+}
+
+/* The unit area-weighted normal of a vertex whose incident triangles are incident[begin .. end - 1]
+ * (indices into `triangles`, three particle indices each); w = 0. Zero when those triangles have no
+ * area, or the vertex has none. */
+DR_FN dr_vec4 dr_vertex_normal(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const unsigned *triangles,
+                               DR_GLOBAL const unsigned *incident, unsigned begin, unsigned end)
+{
+    dr_vec4 sum = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (unsigned k = begin; k < end; ++k) {
+        unsigned t = 3u * incident[k];
+        sum = dr_add3(sum, dr_triangle_area_normal(x[triangles[t]], x[triangles[t + 1u]],
+                                                   x[triangles[t + 2u]]));
+    }
+    float len = dr_len3(sum);
+    if (len < DR_EPS * DR_EPS)
+        return DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    return DR_V4(sum.x / len, sum.y / len, sum.z / len, 0.0f); /* a flat cloth's is exactly unit */
+}
+
+/* A particle's position as a viewer draws it: xyz (m), w = 0 (the inverse mass dropped). */
+DR_FN dr_vec4 dr_render_position(dr_vec4 x) { return DR_V4(x.x, x.y, x.z, 0.0f); }
+
 #endif /* DRAPE_SHARED_H */

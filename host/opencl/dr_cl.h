@@ -180,6 +180,10 @@ typedef struct dr_cl_context_def {
     uint32_t work_group_size; /* 0: per device (128 on GPUs, 64 otherwise, at most the device's max) */
     bool profiling;        /* record launch events per phase; default true */
     uint64_t memory_limit; /* bytes of device memory this context may hold; 0: the device's own */
+    void *gl_context;      /* a GLXContext to share buffers with, or NULL (default); with gl_display
+                              the context is made from it (cl_khr_gl_sharing) when the device can,
+                              and without it otherwise: see dr_cl_context.gl_sharing */
+    void *gl_display;      /* the GLX context's Display *; default NULL */
     drape_log_fn log;      /* default NULL: errors and warnings to stderr */
     void *log_user;
 } dr_cl_context_def;
@@ -225,6 +229,7 @@ typedef struct dr_cl_context {
     dr_cl_device_info device;
     cl_context context;
     cl_command_queue queue; /* in order, CL_QUEUE_PROFILING_ENABLE */
+    bool gl_sharing;        /* made from the def's OpenGL context: clCreateFromGLBuffer works */
     dr_cl_tunables tunables;
     char build_options[256];
     char cache_dir[1024]; /* "" when the cache is off */
@@ -248,7 +253,9 @@ typedef struct dr_cl_context {
 /* Lists the devices, chooses one (def->device, else $DRAPE_DEVICE), reports it at info level and
  * creates its context and queue. Programs are built on first use. On failure *out is NULL:
  * DRAPE_ERROR_UNSUPPORTED if there is no OpenCL platform or device, DRAPE_ERROR_INVALID_ARGUMENT if
- * the selector names no device. */
+ * the selector names no device. With def->gl_context the context shares that OpenGL context's
+ * buffers where the device has cl_khr_gl_sharing and the driver names it as the GL context's device;
+ * otherwise (PoCL, another GPU) it is made without sharing, with a message at info level. */
 drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **out);
 void dr_cl_context_destroy(dr_cl_context *ctx);
 

@@ -7,6 +7,15 @@
  * at info level and makes an in-order queue with profiling enabled. Programs are built lazily, on the
  * first dr_cl_program_get / dr_cl_kernel_create of their file.
  *
+ * OpenGL sharing. Given a GLX context (def->gl_context, def->gl_display), the cl_context is made
+ * with CL_GL_CONTEXT_KHR and CL_GLX_DISPLAY_KHR beside CL_CONTEXT_PLATFORM, so that GL buffer
+ * objects can become cl_mem (clCreateFromGLBuffer; host/render.c). That needs cl_khr_gl_sharing on
+ * the device, and the device must be the one the driver reports for the GL context
+ * (clGetGLContextInfoKHR, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR): a CPU device such as PoCL, or a
+ * GPU other than the one drawing, cannot share. In every such case, and when the driver refuses
+ * the shared context, the context is made plainly and gl_sharing stays false: the caller falls back
+ * to reading results back and uploading them.
+ *
  * Tunables. The work-group size is 128 on GPUs (four warps, a common sweet spot for memory-bound
  * kernels on NVIDIA and AMD) and 64 elsewhere, never above CL_DEVICE_MAX_WORK_GROUP_SIZE. It reaches
  * the kernels as DR_WG_SIZE in the generated tunables header, and dr_cl_launch_1d uses it as the
@@ -14,6 +23,7 @@
  */
 #include "dr_cl_internal.h"
 
+#include <CL/cl_gl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +34,78 @@ dr_cl_context_def dr_cl_default_context_def(void)
     memset(&def, 0, sizeof def);
     def.profiling = true;
     return def;
+}
+
+/* Whether the device lists `name` among its extensions (whole words only). */
+static bool device_has_extension(dr_cl_logger *L, cl_device_id device, const char *name)
+{
+    size_t size = 0;
+    cl_int code = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size);
+    if (code != CL_SUCCESS) {
+        dr_cl_fail(L, "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)", code);
+        return false;
+    }
+    char *text = malloc(size + 1);
+    if (!text)
+        return false;
+    code = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, text, NULL);
+    text[code == CL_SUCCESS ? size : 0] = '\0';
+    if (code != CL_SUCCESS)
+        dr_cl_fail(L, "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)", code);
+    const size_t len = strlen(name);
+    bool found = false;
+    for (const char *at = strstr(text, name); at && !found; at = strstr(at + 1, name))
+        found = (at == text || at[-1] == ' ') && (at[len] == ' ' || at[len] == '\0');
+    free(text);
+    return found;
+}
+
+/* Makes ctx->context share the def's GLX context, if the device can; false (with the reason at info
+ * level, or a warning when the driver refused) leaves ctx->context NULL. */
+static bool create_gl_shared(dr_cl_context *ctx, const dr_cl_context_def *def)
+{
+    dr_cl_logger *L = &ctx->logger;
+    const char *name = ctx->device.name;
+    if (!device_has_extension(L, ctx->device.device_id, "cl_khr_gl_sharing")) {
+        dr_cl_logf(L, DRAPE_LOG_INFO, "%s has no cl_khr_gl_sharing: no OpenGL buffer sharing", name);
+        return false;
+    }
+    cl_context_properties properties[] = {
+        CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->device.platform_id,
+        CL_GL_CONTEXT_KHR,   (cl_context_properties)def->gl_context,
+        CL_GLX_DISPLAY_KHR,  (cl_context_properties)def->gl_display,
+        0};
+    /* An extension function, reached through its platform (memcpy: ISO C has no cast from an
+     * object pointer to a function pointer). */
+    void *address =
+        clGetExtensionFunctionAddressForPlatform(ctx->device.platform_id, "clGetGLContextInfoKHR");
+    clGetGLContextInfoKHR_fn get_info = NULL;
+    if (address)
+        memcpy(&get_info, &address, sizeof get_info);
+    if (!get_info) {
+        dr_cl_logf(L, DRAPE_LOG_INFO, "%s: the platform has no clGetGLContextInfoKHR: no OpenGL "
+                   "buffer sharing", name);
+        return false;
+    }
+    cl_device_id gl_device = NULL;
+    cl_int code = get_info(properties, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR, sizeof gl_device,
+                           &gl_device, NULL);
+    if (code != CL_SUCCESS || gl_device != ctx->device.device_id) {
+        dr_cl_logf(L, DRAPE_LOG_INFO, "%s is not the OpenGL context's device (clGetGLContextInfoKHR: "
+                   "%s): no OpenGL buffer sharing", name,
+                   code == CL_SUCCESS ? "another device" : dr_cl_error_name(code));
+        return false;
+    }
+    ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
+    if (code != CL_SUCCESS) {
+        ctx->context = NULL;
+        dr_cl_logf(L, DRAPE_LOG_WARNING, "clCreateContext sharing the OpenGL context failed: %s "
+                   "(%d); continuing without OpenGL buffer sharing", dr_cl_error_name(code), code);
+        return false;
+    }
+    dr_cl_logf(L, DRAPE_LOG_INFO, "%s shares buffers with the OpenGL context (cl_khr_gl_sharing)",
+               name);
+    return true;
 }
 
 drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **out)
@@ -99,10 +181,14 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
 
     /* context, queue, program table */
     cl_int code;
-    cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
-                                          (cl_context_properties)ctx->device.platform_id, 0};
-    ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
-    DR_CL_CHECK_ERR_GOTO(L, clCreateContext, code, result, fail);
+    if (def->gl_context && def->gl_display)
+        ctx->gl_sharing = create_gl_shared(ctx, def);
+    if (!ctx->context) {
+        cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                              (cl_context_properties)ctx->device.platform_id, 0};
+        ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
+        DR_CL_CHECK_ERR_GOTO(L, clCreateContext, code, result, fail);
+    }
     ctx->queue = clCreateCommandQueue(ctx->context, ctx->device.device_id,
                                       CL_QUEUE_PROFILING_ENABLE, &code);
     DR_CL_CHECK_ERR_GOTO(L, clCreateCommandQueue, code, result, fail);

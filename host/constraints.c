@@ -21,7 +21,7 @@ drape_distance_def drape_default_distance_def(void)
 
 drape_dihedral_def drape_default_dihedral_def(void)
 {
-    drape_dihedral_def d = {0, 0, 0, 0, -1.0f, 1.0f, -1.0f};
+    drape_dihedral_def d = {0, 0, 0, 0, NAN, 1.0f, -1.0f};
     return d;
 }
 
@@ -185,11 +185,11 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
         r = dr_world_pull(w);
     if (r != DRAPE_OK)
         return r;
-    if (!(def->rest_angle <= 3.14159266f))
+    if (!isnan(def->rest_angle) && !(fabsf(def->rest_angle) <= 3.14159266f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->rest_angle = %g rad must be in [0, pi] (or < 0: current)", fn,
-                       (double)def->rest_angle);
-    float rest = def->rest_angle >= 0.0f
+                       "%s: def->rest_angle = %g rad must be in [-pi, pi] (or NaN: the current "
+                       "angle)", fn, (double)def->rest_angle);
+    float rest = !isnan(def->rest_angle)
                      ? def->rest_angle
                      : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
     return store(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness, def->compliance, 0,

@@ -73,20 +73,59 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
     return DR_V4(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s, a.w);
 }
 
-/* ---- stiffness ------------------------------------------------------------------------------- */
-
-/* The multiplier step of one constraint with value C and generalised inverse mass
+/* ---- lanes: formulas written once for one constraint or for sixteen ---------------------------- */
+/*
+ * The multiplier step and the distance constraint are written once, over a "lane" type: `float` for
+ * the CPU reference and the one-constraint-per-work-item kernels, and, in OpenCL C only, `float16`
+ * for the kernel that projects sixteen constraints of a colour at once in a CPU device's SIMD
+ * registers (solve_distance_x16 in kernels/project.cl). DR_LANE_FUNCTIONS(suffix, real, mask)
+ * defines the functions for one lane type (CLBlast's `real` idiom, instantiated twice). A lane does
+ * exactly the scalar operations in the same order (IEEE + - * / and sqrt, no contraction), so every
+ * lane's result is bitwise the scalar one. Conditions are masks, combined with & and applied with
+ * ?: : in C and on OpenCL scalars a comparison is 0 or 1; on OpenCL vectors it is 0 or -1 per lane
+ * and ?: selects per lane. Lanes whose constraint does not apply still compute (a division by zero
+ * gives inf or NaN there, never a trap) and are masked out.
+ *
+ * dr_delta_lambda: the multiplier step of one constraint with value C and generalised inverse mass
  * wsum = sum_i w_i |grad_i C|^2. PBD (compliance < 0): the classic step scaled by the
  * iteration-corrected stiffness k'. XPBD (compliance >= 0): Macklin et al. eq. 18 with
- * alpha~ = compliance / h^2 and the multiplier lambda accumulated so far in this substep. */
-DR_FN float dr_delta_lambda(float C, float wsum, float kprime, float compliance, float inv_h2,
-                            float lambda)
-{
-    if (compliance < 0.0f)
-        return -C * kprime / wsum;
-    float alpha = compliance * inv_h2;
-    return (-C - alpha * lambda) / (wsum + alpha);
-}
+ * alpha~ = compliance / h^2 and the multiplier lambda accumulated so far in this substep.
+ *
+ * dr_distance_step: C = |a - b| - rest on the components of a and b (inverse masses aw, bw). Moves
+ * the positions in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of
+ * the lanes where the constraint applies (some mass is free and a, b do not coincide); the caller
+ * writes back only those lanes, and of them only the particles that are not pinned.
+ */
+#define DR_LANE_FUNCTIONS(S, real, mask)                                                           \
+    DR_FN real dr_delta_lambda##S(real C, real wsum, real kprime, real compliance, float inv_h2,   \
+                                  real lambda)                                                     \
+    {                                                                                              \
+        mask pbd = compliance < 0.0f;                                                              \
+        real alpha = compliance * inv_h2;                                                          \
+        return (pbd ? -C * kprime : -C - alpha * lambda) / (pbd ? wsum : wsum + alpha);           \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN mask dr_distance_step##S(real *ax, real *ay, real *az, real aw, real *bx, real *by,      \
+                                   real *bz, real bw, real rest, real kprime, real compliance,     \
+                                   float inv_h2, real *lambda)                                     \
+    {                                                                                              \
+        real wsum = aw + bw;                                                                       \
+        real dx = *ax - *bx, dy = *ay - *by, dz = *az - *bz;                                       \
+        real len = DR_SQRT(dx * dx + dy * dy + dz * dz);                                           \
+        mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
+        real dl = dr_delta_lambda##S(len - rest, wsum, kprime, compliance, inv_h2, *lambda);       \
+        *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
+        real s = dl / len;                                                                         \
+        real sa = aw * s, sb = -bw * s;                                                            \
+        *ax = *ax + dx * sa, *ay = *ay + dy * sa, *az = *az + dz * sa;                             \
+        *bx = *bx + dx * sb, *by = *by + dy * sb, *bz = *bz + dz * sb;                             \
+        return ok;                                                                                 \
+    }
+
+DR_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_LANE_FUNCTIONS(16, float16, int16)
+#endif
 
 /* ---- constraints ----------------------------------------------------------------------------- */
 
@@ -95,22 +134,17 @@ DR_FN void dr_solve_distance(DR_GLOBAL dr_vec4 *p, unsigned a, unsigned b, float
                              float compliance, float inv_h2, DR_GLOBAL float *lambda)
 {
     dr_vec4 pa = p[a], pb = p[b];
-    float wsum = pa.w + pb.w;
-    if (wsum <= 0.0f)
+    float ax = pa.x, ay = pa.y, az = pa.z, bx = pb.x, by = pb.y, bz = pb.z, l = *lambda;
+    if (!dr_distance_step(&ax, &ay, &az, pa.w, &bx, &by, &bz, pb.w, rest, kprime, compliance,
+                          inv_h2, &l))
         return;
-    dr_vec4 d = dr_sub3(pa, pb);
-    float len = dr_len3(d);
-    if (len < DR_EPS)
-        return;
-    float dl = dr_delta_lambda(len - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
-        *lambda += dl;
+        *lambda = l;
     /* Pinned particles are never written: constraints of one colour may share them. */
-    float s = dl / len;
     if (pa.w > 0.0f)
-        p[a] = dr_madd3(pa, d, pa.w * s);
+        p[a] = DR_V4(ax, ay, az, pa.w);
     if (pb.w > 0.0f)
-        p[b] = dr_madd3(pb, d, -pb.w * s);
+        p[b] = DR_V4(bx, by, bz, pb.w);
 }
 
 /* C = |p - target| with rest length 0: a particle tied to a point. */
@@ -151,24 +185,28 @@ DR_FN float dr_acos(float x)
     return half_pi - dr_asin_small(x);
 }
 
-/* Unit normals of the triangles (e0, e1, w0) and (e1, e0, w1). */
-DR_FN float dr_dihedral_cos(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
+/* The signed angle (rad, in [-pi, pi]) between the normals n1 of (e0, e1, w0) and n2 of
+ * (e1, e0, w1), whose shared edge is e = e1 - e0: 0 when the two triangles lie flat, its sign the
+ * side the hinge folds to. Signed, the angle is smooth through flat, where the unsigned angle of the
+ * PBD paper has a kink that makes a flat rest state chatter. */
+DR_FN float dr_hinge_angle(dr_vec4 n1, dr_vec4 n2, dr_vec4 e)
+{
+    float l = dr_len3(n1) * dr_len3(n2);
+    if (l < DR_EPS * DR_EPS)
+        return 0.0f;
+    float angle = dr_acos(DR_FMIN(1.0f, DR_FMAX(-1.0f, dr_dot3(n1, n2) / l)));
+    return dr_dot3(dr_cross3(n1, n2), e) > 0.0f ? -angle : angle;
+}
+
+DR_FN float dr_dihedral_angle(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
 {
     dr_vec4 n1 = dr_cross3(dr_sub3(e0, w0), dr_sub3(e1, w0));
     dr_vec4 n2 = dr_cross3(dr_sub3(e1, w1), dr_sub3(e0, w1));
-    float l = dr_len3(n1) * dr_len3(n2);
-    if (l < DR_EPS * DR_EPS)
-        return 1.0f;
-    return DR_FMIN(1.0f, DR_FMAX(-1.0f, dr_dot3(n1, n2) / l));
+    return dr_hinge_angle(n1, n2, dr_sub3(e1, e0));
 }
 
-/* The angle (rad) between the normals of the two triangles: 0 when they lie flat. */
-DR_FN float dr_dihedral_angle(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
-{
-    return dr_acos(dr_dihedral_cos(e0, e1, w0, w1));
-}
-
-/* C = angle - rest over the shared edge e0-e1 (PBD paper, appendix A). */
+/* C = angle - rest over the shared edge e0-e1, with the signed angle of dr_hinge_angle (PBD
+ * paper, appendix A; the gradients are Bridson's, as in Bender's PositionBasedDynamics). */
 DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, unsigned iw0,
                              unsigned iw1, float rest, float kprime, float compliance,
                              float inv_h2, DR_GLOBAL float *lambda)
@@ -183,10 +221,11 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, u
     float n1sq = dr_dot3(n1, n1), n2sq = dr_dot3(n2, n2);
     if (n1sq < DR_EPS * DR_EPS || n2sq < DR_EPS * DR_EPS)
         return;
+    float angle = dr_hinge_angle(n1, n2, e);
     n1 = dr_scale3(n1, 1.0f / n1sq);
     n2 = dr_scale3(n2, 1.0f / n2sq);
     float inv_elen = 1.0f / elen;
-    /* Gradients of the angle with respect to w0, w1, e0, e1 (up to a common sign). */
+    /* The gradients of the signed angle with respect to w0, w1, e0, e1. */
     dr_vec4 g_w0 = dr_scale3(n1, elen);
     dr_vec4 g_w1 = dr_scale3(n2, elen);
     dr_vec4 g_e0 = dr_add3(dr_scale3(n1, dr_dot3(dr_sub3(w0, e1), e) * inv_elen),
@@ -197,15 +236,9 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, u
                  e0.w * dr_dot3(g_e0, g_e0) + e1.w * dr_dot3(g_e1, g_e1);
     if (wsum <= 0.0f)
         return;
-    float c = dr_dot3(n1, n2) * DR_SQRT(n1sq) * DR_SQRT(n2sq);
-    float angle = dr_acos(DR_FMIN(1.0f, DR_FMAX(-1.0f, c)));
     float dl = dr_delta_lambda(angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
-    /* The gradients above point towards a smaller angle when the hinge folds one way; flip them
-     * when it folds the other way. */
-    if (dr_dot3(dr_cross3(n1, n2), e) > 0.0f)
-        dl = -dl;
     if (w0.w > 0.0f)
         p[iw0] = dr_madd3(w0, g_w0, w0.w * dl);
     if (w1.w > 0.0f)

@@ -283,8 +283,10 @@ drape_result drape_world_add_distance(drape_world *world, const drape_distance_d
  * (edge1, edge0, wing1) that share the edge edge0-edge1 (PBD paper, appendix A). */
 typedef struct drape_dihedral_def {
     uint32_t edge0, edge1, wing0, wing1; /* four distinct particle indices */
-    float rest_angle; /* rad, the angle between the two triangle normals (0 = flat); < 0 takes the
-                         current angle; default -1 */
+    float rest_angle; /* rad in [-pi, pi]: the signed angle between the two triangle normals, 0 when
+                         flat, positive when wing1 folds towards the front of the first triangle
+                         (the side from which edge0, edge1, wing0 run counter-clockwise); NaN (the
+                         default) takes the current angle */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
 } drape_dihedral_def;

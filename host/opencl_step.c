@@ -33,21 +33,22 @@ typedef struct cl_set {
 
 enum {
     K_PREDICT_VELOCITY, K_PREDICT_POSITION, K_DAMP_MOMENTS, K_DAMP_SOLVE, K_DAMP_APPLY,
-    K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT, K_PROJECT_CONTACTS,
-    K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES, K_SPRING_ACCEL, K_EULER,
-    K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_COUNT
+    K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
+    K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
+    K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_position"},
     {"damping.cl", "damp_moments"},       {"damping.cl", "damp_solve"},
     {"damping.cl", "damp_apply"},         {"collide.cl", "generate_contacts"},
-    {"project.cl", "solve_distance"},     {"project.cl", "solve_dihedral"},
-    {"project.cl", "solve_attachment"},   {"project.cl", "project_contacts"},
-    {"update.cl", "update_state"},        {"mass_spring.cl", "clear_forces"},
-    {"mass_spring.cl", "spring_forces"},  {"mass_spring.cl", "attachment_forces"},
-    {"mass_spring.cl", "spring_accel"},   {"mass_spring.cl", "euler_integrate"},
-    {"mass_spring.cl", "verlet_begin"},   {"mass_spring.cl", "verlet_end"},
-    {"diagnostics.cl", "kinetic_energy"}, {"diagnostics.cl", "distance_residual"},
+    {"project.cl", "solve_distance"},     {"project.cl", "solve_distance_x16"},
+    {"project.cl", "solve_dihedral"},     {"project.cl", "solve_attachment"},
+    {"project.cl", "project_contacts"},   {"update.cl", "update_state"},
+    {"mass_spring.cl", "clear_forces"},   {"mass_spring.cl", "spring_forces"},
+    {"mass_spring.cl", "attachment_forces"}, {"mass_spring.cl", "spring_accel"},
+    {"mass_spring.cl", "euler_integrate"}, {"mass_spring.cl", "verlet_begin"},
+    {"mass_spring.cl", "verlet_end"},     {"diagnostics.cl", "kinetic_energy"},
+    {"diagnostics.cl", "distance_residual"},
 };
 
 struct dr_opencl {
@@ -61,6 +62,8 @@ struct dr_opencl {
     size_t scratch_bytes;
     uint32_t collider_count;
     cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
+    int distance_kernel;     /* K_SOLVE_DISTANCE, or K_SOLVE_DISTANCE_X16 on CPU devices */
+    uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1 or 16 */
     bool device_ahead; /* x and v on the device are newer than the host's */
 };
 
@@ -141,6 +144,11 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
         r = dr_cl_kernel_create(cl->ctx, kernel_names[i].file, kernel_names[i].name, &cl->k[i]);
     for (int i = 0; r == DRAPE_OK && i < PHASES; ++i)
         cl->phase[i] = dr_cl_profile_phase(cl->ctx, phase_names[i]);
+    /* CPU compilers do not vectorise solve_distance across work-items: give them sixteen
+     * constraints per work-item in float16 lanes (kernels/project.cl). */
+    const bool cpu = r == DRAPE_OK && (cl->ctx->device.type & CL_DEVICE_TYPE_CPU);
+    cl->distance_kernel = cpu ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
+    cl->distance_lanes = cpu ? 16 : 1;
     if (r == DRAPE_OK)
         r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, DR_DAMP_ROW * sizeof(double),
                                 "damping sums", &cl->sums);
@@ -292,14 +300,15 @@ static drape_result launch(dr_opencl *cl, int kernel, size_t n, int phase)
     return dr_cl_launch_1d(cl->ctx, cl->k[kernel], n, cl->phase[phase]);
 }
 
-/* The arguments every launch of a colour-range kernel ends with; then the launch. */
+/* The arguments every launch of a colour-range kernel ends with; then the launch, of one work-item
+ * per `per_item` constraints. */
 static drape_result launch_colors(dr_opencl *cl, int kernel, cl_uint first_arg,
-                                  const dr_solver_set *host, int phase)
+                                  const dr_solver_set *host, uint32_t per_item, int phase)
 {
     for (uint32_t c = 0; c < host->stats.colors; ++c) {
         cl_uint offset = host->offsets[c], count = host->offsets[c + 1] - offset;
         TRY(set_args(cl, kernel, first_arg, 2, A(offset), A(count)));
-        TRY(launch(cl, kernel, count, phase));
+        TRY(launch(cl, kernel, (count + per_item - 1) / per_item, phase));
     }
     return DRAPE_OK;
 }
@@ -342,10 +351,10 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
     TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
     TRY(set_args(cl, K_SPRING_FORCES, 0, 8, A(acc), A(pos), A(vel), A(d->idx), A(d->rest),
                  A(d->compliance), A(ks), A(kd)));
-    TRY(launch_colors(cl, K_SPRING_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_DISTANCE], PREDICT));
+    TRY(launch_colors(cl, K_SPRING_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
     TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 8, A(acc), A(pos), A(vel), A(a->idx), A(a->target),
                  A(a->compliance), A(ks), A(kd)));
-    TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT],
+    TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
                       PREDICT));
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     TRY(set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag),
@@ -380,8 +389,9 @@ static drape_result project_contacts(dr_opencl *cl, float h)
 
 static drape_result project(dr_opencl *cl, const drape_world *w, float h)
 {
-    static const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {K_SOLVE_DISTANCE, K_SOLVE_DIHEDRAL,
-                                                             K_SOLVE_ATTACHMENT};
+    const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
+                                                      K_SOLVE_ATTACHMENT};
+    const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1};
     const float inv_h2 = 1.0f / (h * h), zero = 0.0f;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const cl_set *s = &cl->set[t];
@@ -394,7 +404,7 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
     }
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
-            TRY(launch_colors(cl, kernels[t], 7, &w->solver[t], PROJECT));
+            TRY(launch_colors(cl, kernels[t], 7, &w->solver[t], per_item[t], PROJECT));
         TRY(project_contacts(cl, h));
     }
     return DRAPE_OK;

@@ -1,6 +1,13 @@
 /* Constraint projection, one launch per colour: the work-items of a launch take the constraints
  * [offset, offset + count) of one colour, which share no movable particle, so they write p without
- * races (Fratarcangeli & Pellacini, SIGRAD 2014). Then the contacts, one per particle. */
+ * races (Fratarcangeli & Pellacini, SIGRAD 2014). Then the contacts, one per particle.
+ *
+ * Distance constraints have two kernels with the same arguments and bitwise the same results:
+ * solve_distance, one constraint per work-item, for GPUs; and solve_distance_x16, sixteen consecutive
+ * constraints per work-item in float16 lanes, for CPU devices, whose compilers (PoCL) do not
+ * vectorise solve_distance across work-items (its float4 gathers and scatters stop LLVM's loop
+ * vectoriser), so that the sqrt and the two divisions of a projection run sixteen wide. The host
+ * picks one by device type (host/opencl_step.c). */
 #include "drape_shared.h"
 
 __kernel void solve_distance(__global float4 *p, __global const uint *idx,
@@ -12,8 +19,79 @@ __kernel void solve_distance(__global float4 *p, __global const uint *idx,
     if (k >= count)
         return;
     uint c = offset + k;
-    dr_solve_distance(p, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c], compliance[c], inv_h2,
-                      &lambda[c]);
+    uint2 ab = vload2(c, idx);
+    dr_solve_distance(p, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
+}
+
+/* Sixteen float4 positions p[i.s0] .. p[i.sf] as four float16 of their x, y, z, w: load four
+ * particles at a time into one float16 (x0 y0 z0 w0 x1 ...), then pick every fourth component. */
+#define DR_X16_GATHER(p, i, x, y, z, w)                                                            \
+    do {                                                                                           \
+        float16 g0 = (float16)(p[i.s0], p[i.s1], p[i.s2], p[i.s3]);                                \
+        float16 g1 = (float16)(p[i.s4], p[i.s5], p[i.s6], p[i.s7]);                                \
+        float16 g2 = (float16)(p[i.s8], p[i.s9], p[i.sa], p[i.sb]);                                \
+        float16 g3 = (float16)(p[i.sc], p[i.sd], p[i.se], p[i.sf]);                                \
+        x = (float16)(g0.s048c, g1.s048c, g2.s048c, g3.s048c);                                     \
+        y = (float16)(g0.s159d, g1.s159d, g2.s159d, g3.s159d);                                     \
+        z = (float16)(g0.s26ae, g1.s26ae, g2.s26ae, g3.s26ae);                                     \
+        w = (float16)(g0.s37bf, g1.s37bf, g2.s37bf, g3.s37bf);                                     \
+    } while (0)
+
+/* The inverse: interleave x, y, z, w back into float4 and store lane l where mask m.sl is set. */
+#define DR_X16_LO (uint16)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define DR_X16_HI (uint16)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#define DR_X16_Q0 (uint16)(0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23)
+#define DR_X16_Q1 (uint16)(8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31)
+#define DR_X16_STORE4(p, i, m, g, l0, l1, l2, l3)                                                 \
+    do {                                                                                           \
+        if (m.s##l0)                                                                               \
+            p[i.s##l0] = g.s0123;                                                                  \
+        if (m.s##l1)                                                                               \
+            p[i.s##l1] = g.s4567;                                                                  \
+        if (m.s##l2)                                                                               \
+            p[i.s##l2] = g.s89ab;                                                                  \
+        if (m.s##l3)                                                                               \
+            p[i.s##l3] = g.scdef;                                                                  \
+    } while (0)
+#define DR_X16_SCATTER(p, i, m, x, y, z, w)                                                        \
+    do {                                                                                           \
+        float16 xy0 = shuffle2(x, y, DR_X16_LO), xy1 = shuffle2(x, y, DR_X16_HI);                  \
+        float16 zw0 = shuffle2(z, w, DR_X16_LO), zw1 = shuffle2(z, w, DR_X16_HI);                  \
+        DR_X16_STORE4(p, i, m, shuffle2(xy0, zw0, DR_X16_Q0), 0, 1, 2, 3);                         \
+        DR_X16_STORE4(p, i, m, shuffle2(xy0, zw0, DR_X16_Q1), 4, 5, 6, 7);                         \
+        DR_X16_STORE4(p, i, m, shuffle2(xy1, zw1, DR_X16_Q0), 8, 9, a, b);                         \
+        DR_X16_STORE4(p, i, m, shuffle2(xy1, zw1, DR_X16_Q1), c, d, e, f);                         \
+    } while (0)
+
+/* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one. */
+__kernel void solve_distance_x16(__global float4 *p, __global const uint *idx,
+                                 __global const float *rest, __global const float *kprime,
+                                 __global const float *compliance, __global float *lambda,
+                                 float inv_h2, uint offset, uint count)
+{
+    uint k = 16 * get_global_id(0);
+    if (k >= count)
+        return;
+    uint c = offset + k;
+    if (count - k < 16) {
+        for (; k < count; ++k, ++c)
+            dr_solve_distance(p, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c], compliance[c],
+                              inv_h2, &lambda[c]);
+        return;
+    }
+    uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
+    uint16 ia = (uint16)(i0.even, i1.even), ib = (uint16)(i0.odd, i1.odd);
+    float16 ax, ay, az, aw, bx, by, bz, bw;
+    DR_X16_GATHER(p, ia, ax, ay, az, aw);
+    DR_X16_GATHER(p, ib, bx, by, bz, bw);
+    float16 l = vload16(0, lambda + c);
+    int16 ok = dr_distance_step16(&ax, &ay, &az, aw, &bx, &by, &bz, bw, vload16(0, rest + c),
+                                  vload16(0, kprime + c), vload16(0, compliance + c), inv_h2, &l);
+    vstore16(l, 0, lambda + c);
+    /* Pinned particles are never written: constraints of one colour may share them. */
+    int16 move_a = ok & (aw > 0.0f), move_b = ok & (bw > 0.0f);
+    DR_X16_SCATTER(p, ia, move_a, ax, ay, az, aw);
+    DR_X16_SCATTER(p, ib, move_b, bx, by, bz, bw);
 }
 
 __kernel void solve_dihedral(__global float4 *p, __global const uint *idx,

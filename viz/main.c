@@ -1,0 +1,31 @@
+/* drape-view: the cloth in a window, drawn straight from the solver (issue 6).
+ *
+ * main reads the command line, makes sure there is a display (display.c: without one it re-runs
+ * itself under xvfb-run, or explains why it cannot) and runs the viewer (app.c). */
+#include "app.h"
+#include "display.h"
+#include "options.h"
+
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    viz_options options;
+    if (!viz_options_parse(argc, argv, &options)) {
+        viz_options_usage(stderr);
+        return 2;
+    }
+    if (options.help) {
+        viz_options_usage(stdout);
+        return 0;
+    }
+    for (const char *k = options.keys; k && *k; ++k)
+        if (viz_input_key_of_char(*k) == GLFW_KEY_UNKNOWN) {
+            fprintf(stderr, "drape-view: --keys: no key for '%c' (letters and space)\n", *k);
+            return 2;
+        }
+    int status = viz_display_ensure(argc, argv, &options);
+    if (status >= 0)
+        return status;
+    return viz_app_run(&options);
+}

@@ -1,0 +1,12 @@
+/* The GLX handles of a GLFW window, for creating an OpenCL context that shares its OpenGL context
+ * (drape_world_def.gl_context / gl_display). Kept apart from the GL loader: GLX's headers declare
+ * OpenGL themselves and would clash with glad's. */
+#ifndef VIZ_NATIVE_GLX_H
+#define VIZ_NATIVE_GLX_H
+
+#include <GLFW/glfw3.h>
+
+/* The window's GLXContext and the X Display, or NULLs where GLFW does not use GLX. */
+void viz_native_glx(GLFWwindow *window, void **context, void **display);
+
+#endif

@@ -1,0 +1,48 @@
+/* libFuzzer target: the OBJ reader from a memory buffer, and what a scene makes of a mesh it
+ * accepts: edges, hinges (mesh_topology.c) and the world's distance and dihedral constraints, then
+ * the normals an export writes. Inputs must load or fail with a "fuzz.obj:LINE:" message.
+ */
+#include "scene_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void quiet(drape_log_level level, const char *message, void *user)
+{
+    (void)level, (void)message, (void)user;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    drape_mesh m;
+    drape_scene_error e;
+    if (drape_mesh_read_obj_buffer((const char *)data, size, "fuzz.obj", &m, &e) !=
+        DRAPE_SCENE_OK) {
+        if (strncmp(e.message, "fuzz.obj:", 9) != 0 || m.vertices || m.triangles)
+            abort();
+        return 0;
+    }
+    drape_scene_options o = drape_scene_default_options();
+    o.override_backend = true;
+    o.backend = DRAPE_BACKEND_CPU;
+    o.log = quiet;
+    o.max_particles = 4096;
+    drape_scene *s = NULL;
+    if (drape_scene_load_buffer("{}", 2, "fuzz.json", &o, &s, &e) != DRAPE_SCENE_OK)
+        abort();
+    sc_mesh_def def = sc_default_mesh_def();
+    if (sc_scene_add_mesh(s, "mesh", &m, &def) == DRAPE_OK) {
+        uint32_t count;
+        const uint32_t *tri = drape_scene_triangles(s, &count);
+        drape_vec3 *normals = malloc((m.vertex_count + 1) * sizeof *normals);
+        if (normals)
+            sc_vertex_normals(m.vertices, m.vertex_count, tri, count, normals);
+        free(normals);
+    }
+    drape_scene_destroy(s);
+    drape_mesh_free(&m);
+    return 0;
+}

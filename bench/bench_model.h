@@ -11,13 +11,13 @@
 
 #include <stdint.h>
 
-/* Bytes one PBD distance projection moves in kernels/project.cl (solve_distance):
+/* Bytes one PBD distance projection moves in kernels/project.cl (solve_distance, solve_distance_x16):
  *   indices a, b                   2 x 4 B   read
- *   rest, k', compliance, lambda   4 x 4 B   read (lambda is read by every projection)
+ *   rest, k', compliance           3 x 4 B   read
  *   positions p[a], p[b]           2 x 16 B  read, and written back: 2 x 16 B
- * = 88 B. design.md's ~76 B leaves out k', compliance and lambda; an XPBD constraint also writes
- * lambda back (92 B). */
-#define BENCH_BYTES_PER_DISTANCE 88u
+ * = 84 B. design.md's ~76 B leaves out k' and compliance. An XPBD constraint also reads and writes
+ * its multiplier lambda (92 B); a PBD one never touches it. */
+#define BENCH_BYTES_PER_DISTANCE 84u
 #define BENCH_BYTES_PER_DISTANCE_XPBD 92u
 
 /* Bytes one particle moves in the contact pass that ends every iteration (project_contacts): its

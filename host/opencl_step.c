@@ -28,6 +28,7 @@ static const char *const phase_names[PHASES] = {"predict", "collide", "project",
 /* One constraint type's solver set on the device. */
 typedef struct cl_set {
     uint32_t count;
+    bool xpbd; /* some constraint has a compliance: its multipliers are zeroed each substep */
     cl_mem idx, rest, kprime, compliance, lambda, target;
 } cl_set;
 
@@ -242,6 +243,9 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
         return r;
     }
     d->count = (uint32_t)n;
+    d->xpbd = false;
+    for (size_t i = 0; i < n && !d->xpbd; ++i)
+        d->xpbd = s->compliance[i] >= 0.0f;
     return DRAPE_OK;
 }
 
@@ -397,7 +401,9 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
         const cl_set *s = &cl->set[t];
         if (s->count == 0)
             continue;
-        TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0, s->count * sizeof(float)));
+        if (s->xpbd)
+            TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
+                                  s->count * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         TRY(set_args(cl, kernels[t], 0, 7, A(cl->p), A(s->idx), A(second), A(s->kprime),
                      A(s->compliance), A(s->lambda), A(inv_h2)));

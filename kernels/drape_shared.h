@@ -134,7 +134,8 @@ DR_FN void dr_solve_distance(DR_GLOBAL dr_vec4 *p, unsigned a, unsigned b, float
                              float compliance, float inv_h2, DR_GLOBAL float *lambda)
 {
     dr_vec4 pa = p[a], pb = p[b];
-    float ax = pa.x, ay = pa.y, az = pa.z, bx = pb.x, by = pb.y, bz = pb.z, l = *lambda;
+    float ax = pa.x, ay = pa.y, az = pa.z, bx = pb.x, by = pb.y, bz = pb.z;
+    float l = compliance >= 0.0f ? *lambda : 0.0f; /* PBD never reads its multiplier */
     if (!dr_distance_step(&ax, &ay, &az, pa.w, &bx, &by, &bz, pb.w, rest, kprime, compliance,
                           inv_h2, &l))
         return;

@@ -84,10 +84,13 @@ __kernel void solve_distance_x16(__global float4 *p, __global const uint *idx,
     float16 ax, ay, az, aw, bx, by, bz, bw;
     DR_X16_GATHER(p, ia, ax, ay, az, aw);
     DR_X16_GATHER(p, ib, bx, by, bz, bw);
-    float16 l = vload16(0, lambda + c);
+    float16 cm = vload16(0, compliance + c);
+    const bool xpbd = any(cm >= 0.0f); /* PBD lanes never read or write their multiplier */
+    float16 l = xpbd ? vload16(0, lambda + c) : (float16)(0.0f);
     int16 ok = dr_distance_step16(&ax, &ay, &az, aw, &bx, &by, &bz, bw, vload16(0, rest + c),
-                                  vload16(0, kprime + c), vload16(0, compliance + c), inv_h2, &l);
-    vstore16(l, 0, lambda + c);
+                                  vload16(0, kprime + c), cm, inv_h2, &l);
+    if (xpbd)
+        vstore16(l, 0, lambda + c);
     /* Pinned particles are never written: constraints of one colour may share them. */
     int16 move_a = ok & (aw > 0.0f), move_b = ok & (bw > 0.0f);
     DR_X16_SCATTER(p, ia, move_a, ax, ay, az, aw);

@@ -211,6 +211,9 @@ static void test_bad_particles_constraints_colliders(void)
     h.wing1 = 1;
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "drape_world_add_dihedral", "1");
+    h.wing1 = 5, h.rest_angle = 4.0f; /* beyond pi */
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "rest_angle", NO_NEEDLE);
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 99;
     ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_OUT_OF_RANGE,

@@ -8,9 +8,11 @@
  *   measured from the zero crossings of x over several periods, and keeps its length; the same
  *   with the pivot at the origin and 2 m up.
  * - Dihedral: a two-triangle hinge (4 kg, 1 m edge) held together by distance constraints and bent
- *   away from its rest angle, either way, returns to the rest angle (0 or 1 rad, measured from
- *   positions, within 0.01 rad) and settles there: its kinetic energy of deformation stays below
- *   1e-6 J.
+ *   away from its rest angle returns to it (the signed hinge angle, measured from positions, within
+ *   0.01 rad) and settles there without chattering: the velocity left that is not rigid motion
+ *   carries < 0.1% of the kinetic energy. The same as a flap (only wing1 movable), which must come
+ *   to rest (< 1 mm/s). Rest angles 0 (taken from the flat start), +1 and -1 rad, approached from
+ *   either side and through flat.
  * - Attachment: a particle tied to a point hangs at it under gravity, follows the point when it
  *   moves, falls freely once the attachment is removed; removed ids are reused.
  */
@@ -154,8 +156,10 @@ static void test_pendulum_small_angle_period(void)
 }
 
 /* A hinge along z: edge (0,0,0)-(0,0,1), wings at x = -0.5 and x = +0.5, flat (angle 0) at
- * creation. Distance constraints on its five edges keep the triangles rigid. */
-static void check_hinge(float rest_angle, float bend)
+ * creation; the front of the first triangle faces -y. Distance constraints on its five edges keep
+ * the triangles rigid. rest_angle NaN takes the angle at creation (flat). Then wing1 is turned about
+ * the edge to the signed hinge angle `start`. */
+static void check_hinge(float rest_angle, float start, bool flap)
 {
     drape_world_def def = tu_def(NULL);
     def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
@@ -167,6 +171,8 @@ static void check_hinge(float rest_angle, float bend)
         {{-0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f},
         {{0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f},
     };
+    if (flap) /* only wing1 moves */
+        p[0].mass = p[1].mass = p[2].mass = 0.0f;
     ENSURE_OK(drape_world_add_particles(w, p, 4, NULL));
     const uint32_t edges[5][2] = {{0, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3}};
     for (int e = 0; e < 5; ++e) {
@@ -175,28 +181,30 @@ static void check_hinge(float rest_angle, float bend)
         ENSURE_OK(drape_world_add_distance(w, &d, NULL));
     }
     drape_dihedral_def h = drape_default_dihedral_def();
+    ENSURE(isnan(h.rest_angle)); /* the default takes the current angle */
     h.edge0 = 0, h.edge1 = 1, h.wing0 = 2, h.wing1 = 3, h.rest_angle = rest_angle;
     ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
-    const double rest = rest_angle < 0.0f ? 0.0 : rest_angle;
-    /* Bend: rotate wing1 about the edge by `bend` rad (positive or negative). */
+    const double rest = isnan(rest_angle) ? 0.0 : rest_angle;
     drape_particle_def bent = p[3];
-    bent.position = tu_v3(0.5f * cosf(bend), 0.5f * sinf(bend), 0.5f);
+    bent.position = tu_v3(0.5f * cosf(start), -0.5f * sinf(start), 0.5f);
     ENSURE_OK(drape_world_set_particle(w, 3, &bent));
     drape_vec3 x[4];
     ENSURE_OK(drape_world_get_positions(w, 0, 4, x));
     double a0 = tu_dihedral_angle(x[0], x[1], x[2], x[3]);
-    ENSURE_NEAR(a0, fabs(bend), 1e-5);
+    ENSURE_NEAR(a0, start, 1e-5);
     ENSURE_LE(0.4, fabs(a0 - rest)); /* really bent away from rest */
     ENSURE(tu_step(w, 240));
     ENSURE_OK(drape_world_get_positions(w, 0, 4, x));
     double a = tu_dihedral_angle(x[0], x[1], x[2], x[3]);
     ENSURE_NEAR(a, rest, 0.01);
-    /* And it stays there instead of swinging through it: the kinetic energy of deformation (what
-     * is left after the best-fit rigid motion; the snap back within a few substeps may leave the
-     * hinge spinning as a whole) is negligible against the energy of the snap. */
+    /* And it stays there instead of swinging through it or chattering. A free hinge may keep
+     * spinning as a whole after snapping back (PBD gives the large correction of the first
+     * substeps some angular momentum), so what must vanish is the velocity that is not rigid
+     * motion: the kinetic energy of deformation must stay below 0.1% of the kinetic energy (plus
+     * 1e-9 J of float noise). A flap (wing1 alone movable) must simply be still: < 1 mm/s. */
     tu_state s;
     tu_body body = {0};
-    double worst = 0.0, farthest = 0.0;
+    double farthest = 0.0, worst_ratio = 0.0, worst_speed = 0.0;
     bool ok = true;
     for (int i = 0; ok && i < 60; ++i) {
         ok = tu_step(w, 1) && tu_read(w, &s);
@@ -204,25 +212,36 @@ static void check_hinge(float rest_angle, float bend)
             break;
         tu_body_of(&s, &body);
         a = tu_dihedral_angle(s.x[0], s.x[1], s.x[2], s.x[3]);
+        drape_vec3 v = s.v[3];
         tu_state_free(&s);
+        double speed = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+        double ratio = body.ke_deform / (body.ke + 1e-6);
         farthest = fabs(a - rest) > farthest ? fabs(a - rest) : farthest;
-        worst = body.ke_deform > worst ? body.ke_deform : worst;
+        worst_ratio = ratio > worst_ratio ? ratio : worst_ratio;
+        worst_speed = speed > worst_speed ? speed : worst_speed;
     }
     drape_world_destroy(w);
     ENSURE(ok);
-    printf("  rest %.2f rad, bent to %+.2f: angle %.5f rad after 300 steps; kinetic energy "
-           "%.3g J, of deformation at most %.3g J over the last 60 steps\n",
-           rest, (double)bend, a, body.ke, worst);
+    printf("  %s, rest %+.2f rad, bent to %+.2f: angle %+.6f rad after 300 steps; over the last 60 "
+           "steps: kinetic energy of deformation / kinetic energy <= %.2g, wing1 speed <= %.2g m/s\n",
+           flap ? "flap " : "hinge", rest, (double)start, a, worst_ratio, worst_speed);
     ENSURE_LE(farthest, 0.01);
-    ENSURE_LE(worst, 1e-6);
+    if (flap)
+        ENSURE_LE(worst_speed, 1e-3);
+    else
+        ENSURE_LE(worst_ratio, 1e-3);
 }
 
 static void test_dihedral_hinge_returns_to_rest_angle(void)
 {
-    check_hinge(-1.0f, 1.2f);  /* rest = the flat angle at creation */
-    check_hinge(-1.0f, -1.2f); /* bent the other way */
-    check_hinge(1.0f, 0.2f);   /* rest 1 rad: opens up */
-    check_hinge(1.0f, -2.0f);  /* rest 1 rad: closes from the other side */
+    for (int flap = 0; flap < 2; ++flap) {
+        check_hinge(NAN, 1.2f, flap);   /* rest = the flat angle at creation, folded to the front */
+        check_hinge(NAN, -1.2f, flap);  /* folded to the back */
+        check_hinge(1.0f, 0.2f, flap);  /* rest 1 rad: opens up */
+        check_hinge(1.0f, 2.0f, flap);  /* closes */
+        check_hinge(1.0f, -0.5f, flap); /* through flat from the other side */
+        check_hinge(-1.0f, 0.5f, flap); /* a negative rest angle, also through flat */
+    }
 }
 
 static void test_attachment_holds_follows_and_releases(void)

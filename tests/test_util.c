@@ -175,18 +175,20 @@ drape_vec3 tu_v3(float x, float y, float z) { return (drape_vec3){x, y, z}; }
 
 double tu_dihedral_angle(drape_vec3 e0, drape_vec3 e1, drape_vec3 w0, drape_vec3 w1)
 {
-    double a[3] = {(double)e0.x - w0.x, (double)e0.y - w0.y, (double)e0.z - w0.z};
-    double b[3] = {(double)e1.x - w0.x, (double)e1.y - w0.y, (double)e1.z - w0.z};
-    double c[3] = {(double)e1.x - w1.x, (double)e1.y - w1.y, (double)e1.z - w1.z};
-    double d[3] = {(double)e0.x - w1.x, (double)e0.y - w1.y, (double)e0.z - w1.z};
-    double n1[3], n2[3];
-    cross(a, b, n1);
-    cross(c, d, n2);
-    double l = tu_len3(n1) * tu_len3(n2);
-    if (!(l > 0.0))
-        return 0.0;
-    double cs = (n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2]) / l;
-    return acos(cs > 1.0 ? 1.0 : cs < -1.0 ? -1.0 : cs);
+    /* n1: normal of (e0, e1, w0), pointing to its front (the side from which e0, e1, w0 run
+     * counter-clockwise); n2: normal of (e1, e0, w1). */
+    double e[3] = {(double)e1.x - e0.x, (double)e1.y - e0.y, (double)e1.z - e0.z};
+    double a[3] = {(double)w0.x - e0.x, (double)w0.y - e0.y, (double)w0.z - e0.z};
+    double b[3] = {(double)w1.x - e1.x, (double)w1.y - e1.y, (double)w1.z - e1.z};
+    double f[3] = {-e[0], -e[1], -e[2]};
+    double n1[3], n2[3], c[3];
+    cross(e, a, n1);
+    cross(f, b, n2);
+    cross(n1, n2, c);
+    double angle = atan2(tu_len3(c), n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2]);
+    double front = ((double)w1.x - e0.x) * n1[0] + ((double)w1.y - e0.y) * n1[1] +
+                   ((double)w1.z - e0.z) * n1[2];
+    return front >= 0.0 ? angle : -angle;
 }
 
 bool tu_same_bits(const void *a, const void *b, unsigned long bytes)

@@ -66,8 +66,10 @@ double tu_len3(const double a[3]);
 double tu_rel3(const double a[3], const double b[3]);
 double tu_dist(drape_vec3 a, drape_vec3 b);
 drape_vec3 tu_v3(float x, float y, float z);
-/* The angle (rad) between the normals of triangles (e0, e1, w0) and (e1, e0, w1), in double:
- * 0 when flat, the definition of drape_dihedral_def.rest_angle. */
+/* The signed hinge angle (rad, in [-pi, pi]) of drape_dihedral_def.rest_angle, in double: the angle
+ * between the normals of triangles (e0, e1, w0) and (e1, e0, w1), 0 when flat, positive when w1
+ * folds towards the front of the first triangle (the side from which e0, e1, w0 run
+ * counter-clockwise). */
 double tu_dihedral_angle(drape_vec3 e0, drape_vec3 e1, drape_vec3 w0, drape_vec3 w1);
 /* True when a and b hold the same bits. */
 bool tu_same_bits(const void *a, const void *b, unsigned long bytes);

@@ -15,6 +15,7 @@
  * a world that fails anyway (out of memory, no device) is reported, not fatal.
  */
 #include "bench_case.h"
+#include "bench_machine.h"
 #include "bench_model.h"
 
 #include <stdio.h>
@@ -151,6 +152,9 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
 {
     memset(out, 0, sizeof *out);
     out->def = *def;
+    double load[3];
+    bench_machine_load(load);
+    out->load = load[0];
     const bool cpu = def->backend == DRAPE_BACKEND_CPU;
     snprintf(out->backend, sizeof out->backend, "%s", cpu ? "cpu" : "opencl");
     snprintf(out->device, sizeof out->device, "%s", cpu ? "CPU reference" : def->device);

@@ -43,6 +43,7 @@ typedef struct bench_result {
     double simulated_s;                     /* simulated time when the residual was taken */
     uint64_t device_bytes;                  /* bytes in OpenCL buffers; 0 on the CPU */
     double speedup;                         /* CPU reference ms / this ms, same run; 0: none */
+    double load;                            /* the machine's 1-minute load average at the start */
 } bench_result;
 
 /* Runs one case into *out (never fails the run: out->ok and out->status tell). */

@@ -97,7 +97,7 @@ bool bench_write_csv(const char *path, const bench_run *run)
                "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
                "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
                "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
-               "simulated_s,device_bytes,setup_ms\n");
+               "simulated_s,device_bytes,setup_ms,load\n");
     for (size_t i = 0; i < run->result_count; ++i) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,", r->backend);
@@ -109,13 +109,13 @@ bool bench_write_csv(const char *path, const bench_run *run)
         csv_text(f, r->status);
         fprintf(f,
                 ",%d,%d,%.6g,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g\n",
+                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g\n",
                 r->steps_per_rep, r->ok ? r->def.repetitions : 0, r->wall_ms.median,
                 r->wall_ms.min, r->wall_ms.max, r->wall_ms.spread, r->device_ms, r->predict_ms,
                 r->collide_ms, r->project_ms, r->update_ms, r->projections_per_step,
                 r->projections_per_s, r->project_projections_per_s, r->project_bytes_per_step,
                 r->effective_gbs, r->copy_gbs, r->copy_fraction, r->speedup, r->residual,
-                r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms);
+                r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms, r->load);
     }
     bool ok = !ferror(f);
     ok = fclose(f) == 0 && ok;
@@ -210,6 +210,7 @@ static void json_case(FILE *f, const bench_result *r)
         {"residual_m", r->residual, false},
         {"simulated_s", r->simulated_s, false},
         {"setup_ms", r->setup_ms, false},
+        {"load_average", r->load, false},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i) {
         json_key(f, in, numbers[i].key);

@@ -24,14 +24,16 @@
 
 #define BENCH_MAX_REPS 1000
 
+/* The first error of a case: the one that says why (later ones say what failed because of it). */
 typedef struct case_log {
-    char last[200];
+    char first[200];
 } case_log;
 
 static void case_log_fn(drape_log_level level, const char *message, void *user)
 {
-    if (level == DRAPE_LOG_ERROR)
-        snprintf(((case_log *)user)->last, sizeof ((case_log *)user)->last, "%s", message);
+    case_log *log = user;
+    if (level == DRAPE_LOG_ERROR && !log->first[0])
+        snprintf(log->first, sizeof log->first, "%s", message);
 }
 
 static drape_result build_scene(drape_world *w, uint32_t n)
@@ -54,7 +56,7 @@ static drape_result build_scene(drape_world *w, uint32_t n)
 
 static void fail(bench_result *out, const char *what, const case_log *log)
 {
-    snprintf(out->status, sizeof out->status, "%s%s%s", what, log->last[0] ? ": " : "", log->last);
+    snprintf(out->status, sizeof out->status, "%s%s%s", what, log->first[0] ? ": " : "", log->first);
     out->ok = false;
 }
 

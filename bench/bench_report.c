@@ -13,16 +13,16 @@
 void bench_print_row(FILE *f, const bench_result *r, bool header)
 {
     if (header) {
-        fprintf(f, "%-8s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s\n", "backend",
+        fprintf(f, "%-12s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s\n", "backend",
                 "size", "it", "ss", "constr.", "col", "wall ms", "spread", "device ms pre/col/proj/upd",
                 "Mproj/s", "GB/s", "%copy", "speedup", "residual", "dev MiB");
         return;
     }
-    char backend[16];
-    snprintf(backend, sizeof backend, "%s%s%s", r->backend, r->def.device ? "#" : "",
+    char backend[13]; /* "opencl#" and the selector, cut to the column */
+    snprintf(backend, sizeof backend, "%s%s%.12s", r->backend, r->def.device ? "#" : "",
              r->def.device ? r->def.device : "");
     if (!r->ok) {
-        fprintf(f, "%-8s %5u %3d %3d %9llu  %s\n", backend, r->def.size, r->def.iterations,
+        fprintf(f, "%-12s %5u %3d %3d %9llu  %s\n", backend, r->def.size, r->def.iterations,
                 r->def.substeps, (unsigned long long)r->constraints, r->status);
         return;
     }
@@ -34,7 +34,7 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
         snprintf(copy, sizeof copy, "%.0f%%", 100.0 * r->copy_fraction);
     if (r->speedup > 0.0)
         snprintf(speedup, sizeof speedup, "%.2fx", r->speedup);
-    fprintf(f, "%-8s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f\n",
+    fprintf(f, "%-12s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f\n",
             backend, r->def.size, r->def.iterations, r->def.substeps,
             (unsigned long long)r->constraints, r->colors, r->wall_ms.median,
             100.0 * r->wall_ms.spread, phases, r->projections_per_s * 1e-6, r->effective_gbs, copy,

@@ -415,6 +415,9 @@ typedef struct dr_contact {
     dr_vec4 n;
 } dr_contact;
 
+/* Whether the particle has a contact this substep. */
+DR_FN int dr_has_contact(dr_contact ct) { return !(ct.q.w < 0.0f); }
+
 /* generateCollisionConstraints for one particle (seed 000): the ray x -> p against every collider.
  * If the ray enters a collider the constraint sits at the entry point; if p was already inside, it
  * sits at the nearest surface point. The collider reached deepest wins. t is the substep's start. */
@@ -462,7 +465,7 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 p, dr_vec4 v,
 DR_FN dr_vec4 dr_project_contact(dr_vec4 p, dr_vec4 x, dr_contact ct,
                                  DR_GLOBAL const dr_collider *colliders, float h)
 {
-    if (ct.q.w < 0.0f || p.w <= 0.0f)
+    if (!dr_has_contact(ct) || p.w <= 0.0f)
         return p;
     float depth = -dr_dot3(dr_sub3(p, ct.q), ct.n);
     if (depth <= 0.0f)

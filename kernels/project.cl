@@ -129,5 +129,7 @@ __kernel void project_contacts(__global float4 *p, __global const float4 *x,
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    p[i] = dr_project_contact(p[i], x[i], contacts[i], colliders, h);
+    dr_contact ct = contacts[i];
+    if (dr_has_contact(ct)) /* most particles have none: leave their p alone, unread */
+        p[i] = dr_project_contact(p[i], x[i], ct, colliders, h);
 }

@@ -10,11 +10,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void quiet(drape_log_level level, const char *message, void *user)
-{
-    (void)level, (void)message, (void)user;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     drape_mesh m;
@@ -28,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     drape_scene_options o = drape_scene_default_options();
     o.override_backend = true;
     o.backend = DRAPE_BACKEND_CPU;
-    o.log = quiet;
+    o.log = NULL;
     o.max_particles = 4096;
     drape_scene *s = NULL;
     if (drape_scene_load_buffer("{}", 2, "fuzz.json", &o, &s, &e) != DRAPE_SCENE_OK)

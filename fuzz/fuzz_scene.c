@@ -11,17 +11,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void quiet(drape_log_level level, const char *message, void *user)
-{
-    (void)level, (void)message, (void)user;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     drape_scene_options o = drape_scene_default_options();
     o.override_backend = true;
     o.backend = DRAPE_BACKEND_CPU;
-    o.log = quiet;
+    o.log = NULL;
     o.max_particles = 4096;
     o.no_files = true;
     drape_scene *s = NULL;

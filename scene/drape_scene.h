@@ -68,7 +68,7 @@ typedef struct drape_scene_options {
     drape_backend backend;
     const char *device;     /* non-NULL: instead of the scene's device */
     drape_log_fn log;       /* the world's messages (warnings while loading, everything after);
-                               default drape_log_stderr */
+                               default drape_log_stderr; NULL drops them */
     void *log_user;
     uint32_t max_particles; /* refuse scenes with more particles; 0 (default): no limit */
     bool no_files;          /* refuse to open mesh files (for fuzzing); default false */

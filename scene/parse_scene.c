@@ -154,9 +154,11 @@ drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const 
     *out = NULL;
     if (!data)
         data = "";
+    /* A UTF-8 byte order mark is not JSON, but editors write it. */
+    size_t bom = size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
 
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data, size, &end, 0);
+    cJSON *root = cJSON_ParseWithLengthOpts(data + bom, size - bom, &end, 0);
     if (!root)
         return syntax_error(file, data, size, end && end >= data ? (size_t)(end - data) : 0,
                             "malformed JSON", err);

@@ -165,38 +165,49 @@ DR_FN void dr_solve_attachment(DR_GLOBAL dr_vec4 *p, unsigned a, dr_vec4 target,
     p[a] = dr_madd3(pa, d, pa.w * dl / len);
 }
 
-/* acos from + - * / and sqrt only (Cephes' asinf polynomial, about 1 ulp), so that the CPU and the
- * device, which both round those operations exactly, get bitwise the same angle; library acos
- * differs between libm and OpenCL drivers in the last bits, and cloth amplifies such differences. */
-DR_FN float dr_asin_small(float x) /* |x| <= 0.5 */
+/* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
+ * relative), so that the CPU and the device, which both round those operations exactly, get bitwise
+ * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits, and
+ * cloth amplifies such differences. */
+DR_FN float dr_atan_unit(float t) /* 0 <= t <= 1 */
 {
-    float z = x * x;
-    float p = (((4.2163199048e-2f * z + 2.4181311049e-2f) * z + 4.5470025998e-2f) * z +
-               7.4953002686e-2f) * z + 1.6666752422e-1f;
-    return p * z * x + x;
+    const float quarter_pi = 0.78539816339744831f;
+    float base = 0.0f;
+    if (t > 0.41421356237309503f) { /* tan(pi/8): reduce by pi/4 */
+        t = (t - 1.0f) / (t + 1.0f);
+        base = quarter_pi;
+    }
+    float z = t * t;
+    float p = (((8.05374449538e-2f * z - 1.38776856032e-1f) * z + 1.99777106478e-1f) * z -
+               3.33329491539e-1f) * z * t + t;
+    return base + p;
 }
 
-DR_FN float dr_acos(float x)
+DR_FN float dr_atan2_upper(float y, float x)
 {
-    const float half_pi = 1.5707963267948966f;
-    if (x > 0.5f)
-        return 2.0f * dr_asin_small(DR_SQRT(0.5f * (1.0f - x)));
-    if (x < -0.5f)
-        return 2.0f * half_pi - 2.0f * dr_asin_small(DR_SQRT(0.5f * (1.0f + x)));
-    return half_pi - dr_asin_small(x);
+    const float half_pi = 1.5707963267948966f, pi = 3.14159265358979323f;
+    if (y == 0.0f && x == 0.0f)
+        return 0.0f;
+    float ax = DR_FMAX(x, -x);
+    if (y <= ax) { /* within 45 degrees of the x axis */
+        float a = dr_atan_unit(y / ax);
+        return x >= 0.0f ? a : pi - a;
+    }
+    float a = dr_atan_unit(ax / y);
+    return x >= 0.0f ? half_pi - a : half_pi + a;
 }
 
 /* The signed angle (rad, in [-pi, pi]) between the normals n1 of (e0, e1, w0) and n2 of
  * (e1, e0, w1), whose shared edge is e = e1 - e0: 0 when the two triangles lie flat, its sign the
  * side the hinge folds to. Signed, the angle is smooth through flat, where the unsigned angle of the
- * PBD paper has a kink that makes a flat rest state chatter. */
+ * PBD paper has a kink that makes a flat rest state chatter. Degenerate triangles give 0. */
 DR_FN float dr_hinge_angle(dr_vec4 n1, dr_vec4 n2, dr_vec4 e)
 {
-    float l = dr_len3(n1) * dr_len3(n2);
-    if (l < DR_EPS * DR_EPS)
-        return 0.0f;
-    float angle = dr_acos(DR_FMIN(1.0f, DR_FMAX(-1.0f, dr_dot3(n1, n2) / l)));
-    return dr_dot3(dr_cross3(n1, n2), e) > 0.0f ? -angle : angle;
+    /* atan2 of |sin| and cos resolves small angles, which acos of the cosine cannot below ~3e-4 rad
+     * in float, and a flat cloth at rest needs exactly those. */
+    dr_vec4 s = dr_cross3(n1, n2);
+    float angle = dr_atan2_upper(dr_len3(s), dr_dot3(n1, n2));
+    return dr_dot3(s, e) > 0.0f ? -angle : angle;
 }
 
 DR_FN float dr_dihedral_angle(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)

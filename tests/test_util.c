@@ -27,6 +27,17 @@ bool tu_log_has(const tu_log *log, const char *needle)
 drape_world_def tu_def(tu_log *log)
 {
     drape_world_def def = drape_default_world_def();
+    /* The same test code runs once per backend: ctest sets DRAPE_TEST_BACKEND=opencl for the
+     * second run (tests/CMakeLists.txt). */
+    const char *backend = getenv("DRAPE_TEST_BACKEND");
+    if (backend && !strcmp(backend, "opencl")) {
+        uint32_t devices = 0;
+        if (drape_list_devices(NULL, 0, &devices, NULL, NULL) != DRAPE_OK || devices == 0) {
+            printf("no OpenCL device: skipped\n");
+            exit(77);
+        }
+        def.backend = DRAPE_BACKEND_OPENCL;
+    }
     if (log) {
         tu_log_reset(log);
         def.log = tu_log_capture;

@@ -23,7 +23,8 @@ void tu_log_reset(tu_log *log);
 /* True when the last message contains `needle`. */
 bool tu_log_has(const tu_log *log, const char *needle);
 
-/* drape_default_world_def() with the log sent to `log` (which may be NULL: stderr). */
+/* drape_default_world_def() with the log sent to `log` (which may be NULL: stderr), on the OpenCL
+ * backend when the environment has DRAPE_TEST_BACKEND=opencl. */
 drape_world_def tu_def(tu_log *log);
 /* Creates a world; NULL (with a message on stderr) on failure. */
 drape_world *tu_world(const drape_world_def *def);

@@ -19,12 +19,12 @@
  * particle (i, j) = j * nx + i, free or pinned by any drape_cloth_pin flags) when the constraints
  * come in this order (pins scattered inside the cloth can cost up to 3 more colours):
  *
- *   distance springs, one pass over the grid per family, each pass row by row (j outer, i inner),
- *   each spring only where both particles exist:
- *     1. structural  (i,j)-(i+1,j), then (i,j)-(i,j+1)                      -> 4 colours
- *     2. shear       (i,j)-(i+1,j+1), then (i+1,j)-(i,j+1)                  -> 8 colours
- *     3. bending     (i,j)-(i+2,j), then (i,j)-(i,j+2)                      -> 12 colours
- *   Putting all springs of a particle together in one pass costs a 13th colour with bending.
+ *   distance springs, one pass over the grid per direction, each pass row by row (j outer,
+ *   i inner), each spring only where both particles exist:
+ *     1. (i,j)-(i+1,j)    2. (i,j)-(i,j+1)                 structural         -> 4 colours
+ *     3. (i,j)-(i+1,j+1)  4. (i+1,j)-(i,j+1)               + shear            -> 8 colours
+ *     5. (i,j)-(i+2,j)    6. (i,j)-(i,j+2)                 + skip-one bending -> 12 colours
+ *   Putting all springs of a cell together in one pass costs a 13th colour with bending.
  *
  *   dihedral bending (quads split along (i,j)-(i+1,j+1)), as (edge0, edge1, wing0, wing1), three
  *   passes row by row over the interior edges of one direction:

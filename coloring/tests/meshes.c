@@ -53,32 +53,34 @@ static void add_pair(cset *out, uint32_t a, uint32_t b) {
     cset_add(out, pair);
 }
 
-/* Adds the springs of `families` that start at particle (i, j). */
-static void cell_springs(cset *out, uint32_t nx, uint32_t ny, uint32_t i, uint32_t j,
-                         unsigned families) {
-    uint32_t p = j * nx + i;
-    if (families & GRID_STRUCTURAL) {
-        if (i + 1 < nx) add_pair(out, p, p + 1);
-        if (j + 1 < ny) add_pair(out, p, p + nx);
-    }
-    if ((families & GRID_SHEAR) && i + 1 < nx && j + 1 < ny) {
-        add_pair(out, p, p + nx + 1);
-        add_pair(out, p + 1, p + nx);
-    }
-    if (families & GRID_BEND) {
-        if (i + 2 < nx) add_pair(out, p, p + 2);
-        if (j + 2 < ny) add_pair(out, p, p + 2 * nx);
-    }
+/* The six spring directions of a grid: particle (i, j) to (i + di1, j + dj1), offset by (di0, dj0).
+ */
+typedef struct spring_direction {
+    unsigned family;
+    uint32_t di0, dj0, di1, dj1;
+} spring_direction;
+
+static const spring_direction directions[6] = {
+    {GRID_STRUCTURAL, 0, 0, 1, 0}, {GRID_STRUCTURAL, 0, 0, 0, 1}, {GRID_SHEAR, 0, 0, 1, 1},
+    {GRID_SHEAR, 1, 0, 0, 1},      {GRID_BEND, 0, 0, 2, 0},       {GRID_BEND, 0, 0, 0, 2},
+};
+
+/* Adds the spring of direction d at cell (i, j) when both of its particles exist. */
+static void add_spring(cset *out, uint32_t nx, uint32_t ny, uint32_t i, uint32_t j,
+                       const spring_direction *d) {
+    uint32_t reach_i = d->di0 > d->di1 ? d->di0 : d->di1;
+    uint32_t reach_j = d->dj0 > d->dj1 ? d->dj0 : d->dj1;
+    if (i + reach_i >= nx || j + reach_j >= ny) return;
+    add_pair(out, (j + d->dj0) * nx + i + d->di0, (j + d->dj1) * nx + i + d->di1);
 }
 
 void grid_springs(cset *out, uint32_t nx, uint32_t ny, unsigned families) {
-    static const unsigned passes[3] = {GRID_STRUCTURAL, GRID_SHEAR, GRID_BEND};
     cset_init(out, 2);
-    for (int k = 0; k < 3; ++k) {
-        if (!(families & passes[k])) continue;
+    for (int k = 0; k < 6; ++k) {
+        if (!(families & directions[k].family)) continue;
         for (uint32_t j = 0; j < ny; ++j) {
             for (uint32_t i = 0; i < nx; ++i)
-                cell_springs(out, nx, ny, i, j, passes[k]);
+                add_spring(out, nx, ny, i, j, &directions[k]);
         }
     }
 }
@@ -86,8 +88,11 @@ void grid_springs(cset *out, uint32_t nx, uint32_t ny, unsigned families) {
 void grid_springs_interleaved(cset *out, uint32_t nx, uint32_t ny, unsigned families) {
     cset_init(out, 2);
     for (uint32_t j = 0; j < ny; ++j) {
-        for (uint32_t i = 0; i < nx; ++i)
-            cell_springs(out, nx, ny, i, j, families);
+        for (uint32_t i = 0; i < nx; ++i) {
+            for (int k = 0; k < 6; ++k) {
+                if (families & directions[k].family) add_spring(out, nx, ny, i, j, &directions[k]);
+            }
+        }
     }
 }
 

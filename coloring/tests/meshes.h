@@ -38,16 +38,15 @@ enum {
 };
 
 /* The springs of an nx x ny grid, particle (i, j) = j * nx + i, in the cloth builder's order (see
- * drape_coloring.h): one pass over the grid per family, each pass row by row (j outer, i inner):
- *   structural  (i,j)-(i+1,j), (i,j)-(i,j+1)
- *   shear       (i,j)-(i+1,j+1), (i+1,j)-(i,j+1)
- *   bending     (i,j)-(i+2,j), (i,j)-(i,j+2)
- * each spring only where both particles exist. */
+ * drape_coloring.h): one pass over the grid per spring direction, each pass row by row (j outer,
+ * i inner), each spring only where both of its particles exist:
+ *   structural  (i,j)-(i+1,j);  (i,j)-(i,j+1)
+ *   shear       (i,j)-(i+1,j+1);  (i+1,j)-(i,j+1)
+ *   bending     (i,j)-(i+2,j);  (i,j)-(i,j+2) */
 void grid_springs(cset *out, uint32_t nx, uint32_t ny, unsigned families);
 
-/* The same springs in one pass, all families of a particle together:
- *   for j, for i: structural, shear, bending of (i, j) as above.
- * First-fit in this order misses the lower bound with bending (13 instead of 12 colours). */
+/* The same springs in one pass, all directions of a cell together (for j, for i: the six
+ * directions above). First-fit in this order misses the bound with bending (13, not 12). */
 void grid_springs_interleaved(cset *out, uint32_t nx, uint32_t ny, unsigned families);
 
 /* The dihedral bending constraints (edge0, edge1, wing0, wing1) of an nx x ny grid split along

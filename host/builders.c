@@ -100,7 +100,10 @@ static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t
 }
 
 /* A dihedral constraint across every interior edge of the triangulated grid. Quad (i, j) splits into
- * A = (00, 10, 11) and B = (00, 11, 01); windings agree, so a flat cloth has angle 0 everywhere. */
+ * A = (00, 10, 11) and B = (00, 11, 01); windings agree, so a flat cloth has angle 0 everywhere.
+ * Passes: the quad diagonals, then the edges across the grid's longer side, then the others; each
+ * row by row. Natural first-fit then reaches the lower bound of 12 colours on any grid (coloring/
+ * drape_coloring.h); the other order of the last two passes costs a 13th colour on wide grids. */
 static drape_result add_dihedrals(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny,
                                   drape_stiffness s)
 {
@@ -109,12 +112,18 @@ static drape_result add_dihedrals(drape_world *w, uint32_t base, uint32_t nx, ui
     for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j) /* quad diagonals */
         for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
             r = add_hinge(w, P(i, j), P(i + 1, j + 1), P(i, j + 1), P(i + 1, j), s);
-    for (uint32_t j = 1; j + 1 < ny && r == DRAPE_OK; ++j) /* edges between rows */
-        for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
-            r = add_hinge(w, P(i, j), P(i + 1, j), P(i + 1, j + 1), P(i, j - 1), s);
-    for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j) /* edges between columns */
-        for (uint32_t i = 1; i + 1 < nx && r == DRAPE_OK; ++i)
-            r = add_hinge(w, P(i, j), P(i, j + 1), P(i - 1, j), P(i + 1, j + 1), s);
+    for (int pass = 0; pass < 2 && r == DRAPE_OK; ++pass) {
+        bool columns = (pass == 0) == (nx > ny);
+        if (columns) { /* edges between columns: (i, j)-(i, j+1) */
+            for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j)
+                for (uint32_t i = 1; i + 1 < nx && r == DRAPE_OK; ++i)
+                    r = add_hinge(w, P(i, j), P(i, j + 1), P(i - 1, j), P(i + 1, j + 1), s);
+        } else { /* edges between rows: (i, j)-(i+1, j) */
+            for (uint32_t j = 1; j + 1 < ny && r == DRAPE_OK; ++j)
+                for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
+                    r = add_hinge(w, P(i, j), P(i + 1, j), P(i + 1, j + 1), P(i, j - 1), s);
+        }
+    }
 #undef P
     return r;
 }

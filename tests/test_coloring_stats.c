@@ -77,6 +77,35 @@ static void test_cloth_coloring_stats(void)
     }
 }
 
+/* The builders' constraint order lets natural first-fit reach the lower bound exactly: 4, 8 and 12
+ * colours for structural, shear and skip-one springs, 12 for dihedrals, on square, tall and wide
+ * grids alike. */
+static void test_builder_order_reaches_the_bound(void)
+{
+    static const uint32_t sizes[][2] = {{5, 5}, {64, 64}, {32, 64}, {64, 32}, {100, 37}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k)
+        for (int variant = 0; variant < 4; ++variant) {
+            drape_world_def def = tu_def(NULL);
+            drape_world *w = tu_world(&def);
+            ENSURE(w != NULL);
+            drape_cloth_def c = drape_default_cloth_def();
+            c.nx = sizes[k][0], c.ny = sizes[k][1];
+            c.shear = variant >= 1;
+            c.bending = variant == 2 ? DRAPE_BENDING_SKIP_ONE
+                                     : variant == 3 ? DRAPE_BENDING_DIHEDRAL : DRAPE_BENDING_NONE;
+            ENSURE_OK(drape_world_add_cloth(w, &c, NULL));
+            drape_coloring_stats s;
+            ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &s));
+            static const uint32_t expected[4] = {4, 8, 12, 8};
+            ENSURE(s.lower_bound == expected[variant] && s.colors == s.lower_bound);
+            if (variant == 3) {
+                ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_DIHEDRAL, &s));
+                ENSURE(s.lower_bound == 12 && s.colors == 12);
+            }
+            drape_world_destroy(w);
+        }
+}
+
 static void test_dihedral_and_attachment_coloring_follows_the_world(void)
 {
     drape_world *w = cloth(DRAPE_COLOR_ORDER_NATURAL, DRAPE_BENDING_DIHEDRAL, DRAPE_PIN_ROW_FIRST);
@@ -116,6 +145,7 @@ static void test_dihedral_and_attachment_coloring_follows_the_world(void)
 int main(void)
 {
     RUN_TEST(test_cloth_coloring_stats);
+    RUN_TEST(test_builder_order_reaches_the_bound);
     RUN_TEST(test_dihedral_and_attachment_coloring_follows_the_world);
     return th_finish();
 }

@@ -101,6 +101,11 @@ void cli_progress_update(cli_progress *p, uint64_t done);
 /* Erases the bar (before other output, and at the end). */
 void cli_progress_clear(cli_progress *p);
 
+/* ---- json_out.c ---- */
+struct cJSON;
+/* Prints a JSON tree on stdout and frees it; CLI_RUNTIME when out of memory. */
+int cli_print_json(struct cJSON *item);
+
 /* ---- clock.c ---- */
 double cli_now(void);
 

@@ -57,12 +57,7 @@ int cli_cmd_devices(int argc, char **argv)
             cJSON_AddNumberToObject(o, "compute_units", d[i].compute_units);
             cJSON_AddItemToArray(a, o);
         }
-        char *text = cJSON_Print(a);
-        cJSON_Delete(a);
-        if (text)
-            printf("%s\n", text);
-        cJSON_free(text);
-        rc = text ? CLI_OK : CLI_RUNTIME;
+        rc = cli_print_json(a);
     } else {
         if (count == 0)
             printf("no OpenCL devices\n");

@@ -41,12 +41,7 @@ static int list_builtins(bool json)
                                     drape_scene_builtin_summary(drape_scene_builtin_name(i)));
             cJSON_AddItemToArray(a, o);
         }
-        char *text = cJSON_Print(a);
-        cJSON_Delete(a);
-        if (text)
-            printf("%s\n", text);
-        cJSON_free(text);
-        return text ? CLI_OK : CLI_RUNTIME;
+        return cli_print_json(a);
     }
     printf("built-in scenes (the first is the default):\n");
     for (size_t i = 0; i < drape_scene_builtin_count(); ++i)
@@ -125,15 +120,7 @@ static int print_json(const drape_scene *s, const drape_scene_info *in)
     cJSON *mem = cJSON_AddObjectToObject(o, "memory");
     cJSON_AddNumberToObject(mem, "host_bytes_estimate", (double)in->host_bytes);
     cJSON_AddNumberToObject(mem, "device_bytes", (double)in->device_bytes);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!text) {
-        cli_error("no memory for the JSON output");
-        return CLI_RUNTIME;
-    }
-    printf("%s\n", text);
-    cJSON_free(text);
-    return CLI_OK;
+    return cli_print_json(o);
 }
 
 int cli_cmd_info(int argc, char **argv)

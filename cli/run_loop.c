@@ -101,15 +101,7 @@ static int print_json(const drape_scene *s, uint32_t steps, double wall, uint32_
         cJSON_AddStringToObject(o, "export_dir", c->export_dir);
     if (c->dump)
         cJSON_AddStringToObject(o, "dump", c->dump);
-    char *text = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!text) {
-        cli_error("no memory for the JSON summary");
-        return CLI_RUNTIME;
-    }
-    printf("%s\n", text);
-    cJSON_free(text);
-    return CLI_OK;
+    return cli_print_json(o);
 }
 
 /* Exports a frame; false (with the message) when it cannot be written. */

@@ -194,9 +194,11 @@ drape_scene_status drape_scene_load_builtin(const char *name, const drape_scene_
     s->default_steps = b->steps;
     drape_result r = b->build(s);
     if (r != DRAPE_OK) {
-        sc_fail(err, sc_status_of(r), r, "built-in scene %s: %s", b->name, sc_scene_last_error(s));
+        /* A built-in's values are right: a failure is the backend's or memory's. */
+        sc_fail(err, DRAPE_SCENE_WORLD_FAILED, r, "built-in scene %s: %s", b->name,
+                sc_scene_last_error(s));
         drape_scene_destroy(s);
-        return err ? err->status : sc_status_of(r);
+        return DRAPE_SCENE_WORLD_FAILED;
     }
     sc_scene_finish(s);
     *out = s;

@@ -119,12 +119,13 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
         return sc_json_fail_status(j, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
                                    "no memory for a scene");
     p->scene->default_steps = steps;
+    /* The solver's values are checked above: what fails now is the backend or memory. */
     drape_result r = sc_scene_create_world(p->scene, def);
     if (r != DRAPE_OK) {
         mark = sc_json_enter_key(j, "solver");
-        ok = sc_parse_check(p, r);
+        sc_json_fail_status(j, DRAPE_SCENE_WORLD_FAILED, r, "%s", sc_scene_last_error(p->scene));
         sc_json_leave(j, mark);
-        return ok;
+        return false;
     }
     return section(p, root, "particles", sc_parse_particles) &&
            section(p, root, "cloths", sc_parse_cloths) &&

@@ -32,14 +32,14 @@ static void predict_pbd(drape_world *w, float h)
     if (w->def.damping > 0.0f)
         dr_damp_velocities(w, w->def.damping);
     for (uint32_t i = 0; i < w->particle_count; ++i)
-        w->p[i] = dr_madd3(w->x[i], w->v[i], h);
+        w->d[i] = dr_predict_displacement(w->x[i], w->v[i], h);
 }
 
 static void generate_contacts(drape_world *w, float h)
 {
     const float t = (float)w->time;
     for (uint32_t i = 0; i < w->particle_count; ++i)
-        w->contacts[i] = dr_generate_contact(w->x[i], w->p[i], w->v[i], w->colliders,
+        w->contacts[i] = dr_generate_contact(w->x[i], w->d[i], w->v[i], w->colliders,
                                              w->collider_count, t, h, w->def.collision_margin);
 }
 
@@ -47,17 +47,17 @@ static void project_constraints(drape_world *w, float inv_h2)
 {
     const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t c = 0; c < d->count; ++c)
-        dr_solve_distance(w->p, d->idx[2 * c], d->idx[2 * c + 1], d->rest[c], d->kprime[c],
+        dr_solve_distance(w->x, w->d, d->idx[2 * c], d->idx[2 * c + 1], d->rest[c], d->kprime[c],
                           d->compliance[c], inv_h2, &d->lambda[c]);
     const dr_solver_set *b = &w->solver[DRAPE_CONSTRAINT_DIHEDRAL];
     for (uint32_t c = 0; c < b->count; ++c) {
         const uint32_t *q = &b->idx[4 * c];
-        dr_solve_dihedral(w->p, q[0], q[1], q[2], q[3], b->rest[c], b->kprime[c],
+        dr_solve_dihedral(w->x, w->d, q[0], q[1], q[2], q[3], b->rest[c], b->kprime[c],
                           b->compliance[c], inv_h2, &b->lambda[c]);
     }
     const dr_solver_set *a = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
     for (uint32_t c = 0; c < a->count; ++c)
-        dr_solve_attachment(w->p, a->idx[c], a->target[c], a->kprime[c], a->compliance[c], inv_h2,
+        dr_solve_attachment(w->x, w->d, a->idx[c], a->target[c], a->kprime[c], a->compliance[c], inv_h2,
                             &a->lambda[c]);
 }
 
@@ -66,7 +66,7 @@ static void project_contacts(drape_world *w, float h)
     if (w->collider_count == 0)
         return;
     for (uint32_t i = 0; i < w->particle_count; ++i)
-        w->p[i] = dr_project_contact(w->p[i], w->x[i], w->contacts[i], w->colliders, h);
+        w->d[i] = dr_project_contact(w->d[i], w->x[i], w->contacts[i], w->colliders, h);
 }
 
 static void update(drape_world *w, float h)
@@ -75,9 +75,9 @@ static void update(drape_world *w, float h)
     const int verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
                        w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
-        w->v[i] = dr_update_particle(w->x[i], w->p[i], w->v[i], w->contacts[i], w->colliders, h,
+        w->v[i] = dr_update_particle(w->d[i], w->v[i], w->contacts[i], w->colliders, h,
                                      threshold, verlet);
-        w->x[i] = w->p[i];
+        w->x[i] = dr_add3(w->x[i], w->d[i]);
     }
 }
 

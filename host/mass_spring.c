@@ -6,22 +6,28 @@
  * have no spring form and are ignored in this mode. Integrators:
  *   semi-implicit Euler  v += h a(x, v);  p = x + h v
  *   velocity Verlet      p = x + h v + h^2/2 a(x, v);  v += h/2 (a(x, v) + a(p, v + h a(x, v)))
- * Collisions then act on p exactly as in PBD (host/cpu_step.c).
+ * Both leave the displacement d = p - x of the substep; collisions then act on it exactly as in
+ * PBD (host/cpu_step.c).
  */
 #include "world_internal.h"
 
-/* acc[i] = the acceleration of particle i at positions pos and velocities vel (0 when pinned). */
-static void accelerations(const drape_world *w, const dr_vec4 *pos, const dr_vec4 *vel,
-                          dr_vec4 *acc)
+/* The position of particle i, x[i] + d[i] (d may be NULL: x[i]). */
+static dr_vec4 position(const drape_world *w, const dr_vec4 *d, uint32_t i)
+{
+    return d ? dr_add3(w->x[i], d[i]) : w->x[i];
+}
+
+/* acc[i] = the acceleration of particle i at positions x + d and velocities vel (0 when pinned). */
+static void accelerations(const drape_world *w, const dr_vec4 *d, const dr_vec4 *vel, dr_vec4 *acc)
 {
     const float kd = w->def.spring_damping;
     for (uint32_t i = 0; i < w->particle_count; ++i)
         acc[i] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
-    const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
-    for (uint32_t c = 0; c < d->count; ++c) {
-        uint32_t a = d->idx[2 * c], b = d->idx[2 * c + 1];
-        dr_vec4 f = dr_spring_force(pos[a], pos[b], vel[a], vel[b], d->rest[c],
-                                    dr_spring_constant(d->compliance[c], w->def.spring_stiffness), kd);
+    const dr_solver_set *s = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t c = 0; c < s->count; ++c) {
+        uint32_t a = s->idx[2 * c], b = s->idx[2 * c + 1];
+        dr_vec4 f = dr_spring_force(position(w, d, a), position(w, d, b), vel[a], vel[b], s->rest[c],
+                                    dr_spring_constant(s->compliance[c], w->def.spring_stiffness), kd);
         acc[a] = dr_add3(acc[a], f);
         acc[b] = dr_sub3(acc[b], f);
     }
@@ -29,7 +35,7 @@ static void accelerations(const drape_world *w, const dr_vec4 *pos, const dr_vec
     const dr_vec4 still = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     for (uint32_t c = 0; c < at->count; ++c) {
         uint32_t a = at->idx[c];
-        dr_vec4 f = dr_spring_force(pos[a], at->target[c], vel[a], still, 0.0f,
+        dr_vec4 f = dr_spring_force(position(w, d, a), at->target[c], vel[a], still, 0.0f,
                                     dr_spring_constant(at->compliance[c], w->def.spring_stiffness), kd);
         acc[a] = dr_add3(acc[a], f);
     }
@@ -41,21 +47,21 @@ static void accelerations(const drape_world *w, const dr_vec4 *pos, const dr_vec
 void dr_mass_spring_predict(drape_world *w, float h)
 {
     const uint32_t n = w->particle_count;
-    accelerations(w, w->x, w->v, w->a);
+    accelerations(w, NULL, w->v, w->a);
     if (w->def.integrator == DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER) {
         for (uint32_t i = 0; i < n; ++i) {
             w->v[i] = dr_madd3(w->v[i], w->a[i], h);
-            w->p[i] = dr_madd3(w->x[i], w->v[i], h);
+            w->d[i] = dr_predict_displacement(w->x[i], w->v[i], h);
         }
         return;
     }
     /* Velocity Verlet. v first becomes v + h a0, the velocity estimate at the end of the substep
      * with which a1 = a(p, v + h a0) is evaluated; then v + h a0 + h/2 (a1 - a0) = v + h/2 (a0 + a1). */
     for (uint32_t i = 0; i < n; ++i) {
-        w->p[i] = dr_madd3(dr_madd3(w->x[i], w->v[i], h), w->a[i], 0.5f * h * h);
+        w->d[i] = dr_madd3(dr_predict_displacement(w->x[i], w->v[i], h), w->a[i], 0.5f * h * h);
         w->v[i] = dr_madd3(w->v[i], w->a[i], h);
     }
-    accelerations(w, w->p, w->v, w->a1);
+    accelerations(w, w->d, w->v, w->a1);
     for (uint32_t i = 0; i < n; ++i)
         w->v[i] = dr_madd3(w->v[i], dr_sub3(w->a1[i], w->a[i]), 0.5f * h);
 }

@@ -33,13 +33,13 @@ typedef struct cl_set {
 } cl_set;
 
 enum {
-    K_PREDICT_VELOCITY, K_PREDICT_POSITION, K_DAMP_MOMENTS, K_DAMP_SOLVE, K_DAMP_APPLY,
+    K_PREDICT_VELOCITY, K_PREDICT_DISPLACEMENT, K_DAMP_MOMENTS, K_DAMP_SOLVE, K_DAMP_APPLY,
     K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
     K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
     K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
-    {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_position"},
+    {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
     {"damping.cl", "damp_moments"},       {"damping.cl", "damp_solve"},
     {"damping.cl", "damp_apply"},         {"collide.cl", "generate_contacts"},
     {"project.cl", "solve_distance"},     {"project.cl", "solve_distance_x16"},
@@ -58,7 +58,7 @@ struct dr_opencl {
     int phase[PHASES];
     uint32_t particles; /* particles the particle buffers hold */
     uint32_t origin;    /* the first movable particle (damping's moment origin), UINT32_MAX: none */
-    cl_mem x, v, p, contacts, a, a1, moments, sums, rigid, colliders;
+    cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
     cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
     size_t scratch_bytes;
     uint32_t collider_count;
@@ -103,7 +103,7 @@ static void release_set(dr_opencl *cl, cl_set *s)
 
 static void release_particles(dr_opencl *cl)
 {
-    cl_mem *all[] = {&cl->x, &cl->v, &cl->p, &cl->contacts, &cl->a, &cl->a1, &cl->moments};
+    cl_mem *all[] = {&cl->x, &cl->v, &cl->d, &cl->contacts, &cl->a, &cl->a1, &cl->moments};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(cl->ctx, all[i]);
     cl->particles = 0;
@@ -197,7 +197,7 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
         release_particles(cl);
         struct { cl_mem *buf; size_t bytes; const char *what; } all[] = {
             {&cl->x, n * v4, "positions"},          {&cl->v, n * v4, "velocities"},
-            {&cl->p, n * v4, "predicted positions"}, {&cl->contacts, n * sizeof(dr_contact), "contacts"},
+            {&cl->d, n * v4, "displacements"}, {&cl->contacts, n * sizeof(dr_contact), "contacts"},
             {&cl->a, n * v4, "accelerations"},      {&cl->a1, n * v4, "end accelerations"},
             {&cl->moments, groups(cl, n) * DR_DAMP_ROW * sizeof(double), "damping moments"},
         };
@@ -340,12 +340,13 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
         TRY(launch(cl, K_DAMP_APPLY, n, PREDICT));
     }
 predicted:
-    TRY(set_args(cl, K_PREDICT_POSITION, 0, 5, A(cl->p), A(cl->x), A(cl->v), A(h), A(n)));
-    return launch(cl, K_PREDICT_POSITION, n, PREDICT);
+    TRY(set_args(cl, K_PREDICT_DISPLACEMENT, 0, 5, A(cl->d), A(cl->x), A(cl->v), A(h), A(n)));
+    return launch(cl, K_PREDICT_DISPLACEMENT, n, PREDICT);
 }
 
-/* acc = a(pos, vel) of the mass-spring mode: spring forces colour by colour, then / mass. */
-static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl_mem pos,
+/* acc = a(x (+ d where use_d), vel) of the mass-spring mode: spring forces colour by colour, then
+ * divided by the masses. */
+static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl_int use_d,
                                          cl_mem vel, cl_mem acc)
 {
     const cl_uint n = cl->particles;
@@ -353,12 +354,12 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
     const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE], *a = &cl->set[DRAPE_CONSTRAINT_ATTACHMENT];
     TRY(set_args(cl, K_CLEAR_FORCES, 0, 2, A(acc), A(n)));
     TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
-    TRY(set_args(cl, K_SPRING_FORCES, 0, 8, A(acc), A(pos), A(vel), A(d->idx), A(d->rest),
-                 A(d->compliance), A(ks), A(kd)));
-    TRY(launch_colors(cl, K_SPRING_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
-    TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 8, A(acc), A(pos), A(vel), A(a->idx), A(a->target),
-                 A(a->compliance), A(ks), A(kd)));
-    TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 8, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
+    TRY(set_args(cl, K_SPRING_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
+                 A(d->idx), A(d->rest), A(d->compliance), A(ks), A(kd)));
+    TRY(launch_colors(cl, K_SPRING_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
+    TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
+                 A(a->idx), A(a->target), A(a->compliance), A(ks), A(kd)));
+    TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
                       PREDICT));
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     TRY(set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag),
@@ -369,14 +370,14 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
 static drape_result predict_mass_spring(dr_opencl *cl, const drape_world *w, float h)
 {
     const cl_uint n = cl->particles;
-    TRY(spring_accelerations(cl, w, cl->x, cl->v, cl->a));
+    TRY(spring_accelerations(cl, w, 0, cl->v, cl->a));
     const bool euler = w->def.integrator == DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
     const int first = euler ? K_EULER : K_VERLET_BEGIN;
-    TRY(set_args(cl, first, 0, 6, A(cl->p), A(cl->v), A(cl->x), A(cl->a), A(h), A(n)));
+    TRY(set_args(cl, first, 0, 6, A(cl->d), A(cl->v), A(cl->x), A(cl->a), A(h), A(n)));
     TRY(launch(cl, first, n, PREDICT));
     if (euler)
         return DRAPE_OK;
-    TRY(spring_accelerations(cl, w, cl->p, cl->v, cl->a1));
+    TRY(spring_accelerations(cl, w, 1, cl->v, cl->a1));
     TRY(set_args(cl, K_VERLET_END, 0, 5, A(cl->v), A(cl->a), A(cl->a1), A(h), A(n)));
     return launch(cl, K_VERLET_END, n, PREDICT);
 }
@@ -386,7 +387,7 @@ static drape_result project_contacts(dr_opencl *cl, float h)
     if (cl->collider_count == 0)
         return DRAPE_OK;
     const cl_uint n = cl->particles;
-    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 6, A(cl->p), A(cl->x), A(cl->contacts),
+    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 6, A(cl->d), A(cl->x), A(cl->contacts),
                  A(cl->colliders), A(h), A(n)));
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
@@ -405,12 +406,12 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
             TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
                                   s->count * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
-        TRY(set_args(cl, kernels[t], 0, 7, A(cl->p), A(s->idx), A(second), A(s->kprime),
+        TRY(set_args(cl, kernels[t], 0, 8, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
                      A(s->compliance), A(s->lambda), A(inv_h2)));
     }
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
-            TRY(launch_colors(cl, kernels[t], 7, &w->solver[t], per_item[t], PROJECT));
+            TRY(launch_colors(cl, kernels[t], 8, &w->solver[t], per_item[t], PROJECT));
         TRY(project_contacts(cl, h));
     }
     return DRAPE_OK;
@@ -422,13 +423,13 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
     const float t = (float)w->time, margin = w->def.collision_margin;
-    TRY(set_args(cl, K_CONTACTS, 0, 10, A(cl->contacts), A(cl->x), A(cl->p), A(cl->v),
+    TRY(set_args(cl, K_CONTACTS, 0, 10, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
     TRY(launch(cl, K_CONTACTS, n, COLLIDE));
     TRY(pbd ? project(cl, w, h) : project_contacts(cl, h));
     const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
     const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
-    TRY(set_args(cl, K_UPDATE, 0, 9, A(cl->x), A(cl->v), A(cl->p), A(cl->contacts),
+    TRY(set_args(cl, K_UPDATE, 0, 9, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                  A(cl->colliders), A(h), A(threshold), A(verlet), A(n)));
     return launch(cl, K_UPDATE, n, UPDATE);
 }

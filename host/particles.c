@@ -49,12 +49,12 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         return pulled;
     uint32_t need = w->particle_count + count;
     if (need > w->particle_capacity) {
-        uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_p = cap, cap_a = cap,
+        uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_d = cap, cap_a = cap,
                  cap_a1 = cap, cap_c = cap;
         /* Grow each array; a failure part way leaves larger arrays and the old count: still valid. */
         if (!dr_grow((void **)&w->x, &cap_x, need, sizeof *w->x) ||
             !dr_grow((void **)&w->v, &cap_v, need, sizeof *w->v) ||
-            !dr_grow((void **)&w->p, &cap_p, need, sizeof *w->p) ||
+            !dr_grow((void **)&w->d, &cap_d, need, sizeof *w->d) ||
             !dr_grow((void **)&w->a, &cap_a, need, sizeof *w->a) ||
             !dr_grow((void **)&w->a1, &cap_a1, need, sizeof *w->a1) ||
             !dr_grow((void **)&w->contacts, &cap_c, need, sizeof *w->contacts))
@@ -66,7 +66,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         uint32_t k = w->particle_count + i;
         w->x[k] = dr_vec4_from(defs[i].position, inverse_mass(defs[i].mass));
         w->v[k] = dr_vec4_from(defs[i].velocity, 0.0f);
-        w->p[k] = w->x[k];
+        w->d[k] = DR_V4(0.0f, 0.0f, 0.0f, w->x[k].w);
     }
     if (first_index)
         *first_index = w->particle_count;

@@ -170,7 +170,7 @@ void drape_world_destroy(drape_world *w)
     }
     free(w->x);
     free(w->v);
-    free(w->p);
+    free(w->d);
     free(w->a);
     free(w->a1);
     free(w->contacts);

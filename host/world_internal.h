@@ -70,7 +70,7 @@ struct drape_world {
     uint32_t particle_count, particle_capacity;
     dr_vec4 *x; /* positions, m */
     dr_vec4 *v; /* velocities, m/s */
-    dr_vec4 *p; /* predicted positions of the current substep, m */
+    dr_vec4 *d; /* displacements of the current substep: the predicted position is x + d, m */
     dr_vec4 *a, *a1; /* mass-spring accelerations at the start and end of a substep, m/s^2 */
     dr_contact *contacts; /* one per particle, rebuilt each substep */
 

@@ -4,12 +4,12 @@
 #include "drape_shared.h"
 
 __kernel void generate_contacts(__global dr_contact *contacts, __global const float4 *x,
-                                __global const float4 *p, __global const float4 *v,
+                                __global const float4 *d, __global const float4 *v,
                                 __global const dr_collider *colliders, uint collider_count,
                                 float t, float h, float margin, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    contacts[i] = dr_generate_contact(x[i], p[i], v[i], colliders, collider_count, t, h, margin);
+    contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h, margin);
 }

@@ -6,7 +6,13 @@
  * the two backends cannot drift apart: they differ only in how they loop.
  *
  * Positions are float4 with the inverse mass in w (0 = pinned). The xyz helpers below keep the w of
- * their first operand, so `p = dr_add3(p, d)` moves a particle and keeps its inverse mass.
+ * their first operand, so `x = dr_add3(x, d)` moves a particle and keeps its inverse mass.
+ *
+ * Within a substep the solver works on displacements: the predicted position of particle i is
+ * x[i] + d[i], and every projection corrects d, never x. d is small (about v h), so its float
+ * rounding is a thousand times finer than that of an absolute position, and v = d / h keeps linear
+ * momentum to float precision where v = (p - x) / h would lose it to the rounding of |p|. A
+ * constraint's direction uses (x_a - x_b) + (d_a - d_b), which is also exact for nearby particles.
  *
  * References: Müller, Heidelberger, Hennix, Ratcliff, "Position Based Dynamics" (2007) for the loop,
  * the distance and the dihedral-bending constraints, damping and collision constraints; Macklin,
@@ -91,10 +97,10 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
  * iteration-corrected stiffness k'. XPBD (compliance >= 0): Macklin et al. eq. 18 with
  * alpha~ = compliance / h^2 and the multiplier lambda accumulated so far in this substep.
  *
- * dr_distance_step: C = |a - b| - rest on the components of a and b (inverse masses aw, bw). Moves
- * the positions in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of
- * the lanes where the constraint applies (some mass is free and a, b do not coincide); the caller
- * writes back only those lanes, and of them only the particles that are not pinned.
+ * dr_distance_step: C = |r| - rest, where r = (dx, dy, dz) is the predicted a - b (inverse masses
+ * aw, bw). Moves the displacements of a and b in place by the PBD/XPBD step, accumulates lambda for
+ * XPBD, and returns the mask of the lanes where the constraint applies (some mass is free and a, b do
+ * not coincide); the caller writes back only those lanes, and of them only unpinned particles.
  */
 #define DR_LANE_FUNCTIONS(S, real, mask)                                                           \
     DR_FN real dr_delta_lambda##S(real C, real wsum, real kprime, real compliance, float inv_h2,   \
@@ -105,12 +111,11 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
         return (pbd ? -C * kprime : -C - alpha * lambda) / (pbd ? wsum : wsum + alpha);           \
     }                                                                                              \
                                                                                                    \
-    DR_FN mask dr_distance_step##S(real *ax, real *ay, real *az, real aw, real *bx, real *by,      \
-                                   real *bz, real bw, real rest, real kprime, real compliance,     \
-                                   float inv_h2, real *lambda)                                     \
+    DR_FN mask dr_distance_step##S(real dx, real dy, real dz, real *ax, real *ay, real *az,       \
+                                   real aw, real *bx, real *by, real *bz, real bw, real rest,      \
+                                   real kprime, real compliance, float inv_h2, real *lambda)       \
     {                                                                                              \
         real wsum = aw + bw;                                                                       \
-        real dx = *ax - *bx, dy = *ay - *by, dz = *az - *bz;                                       \
         real len = DR_SQRT(dx * dx + dy * dy + dz * dz);                                           \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
         real dl = dr_delta_lambda##S(len - rest, wsum, kprime, compliance, inv_h2, *lambda);       \
@@ -129,40 +134,43 @@ DR_LANE_FUNCTIONS(16, float16, int16)
 
 /* ---- constraints ----------------------------------------------------------------------------- */
 
-/* C = |pa - pb| - rest. */
-DR_FN void dr_solve_distance(DR_GLOBAL dr_vec4 *p, unsigned a, unsigned b, float rest, float kprime,
-                             float compliance, float inv_h2, DR_GLOBAL float *lambda)
+/* C = |pa - pb| - rest, on the predicted positions x + d; corrects d. */
+DR_FN void dr_solve_distance(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a,
+                             unsigned b, float rest, float kprime, float compliance, float inv_h2,
+                             DR_GLOBAL float *lambda)
 {
-    dr_vec4 pa = p[a], pb = p[b];
-    float ax = pa.x, ay = pa.y, az = pa.z, bx = pb.x, by = pb.y, bz = pb.z;
+    dr_vec4 da = d[a], db = d[b];
+    dr_vec4 r = dr_add3(dr_sub3(x[a], x[b]), dr_sub3(da, db));
+    float ax = da.x, ay = da.y, az = da.z, bx = db.x, by = db.y, bz = db.z;
     float l = compliance >= 0.0f ? *lambda : 0.0f; /* PBD never reads its multiplier */
-    if (!dr_distance_step(&ax, &ay, &az, pa.w, &bx, &by, &bz, pb.w, rest, kprime, compliance,
-                          inv_h2, &l))
+    if (!dr_distance_step(r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w, rest, kprime,
+                          compliance, inv_h2, &l))
         return;
     if (compliance >= 0.0f)
         *lambda = l;
     /* Pinned particles are never written: constraints of one colour may share them. */
-    if (pa.w > 0.0f)
-        p[a] = DR_V4(ax, ay, az, pa.w);
-    if (pb.w > 0.0f)
-        p[b] = DR_V4(bx, by, bz, pb.w);
+    if (da.w > 0.0f)
+        d[a] = DR_V4(ax, ay, az, da.w);
+    if (db.w > 0.0f)
+        d[b] = DR_V4(bx, by, bz, db.w);
 }
 
 /* C = |p - target| with rest length 0: a particle tied to a point. */
-DR_FN void dr_solve_attachment(DR_GLOBAL dr_vec4 *p, unsigned a, dr_vec4 target, float kprime,
-                               float compliance, float inv_h2, DR_GLOBAL float *lambda)
+DR_FN void dr_solve_attachment(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a,
+                               dr_vec4 target, float kprime, float compliance, float inv_h2,
+                               DR_GLOBAL float *lambda)
 {
-    dr_vec4 pa = p[a];
-    if (pa.w <= 0.0f)
+    dr_vec4 da = d[a];
+    if (da.w <= 0.0f)
         return;
-    dr_vec4 d = dr_sub3(pa, target);
-    float len = dr_len3(d);
+    dr_vec4 r = dr_add3(dr_sub3(x[a], target), da);
+    float len = dr_len3(r);
     if (len < DR_EPS)
         return;
-    float dl = dr_delta_lambda(len, pa.w, kprime, compliance, inv_h2, *lambda);
+    float dl = dr_delta_lambda(len, da.w, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
-    p[a] = dr_madd3(pa, d, pa.w * dl / len);
+    d[a] = dr_madd3(da, r, da.w * dl / len);
 }
 
 /* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
@@ -219,11 +227,13 @@ DR_FN float dr_dihedral_angle(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
 
 /* C = angle - rest over the shared edge e0-e1, with the signed angle of dr_hinge_angle (PBD
  * paper, appendix A; the gradients are Bridson's, as in Bender's PositionBasedDynamics). */
-DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, unsigned iw0,
-                             unsigned iw1, float rest, float kprime, float compliance,
-                             float inv_h2, DR_GLOBAL float *lambda)
+DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned ie0,
+                             unsigned ie1, unsigned iw0, unsigned iw1, float rest, float kprime,
+                             float compliance, float inv_h2, DR_GLOBAL float *lambda)
 {
-    dr_vec4 e0 = p[ie0], e1 = p[ie1], w0 = p[iw0], w1 = p[iw1];
+    dr_vec4 de0 = d[ie0], de1 = d[ie1], dw0 = d[iw0], dw1 = d[iw1];
+    dr_vec4 e0 = dr_add3(x[ie0], de0), e1 = dr_add3(x[ie1], de1);
+    dr_vec4 w0 = dr_add3(x[iw0], dw0), w1 = dr_add3(x[iw1], dw1);
     dr_vec4 e = dr_sub3(e1, e0);
     float elen = dr_len3(e);
     if (elen < DR_EPS)
@@ -252,13 +262,13 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL dr_vec4 *p, unsigned ie0, unsigned ie1, u
     if (compliance >= 0.0f)
         *lambda += dl;
     if (w0.w > 0.0f)
-        p[iw0] = dr_madd3(w0, g_w0, w0.w * dl);
+        d[iw0] = dr_madd3(dw0, g_w0, w0.w * dl);
     if (w1.w > 0.0f)
-        p[iw1] = dr_madd3(w1, g_w1, w1.w * dl);
+        d[iw1] = dr_madd3(dw1, g_w1, w1.w * dl);
     if (e0.w > 0.0f)
-        p[ie0] = dr_madd3(e0, g_e0, e0.w * dl);
+        d[ie0] = dr_madd3(de0, g_e0, e0.w * dl);
     if (e1.w > 0.0f)
-        p[ie1] = dr_madd3(e1, g_e1, e1.w * dl);
+        d[ie1] = dr_madd3(de1, g_e1, e1.w * dl);
 }
 
 /* ---- integration ----------------------------------------------------------------------------- */
@@ -276,6 +286,13 @@ DR_FN dr_vec4 dr_apply_external(dr_vec4 v, float inv_mass, dr_vec4 gravity, dr_v
     if (inv_mass <= 0.0f)
         return DR_V4(0.0f, 0.0f, 0.0f, v.w);
     return dr_madd3(v, dr_external_accel(v, gravity, wind, drag), h);
+}
+
+/* The predicted displacement of the substep, d = h v, with the inverse mass in w: the predicted
+ * position x + d is the semi-implicit Euler step, bitwise. */
+DR_FN dr_vec4 dr_predict_displacement(dr_vec4 x, dr_vec4 v, float h)
+{
+    return DR_V4(v.x * h, v.y * h, v.z * h, x.w);
 }
 
 /* ---- momentum-preserving damping (Müller et al. 2007, section 3.5) ---------------------------- */
@@ -361,14 +378,15 @@ DR_FN dr_vec4 dr_spring_force(dr_vec4 xa, dr_vec4 xb, dr_vec4 va, dr_vec4 vb, fl
     return DR_V4(n.x * f, n.y * f, n.z * f, 0.0f);
 }
 
-/* v = (p - x) / h, the PBD velocity update. A particle that no constraint moved keeps its v
- * bitwise, so that free flight is exactly semi-implicit Euler. */
-DR_FN dr_vec4 dr_update_velocity(dr_vec4 x, dr_vec4 p, dr_vec4 v, float h)
+/* v = d / h, the PBD velocity update ((p - x) / h in the paper). A particle that no constraint
+ * moved keeps its v bitwise, so that free flight is exactly semi-implicit Euler. */
+DR_FN dr_vec4 dr_update_velocity(dr_vec4 d, dr_vec4 v, float h)
 {
-    dr_vec4 predicted = dr_madd3(x, v, h);
-    if (p.x == predicted.x && p.y == predicted.y && p.z == predicted.z)
+    if (d.x == v.x * h && d.y == v.y * h && d.z == v.z * h)
         return v;
-    return dr_scale3(dr_sub3(p, x), 1.0f / h);
+    /* A true division: a multiplication by a rounded 1/h would scale every velocity by the same
+     * rounding error each substep, a drift of momentum that no longer averages out. */
+    return DR_V4(d.x / h, d.y / h, d.z / h, v.w);
 }
 
 /* The Hooke constant (N/m) of a constraint in mass-spring mode: 1 / compliance where it has a
@@ -429,13 +447,15 @@ typedef struct dr_contact {
 /* Whether the particle has a contact this substep. */
 DR_FN int dr_has_contact(dr_contact ct) { return !(ct.q.w < 0.0f); }
 
-/* generateCollisionConstraints for one particle (seed 000): the ray x -> p against every collider.
+/* generateCollisionConstraints for one particle (seed 000): the ray x -> p = x + d against every
+ * collider.
  * If the ray enters a collider the constraint sits at the entry point; if p was already inside, it
  * sits at the nearest surface point. The collider reached deepest wins. t is the substep's start. */
-DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 p, dr_vec4 v,
+DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
                                      DR_GLOBAL const dr_collider *colliders, unsigned count,
                                      float t, float h, float margin)
 {
+    dr_vec4 p = dr_add3(x, d);
     dr_contact best;
     best.q = DR_V4(0.0f, 0.0f, 0.0f, -1.0f);
     best.n = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -470,30 +490,31 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 p, dr_vec4 v,
     return best;
 }
 
-/* The collision constraint (p - q) . n >= 0, then Coulomb friction at the position level: the
- * tangential motion relative to the collider over the substep is cancelled while it is within the
- * static cone (mu_s * penetration), else shortened by mu_k * penetration (Macklin et al. 2014). */
-DR_FN dr_vec4 dr_project_contact(dr_vec4 p, dr_vec4 x, dr_contact ct,
+/* The collision constraint (p - q) . n >= 0 on p = x + d, then Coulomb friction at the position
+ * level: the tangential motion relative to the collider over the substep is cancelled while it is
+ * within the static cone (mu_s * penetration), else shortened by mu_k * penetration (Macklin et al.
+ * 2014). Returns the corrected displacement d. */
+DR_FN dr_vec4 dr_project_contact(dr_vec4 d, dr_vec4 x, dr_contact ct,
                                  DR_GLOBAL const dr_collider *colliders, float h)
 {
-    if (!dr_has_contact(ct) || p.w <= 0.0f)
-        return p;
-    float depth = -dr_dot3(dr_sub3(p, ct.q), ct.n);
+    if (!dr_has_contact(ct) || d.w <= 0.0f)
+        return d;
+    float depth = -dr_dot3(dr_add3(dr_sub3(x, ct.q), d), ct.n);
     if (depth <= 0.0f)
-        return p;
-    p = dr_madd3(p, ct.n, depth);
+        return d;
+    d = dr_madd3(d, ct.n, depth);
     DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
-    dr_vec4 dx = dr_madd3(dr_sub3(p, x), c->vel, -h);
-    dr_vec4 dt = dr_madd3(dx, ct.n, -dr_dot3(dx, ct.n));
+    dr_vec4 rel = dr_madd3(d, c->vel, -h);
+    dr_vec4 dt = dr_madd3(rel, ct.n, -dr_dot3(rel, ct.n));
     float lt = dr_len3(dt);
     if (lt <= c->info.x * depth)
-        return dr_sub3(p, dt);
+        return dr_sub3(d, dt);
     if (lt > DR_EPS)
-        p = dr_madd3(p, dt, -DR_FMIN(c->info.y * depth / lt, 1.0f));
-    return p;
+        d = dr_madd3(d, dt, -DR_FMIN(c->info.y * depth / lt, 1.0f));
+    return d;
 }
 
-/* After v = (p - x) / h: restitution for a particle in contact. An approach faster than
+/* After v = d / h: restitution for a particle in contact. An approach faster than
  * `threshold` (m/s) bounces back with e times its speed; slower ones rest, so that resting contact
  * does not jitter. */
 DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
@@ -513,14 +534,14 @@ DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_c
     return dr_madd3(v, ct.n, target - vn);
 }
 
-/* The end of a substep for one particle: its new velocity (x becomes p). Velocity Verlet sets
+/* The end of a substep for one particle: its new velocity (x becomes x + d). Velocity Verlet sets
  * keep_free_velocity: it has its own velocity for particles no contact moved. */
-DR_FN dr_vec4 dr_update_particle(dr_vec4 x, dr_vec4 p, dr_vec4 v, dr_contact ct,
+DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
                                  DR_GLOBAL const dr_collider *colliders, float h, float threshold,
                                  int keep_free_velocity)
 {
     if (!keep_free_velocity || ct.q.w >= 0.0f)
-        v = dr_update_velocity(x, p, v, h);
+        v = dr_update_velocity(d, v, h);
     return dr_contact_velocity(v, ct, colliders, threshold);
 }
 

@@ -1,8 +1,8 @@
 /* The mass-spring mode on the device (seed 002): Hooke springs with damping along each spring,
  * integrated by semi-implicit Euler or velocity Verlet (host/mass_spring.c holds the same loop on
  * the CPU). Spring forces scatter into the force array colour by colour: springs of one colour share
- * no movable particle, so the adds do not race; pinned particles, which springs of one colour may share, get no
- * force. */
+ * no movable particle, so the adds do not race; pinned particles, which springs of one colour may
+ * share, get no force. */
 #include "drape_shared.h"
 
 __kernel void clear_forces(__global float4 *force, uint n)
@@ -12,33 +12,42 @@ __kernel void clear_forces(__global float4 *force, uint n)
         force[i] = (float4)(0.0f);
 }
 
-__kernel void spring_forces(__global float4 *force, __global const float4 *pos,
-                            __global const float4 *vel, __global const uint *idx,
-                            __global const float *rest, __global const float *compliance,
-                            float default_stiffness, float damping, uint offset, uint count)
+/* Particle i's position: x, or x + d where the forces are taken at the end of the substep. */
+static float4 position(__global const float4 *x, __global const float4 *d, int use_d, uint i)
+{
+    return use_d ? dr_add3(x[i], d[i]) : x[i];
+}
+
+__kernel void spring_forces(__global float4 *force, __global const float4 *x,
+                            __global const float4 *d, int use_d, __global const float4 *vel,
+                            __global const uint *idx, __global const float *rest,
+                            __global const float *compliance, float default_stiffness,
+                            float damping, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k, a = idx[2 * c], b = idx[2 * c + 1];
-    float4 f = dr_spring_force(pos[a], pos[b], vel[a], vel[b], rest[c],
+    float4 pa = position(x, d, use_d, a), pb = position(x, d, use_d, b);
+    float4 f = dr_spring_force(pa, pb, vel[a], vel[b], rest[c],
                                dr_spring_constant(compliance[c], default_stiffness), damping);
-    if (pos[a].w > 0.0f)
+    if (pa.w > 0.0f)
         force[a] = dr_add3(force[a], f);
-    if (pos[b].w > 0.0f)
+    if (pb.w > 0.0f)
         force[b] = dr_sub3(force[b], f);
 }
 
-__kernel void attachment_forces(__global float4 *force, __global const float4 *pos,
-                                __global const float4 *vel, __global const uint *idx,
-                                __global const float4 *target, __global const float *compliance,
-                                float default_stiffness, float damping, uint offset, uint count)
+__kernel void attachment_forces(__global float4 *force, __global const float4 *x,
+                                __global const float4 *d, int use_d, __global const float4 *vel,
+                                __global const uint *idx, __global const float4 *target,
+                                __global const float *compliance, float default_stiffness,
+                                float damping, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k, a = idx[c];
-    float4 f = dr_spring_force(pos[a], target[c], vel[a], (float4)(0.0f), 0.0f,
+    float4 f = dr_spring_force(position(x, d, use_d, a), target[c], vel[a], (float4)(0.0f), 0.0f,
                                dr_spring_constant(compliance[c], default_stiffness), damping);
     force[a] = dr_add3(force[a], f);
 }
@@ -54,7 +63,7 @@ __kernel void spring_accel(__global float4 *acc, __global const float4 *x,
     acc[i] = dr_mass_spring_accel(acc[i], x[i].w, vel[i], gravity, wind, drag);
 }
 
-__kernel void euler_integrate(__global float4 *p, __global float4 *v, __global const float4 *x,
+__kernel void euler_integrate(__global float4 *d, __global float4 *v, __global const float4 *x,
                               __global const float4 *acc, float h, uint n)
 {
     uint i = get_global_id(0);
@@ -62,22 +71,22 @@ __kernel void euler_integrate(__global float4 *p, __global float4 *v, __global c
         return;
     float4 vi = dr_madd3(v[i], acc[i], h);
     v[i] = vi;
-    p[i] = dr_madd3(x[i], vi, h);
+    d[i] = dr_predict_displacement(x[i], vi, h);
 }
 
-/* Velocity Verlet, first half: p = x + h v + h^2/2 a0, and v becomes v + h a0. */
-__kernel void verlet_begin(__global float4 *p, __global float4 *v, __global const float4 *x,
+/* Velocity Verlet, first half: d = h v + h^2/2 a0, and v becomes v + h a0. */
+__kernel void verlet_begin(__global float4 *d, __global float4 *v, __global const float4 *x,
                            __global const float4 *acc, float h, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
     float4 vi = v[i], ai = acc[i];
-    p[i] = dr_madd3(dr_madd3(x[i], vi, h), ai, 0.5f * h * h);
+    d[i] = dr_madd3(dr_predict_displacement(x[i], vi, h), ai, 0.5f * h * h);
     v[i] = dr_madd3(vi, ai, h);
 }
 
-/* Second half, with a1 = a(p, v + h a0): v = v + h a0 + h/2 (a1 - a0). */
+/* Second half, with a1 = a(x + d, v + h a0): v = v + h a0 + h/2 (a1 - a0). */
 __kernel void verlet_end(__global float4 *v, __global const float4 *a0,
                          __global const float4 *a1, float h, uint n)
 {

@@ -1,6 +1,7 @@
 /* Constraint projection, one launch per colour: the work-items of a launch take the constraints
- * [offset, offset + count) of one colour, which share no movable particle, so they write p without
- * races (Fratarcangeli & Pellacini, SIGRAD 2014). Then the contacts, one per particle.
+ * [offset, offset + count) of one colour, which share no movable particle, so they write the
+ * displacements d without races (Fratarcangeli & Pellacini, SIGRAD 2014); x, the positions at the
+ * substep's start, are only read. Then the contacts, one per particle.
  *
  * Distance constraints have two kernels with the same arguments and bitwise the same results:
  * solve_distance, one constraint per work-item, for GPUs; and solve_distance_x16, sixteen consecutive
@@ -10,7 +11,8 @@
  * picks one by device type (host/opencl_step.c). */
 #include "drape_shared.h"
 
-__kernel void solve_distance(__global float4 *p, __global const uint *idx,
+__kernel void solve_distance(__global const float4 *x, __global float4 *d,
+                             __global const uint *idx,
                              __global const float *rest, __global const float *kprime,
                              __global const float *compliance, __global float *lambda,
                              float inv_h2, uint offset, uint count)
@@ -20,7 +22,7 @@ __kernel void solve_distance(__global float4 *p, __global const uint *idx,
         return;
     uint c = offset + k;
     uint2 ab = vload2(c, idx);
-    dr_solve_distance(p, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
+    dr_solve_distance(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
 }
 
 /* Sixteen float4 positions p[i.s0] .. p[i.sf] as four float16 of their x, y, z, w: load four
@@ -64,7 +66,8 @@ __kernel void solve_distance(__global float4 *p, __global const uint *idx,
     } while (0)
 
 /* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one. */
-__kernel void solve_distance_x16(__global float4 *p, __global const uint *idx,
+__kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
+                                 __global const uint *idx,
                                  __global const float *rest, __global const float *kprime,
                                  __global const float *compliance, __global float *lambda,
                                  float inv_h2, uint offset, uint count)
@@ -75,29 +78,34 @@ __kernel void solve_distance_x16(__global float4 *p, __global const uint *idx,
     uint c = offset + k;
     if (count - k < 16) {
         for (; k < count; ++k, ++c)
-            dr_solve_distance(p, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c], compliance[c],
-                              inv_h2, &lambda[c]);
+            dr_solve_distance(x, d, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c],
+                              compliance[c], inv_h2, &lambda[c]);
         return;
     }
     uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
     uint16 ia = (uint16)(i0.even, i1.even), ib = (uint16)(i0.odd, i1.odd);
-    float16 ax, ay, az, aw, bx, by, bz, bw;
-    DR_X16_GATHER(p, ia, ax, ay, az, aw);
-    DR_X16_GATHER(p, ib, bx, by, bz, bw);
+    float16 ax, ay, az, aw, bx, by, bz, bw, xax, xay, xaz, xaw, xbx, xby, xbz, xbw;
+    DR_X16_GATHER(d, ia, ax, ay, az, aw);
+    DR_X16_GATHER(d, ib, bx, by, bz, bw);
+    DR_X16_GATHER(x, ia, xax, xay, xaz, xaw);
+    DR_X16_GATHER(x, ib, xbx, xby, xbz, xbw);
+    /* the predicted a - b, as dr_solve_distance forms it: (xa - xb) + (da - db) */
+    float16 rx = (xax - xbx) + (ax - bx), ry = (xay - xby) + (ay - by), rz = (xaz - xbz) + (az - bz);
     float16 cm = vload16(0, compliance + c);
     const bool xpbd = any(cm >= 0.0f); /* PBD lanes never read or write their multiplier */
     float16 l = xpbd ? vload16(0, lambda + c) : (float16)(0.0f);
-    int16 ok = dr_distance_step16(&ax, &ay, &az, aw, &bx, &by, &bz, bw, vload16(0, rest + c),
-                                  vload16(0, kprime + c), cm, inv_h2, &l);
+    int16 ok = dr_distance_step16(rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
+                                  vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, &l);
     if (xpbd)
         vstore16(l, 0, lambda + c);
     /* Pinned particles are never written: constraints of one colour may share them. */
     int16 move_a = ok & (aw > 0.0f), move_b = ok & (bw > 0.0f);
-    DR_X16_SCATTER(p, ia, move_a, ax, ay, az, aw);
-    DR_X16_SCATTER(p, ib, move_b, bx, by, bz, bw);
+    DR_X16_SCATTER(d, ia, move_a, ax, ay, az, aw);
+    DR_X16_SCATTER(d, ib, move_b, bx, by, bz, bw);
 }
 
-__kernel void solve_dihedral(__global float4 *p, __global const uint *idx,
+__kernel void solve_dihedral(__global const float4 *x, __global float4 *d,
+                             __global const uint *idx,
                              __global const float *rest, __global const float *kprime,
                              __global const float *compliance, __global float *lambda,
                              float inv_h2, uint offset, uint count)
@@ -106,11 +114,12 @@ __kernel void solve_dihedral(__global float4 *p, __global const uint *idx,
     if (k >= count)
         return;
     uint c = offset + k;
-    dr_solve_dihedral(p, idx[4 * c], idx[4 * c + 1], idx[4 * c + 2], idx[4 * c + 3], rest[c],
+    dr_solve_dihedral(x, d, idx[4 * c], idx[4 * c + 1], idx[4 * c + 2], idx[4 * c + 3], rest[c],
                       kprime[c], compliance[c], inv_h2, &lambda[c]);
 }
 
-__kernel void solve_attachment(__global float4 *p, __global const uint *idx,
+__kernel void solve_attachment(__global const float4 *x, __global float4 *d,
+                               __global const uint *idx,
                                __global const float4 *target, __global const float *kprime,
                                __global const float *compliance, __global float *lambda,
                                float inv_h2, uint offset, uint count)
@@ -119,10 +128,10 @@ __kernel void solve_attachment(__global float4 *p, __global const uint *idx,
     if (k >= count)
         return;
     uint c = offset + k;
-    dr_solve_attachment(p, idx[c], target[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
+    dr_solve_attachment(x, d, idx[c], target[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
 }
 
-__kernel void project_contacts(__global float4 *p, __global const float4 *x,
+__kernel void project_contacts(__global float4 *d, __global const float4 *x,
                                __global const dr_contact *contacts,
                                __global const dr_collider *colliders, float h, uint n)
 {
@@ -130,6 +139,6 @@ __kernel void project_contacts(__global float4 *p, __global const float4 *x,
     if (i >= n)
         return;
     dr_contact ct = contacts[i];
-    if (dr_has_contact(ct)) /* most particles have none: leave their p alone, unread */
-        p[i] = dr_project_contact(p[i], x[i], ct, colliders, h);
+    if (dr_has_contact(ct)) /* most particles have none: leave their d alone, unread */
+        d[i] = dr_project_contact(d[i], x[i], ct, colliders, h);
 }

@@ -5,7 +5,7 @@
  * give the rigid motion v_cm + omega x r, and each particle's deviation from it is reduced by the
  * fraction k. The changes sum to zero linear and angular momentum, so only the deformation loses
  * energy. The per-particle moments and the rigid motion are the shared header's (the OpenCL backend
- * sums the same rows with CLBlast); here the sum runs in double.
+ * sums the same rows with CLBlast); the sums and the rigid motion run in double.
  */
 #include "world_internal.h"
 
@@ -26,11 +26,8 @@ void dr_damp_velocities(drape_world *w, float k)
     }
     if (!have_origin)
         return;
-    float s[DR_DAMP_ROW];
-    for (int c = 0; c < DR_DAMP_ROW; ++c)
-        s[c] = (float)sums[c];
     dr_vec4 rigid[3];
-    dr_rigid_motion(s, origin, rigid);
+    dr_rigid_motion(sums, origin, rigid);
     for (uint32_t i = 0; i < w->particle_count; ++i)
         w->v[i] = dr_damp_velocity(w->v[i], w->x[i], rigid[0], rigid[1], rigid[2], k);
 }

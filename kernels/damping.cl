@@ -9,22 +9,15 @@
  * which keeps them in parity on folding cloth, where a one-ulp difference would grow. */
 #include "drape_shared.h"
 
-#ifdef cl_khr_fp64
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double dr_sum_t;
-#else
-typedef float dr_sum_t;
-#endif
-
 #if (DR_WG_SIZE & (DR_WG_SIZE - 1)) != 0
 #error "damp_moments needs a power-of-two work-group size"
 #endif
 
 __kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
-damp_moments(__global dr_sum_t *partials, __global const float4 *x, __global const float4 *v,
+damp_moments(__global dr_wide *partials, __global const float4 *x, __global const float4 *v,
              uint origin, uint n)
 {
-    __local dr_sum_t part[DR_WG_SIZE];
+    __local dr_wide part[DR_WG_SIZE];
     uint i = get_global_id(0), l = get_local_id(0);
     float row[DR_DAMP_ROW];
     for (int c = 0; c < DR_DAMP_ROW; ++c)
@@ -32,7 +25,7 @@ damp_moments(__global dr_sum_t *partials, __global const float4 *x, __global con
     if (i < n)
         dr_damp_moments(x[i], v[i], x[origin], row);
     for (int c = 0; c < DR_DAMP_ROW; ++c) {
-        part[l] = (dr_sum_t)row[c];
+        part[l] = (dr_wide)row[c];
         barrier(CLK_LOCAL_MEM_FENCE);
         for (uint s = DR_WG_SIZE / 2; s > 0; s >>= 1) {
             if (l < s)
@@ -46,14 +39,14 @@ damp_moments(__global dr_sum_t *partials, __global const float4 *x, __global con
 }
 
 /* rigid[0..2] = centre of mass, its velocity, omega. */
-__kernel void damp_solve(__global float4 *rigid, __global const dr_sum_t *sums,
+__kernel void damp_solve(__global float4 *rigid, __global const dr_wide *sums,
                          __global const float4 *x, uint origin)
 {
     if (get_global_id(0) != 0)
         return;
-    float s[DR_DAMP_ROW];
+    dr_wide s[DR_DAMP_ROW];
     for (int k = 0; k < DR_DAMP_ROW; ++k)
-        s[k] = (float)sums[k];
+        s[k] = sums[k];
     float4 out[3];
     dr_rigid_motion(s, x[origin], out);
     rigid[0] = out[0];

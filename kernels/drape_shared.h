@@ -25,6 +25,12 @@
 
 #ifdef __OPENCL_VERSION__
 #pragma OPENCL FP_CONTRACT OFF
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double dr_wide; /* global sums: double where the device has it, as on the CPU */
+#else
+typedef float dr_wide;
+#endif
 typedef float4 dr_vec4;
 #define DR_FN static inline
 #define DR_GLOBAL __global
@@ -34,6 +40,7 @@ typedef float4 dr_vec4;
 #define DR_FMAX fmax
 #else
 #include <math.h>
+typedef double dr_wide;
 typedef struct dr_vec4 {
     _Alignas(16) float x;
     float y, z, w;
@@ -97,10 +104,20 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
  * iteration-corrected stiffness k'. XPBD (compliance >= 0): Macklin et al. eq. 18 with
  * alpha~ = compliance / h^2 and the multiplier lambda accumulated so far in this substep.
  *
- * dr_distance_step: C = |r| - rest, where r = (dx, dy, dz) is the predicted a - b (inverse masses
- * aw, bw). Moves the displacements of a and b in place by the PBD/XPBD step, accumulates lambda for
- * XPBD, and returns the mask of the lanes where the constraint applies (some mass is free and a, b do
- * not coincide); the caller writes back only those lanes, and of them only unpinned particles.
+ * dr_distance_step: C = |r| - rest, where r = (rx, ry, rz) is the predicted a - b and e = (ex, ey,
+ * ez) the same pair at the substep's start (inverse masses aw, bw). Moves the displacements of a and
+ * b in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of the lanes
+ * where the constraint applies (some mass is free and a, b do not coincide); the caller writes back
+ * only those lanes, and of them only unpinned particles.
+ *
+ * The correction runs along e, the gradient at the substep's start, not along r as in the PBD paper:
+ * the step is the Newton step of C along that fixed direction, so its denominator is
+ * grad C(p) . M^-1 grad C(x) = (aw + bw) cos(r, e). This is SHAKE's choice (Ryckaert, Ciccotti,
+ * Berendsen 1977): a correction along x_a - x_b moves no angular momentum about the start positions,
+ * so internal constraints keep angular momentum exactly, where PBD's direction along r bleeds it at a
+ * rate proportional to h (a spinning cloth slows down). Should r have turned more than 14 degrees
+ * (cos 0.97) from e within the substep, as in a hard impact, the lane falls back to the PBD
+ * direction: the Newton step along e grows as 1 / cos, and near a collider it overshoots.
  */
 #define DR_LANE_FUNCTIONS(S, real, mask)                                                           \
     DR_FN real dr_delta_lambda##S(real C, real wsum, real kprime, real compliance, float inv_h2,   \
@@ -111,19 +128,25 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
         return (pbd ? -C * kprime : -C - alpha * lambda) / (pbd ? wsum : wsum + alpha);           \
     }                                                                                              \
                                                                                                    \
-    DR_FN mask dr_distance_step##S(real dx, real dy, real dz, real *ax, real *ay, real *az,       \
-                                   real aw, real *bx, real *by, real *bz, real bw, real rest,      \
-                                   real kprime, real compliance, float inv_h2, real *lambda)       \
+    DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz,         \
+                                   real *ax, real *ay, real *az, real aw, real *bx, real *by,      \
+                                   real *bz, real bw, real rest, real kprime, real compliance,     \
+                                   float inv_h2, real *lambda)                                     \
     {                                                                                              \
         real wsum = aw + bw;                                                                       \
-        real len = DR_SQRT(dx * dx + dy * dy + dz * dz);                                           \
+        real len = DR_SQRT(rx * rx + ry * ry + rz * rz);                                           \
+        real elen = DR_SQRT(ex * ex + ey * ey + ez * ez);                                          \
+        real cosine = (rx * ex + ry * ey + rz * ez) / (len * elen);                                \
+        mask shake = cosine > 0.97f; /* false for NaN: e or r of zero length */                    \
+        real n = shake ? elen : len;                                                               \
+        real nx = (shake ? ex : rx) / n, ny = (shake ? ey : ry) / n, nz = (shake ? ez : rz) / n;   \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
-        real dl = dr_delta_lambda##S(len - rest, wsum, kprime, compliance, inv_h2, *lambda);       \
+        real dl = dr_delta_lambda##S(len - rest, shake ? wsum * cosine : wsum, kprime, compliance, \
+                                     inv_h2, *lambda);                                             \
         *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
-        real s = dl / len;                                                                         \
-        real sa = aw * s, sb = -bw * s;                                                            \
-        *ax = *ax + dx * sa, *ay = *ay + dy * sa, *az = *az + dz * sa;                             \
-        *bx = *bx + dx * sb, *by = *by + dy * sb, *bz = *bz + dz * sb;                             \
+        real sa = aw * dl, sb = -bw * dl;                                                          \
+        *ax = *ax + nx * sa, *ay = *ay + ny * sa, *az = *az + nz * sa;                             \
+        *bx = *bx + nx * sb, *by = *by + ny * sb, *bz = *bz + nz * sb;                             \
         return ok;                                                                                 \
     }
 
@@ -134,17 +157,18 @@ DR_LANE_FUNCTIONS(16, float16, int16)
 
 /* ---- constraints ----------------------------------------------------------------------------- */
 
-/* C = |pa - pb| - rest, on the predicted positions x + d; corrects d. */
+/* C = |pa - pb| - rest, on the predicted positions x + d; corrects d along x_a - x_b. */
 DR_FN void dr_solve_distance(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a,
                              unsigned b, float rest, float kprime, float compliance, float inv_h2,
                              DR_GLOBAL float *lambda)
 {
     dr_vec4 da = d[a], db = d[b];
-    dr_vec4 r = dr_add3(dr_sub3(x[a], x[b]), dr_sub3(da, db));
+    dr_vec4 e = dr_sub3(x[a], x[b]);
+    dr_vec4 r = dr_add3(e, dr_sub3(da, db));
     float ax = da.x, ay = da.y, az = da.z, bx = db.x, by = db.y, bz = db.z;
     float l = compliance >= 0.0f ? *lambda : 0.0f; /* PBD never reads its multiplier */
-    if (!dr_distance_step(r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w, rest, kprime,
-                          compliance, inv_h2, &l))
+    if (!dr_distance_step(e.x, e.y, e.z, r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w,
+                          rest, kprime, compliance, inv_h2, &l))
         return;
     if (compliance >= 0.0f)
         *lambda = l;
@@ -225,50 +249,75 @@ DR_FN float dr_dihedral_angle(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
     return dr_hinge_angle(n1, n2, dr_sub3(e1, e0));
 }
 
-/* C = angle - rest over the shared edge e0-e1, with the signed angle of dr_hinge_angle (PBD
- * paper, appendix A; the gradients are Bridson's, as in Bender's PositionBasedDynamics). */
+/* The signed hinge angle of (e0, e1, w0, w1) and its gradients with respect to e0, e1, w0, w1 (the
+ * PBD paper's appendix A; the gradient formulas are Bridson's, as in Bender's
+ * PositionBasedDynamics). ok is 0 for a degenerate hinge: a zero edge or a zero-area triangle. */
+typedef struct dr_hinge {
+    float angle;
+    dr_vec4 g[4];
+    int ok;
+} dr_hinge;
+
+DR_FN dr_hinge dr_hinge_gradients(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1)
+{
+    dr_hinge h;
+    h.ok = 0;
+    h.angle = 0.0f;
+    dr_vec4 e = dr_sub3(e1, e0);
+    float elen = dr_len3(e);
+    dr_vec4 n1 = dr_cross3(dr_sub3(e0, w0), dr_sub3(e1, w0));
+    dr_vec4 n2 = dr_cross3(dr_sub3(e1, w1), dr_sub3(e0, w1));
+    float n1sq = dr_dot3(n1, n1), n2sq = dr_dot3(n2, n2);
+    if (elen < DR_EPS || n1sq < DR_EPS * DR_EPS || n2sq < DR_EPS * DR_EPS)
+        return h;
+    h.angle = dr_hinge_angle(n1, n2, e);
+    n1 = dr_scale3(n1, 1.0f / n1sq);
+    n2 = dr_scale3(n2, 1.0f / n2sq);
+    float inv_elen = 1.0f / elen;
+    h.g[0] = dr_add3(dr_scale3(n1, dr_dot3(dr_sub3(w0, e1), e) * inv_elen),
+                     dr_scale3(n2, dr_dot3(dr_sub3(w1, e1), e) * inv_elen));
+    h.g[1] = dr_add3(dr_scale3(n1, dr_dot3(dr_sub3(e0, w0), e) * inv_elen),
+                     dr_scale3(n2, dr_dot3(dr_sub3(e0, w1), e) * inv_elen));
+    h.g[2] = dr_scale3(n1, elen);
+    h.g[3] = dr_scale3(n2, elen);
+    h.ok = 1;
+    return h;
+}
+
+/* C = angle - rest over the shared edge e0-e1, with the signed angle of dr_hinge_angle, on the
+ * predicted positions x + d. Like the distance constraint (dr_distance_step) it corrects along the
+ * gradients at the substep's start and takes the Newton step along them (SHAKE), which keeps angular
+ * momentum; where those have turned too far from the current gradients, along the current ones. */
 DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned ie0,
                              unsigned ie1, unsigned iw0, unsigned iw1, float rest, float kprime,
                              float compliance, float inv_h2, DR_GLOBAL float *lambda)
 {
-    dr_vec4 de0 = d[ie0], de1 = d[ie1], dw0 = d[iw0], dw1 = d[iw1];
-    dr_vec4 e0 = dr_add3(x[ie0], de0), e1 = dr_add3(x[ie1], de1);
-    dr_vec4 w0 = dr_add3(x[iw0], dw0), w1 = dr_add3(x[iw1], dw1);
-    dr_vec4 e = dr_sub3(e1, e0);
-    float elen = dr_len3(e);
-    if (elen < DR_EPS)
+    const unsigned idx[4] = {ie0, ie1, iw0, iw1};
+    dr_vec4 xs[4], ds[4];
+    for (int i = 0; i < 4; ++i)
+        xs[i] = x[idx[i]], ds[i] = d[idx[i]];
+    dr_hinge now = dr_hinge_gradients(dr_add3(xs[0], ds[0]), dr_add3(xs[1], ds[1]),
+                                      dr_add3(xs[2], ds[2]), dr_add3(xs[3], ds[3]));
+    if (!now.ok)
         return;
-    dr_vec4 n1 = dr_cross3(dr_sub3(e0, w0), dr_sub3(e1, w0));
-    dr_vec4 n2 = dr_cross3(dr_sub3(e1, w1), dr_sub3(e0, w1));
-    float n1sq = dr_dot3(n1, n1), n2sq = dr_dot3(n2, n2);
-    if (n1sq < DR_EPS * DR_EPS || n2sq < DR_EPS * DR_EPS)
+    dr_hinge start = dr_hinge_gradients(xs[0], xs[1], xs[2], xs[3]);
+    float cross = 0.0f, now2 = 0.0f, start2 = 0.0f;
+    for (int i = 0; i < 4; ++i) {
+        float w = ds[i].w;
+        cross += w * dr_dot3(now.g[i], start.g[i]);
+        now2 += w * dr_dot3(now.g[i], now.g[i]);
+        start2 += w * dr_dot3(start.g[i], start.g[i]);
+    }
+    int shake = start.ok && cross > 0.97f * DR_SQRT(now2 * start2);
+    float wsum = shake ? cross : now2;
+    if (!(wsum > 0.0f))
         return;
-    float angle = dr_hinge_angle(n1, n2, e);
-    n1 = dr_scale3(n1, 1.0f / n1sq);
-    n2 = dr_scale3(n2, 1.0f / n2sq);
-    float inv_elen = 1.0f / elen;
-    /* The gradients of the signed angle with respect to w0, w1, e0, e1. */
-    dr_vec4 g_w0 = dr_scale3(n1, elen);
-    dr_vec4 g_w1 = dr_scale3(n2, elen);
-    dr_vec4 g_e0 = dr_add3(dr_scale3(n1, dr_dot3(dr_sub3(w0, e1), e) * inv_elen),
-                           dr_scale3(n2, dr_dot3(dr_sub3(w1, e1), e) * inv_elen));
-    dr_vec4 g_e1 = dr_add3(dr_scale3(n1, dr_dot3(dr_sub3(e0, w0), e) * inv_elen),
-                           dr_scale3(n2, dr_dot3(dr_sub3(e0, w1), e) * inv_elen));
-    float wsum = w0.w * dr_dot3(g_w0, g_w0) + w1.w * dr_dot3(g_w1, g_w1) +
-                 e0.w * dr_dot3(g_e0, g_e0) + e1.w * dr_dot3(g_e1, g_e1);
-    if (wsum <= 0.0f)
-        return;
-    float dl = dr_delta_lambda(angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
+    float dl = dr_delta_lambda(now.angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
-    if (w0.w > 0.0f)
-        d[iw0] = dr_madd3(dw0, g_w0, w0.w * dl);
-    if (w1.w > 0.0f)
-        d[iw1] = dr_madd3(dw1, g_w1, w1.w * dl);
-    if (e0.w > 0.0f)
-        d[ie0] = dr_madd3(de0, g_e0, e0.w * dl);
-    if (e1.w > 0.0f)
-        d[ie1] = dr_madd3(de1, g_e1, e1.w * dl);
+    for (int i = 0; i < 4; ++i)
+        if (ds[i].w > 0.0f)
+            d[idx[i]] = dr_madd3(ds[i], shake ? start.g[i] : now.g[i], ds[i].w * dl);
 }
 
 /* ---- integration ----------------------------------------------------------------------------- */
@@ -321,36 +370,44 @@ DR_FN void dr_damp_moments(dr_vec4 x, dr_vec4 v, dr_vec4 origin, float *row)
 }
 
 /* out[0] = centre of mass (m), out[1] = its velocity (m/s), out[2] = omega (rad/s); all zero for a
- * body with no mass. A body on a line (a straight rope) has a singular inertia tensor: a tiny
- * multiple of its trace on the diagonal keeps omega finite. */
-DR_FN void dr_rigid_motion(const float *s, dr_vec4 origin, dr_vec4 *out)
+ * body with no mass. Computed in dr_wide (double where there is one) from the wide sums and rounded
+ * to float at the end: a float omega carries a bias that damping would turn into a steady drift of
+ * angular momentum. */
+DR_FN void dr_rigid_motion(const dr_wide *s, dr_vec4 origin, dr_vec4 *out)
 {
-    float M = s[0];
+    dr_wide M = s[0];
     out[0] = out[1] = out[2] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (M <= 0.0f)
+    if (M <= 0.0)
         return;
-    dr_vec4 c = DR_V4(s[1] / M, s[2] / M, s[3] / M, 0.0f); /* centre - origin */
-    dr_vec4 vc = DR_V4(s[4] / M, s[5] / M, s[6] / M, 0.0f);
+    dr_wide cx = s[1] / M, cy = s[2] / M, cz = s[3] / M; /* centre - origin */
+    dr_wide ux = s[4] / M, uy = s[5] / M, uz = s[6] / M;
     /* About the centre: L = sum m r x v - M c x vc; I = sum m (|r|^2 E - r r^T) - M (|c|^2 E - c c^T). */
-    dr_vec4 cv = dr_cross3(c, vc);
-    float L0 = s[7] - M * cv.x, L1 = s[8] - M * cv.y, L2 = s[9] - M * cv.z;
-    float rr = s[10] - M * dr_dot3(c, c);
-    float a = rr - (s[11] - M * c.x * c.x), b = rr - (s[12] - M * c.y * c.y),
-          d = rr - (s[13] - M * c.z * c.z);
-    float xy = -(s[14] - M * c.x * c.y), xz = -(s[15] - M * c.x * c.z),
-          yz = -(s[16] - M * c.y * c.z);
-    float reg = 1e-6f * (a + b + d);
-    a += reg, b += reg, d += reg;
-    /* The symmetric I = [a xy xz; xy b yz; xz yz d]: omega = adj(I) L / det(I). */
-    float i00 = b * d - yz * yz, i01 = xz * yz - xy * d, i02 = xy * yz - xz * b;
-    float i11 = a * d - xz * xz, i12 = xz * xy - a * yz, i22 = a * b - xy * xy;
-    float det = a * i00 + xy * i01 + xz * i02;
-    out[0] = dr_add3(origin, c);
-    out[0].w = 0.0f;
-    out[1] = vc;
-    if (det > 0.0f)
-        out[2] = DR_V4((i00 * L0 + i01 * L1 + i02 * L2) / det, (i01 * L0 + i11 * L1 + i12 * L2) / det,
-                       (i02 * L0 + i12 * L1 + i22 * L2) / det, 0.0f);
+    dr_wide L0 = s[7] - M * (cy * uz - cz * uy), L1 = s[8] - M * (cz * ux - cx * uz),
+            L2 = s[9] - M * (cx * uy - cy * ux);
+    dr_wide rr = s[10] - M * (cx * cx + cy * cy + cz * cz);
+    dr_wide a = rr - (s[11] - M * cx * cx), b = rr - (s[12] - M * cy * cy),
+            d = rr - (s[13] - M * cz * cz);
+    dr_wide xy = -(s[14] - M * cx * cy), xz = -(s[15] - M * cx * cz), yz = -(s[16] - M * cy * cz);
+    /* The symmetric I = [a xy xz; xy b yz; xz yz d]: omega = adj(I) L / det(I). A body that is
+     * nearly a line gets a tiny multiple of the trace on the diagonal, a pass that only such a body
+     * takes: on any other it would leave omega off by that fraction. */
+    dr_wide trace = a + b + d;
+    dr_wide det = 0.0, i00 = 0.0, i01 = 0.0, i02 = 0.0, i11 = 0.0, i12 = 0.0, i22 = 0.0;
+    for (int pass = 0; pass < 2; ++pass) {
+        i00 = b * d - yz * yz, i01 = xz * yz - xy * d, i02 = xy * yz - xz * b;
+        i11 = a * d - xz * xz, i12 = xz * xy - a * yz, i22 = a * b - xy * xy;
+        det = a * i00 + xy * i01 + xz * i02;
+        if (det > 1e-9 * trace * trace * trace)
+            break;
+        dr_wide reg = 1e-6 * trace;
+        a += reg, b += reg, d += reg;
+    }
+    out[0] = DR_V4((float)(origin.x + cx), (float)(origin.y + cy), (float)(origin.z + cz), 0.0f);
+    out[1] = DR_V4((float)ux, (float)uy, (float)uz, 0.0f);
+    if (det > 0.0)
+        out[2] = DR_V4((float)((i00 * L0 + i01 * L1 + i02 * L2) / det),
+                       (float)((i01 * L0 + i11 * L1 + i12 * L2) / det),
+                       (float)((i02 * L0 + i12 * L1 + i22 * L2) / det), 0.0f);
 }
 
 /* The PBD paper's dampVelocities for one particle: pull v towards the rigid motion

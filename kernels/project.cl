@@ -89,12 +89,13 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     DR_X16_GATHER(d, ib, bx, by, bz, bw);
     DR_X16_GATHER(x, ia, xax, xay, xaz, xaw);
     DR_X16_GATHER(x, ib, xbx, xby, xbz, xbw);
-    /* the predicted a - b, as dr_solve_distance forms it: (xa - xb) + (da - db) */
-    float16 rx = (xax - xbx) + (ax - bx), ry = (xay - xby) + (ay - by), rz = (xaz - xbz) + (az - bz);
+    /* a - b at the substep's start and predicted, as dr_solve_distance forms them */
+    float16 ex = xax - xbx, ey = xay - xby, ez = xaz - xbz;
+    float16 rx = ex + (ax - bx), ry = ey + (ay - by), rz = ez + (az - bz);
     float16 cm = vload16(0, compliance + c);
     const bool xpbd = any(cm >= 0.0f); /* PBD lanes never read or write their multiplier */
     float16 l = xpbd ? vload16(0, lambda + c) : (float16)(0.0f);
-    int16 ok = dr_distance_step16(rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
+    int16 ok = dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
                                   vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, &l);
     if (xpbd)
         vstore16(l, 0, lambda + c);

@@ -32,10 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sc_scene_add_mesh(s, "mesh", &m, &def) == DRAPE_OK) {
         uint32_t count;
         const uint32_t *tri = drape_scene_triangles(s, &count);
-        drape_vec3 *normals = malloc((m.vertex_count + 1) * sizeof *normals);
-        if (normals)
-            sc_vertex_normals(m.vertices, m.vertex_count, tri, count, normals);
-        free(normals);
+        drape_world *w = drape_scene_world(s);
+        uint32_t n = drape_world_particle_count(w);
+        float *pos = malloc(((size_t)n * 4 + 1) * sizeof *pos);
+        float *nrm = malloc(((size_t)n * 4 + 1) * sizeof *nrm);
+        if (pos && nrm && drape_world_set_triangles(w, tri, count) == DRAPE_OK &&
+            drape_world_get_render_data(w, pos, nrm) != DRAPE_OK)
+            abort();
+        free(pos);
+        free(nrm);
     }
     drape_scene_destroy(s);
     drape_mesh_free(&m);

@@ -1,12 +1,37 @@
 /* OBJ export of a scene, one file per frame: DIR/NAME_0001.obj, DIR/NAME_0002.obj, ... which Blender
  * (and other tools that read OBJ sequences) import as an animation. Every particle is a vertex, with
- * its area-weighted normal; the scene's triangles (cloth triangulations, meshes, the file's own
+ * its area-weighted normal as the world computes it for the viewer; the scene's triangles (cloth triangulations, meshes, the file's own
  * "triangles") are faces and its ropes are polylines, so vertex k is always particle k - 1.
  */
 #include "scene_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The world's area-weighted vertex normals of the scene's triangles (drape_world_get_render_data:
+ * the maths the viewer lights with, on the backend that holds the state). */
+static drape_result world_normals(const drape_scene *s, uint32_t n, drape_vec3 **out)
+{
+    *out = NULL;
+    float *pos = malloc(((size_t)n * 4 + 1) * sizeof *pos);
+    float *nrm = malloc(((size_t)n * 4 + 1) * sizeof *nrm);
+    drape_vec3 *normals = malloc(((size_t)n + 1) * sizeof *normals);
+    drape_result r = pos && nrm && normals ? DRAPE_OK : DRAPE_ERROR_OUT_OF_MEMORY;
+    if (r == DRAPE_OK)
+        r = drape_world_set_triangles(s->world, s->triangles, s->triangle_count);
+    if (r == DRAPE_OK)
+        r = drape_world_get_render_data(s->world, pos, nrm);
+    for (uint32_t i = 0; r == DRAPE_OK && i < n; ++i)
+        normals[i] = (drape_vec3){nrm[4 * i], nrm[4 * i + 1], nrm[4 * i + 2]};
+    free(pos);
+    free(nrm);
+    if (r != DRAPE_OK) {
+        free(normals);
+        return r;
+    }
+    *out = normals;
+    return DRAPE_OK;
+}
 
 drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir, uint32_t frame,
                                           drape_scene_error *err)
@@ -26,13 +51,8 @@ drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir,
     uint32_t n;
     drape_vec3 *x = NULL, *normals = NULL;
     drape_result r = sc_read_state(s->world, &n, &x, NULL, NULL);
-    if (r == DRAPE_OK && s->triangle_count) {
-        normals = malloc((n ? n : 1) * sizeof *normals);
-        if (normals)
-            sc_vertex_normals(x, n, s->triangles, s->triangle_count, normals);
-        else
-            r = DRAPE_ERROR_OUT_OF_MEMORY;
-    }
+    if (r == DRAPE_OK && s->triangle_count)
+        r = world_normals(s, n, &normals);
     if (r != DRAPE_OK) {
         status = sc_fail(err, DRAPE_SCENE_WORLD_FAILED, r, "%s: cannot read the particles back: %s",
                          path, drape_result_string(r));

@@ -105,13 +105,6 @@ bool sc_mesh_topology_build(const drape_mesh *mesh, sc_mesh_topology *out, char 
                             size_t why_size);
 void sc_mesh_topology_free(sc_mesh_topology *topology);
 
-/* ---- normals.c ---- */
-
-/* Area-weighted unit vertex normals of `count` triangles over n vertices; 0 for a vertex on no
- * triangle (or on degenerate ones only). */
-void sc_vertex_normals(const drape_vec3 *x, uint32_t n, const uint32_t *triangles, uint32_t count,
-                       drape_vec3 *out);
-
 /* ---- obj_write.c ---- */
 
 typedef struct sc_polyline {

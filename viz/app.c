@@ -217,6 +217,7 @@ static bool open_window(viz_app *app)
         return false;
     }
     glfwMakeContextCurrent(app->window);
+    viz_native_pin_libraries();
     int version = gladLoadGL(glfwGetProcAddress);
     if (!version) {
         fprintf(stderr, "drape-view: cannot load the OpenGL functions (gladLoadGL)\n");

@@ -9,4 +9,10 @@
 /* The window's GLXContext and the X Display, or NULLs where GLFW does not use GLX. */
 void viz_native_glx(GLFWwindow *window, void **context, void **display);
 
+/* Keeps every shared library loaded so far mapped until the process exits. Called once the GL
+ * context exists, it pins the GL stack (libGL, the vendor library, Mesa's DRI driver), which
+ * glfwTerminate and the context's teardown would otherwise dlclose under their own still-live
+ * allocations; LeakSanitizer (the sanitizer build) reports those as leaks it cannot name. */
+void viz_native_pin_libraries(void);
+
 #endif

@@ -4,7 +4,8 @@
 #
 #   run_viewer_test.sh TEST DRAPE_VIEW PNG_CHECK SCRATCH_DIR
 #
-# TEST: headless (frames 1 and 100 of the default scene), keys (C and Z change the picture), modes
+# TEST: headless (frames 1 and 100 of the default scene; the PNGs also checked with Python's zlib
+# where python3 is installed), keys (C and Z change the picture), modes
 # (V, and a resolution key, build worlds that simulate), backends (the CPU and OpenCL backends draw
 # the same picture), no_display (no DISPLAY and no xvfb-run: a clear message and exit status 1).
 # Exit 77 (skipped) when xvfb-run is missing.
@@ -53,6 +54,9 @@ headless)
     ok "$check" image frame1.png 0.03 0.6
     ok "$check" image frame100.png 0.03 0.6
     ok "$check" differ frame1.png frame100.png 0.03
+    if command -v python3 >/dev/null 2>&1; then
+        ok python3 "$(dirname "$0")/png_zlib_check.py" frame1.png frame100.png
+    fi
     ;;
 keys)
     shot plain 20 --no-overlay

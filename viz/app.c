@@ -72,9 +72,13 @@ static void update_statistics(viz_app *app)
     if (app->stat_steps) {
         app->step_ms = 1e3 * app->stat_step_wall / app->stat_steps;
         drape_profile profile;
-        if (drape_world_get_profile(app->sim.world, &profile) == DRAPE_OK && profile.steps)
-            app->device_ms = (profile.predict_ms + profile.collide_ms + profile.project_ms +
-                              profile.update_ms) / (double)profile.steps;
+        if (drape_world_get_profile(app->sim.world, &profile) == DRAPE_OK && profile.steps) {
+            const double ms = profile.predict_ms + profile.collide_ms + profile.project_ms +
+                              profile.update_ms;
+            app->device_ms = ms / (double)profile.steps;
+            app->total_device_ms += ms;
+            app->total_device_steps += profile.steps;
+        }
     }
     drape_world_reset_profile(app->sim.world);
     app->stat_start = now;
@@ -161,8 +165,11 @@ static bool frame(viz_app *app)
             app->failed = true;
             return false;
         }
-        app->stat_step_wall += glfwGetTime() - t0;
+        const double wall = glfwGetTime() - t0;
+        app->stat_step_wall += wall;
         app->stat_steps++;
+        app->total_step_wall += wall;
+        app->total_steps++;
         app->step_once = false;
         app->render_dirty = true;
     }
@@ -267,8 +274,12 @@ int viz_app_run(const viz_options *options)
             ;
         const double seconds = glfwGetTime() - start;
         if (!app->failed && app->frame > 0)
-            printf("drape-view: %llu frames in %.2f s (%.1f fps)\n",
-                   (unsigned long long)app->frame, seconds, (double)app->frame / seconds);
+            printf("drape-view: %llu frames in %.2f s (%.1f fps); a step took %.2f ms (%.2f ms of "
+                   "device time)\n",
+                   (unsigned long long)app->frame, seconds, (double)app->frame / seconds,
+                   app->total_steps ? 1e3 * app->total_step_wall / (double)app->total_steps : 0.0,
+                   app->total_device_steps ? app->total_device_ms / (double)app->total_device_steps
+                                           : 0.0);
         ok = !app->failed;
     }
     viz_sim_destroy(&app->sim);

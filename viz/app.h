@@ -38,6 +38,8 @@ typedef struct viz_app {
     uint32_t stat_frames, stat_steps;
     double stat_step_wall; /* s spent in drape_world_step */
     double fps, step_ms, device_ms;
+    double total_step_wall, total_device_ms; /* s and ms over the whole run, for the summary */
+    uint64_t total_steps, total_device_steps;
 } viz_app;
 
 /* Runs the viewer with these options; the process's exit status. */

@@ -18,9 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CLOTH_VP, CLOTH_EYE, CLOTH_STRESS, CLOTH_SCALE, CLOTH_FRONT, CLOTH_BACK, CLOTH_STRESS_FS };
-enum { EDGES_VP, EDGES_STRESS, EDGES_SCALE, EDGES_COLOR, EDGES_UNUSED };
-enum { POINTS_VP, POINTS_SIZE, POINTS_GRABBED };
+enum { CLOTH_VP, CLOTH_EYE, CLOTH_STRESS, CLOTH_SCALE, CLOTH_FRONT, CLOTH_BACK, CLOTH_UNIFORMS };
+enum { EDGES_VP, EDGES_STRESS, EDGES_SCALE, EDGES_COLOR, EDGES_UNIFORMS };
+enum { POINTS_VP, POINTS_SIZE, POINTS_GRABBED, POINTS_UNIFORMS };
+_Static_assert(CLOTH_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_cloth / sizeof(GLint) &&
+                   EDGES_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_edges / sizeof(GLint) &&
+                   POINTS_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_points / sizeof(GLint),
+               "uniform tables and their enums agree");
 enum { T_POSITIONS, T_OFFSETS, T_NEIGHBOURS, T_NEIGHBOUR_REST, T_EDGES, T_EDGE_REST };
 
 const char *viz_interop_name(viz_interop interop)

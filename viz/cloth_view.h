@@ -25,7 +25,7 @@ typedef enum viz_interop {
 
 typedef struct viz_cloth_view {
     GLuint cloth_program, edges_program, points_program;
-    GLint u_cloth[7], u_edges[5], u_points[3]; /* uniform locations, see cloth_view.c */
+    GLint u_cloth[6], u_edges[4], u_points[3]; /* uniform locations, see cloth_view.c */
     GLuint vao, empty_vao;
     GLuint positions, normals, elements; /* buffers */
     GLuint buffers[5];  /* texture buffers' storage: offsets, neighbours, neighbour rest, edges, edge rest */

@@ -63,9 +63,9 @@ keys)
     shot skeleton 20 --no-overlay --keys C
     shot stress 20 --no-overlay --keys Z
     shot both 20 --no-overlay --keys CZ
-    ok "$check" differ plain.png skeleton.png 0.02
-    ok "$check" differ plain.png stress.png 0.02
-    ok "$check" differ skeleton.png both.png 0.005
+    ok "$check" differ plain.png skeleton.png 0.05
+    ok "$check" differ plain.png stress.png 0.05
+    ok "$check" differ skeleton.png both.png 0.05
     ;;
 modes)
     shot xpbd 60 --keys V

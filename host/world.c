@@ -24,8 +24,8 @@ drape_world_def drape_default_world_def(void)
     def.collision_margin = 0.005f;
     def.mode = DRAPE_MODE_PBD;
     def.integrator = DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
-    def.spring_stiffness = 5.0f;
-    def.spring_damping = 0.001f;
+    def.spring_stiffness = 1.0f;
+    def.spring_damping = 0.0002f;
     def.color_order = DRAPE_COLOR_ORDER_NATURAL;
     def.color_seed = 1;
     def.color_balance = true;

@@ -128,10 +128,39 @@ static void test_free_particle_velocity_verlet_parabola(void)
     drape_world_destroy(w);
 }
 
+/* The defaults work: the default cloth dropped on a sphere in mass-spring mode, both integrators,
+ * stays finite and keeps its springs within 10% of their rest length on average. */
+static void test_defaults_are_stable_on_the_default_cloth(void)
+{
+    for (int k = 0; k < 2; ++k) {
+        drape_world_def def = tu_def(NULL);
+        def.mode = DRAPE_MODE_MASS_SPRING;
+        def.integrator = k ? DRAPE_INTEGRATOR_VELOCITY_VERLET : DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
+        drape_world *w = tu_world(&def);
+        ENSURE(w != NULL);
+        drape_cloth_def c = drape_default_cloth_def();
+        c.origin = tu_v3(-0.5f, 0.6f, -0.5f);
+        drape_collider_def s = drape_default_collider_def();
+        s.type = DRAPE_COLLIDER_SPHERE;
+        s.radius = 0.3f;
+        ENSURE_OK(drape_world_add_cloth(w, &c, NULL));
+        ENSURE_OK(drape_world_add_collider(w, &s, NULL));
+        ENSURE(tu_step(w, 300));
+        drape_diagnostics d;
+        ENSURE_OK(drape_world_get_diagnostics(w, &d));
+        printf("  %s: kinetic energy %.3g J, distance residual %.3g m after 300 steps\n",
+               k ? "Verlet" : "Euler", d.kinetic_energy, d.distance_residual);
+        ENSURE(isfinite(d.kinetic_energy) && isfinite(d.distance_residual));
+        ENSURE_LE(d.distance_residual, 0.1 * (1.0 / 31.0));
+        drape_world_destroy(w);
+    }
+}
+
 int main(void)
 {
     RUN_TEST(test_hanging_spring_static_extension);
     RUN_TEST(test_free_particle_semi_implicit_euler_bitwise);
     RUN_TEST(test_free_particle_velocity_verlet_parabola);
+    RUN_TEST(test_defaults_are_stable_on_the_default_cloth);
     return th_finish();
 }

@@ -107,11 +107,13 @@ typedef struct drape_world_def {
     drape_solver_mode mode;    /* default DRAPE_MODE_PBD */
     drape_integrator integrator;   /* used in DRAPE_MODE_MASS_SPRING; default semi-implicit Euler */
     float spring_stiffness;        /* N/m, Hooke constant of springs whose constraint has no
-                                      compliance (mass-spring mode); default 5. Explicit
-                                      integration is stable while h < sqrt(m / k) for the lightest
-                                      particle of mass m: the default cloth's are 0.1 g */
+                                      compliance (mass-spring mode); default 1, which the default
+                                      cloth (0.1 g particles, 12 springs each) takes at the default
+                                      h = 1/240 s. Explicit integration needs h well below
+                                      sqrt(m / (n k)) for particles of mass m on n springs: lighter
+                                      particles or stiffer springs need more substeps */
     float spring_damping;          /* N s/m, damping along each spring (mass-spring mode); default
-                                      0.001; stable while h < m / spring_damping */
+                                      0.0002; stable while h < m / (n spring_damping) */
     drape_color_order color_order; /* greedy colouring order; default natural */
     uint64_t color_seed;           /* seed of DRAPE_COLOR_ORDER_RANDOM; default 1 */
     bool color_balance;            /* even out colour sizes without adding colours; default true */

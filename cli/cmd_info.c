@@ -76,7 +76,7 @@ static void print_text(const drape_scene *s, const drape_scene_info *in)
            in->colliders_by_type[1], in->colliders_by_type[2], in->moving_colliders);
     printf("targets      %u scripted\n", in->scripted_targets);
     printf("triangles    %u (exported)\n", in->triangles);
-    printf("memory       %.2f MiB host (estimate)", (double)in->host_bytes / 1048576.0);
+    printf("memory       %.2f MiB host", (double)in->host_bytes / 1048576.0);
     if (drape_world_backend(w) == DRAPE_BACKEND_OPENCL)
         printf(", %.2f MiB in device buffers now", (double)in->device_bytes / 1048576.0);
     printf("\n");
@@ -118,7 +118,7 @@ static int print_json(const drape_scene *s, const drape_scene_info *in)
     cJSON_AddNumberToObject(o, "scripted_targets", in->scripted_targets);
     cJSON_AddNumberToObject(o, "triangles", in->triangles);
     cJSON *mem = cJSON_AddObjectToObject(o, "memory");
-    cJSON_AddNumberToObject(mem, "host_bytes_estimate", (double)in->host_bytes);
+    cJSON_AddNumberToObject(mem, "host_bytes", (double)in->host_bytes);
     cJSON_AddNumberToObject(mem, "device_bytes", (double)in->device_bytes);
     return cli_print_json(o);
 }

@@ -256,6 +256,46 @@ uint32_t drape_world_constraint_count(const drape_world *w, drape_constraint_typ
     return w->constraints[type].live;
 }
 
+uint32_t drape_world_distance_count(const drape_world *w, drape_distance_kind kind)
+{
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    uint32_t n = 0;
+    for (uint32_t id = 0; id < s->count; ++id)
+        n += !s->removed[id] && s->kind[id] == (uint8_t)kind;
+    return n;
+}
+
+/* Bytes per constraint slot in creation order (all arrays reserve_one grows). */
+static size_t slot_bytes(const dr_constraints *s)
+{
+    return s->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->stiffness +
+           sizeof *s->compliance + sizeof *s->kind + sizeof *s->target + sizeof *s->removed +
+           sizeof *s->free_ids;
+}
+
+/* Bytes of one constraint in colour order, and the colour offsets. */
+static size_t solver_bytes(const dr_solver_set *s, uint32_t arity, uint32_t ids)
+{
+    size_t per = arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime +
+                 sizeof *s->compliance + sizeof *s->lambda + sizeof *s->target;
+    return s->count * per + ids * sizeof *s->slot_of + (s->stats.colors + 1) * sizeof *s->offsets;
+}
+
+uint64_t drape_world_host_bytes(const drape_world *w)
+{
+    uint64_t bytes = sizeof *w;
+    bytes += (uint64_t)w->particle_capacity *
+             (sizeof *w->x + sizeof *w->v + sizeof *w->d + sizeof *w->a + sizeof *w->a1 +
+              sizeof *w->contacts);
+    bytes += (uint64_t)w->collider_capacity * sizeof *w->colliders;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        const dr_constraints *s = &w->constraints[t];
+        bytes += (uint64_t)s->capacity * slot_bytes(s) +
+                 solver_bytes(&w->solver[t], s->arity, s->count);
+    }
+    return bytes;
+}
+
 drape_result drape_world_get_coloring(const drape_world *w, drape_constraint_type type,
                                       drape_coloring_stats *out)
 {

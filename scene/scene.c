@@ -211,15 +211,7 @@ drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cl
             if (r == DRAPE_OK)
                 r = push_triangle(s, p00, p11, p01);
         }
-    if (r != DRAPE_OK)
-        return r;
-    const uint32_t nx = d->nx, ny = d->ny;
-    s->distances_by_kind[DRAPE_DISTANCE_STRETCH] += (nx - 1) * ny + nx * (ny - 1);
-    if (d->shear)
-        s->distances_by_kind[DRAPE_DISTANCE_SHEAR] += 2 * (nx - 1) * (ny - 1);
-    if (d->bending == DRAPE_BENDING_SKIP_ONE)
-        s->distances_by_kind[DRAPE_DISTANCE_BEND] += (nx - 2) * ny + nx * (ny - 2);
-    return DRAPE_OK;
+    return r;
 }
 
 drape_result sc_scene_add_rope(drape_scene *s, const char *name, const drape_rope_def *d)
@@ -232,12 +224,7 @@ drape_result sc_scene_add_rope(drape_scene *s, const char *name, const drape_rop
         r = add_object(s, name, SC_OBJECT_ROPE, info.first_particle, info.particle_count, 0, 0);
     if (r == DRAPE_OK)
         r = push_line(s, info.first_particle, info.particle_count);
-    if (r != DRAPE_OK)
-        return r;
-    s->distances_by_kind[DRAPE_DISTANCE_STRETCH] += d->count - 1;
-    if (d->bending)
-        s->distances_by_kind[DRAPE_DISTANCE_BEND] += d->count - 2;
-    return DRAPE_OK;
+    return r;
 }
 
 sc_mesh_def sc_default_mesh_def(void)
@@ -337,10 +324,7 @@ drape_result sc_scene_add_mesh(drape_scene *s, const char *name, const drape_mes
 drape_result sc_scene_add_distance(drape_scene *s, const drape_distance_def *d)
 {
     clear_error(s);
-    drape_result r = drape_world_add_distance(s->world, d, NULL);
-    if (r == DRAPE_OK)
-        s->distances_by_kind[d->kind]++;
-    return r;
+    return drape_world_add_distance(s->world, d, NULL);
 }
 
 drape_result sc_scene_add_dihedral(drape_scene *s, const drape_dihedral_def *d)

@@ -173,7 +173,6 @@ struct drape_scene {
     sc_target *targets;
     uint32_t target_count, target_capacity;
 
-    uint32_t distances_by_kind[3];
     uint32_t colliders_by_type[3];
     uint32_t moving_colliders;
 };

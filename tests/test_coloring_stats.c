@@ -96,6 +96,14 @@ static void test_builder_order_reaches_the_bound(void)
             ENSURE_OK(drape_world_add_cloth(w, &c, NULL));
             drape_coloring_stats s;
             ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &s));
+            const uint32_t nx = c.nx, ny = c.ny;
+            ENSURE(drape_world_distance_count(w, DRAPE_DISTANCE_STRETCH) ==
+                   (nx - 1) * ny + nx * (ny - 1));
+            ENSURE(drape_world_distance_count(w, DRAPE_DISTANCE_SHEAR) ==
+                   (c.shear ? 2 * (nx - 1) * (ny - 1) : 0));
+            ENSURE(drape_world_distance_count(w, DRAPE_DISTANCE_BEND) ==
+                   (variant == 2 ? (nx - 2) * ny + nx * (ny - 2) : 0));
+            ENSURE(drape_world_host_bytes(w) > (uint64_t)nx * ny * 6 * 16);
             static const uint32_t expected[4] = {4, 8, 12, 8};
             ENSURE(s.lower_bound == expected[variant] && s.colors == s.lower_bound);
             if (variant == 3) {

@@ -323,6 +323,12 @@ typedef enum drape_constraint_type {
 /* Number of live constraints of a type. */
 uint32_t drape_world_constraint_count(const drape_world *world, drape_constraint_type type);
 
+/* Number of distance constraints of one kind (stretch, shear, bend). */
+uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kind kind);
+
+/* Bytes of host memory the world holds: its arrays at their allocated sizes. */
+uint64_t drape_world_host_bytes(const drape_world *world);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Colouring                                                                                      */
 /*

@@ -11,19 +11,23 @@
 
 #include <stdint.h>
 
-/* Bytes one PBD distance projection moves in kernels/project.cl (solve_distance, solve_distance_x16):
- *   indices a, b                   2 x 4 B   read
- *   rest, k', compliance           3 x 4 B   read
- *   positions p[a], p[b]           2 x 16 B  read, and written back: 2 x 16 B
- * = 84 B. design.md's ~76 B leaves out k' and compliance. An XPBD constraint also reads and writes
- * its multiplier lambda (92 B); a PBD one never touches it. */
-#define BENCH_BYTES_PER_DISTANCE 84u
-#define BENCH_BYTES_PER_DISTANCE_XPBD 92u
+/* Bytes one PBD distance projection moves in kernels/project.cl (solve_distance, solve_distance_x16).
+ * The solver works on displacements: a particle's predicted position is x + d, x fixed during the
+ * substep, and a projection corrects d along x_a - x_b (drape_shared.h, dr_distance_step).
+ *   indices a, b                        2 x 4 B   read
+ *   rest, k', compliance                3 x 4 B   read
+ *   start positions x[a], x[b]          2 x 16 B  read
+ *   displacements d[a], d[b]            2 x 16 B  read, and written back: 2 x 16 B
+ * = 116 B. design.md's ~76 B (indices, rest, two positions read and written) predates the
+ * displacement form and leaves out k' and compliance. An XPBD constraint also reads and writes its
+ * multiplier lambda (124 B); a PBD one never touches it. */
+#define BENCH_BYTES_PER_DISTANCE 116u
+#define BENCH_BYTES_PER_DISTANCE_XPBD 124u
 
 /* Bytes one particle moves in the contact pass that ends every iteration (project_contacts): its
- * contact (32 B: point, normal) read, its predicted position read and written (2 x 16 B). The start
- * position x is read only by particles in contact and is left out. */
-#define BENCH_BYTES_PER_CONTACT_PASS 64u
+ * contact record (32 B: point, normal). Particles in contact also read x and d and write d (48 B);
+ * the model leaves those out, as it does not know how many there are, so it undercounts a little. */
+#define BENCH_BYTES_PER_CONTACT_PASS 32u
 
 /* Constraints of an n x n cloth with structural, shear and skip-one bending springs:
  * 2n(n-1) + 2(n-1)^2 + 2n(n-2). 256 x 256: 390 658; 1024 x 1024: 6 283 266. */

@@ -30,7 +30,7 @@
 #define BENCH_BYTES_PER_CONTACT_PASS 32u
 
 /* Constraints of an n x n cloth with structural, shear and skip-one bending springs:
- * 2n(n-1) + 2(n-1)^2 + 2n(n-2). 256 x 256: 390 658; 1024 x 1024: 6 283 266. */
+ * 2n(n-1) + 2(n-1)^2 + 2n(n-2). 256 x 256: 390 658; 1024 x 1024: 6 281 218. */
 uint64_t bench_cloth_constraints(uint32_t n);
 
 /* Bytes the project phase of one step moves under the model above, for `constraints` distance

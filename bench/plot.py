@@ -82,9 +82,10 @@ def main():
         n = [c["size"] for c in series]
         ax_ms.plot(n, [c["ms_per_step"] for c in series], marker="o", label=name)
         ax_proj.plot(n, [c["projections_per_s"] / 1e6 for c in series], marker="o", label=name)
+    ax_ms.set_yscale("log")
+    ax_proj.set_ylim(bottom=0)
     for ax in (ax_ms, ax_proj):
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
         sizes = sorted({c["size"] for c in chosen})
         ax.set_xticks(sizes)
         ax.set_xticklabels(["%d²" % s for s in sizes])

@@ -138,15 +138,16 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
         real elen = DR_SQRT(ex * ex + ey * ey + ez * ez);                                          \
         real cosine = (rx * ex + ry * ey + rz * ez) / (len * elen);                                \
         mask shake = cosine > 0.97f; /* false for NaN: e or r of zero length */                    \
-        real n = shake ? elen : len;                                                               \
-        real nx = (shake ? ex : rx) / n, ny = (shake ? ey : ry) / n, nz = (shake ? ez : rz) / n;   \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
         real dl = dr_delta_lambda##S(len - rest, shake ? wsum * cosine : wsum, kprime, compliance, \
                                      inv_h2, *lambda);                                             \
         *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
-        real sa = aw * dl, sb = -bw * dl;                                                          \
-        *ax = *ax + nx * sa, *ay = *ay + ny * sa, *az = *az + nz * sa;                             \
-        *bx = *bx + nx * sb, *by = *by + ny * sb, *bz = *bz + nz * sb;                             \
+        /* along the unit vector of e (or r): scale the unnormalised one by dl / its length */     \
+        real s = dl / (shake ? elen : len);                                                        \
+        real ux = shake ? ex : rx, uy = shake ? ey : ry, uz = shake ? ez : rz;                     \
+        real sa = aw * s, sb = -bw * s;                                                            \
+        *ax = *ax + ux * sa, *ay = *ay + uy * sa, *az = *az + uz * sa;                             \
+        *bx = *bx + ux * sb, *by = *by + uy * sb, *bz = *bz + uz * sb;                             \
         return ok;                                                                                 \
     }
 

@@ -21,21 +21,40 @@
 
 #define DR_CL_PLATFORM_NOT_FOUND_KHR (-1001)
 
-/* Reads a string property into a fixed buffer, cutting it if it is longer. */
-static drape_result dr_cl_device_string(dr_cl_logger *logger, cl_device_id device,
-                                        cl_device_info param, char *out, size_t size)
+/* clGetDeviceInfo and clGetPlatformInfo behind one signature, for dr_cl_info_string. */
+typedef cl_int (*dr_cl_info_fn)(const void *object, cl_uint param, size_t size, void *value,
+                                size_t *size_ret);
+
+static cl_int dr_cl_device_info_fn(const void *object, cl_uint param, size_t size, void *value,
+                                   size_t *size_ret)
+{
+    return clGetDeviceInfo((cl_device_id)object, param, size, value, size_ret);
+}
+
+static cl_int dr_cl_platform_info_fn(const void *object, cl_uint param, size_t size, void *value,
+                                     size_t *size_ret)
+{
+    return clGetPlatformInfo((cl_platform_id)object, param, size, value, size_ret);
+}
+
+/* Reads a string property into a fixed buffer, cutting it if it is longer; `call` names the OpenCL
+ * function in messages. */
+static drape_result dr_cl_info_string(dr_cl_logger *logger, const char *call, dr_cl_info_fn get,
+                                      const void *object, cl_uint param, char *out, size_t size)
 {
     size_t needed = 0;
-    DR_CL_CHECK(logger, clGetDeviceInfo(device, param, 0, NULL, &needed));
+    cl_int code = get(object, param, 0, NULL, &needed);
+    if (code != CL_SUCCESS)
+        return dr_cl_fail(logger, call, code);
     char *tmp = malloc(needed + 1);
     if (!tmp) {
-        dr_cl_logf(logger, DRAPE_LOG_ERROR, "out of host memory reading a device property");
+        dr_cl_logf(logger, DRAPE_LOG_ERROR, "out of host memory reading an OpenCL property");
         return DRAPE_ERROR_OUT_OF_MEMORY;
     }
-    cl_int code = clGetDeviceInfo(device, param, needed, tmp, NULL);
+    code = get(object, param, needed, tmp, NULL);
     if (code != CL_SUCCESS) {
         free(tmp);
-        return dr_cl_fail(logger, "clGetDeviceInfo", code);
+        return dr_cl_fail(logger, call, code);
     }
     tmp[needed] = '\0';
     snprintf(out, size, "%s", tmp);
@@ -43,25 +62,18 @@ static drape_result dr_cl_device_string(dr_cl_logger *logger, cl_device_id devic
     return DRAPE_OK;
 }
 
+static drape_result dr_cl_device_string(dr_cl_logger *logger, cl_device_id device,
+                                        cl_device_info param, char *out, size_t size)
+{
+    return dr_cl_info_string(logger, "clGetDeviceInfo", dr_cl_device_info_fn, device, param, out,
+                             size);
+}
+
 static drape_result dr_cl_platform_string(dr_cl_logger *logger, cl_platform_id platform,
                                           cl_platform_info param, char *out, size_t size)
 {
-    size_t needed = 0;
-    DR_CL_CHECK(logger, clGetPlatformInfo(platform, param, 0, NULL, &needed));
-    char *tmp = malloc(needed + 1);
-    if (!tmp) {
-        dr_cl_logf(logger, DRAPE_LOG_ERROR, "out of host memory reading a platform property");
-        return DRAPE_ERROR_OUT_OF_MEMORY;
-    }
-    cl_int code = clGetPlatformInfo(platform, param, needed, tmp, NULL);
-    if (code != CL_SUCCESS) {
-        free(tmp);
-        return dr_cl_fail(logger, "clGetPlatformInfo", code);
-    }
-    tmp[needed] = '\0';
-    snprintf(out, size, "%s", tmp);
-    free(tmp);
-    return DRAPE_OK;
+    return dr_cl_info_string(logger, "clGetPlatformInfo", dr_cl_platform_info_fn, platform, param,
+                             out, size);
 }
 
 static drape_result dr_cl_device_query(dr_cl_logger *logger, cl_platform_id platform,

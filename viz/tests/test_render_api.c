@@ -10,20 +10,14 @@
  * Without an OpenCL device the comparison is skipped (the CPU checks still run). */
 #include "topology.h"
 
+#include "check.h"
 #include <drape/drape.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static int logged_errors;
 static void quiet_log(drape_log_level level, const char *message, void *user)
@@ -171,9 +165,5 @@ int main(void)
 
     free_scene(&cpu);
     free_scene(&cl);
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    else
-        printf("render API: all checks passed\n");
-    return failures ? 1 : 0;
+    return check_finish("render API");
 }

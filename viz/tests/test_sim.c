@@ -3,18 +3,12 @@
  * ray, pulls it to a moving target through an attachment, and lets go. */
 #include "sim.h"
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 static drape_vec3 position(viz_sim *s, uint32_t i)
 {
@@ -76,9 +70,5 @@ int main(void)
 {
     check_modes();
     check_grab();
-    if (failures)
-        fprintf(stderr, "%d check(s) failed\n", failures);
-    else
-        printf("sim: all checks passed\n");
-    return failures ? 1 : 0;
+    return check_finish("sim");
 }

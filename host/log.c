@@ -14,6 +14,7 @@ const char *drape_result_string(drape_result result)
     case DRAPE_ERROR_OUT_OF_MEMORY: return "out of memory";
     case DRAPE_ERROR_BACKEND: return "backend failure";
     case DRAPE_ERROR_UNSUPPORTED: return "unsupported";
+    case DRAPE_ERROR_NON_FINITE: return "non-finite state";
     }
     return "unknown result";
 }

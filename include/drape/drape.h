@@ -35,6 +35,8 @@ typedef enum drape_result {
     DRAPE_ERROR_OUT_OF_MEMORY = -3,    /* a host or device allocation failed */
     DRAPE_ERROR_BACKEND = -4,          /* the compute backend failed (the log names the call) */
     DRAPE_ERROR_UNSUPPORTED = -5,      /* the request is valid but this build or device cannot do it */
+    DRAPE_ERROR_NON_FINITE = -6,       /* a step made the state non-finite (the log names the particle
+                                          and the phase); the world keeps the state of the step */
 } drape_result;
 
 /* A short constant English name for a result, e.g. "invalid argument". Never NULL. */

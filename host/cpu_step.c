@@ -2,9 +2,10 @@
  *
  *   for each substep, h = dt / substeps:
  *     predict   v += h (g + drag (wind - v)); damp(v); p = x + h v      (or the mass-spring forces)
- *     collide   one contact per particle: the ray x -> p against every collider
- *     project   `iterations` times: every constraint type, colour by colour; then the contacts
- *     update    v = (p - x) / h; x = p; restitution for particles in contact
+ *     collide   one continuous contact per particle: the segment x -> p against every collider
+ *     project   `iterations` times: every constraint type, colour by colour; then every particle
+ *               against every collider
+ *     update    v = (p - x) / h; x = p; restitution for particles in contact; non-finite check
  *
  * It loops over the colour-ordered solver sets in order, so its Gauss-Seidel order is the one the
  * OpenCL backend runs colour by colour in parallel; all per-element maths comes from
@@ -43,12 +44,12 @@ static void generate_contacts(drape_world *w, float h)
                                              w->collider_count, t, h, w->def.collision_margin);
 }
 
-static void project_constraints(drape_world *w, float inv_h2)
+static void project_constraints(drape_world *w, float inv_h2, float sag)
 {
     const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t c = 0; c < d->count; ++c)
         dr_solve_distance(w->x, w->d, d->idx[2 * c], d->idx[2 * c + 1], d->rest[c], d->kprime[c],
-                          d->compliance[c], inv_h2, &d->lambda[c]);
+                          d->compliance[c], inv_h2, sag, &d->lambda[c]);
     const dr_solver_set *b = &w->solver[DRAPE_CONSTRAINT_DIHEDRAL];
     for (uint32_t c = 0; c < b->count; ++c) {
         const uint32_t *q = &b->idx[4 * c];
@@ -65,19 +66,26 @@ static void project_contacts(drape_world *w, float h)
 {
     if (w->collider_count == 0)
         return;
+    const float t = (float)w->time, margin = w->def.collision_margin;
     for (uint32_t i = 0; i < w->particle_count; ++i)
-        w->d[i] = dr_project_contact(w->d[i], w->x[i], w->contacts[i], w->colliders, h);
+        w->d[i] = dr_project_contacts(w->d[i], w->x[i], w->contacts[i], w->colliders,
+                                      w->collider_count, t, h, margin);
 }
 
+/* The update, and the lowest index per phase of a particle whose state turned non-finite
+ * (dr_nonfinite_phase), kept across the substeps of a step in w->nonfinite as the device does. */
 static void update(drape_world *w, float h)
 {
     const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
     const int verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
                        w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
-        w->v[i] = dr_update_particle(w->d[i], w->v[i], w->contacts[i], w->colliders, h,
-                                     threshold, verlet);
-        w->x[i] = dr_add3(w->x[i], w->d[i]);
+        const dr_vec4 v = w->v[i], d = w->d[i];
+        w->v[i] = dr_update_particle(d, v, w->contacts[i], w->colliders, h, threshold, verlet);
+        w->x[i] = dr_add3(w->x[i], d);
+        int phase = dr_nonfinite_phase(v, d, w->v[i], w->x[i]);
+        if (phase >= 0 && i < w->nonfinite[phase])
+            w->nonfinite[phase] = i;
     }
 }
 
@@ -93,12 +101,12 @@ static void substep(drape_world *w, float h)
     generate_contacts(w, h);
     double t2 = now_ms();
     if (w->def.mode == DRAPE_MODE_PBD) {
-        const float inv_h2 = 1.0f / (h * h);
+        const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
             if (w->solver[t].count)
                 memset(w->solver[t].lambda, 0, w->solver[t].count * sizeof(float));
         for (int it = 0; it < w->def.iterations; ++it) {
-            project_constraints(w, inv_h2);
+            project_constraints(w, inv_h2, sag);
             project_contacts(w, h);
         }
     } else {
@@ -117,6 +125,8 @@ static void substep(drape_world *w, float h)
 void dr_cpu_step(drape_world *w)
 {
     const float h = w->def.dt / (float)w->def.substeps;
+    for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
+        w->nonfinite[p] = DR_NO_PARTICLE;
     for (int s = 0; s < w->def.substeps; ++s)
         substep(w, h);
 }

@@ -8,7 +8,8 @@
  * GEMVs whose results stay on the device.
  *
  * Launches per substep: predict (1, or 3 + 5 GEMVs with damping, or the spring forces), collide (1),
- * project (iterations x (colours of every type + 1)), update (1).
+ * project (iterations x (colours of every type + 1)),
+ * update (1). After the step, one read of three integers: the non-finite check.
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per distance constraint: indices 8 B,
@@ -60,6 +61,7 @@ struct dr_opencl {
     uint32_t origin;    /* the first movable particle (damping's moment origin), UINT32_MAX: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
     cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
+    cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
     size_t scratch_bytes;
     uint32_t collider_count;
     cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -120,12 +122,16 @@ void dr_opencl_destroy(dr_opencl *cl)
     dr_cl_buffer_release(cl->ctx, &cl->rigid);
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
     dr_cl_buffer_release(cl->ctx, &cl->scratch);
+    dr_cl_buffer_release(cl->ctx, &cl->nonfinite);
     for (int i = 0; i < K_COUNT; ++i)
         if (cl->k[i])
             clReleaseKernel(cl->k[i]);
     dr_cl_context_destroy(cl->ctx);
     free(cl);
 }
+
+static drape_result make(dr_opencl *cl, cl_mem *buf, size_t bytes, const char *what,
+                         const void *src);
 
 drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
 {
@@ -156,6 +162,9 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     if (r == DRAPE_OK)
         r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, 3 * sizeof(dr_vec4), "rigid motion",
                                 &cl->rigid);
+    const uint32_t none[DR_NONFINITE_PHASES] = {DR_NO_PARTICLE, DR_NO_PARTICLE, DR_NO_PARTICLE};
+    if (r == DRAPE_OK)
+        r = make(cl, &cl->nonfinite, sizeof none, "non-finite check", none);
     if (r != DRAPE_OK) {
         dr_opencl_destroy(cl);
         return r;
@@ -382,13 +391,14 @@ static drape_result predict_mass_spring(dr_opencl *cl, const drape_world *w, flo
     return launch(cl, K_VERLET_END, n, PREDICT);
 }
 
-static drape_result project_contacts(dr_opencl *cl, float h)
+static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float h)
 {
     if (cl->collider_count == 0)
         return DRAPE_OK;
     const cl_uint n = cl->particles;
-    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 6, A(cl->d), A(cl->x), A(cl->contacts),
-                 A(cl->colliders), A(h), A(n)));
+    const float t = (float)w->time, margin = w->def.collision_margin;
+    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 9, A(cl->d), A(cl->x), A(cl->contacts),
+                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
 
@@ -397,7 +407,7 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
     const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
                                                       K_SOLVE_ATTACHMENT};
     const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1};
-    const float inv_h2 = 1.0f / (h * h), zero = 0.0f;
+    const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h), zero = 0.0f;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const cl_set *s = &cl->set[t];
         if (s->count == 0)
@@ -406,13 +416,13 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
             TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
                                   s->count * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
-        TRY(set_args(cl, kernels[t], 0, 8, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
-                     A(s->compliance), A(s->lambda), A(inv_h2)));
+        TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
+                     A(s->compliance), A(s->lambda), A(inv_h2), A(sag)));
     }
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
-            TRY(launch_colors(cl, kernels[t], 8, &w->solver[t], per_item[t], PROJECT));
-        TRY(project_contacts(cl, h));
+            TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
+        TRY(project_contacts(cl, w, h));
     }
     return DRAPE_OK;
 }
@@ -426,12 +436,25 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     TRY(set_args(cl, K_CONTACTS, 0, 10, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
     TRY(launch(cl, K_CONTACTS, n, COLLIDE));
-    TRY(pbd ? project(cl, w, h) : project_contacts(cl, h));
+    TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
     const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
     const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
-    TRY(set_args(cl, K_UPDATE, 0, 9, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
-                 A(cl->colliders), A(h), A(threshold), A(verlet), A(n)));
+    TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+                 A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
     return launch(cl, K_UPDATE, n, UPDATE);
+}
+
+/* The step's non-finite check into w->nonfinite; the counters start again when one was set. */
+static drape_result read_nonfinite(dr_opencl *cl, drape_world *w)
+{
+    TRY(dr_cl_buffer_read(cl->ctx, cl->nonfinite, 0, sizeof w->nonfinite, w->nonfinite));
+    for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
+        if (w->nonfinite[p] != DR_NO_PARTICLE) {
+            const uint32_t none = DR_NO_PARTICLE;
+            return dr_cl_buffer_fill(cl->ctx, cl->nonfinite, &none, sizeof none, 0,
+                                     sizeof w->nonfinite);
+        }
+    return DRAPE_OK;
 }
 
 drape_result dr_opencl_step(drape_world *w)
@@ -455,6 +478,8 @@ drape_result dr_opencl_step(drape_world *w)
     if (r == DRAPE_OK)
         r = dr_cl_profile_collect(cl->ctx);
     cl->device_ahead = true;
+    if (r == DRAPE_OK)
+        r = read_nonfinite(cl, w);
     return r;
 }
 

@@ -183,6 +183,11 @@ void drape_world_destroy(drape_world *w)
 
 drape_world_def drape_world_get_def(const drape_world *w) { return w->def; }
 
+float dr_substep_sag(drape_vec3 gravity, float h)
+{
+    return dr_len3(dr_vec4_from(gravity, 0.0f)) * h * h;
+}
+
 drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
 {
     if (!def)
@@ -216,6 +221,24 @@ drape_result dr_world_pull(const drape_world *w)
     return w->cl ? dr_opencl_pull((drape_world *)w) : DRAPE_OK;
 }
 
+/* After a step: DRAPE_ERROR_NON_FINITE, with the particle and the phase, when the step's check
+ * (w->nonfinite, filled by either backend) found a non-finite state. */
+static drape_result check_finite(drape_world *w)
+{
+    static const char *const what[DR_NONFINITE_PHASES] = {
+        "the prediction (external forces, damping or spring forces)",
+        "the projection (constraints and contacts)", "the update (velocities and positions)"};
+    for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
+        if (w->nonfinite[p] != DR_NO_PARTICLE)
+            return dr_fail(&w->def, DRAPE_ERROR_NON_FINITE,
+                           "drape_world_step: the state became non-finite in the step that ended at "
+                           "t = %.6g s: particle %u first, in %s; the time step may be too long "
+                           "for the stiffness, drag or masses (more substeps), or an input is "
+                           "extreme",
+                           w->time, w->nonfinite[p], what[p]);
+    return DRAPE_OK;
+}
+
 drape_result drape_world_step(drape_world *w)
 {
     drape_result r = dr_world_prepare(w);
@@ -229,7 +252,7 @@ drape_result drape_world_step(drape_world *w)
         dr_cpu_step(w);
     }
     w->profile.steps++;
-    return DRAPE_OK;
+    return check_finite(w);
 }
 
 drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)

@@ -55,6 +55,8 @@ enum {
 
 typedef struct dr_opencl dr_opencl;
 
+#define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
+
 struct drape_world {
     drape_world_def def;
     char *device_selector; /* the def's device string, owned; def.device points here */
@@ -83,6 +85,10 @@ struct drape_world {
     dr_collider *colliders;
 
     struct dr_render *render; /* the viewer's triangles and buffers (render.c); NULL until used */
+
+    /* The last step's non-finite check: per phase (DR_PHASE_*), the lowest index of a particle whose
+     * state turned non-finite in it, DR_NO_PARTICLE for none. */
+    uint32_t nonfinite[DR_NONFINITE_PHASES];
 };
 
 /* ---- log.c ---- */
@@ -104,6 +110,9 @@ drape_result dr_fail(const drape_world_def *def, drape_result result, const char
 bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem);
 bool dr_finite3(drape_vec3 v);
 dr_vec4 dr_vec4_from(drape_vec3 v, float w);
+/* |g| h^2 (m): how far gravity moves a particle in a substep of h, the scale of the projection's
+ * direction blend (kernels/drape_shared.h, dr_distance_step). */
+float dr_substep_sag(drape_vec3 gravity, float h);
 
 /* ---- constraints.c ---- */
 void dr_constraints_init(dr_constraints *set, uint32_t arity);

@@ -110,15 +110,41 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
  * where the constraint applies (some mass is free and a, b do not coincide); the caller writes back
  * only those lanes, and of them only unpinned particles.
  *
- * The correction runs along e, the gradient at the substep's start, not along r as in the PBD paper:
- * the step is the Newton step of C along that fixed direction, so its denominator is
- * grad C(p) . M^-1 grad C(x) = (aw + bw) cos(r, e). This is SHAKE's choice (Ryckaert, Ciccotti,
- * Berendsen 1977): a correction along x_a - x_b moves no angular momentum about the start positions,
- * so internal constraints keep angular momentum exactly, where PBD's direction along r bleeds it at a
- * rate proportional to h (a spinning cloth slows down). Should r have turned more than 14 degrees
- * (cos 0.97) from e within the substep, as in a hard impact, the lane falls back to the PBD
- * direction: the Newton step along e grows as 1 / cos, and near a collider it overshoots.
+ * The direction of the correction. Along e, the gradient at the substep's start, a correction of the
+ * pair moves no angular momentum about the start positions, and v = d / h then keeps the angular
+ * momentum of internal constraints exactly (SHAKE: Ryckaert, Ciccotti, Berendsen 1977); along r, the
+ * current gradient of the PBD paper, it bleeds angular momentum at a rate proportional to h. But
+ * SHAKE's projections have a non-symmetric Jacobian, grad C(p) M^-1 grad C(x)^T, whose Gauss-Seidel
+ * iteration feeds energy into the motion once links turn within a substep: at 1 substep a 40-link
+ * chain hanging under gravity never came to rest with it (0.02 to 1.4 m/s after 20 s, whatever the
+ * iterations), while the PBD direction, a true projection, brings it to rest (3e-6 m/s). So the
+ * correction runs along the blend G = (1 - beta) e/|e| + beta r/|r| and takes the Newton step of C
+ * along G: dlambda = -C / (wsum r/|r| . G) (XPBD: plus alpha~). beta = max(beta_turn, beta_sag),
+ * each a smoothstep, so that the blend is continuous:
+ *   beta_turn from cos(r, e): 0 while the link turned less than 14 degrees in the substep
+ *     (DR_SHAKE_COS), 1 past 32 degrees (DR_PBD_COS): an impact, where SHAKE's Newton step, which
+ *     grows as 1 / cos, overshoots;
+ *   beta_sag from sag / rest, the fall |g| h^2 of a substep against the link's length: 0 below 1%
+ *     (DR_SHAKE_SAG), 1 above 4% (DR_PBD_SAG). It depends only on the settings, not on the state, so
+ *     that no link can oscillate about a switch. At the default 4 substeps of 1/240 s a 2 cm link
+ *     sags 0.9% per substep and keeps SHAKE's angular momentum; at 1 substep of 1/60 s it sags 14%
+ *     and is projected the PBD way.
  */
+#define DR_SHAKE_COS 0.97f /* cos 14.1 deg */
+#define DR_PBD_COS 0.85f   /* cos 31.8 deg */
+#define DR_SHAKE_SAG 0.01f
+#define DR_PBD_SAG 0.04f
+
+/* smoothstep of (v - lo) / (hi - lo) into beta; NaN gives 0. */
+#define DR_SMOOTHSTEP(real, v, lo, hi, beta)                                                       \
+    do {                                                                                           \
+        real t_ = DR_FMIN(DR_FMAX(((v) - (lo)) * (1.0f / ((hi) - (lo))), 0.0f), 1.0f);             \
+        beta = t_ * t_ * (3.0f - 2.0f * t_);                                                       \
+    } while (0)
+
+/* The weight of the current gradient for a turn of the given cosine (a larger turn: more). */
+#define DR_BLEND_WEIGHT(real, cosine, beta) DR_SMOOTHSTEP(real, -(cosine), -DR_SHAKE_COS, -DR_PBD_COS, beta)
+
 #define DR_LANE_FUNCTIONS(S, real, mask)                                                           \
     DR_FN real dr_delta_lambda##S(real C, real wsum, real kprime, real compliance, float inv_h2,   \
                                   real lambda)                                                     \
@@ -131,23 +157,30 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
     DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz,         \
                                    real *ax, real *ay, real *az, real aw, real *bx, real *by,      \
                                    real *bz, real bw, real rest, real kprime, real compliance,     \
-                                   float inv_h2, real *lambda)                                     \
+                                   float inv_h2, float sag, real *lambda)                          \
     {                                                                                              \
         real wsum = aw + bw;                                                                       \
         real len = DR_SQRT(rx * rx + ry * ry + rz * rz);                                           \
+        mask have_e = (ex * ex + ey * ey + ez * ez) >= DR_EPS * DR_EPS;                            \
+        ex = have_e ? ex : rx, ey = have_e ? ey : ry, ez = have_e ? ez : rz;                       \
         real elen = DR_SQRT(ex * ex + ey * ey + ez * ez);                                          \
         real cosine = (rx * ex + ry * ey + rz * ez) / (len * elen);                                \
-        mask shake = cosine > 0.97f; /* false for NaN: e or r of zero length */                    \
+        real beta, beta_sag;                                                                       \
+        DR_BLEND_WEIGHT(real, cosine, beta);                                                       \
+        DR_SMOOTHSTEP(real, sag / rest, DR_SHAKE_SAG, DR_PBD_SAG, beta_sag);                       \
+        beta = DR_FMAX(beta, beta_sag);                                                            \
+        real along = (1.0f - beta) * cosine + beta; /* r/|r| . G */                                \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
-        real dl = dr_delta_lambda##S(len - rest, shake ? wsum * cosine : wsum, kprime, compliance, \
-                                     inv_h2, *lambda);                                             \
+        real dl = dr_delta_lambda##S(len - rest, wsum * along, kprime, compliance, inv_h2,         \
+                                     *lambda);                                                     \
         *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
-        /* along the unit vector of e (or r): scale the unnormalised one by dl / its length */     \
-        real s = dl / (shake ? elen : len);                                                        \
-        real ux = shake ? ex : rx, uy = shake ? ey : ry, uz = shake ? ez : rz;                     \
-        real sa = aw * s, sb = -bw * s;                                                            \
-        *ax = *ax + ux * sa, *ay = *ay + uy * sa, *az = *az + uz * sa;                             \
-        *bx = *bx + ux * sb, *by = *by + uy * sb, *bz = *bz + uz * sb;                             \
+        /* along e/|e| and r/|r|: scale the unnormalised vectors by their share of dl / length */  \
+        real se = dl * (1.0f - beta) / elen, sr = dl * beta / len;                                 \
+        real sea = aw * se, sra = aw * sr, seb = -bw * se, srb = -bw * sr;                         \
+        *ax = *ax + ex * sea + rx * sra, *ay = *ay + ey * sea + ry * sra;                          \
+        *az = *az + ez * sea + rz * sra;                                                           \
+        *bx = *bx + ex * seb + rx * srb, *by = *by + ey * seb + ry * srb;                          \
+        *bz = *bz + ez * seb + rz * srb;                                                           \
         return ok;                                                                                 \
     }
 
@@ -158,10 +191,11 @@ DR_LANE_FUNCTIONS(16, float16, int16)
 
 /* ---- constraints ----------------------------------------------------------------------------- */
 
-/* C = |pa - pb| - rest, on the predicted positions x + d; corrects d along x_a - x_b. */
+/* C = |pa - pb| - rest, on the predicted positions x + d; corrects d along the blend of the start
+ * and the current gradient (dr_distance_step). */
 DR_FN void dr_solve_distance(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a,
                              unsigned b, float rest, float kprime, float compliance, float inv_h2,
-                             DR_GLOBAL float *lambda)
+                             float sag, DR_GLOBAL float *lambda)
 {
     dr_vec4 da = d[a], db = d[b];
     dr_vec4 e = dr_sub3(x[a], x[b]);
@@ -169,7 +203,7 @@ DR_FN void dr_solve_distance(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, u
     float ax = da.x, ay = da.y, az = da.z, bx = db.x, by = db.y, bz = db.z;
     float l = compliance >= 0.0f ? *lambda : 0.0f; /* PBD never reads its multiplier */
     if (!dr_distance_step(e.x, e.y, e.z, r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w,
-                          rest, kprime, compliance, inv_h2, &l))
+                          rest, kprime, compliance, inv_h2, sag, &l))
         return;
     if (compliance >= 0.0f)
         *lambda = l;
@@ -264,6 +298,7 @@ DR_FN dr_hinge dr_hinge_gradients(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1
     dr_hinge h;
     h.ok = 0;
     h.angle = 0.0f;
+    h.g[0] = h.g[1] = h.g[2] = h.g[3] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     dr_vec4 e = dr_sub3(e1, e0);
     float elen = dr_len3(e);
     dr_vec4 n1 = dr_cross3(dr_sub3(e0, w0), dr_sub3(e1, w0));
@@ -287,8 +322,8 @@ DR_FN dr_hinge dr_hinge_gradients(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1
 
 /* C = angle - rest over the shared edge e0-e1, with the signed angle of dr_hinge_angle, on the
  * predicted positions x + d. Like the distance constraint (dr_distance_step) it corrects along the
- * gradients at the substep's start and takes the Newton step along them (SHAKE), which keeps angular
- * momentum; where those have turned too far from the current gradients, along the current ones. */
+ * blend G = (1 - beta) g(x) + beta g(p) of the gradients at the substep's start and now, beta from
+ * the cosine between them, and takes the Newton step along G. */
 DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned ie0,
                              unsigned ie1, unsigned iw0, unsigned iw1, float rest, float kprime,
                              float compliance, float inv_h2, DR_GLOBAL float *lambda)
@@ -309,16 +344,20 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, u
         now2 += w * dr_dot3(now.g[i], now.g[i]);
         start2 += w * dr_dot3(start.g[i], start.g[i]);
     }
-    int shake = start.ok && cross > 0.97f * DR_SQRT(now2 * start2);
-    float wsum = shake ? cross : now2;
+    float beta = 1.0f;
+    if (start.ok && start2 > 0.0f)
+        DR_BLEND_WEIGHT(float, cross / DR_SQRT(now2 * start2), beta);
+    float wsum = (1.0f - beta) * cross + beta * now2; /* grad C(p) . M^-1 G */
     if (!(wsum > 0.0f))
         return;
     float dl = dr_delta_lambda(now.angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
     for (int i = 0; i < 4; ++i)
-        if (ds[i].w > 0.0f)
-            d[idx[i]] = dr_madd3(ds[i], shake ? start.g[i] : now.g[i], ds[i].w * dl);
+        if (ds[i].w > 0.0f) {
+            dr_vec4 g = dr_add3(dr_scale3(start.g[i], 1.0f - beta), dr_scale3(now.g[i], beta));
+            d[idx[i]] = dr_madd3(ds[i], g, ds[i].w * dl);
+        }
 }
 
 /* ---- integration ----------------------------------------------------------------------------- */
@@ -494,21 +533,97 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
     return len - c->b.w;
 }
 
-/* A particle's contact for one substep: q.xyz the point on the (margin-inflated) surface at the end
- * of the substep, q.w the collider's index or -1 for none; n.xyz the unit normal, n.w the normal
- * velocity (m/s, relative to the collider) before the constraints were solved. */
+/* ---- contacts --------------------------------------------------------------------------------- */
+/*
+ * Contacts are found in two ways, so that fast particles never tunnel and resting ones never chatter.
+ *
+ * Continuous, once per substep (dr_generate_contact): the segment x -> p = x + d of each particle is
+ * intersected exactly with every collider inflated by the margin, in the collider's own frame (a
+ * moving collider's motion taken out, which is exact for the linear motion colliders have), whether
+ * or not p ends inside: a particle that would cross a thin capsule and leave from its far side is
+ * caught at its entry point. The first hit along the segment wins. A particle that starts the
+ * substep inside a collider gets its contact at the surface point nearest x, on its own side, never
+ * through the centre. The contact is the half-space (p - q) . n >= 0 of the tangent plane at the hit
+ * point; colliders are convex, so the half-space lies outside the collider.
+ *
+ * Refreshed, every iteration (dr_project_contacts): after the constraints of the iteration, each
+ * particle is tested against every collider at its current prediction, with the signed distance at
+ * p (the collider of its continuous contact: that contact's plane instead, so that a particle that
+ * entered is never pushed out of the far side). A particle predicted outside that the constraints
+ * pull in is pushed back within the same iteration, so it ends the substep outside and v = d / h
+ * carries no outward kick; the seed loop's contacts, generated once from the unconstrained
+ * prediction, left it inside until the next substep pushed it out, a chatter of about the depth / h.
+ *
+ * Each push-out is followed by Coulomb friction at the position level (Macklin et al. 2014): the
+ * tangential motion relative to the collider over the substep is cancelled while it is within the
+ * static cone (mu_s * depth), else shortened by mu_k * depth.
+ */
+
+/* A particle's continuous contact for one substep: q.xyz the hit point on the margin-inflated
+ * surface at the end of the substep, q.w the collider's index or -1 for none; n.xyz the unit normal
+ * there, n.w the normal velocity (m/s, relative to the collider) before the constraints were
+ * solved. */
 typedef struct dr_contact {
     dr_vec4 q;
     dr_vec4 n;
 } dr_contact;
 
-/* Whether the particle has a contact this substep. */
+/* Whether the particle has a continuous contact this substep. */
 DR_FN int dr_has_contact(dr_contact ct) { return !(ct.q.w < 0.0f); }
 
-/* generateCollisionConstraints for one particle (seed 000): the ray x -> p = x + d against every
- * collider.
- * If the ray enters a collider the constraint sits at the entry point; if p was already inside, it
- * sits at the nearest surface point. The collider reached deepest wins. t is the substep's start. */
+/* Where (s in [0, 1]) the segment q0 + s D, which starts outside the sphere of radius R about the
+ * origin (m = q0 - centre), first meets it: the smaller root of |m + s D|^2 = R^2, in the form
+ * without cancellation; 2 for no hit. */
+DR_FN float dr_sphere_entry(dr_vec4 m, dr_vec4 D, float R)
+{
+    float a = dr_dot3(D, D), b = dr_dot3(m, D), c = dr_dot3(m, m) - R * R;
+    if (!(c > 0.0f) || !(b < 0.0f) || !(a > 0.0f))
+        return 2.0f; /* inside, moving away or not moving */
+    float disc = b * b - a * c;
+    if (disc < 0.0f)
+        return 2.0f;
+    float s = c / (DR_SQRT(disc) - b);
+    return s <= 1.0f ? s : 2.0f;
+}
+
+/* The same for a capsule of radius R about the segment A..B: the body (a cylinder about the
+ * segment, hit within it) or either end sphere, whichever comes first. */
+DR_FN float dr_capsule_entry(dr_vec4 q0, dr_vec4 D, dr_vec4 A, dr_vec4 B, float R)
+{
+    dr_vec4 axis = dr_sub3(B, A), m = dr_sub3(q0, A);
+    float aa = dr_dot3(axis, axis);
+    float s = DR_FMIN(dr_sphere_entry(m, D, R), dr_sphere_entry(dr_sub3(q0, B), D, R));
+    if (aa > 0.0f) {
+        /* components across the axis */
+        dr_vec4 mp = dr_madd3(m, axis, -dr_dot3(m, axis) / aa);
+        dr_vec4 Dp = dr_madd3(D, axis, -dr_dot3(D, axis) / aa);
+        float sb = dr_sphere_entry(mp, Dp, R);
+        float along = dr_dot3(dr_madd3(m, D, sb), axis);
+        if (sb < s && along >= 0.0f && along <= aa)
+            s = sb;
+    }
+    return s;
+}
+
+/* Where the segment q0 -> q1 (collider frame) that starts outside collider c inflated by margin
+ * first enters it, s in [0, 1]; 2 for no hit. */
+DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec4 q1, float margin)
+{
+    int kind = (int)c->a.w;
+    dr_vec4 D = dr_sub3(q1, q0);
+    if (kind == DR_COLLIDER_PLANE) {
+        dr_vec4 n = DR_V4(c->b.x, c->b.y, c->b.z, 0.0f);
+        float d0 = dr_dot3(dr_sub3(q0, c->a), n) - margin, d1 = dr_dot3(dr_sub3(q1, c->a), n) - margin;
+        return d1 < 0.0f && d0 >= 0.0f ? d0 / (d0 - d1) : 2.0f;
+    }
+    float R = c->b.w + margin;
+    if (kind == DR_COLLIDER_CAPSULE)
+        return dr_capsule_entry(q0, D, c->a, c->b, R);
+    return dr_sphere_entry(dr_sub3(q0, c->a), D, R);
+}
+
+/* generateCollisionConstraints for one particle, continuously: the first collider that the segment
+ * x -> p = x + d enters, or the one it starts inside. t is the substep's start, h its length. */
 DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
                                      DR_GLOBAL const dr_collider *colliders, unsigned count,
                                      float t, float h, float margin)
@@ -519,28 +634,30 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
     best.n = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     if (x.w <= 0.0f)
         return best;
-    float deepest = 0.0f;
+    float first = 2.0f;
     for (unsigned i = 0; i < count; ++i) {
         DR_GLOBAL const dr_collider *c = &colliders[i];
         dr_vec4 off0 = dr_collider_offset(c, t), off1 = dr_collider_offset(c, t + h);
-        dr_vec4 p_rel = dr_sub3(p, off1);
+        dr_vec4 x_rel = dr_sub3(x, off0), p_rel = dr_sub3(p, off1);
         dr_vec4 n;
-        float dp = dr_collider_sdf(c, p_rel, &n) - margin;
-        if (dp >= deepest)
-            continue;
-        dr_vec4 x_rel = dr_sub3(x, off0);
-        dr_vec4 nx;
-        float dx = dr_collider_sdf(c, x_rel, &nx) - margin;
-        dr_vec4 q_rel = p_rel;
-        if (dx >= 0.0f) {
-            /* Continuous: the secant step along the ray, then onto the surface. */
-            float s = dx / (dx - dp);
+        float dx = dr_collider_sdf(c, x_rel, &n) - margin;
+        float s = 0.0f;
+        dr_vec4 q_rel = x_rel;
+        if (!(dx < 0.0f)) {
+            s = dr_collider_entry(c, x_rel, p_rel, margin);
+            dr_vec4 np;
+            if (s > 1.0f && dr_collider_sdf(c, p_rel, &np) - margin < 0.0f)
+                s = 1.0f; /* ends inside by a rounding the exact test did not see */
+            if (!(s < first))
+                continue;
             q_rel = dr_madd3(x_rel, dr_sub3(p_rel, x_rel), s);
+            dx = dr_collider_sdf(c, q_rel, &n) - margin;
+        } else if (!(s < first)) {
+            continue;
         }
-        float dq = dr_collider_sdf(c, q_rel, &n) - margin;
-        q_rel = dr_madd3(q_rel, n, -dq);
-        deepest = dp;
-        best.q = dr_add3(q_rel, off1);
+        first = s;
+        best.q = dr_madd3(q_rel, n, -dx); /* onto the inflated surface */
+        best.q = dr_add3(best.q, off1);
         best.q.w = (float)i;
         best.n = n;
         best.n.w = dr_dot3(dr_sub3(v, c->vel), n);
@@ -548,22 +665,14 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
     return best;
 }
 
-/* The collision constraint (p - q) . n >= 0 on p = x + d, then Coulomb friction at the position
- * level: the tangential motion relative to the collider over the substep is cancelled while it is
- * within the static cone (mu_s * penetration), else shortened by mu_k * penetration (Macklin et al.
- * 2014). Returns the corrected displacement d. */
-DR_FN dr_vec4 dr_project_contact(dr_vec4 d, dr_vec4 x, dr_contact ct,
-                                 DR_GLOBAL const dr_collider *colliders, float h)
+/* Pushes d out by `depth` along the unit normal n of collider c, then Coulomb friction over the
+ * substep of length h. */
+DR_FN dr_vec4 dr_contact_push(dr_vec4 d, dr_vec4 n, float depth, DR_GLOBAL const dr_collider *c,
+                              float h)
 {
-    if (!dr_has_contact(ct) || d.w <= 0.0f)
-        return d;
-    float depth = -dr_dot3(dr_add3(dr_sub3(x, ct.q), d), ct.n);
-    if (depth <= 0.0f)
-        return d;
-    d = dr_madd3(d, ct.n, depth);
-    DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
+    d = dr_madd3(d, n, depth);
     dr_vec4 rel = dr_madd3(d, c->vel, -h);
-    dr_vec4 dt = dr_madd3(rel, ct.n, -dr_dot3(rel, ct.n));
+    dr_vec4 dt = dr_madd3(rel, n, -dr_dot3(rel, n));
     float lt = dr_len3(dt);
     if (lt <= c->info.x * depth)
         return dr_sub3(d, dt);
@@ -572,21 +681,47 @@ DR_FN dr_vec4 dr_project_contact(dr_vec4 d, dr_vec4 x, dr_contact ct,
     return d;
 }
 
-/* After v = d / h: restitution for a particle in contact. An approach faster than
- * `threshold` (m/s) bounces back with e times its speed; slower ones rest, so that resting contact
- * does not jitter. */
+/* Every contact of one particle at its current prediction x + d (see above): the half-space of its
+ * continuous contact, and the signed distance to every other collider at the end of the substep
+ * (t + h). Returns the corrected displacement d. */
+DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
+                                  DR_GLOBAL const dr_collider *colliders, unsigned count, float t,
+                                  float h, float margin)
+{
+    if (d.w <= 0.0f)
+        return d;
+    const int own = dr_has_contact(ct) ? (int)ct.q.w : -1;
+    for (unsigned i = 0; i < count; ++i) {
+        DR_GLOBAL const dr_collider *c = &colliders[i];
+        dr_vec4 p = dr_add3(x, d), n;
+        float depth;
+        if ((int)i == own) {
+            n = DR_V4(ct.n.x, ct.n.y, ct.n.z, 0.0f);
+            depth = -dr_dot3(dr_sub3(p, ct.q), n);
+        } else {
+            depth = margin - dr_collider_sdf(c, dr_sub3(p, dr_collider_offset(c, t + h)), &n);
+        }
+        if (depth > 0.0f)
+            d = dr_contact_push(d, n, depth, c, h);
+    }
+    return d;
+}
+
+/* After v = d / h: restitution for a particle whose continuous contact was an impact, an approach
+ * faster than `threshold` (m/s): its normal velocity becomes e times the approach speed, so with
+ * e = 0 it stops at the surface instead of keeping the speed it had into it. Slower approaches rest,
+ * so that resting contact does not jitter. */
 DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
                                   float threshold)
 {
-    if (ct.q.w < 0.0f)
+    if (!dr_has_contact(ct))
         return v;
     DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
-    float e = c->vel.w;
     float vn_before = ct.n.w;
-    if (e <= 0.0f || vn_before >= -threshold)
+    if (vn_before >= -threshold)
         return v;
     float vn = dr_dot3(dr_sub3(v, c->vel), ct.n);
-    float target = -e * vn_before;
+    float target = -c->vel.w * vn_before;
     if (vn >= target)
         return v;
     return dr_madd3(v, ct.n, target - vn);
@@ -598,9 +733,42 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
                                  DR_GLOBAL const dr_collider *colliders, float h, float threshold,
                                  int keep_free_velocity)
 {
-    if (!keep_free_velocity || ct.q.w >= 0.0f)
+    if (!keep_free_velocity || dr_has_contact(ct))
         v = dr_update_velocity(d, v, h);
     return dr_contact_velocity(v, ct, colliders, threshold);
+}
+
+/* ---- non-finite state ------------------------------------------------------------------------ */
+/*
+ * A step that makes the state non-finite (an explicit step past its stability limit, an overflow)
+ * is caught where each particle is updated: the lowest index per phase in which it turned up is
+ * kept in three counters (atomic minimum on the device), which the host reads once per step. The
+ * phase is told by what is non-finite: the velocity before the update comes from the prediction
+ * (external forces, damping, spring forces), the displacement from the projection, the new state
+ * from the update itself.
+ */
+#define DR_PHASE_PREDICT 0
+#define DR_PHASE_PROJECT 1
+#define DR_PHASE_UPDATE 2
+#define DR_NO_PARTICLE 0xffffffffu
+
+DR_FN int dr_finite4(dr_vec4 a)
+{
+    /* a finite float minus itself is 0; inf - inf and NaN are NaN */
+    return (a.x - a.x) == 0.0f && (a.y - a.y) == 0.0f && (a.z - a.z) == 0.0f;
+}
+
+/* The phase in which a particle's state turned non-finite: v and d before the update, v1 and x1
+ * after; -1 when everything is finite. */
+DR_FN int dr_nonfinite_phase(dr_vec4 v, dr_vec4 d, dr_vec4 v1, dr_vec4 x1)
+{
+    if (!dr_finite4(v))
+        return DR_PHASE_PREDICT;
+    if (!dr_finite4(d))
+        return DR_PHASE_PROJECT;
+    if (!dr_finite4(v1) || !dr_finite4(x1))
+        return DR_PHASE_UPDATE;
+    return -1;
 }
 
 /* ---- diagnostics ----------------------------------------------------------------------------- */

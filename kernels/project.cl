@@ -15,14 +15,14 @@ __kernel void solve_distance(__global const float4 *x, __global float4 *d,
                              __global const uint *idx,
                              __global const float *rest, __global const float *kprime,
                              __global const float *compliance, __global float *lambda,
-                             float inv_h2, uint offset, uint count)
+                             float inv_h2, float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k;
     uint2 ab = vload2(c, idx);
-    dr_solve_distance(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
+    dr_solve_distance(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, sag, &lambda[c]);
 }
 
 /* Sixteen float4 positions p[i.s0] .. p[i.sf] as four float16 of their x, y, z, w: load four
@@ -70,7 +70,7 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
                                  __global const uint *idx,
                                  __global const float *rest, __global const float *kprime,
                                  __global const float *compliance, __global float *lambda,
-                                 float inv_h2, uint offset, uint count)
+                                 float inv_h2, float sag, uint offset, uint count)
 {
     uint k = 16 * get_global_id(0);
     if (k >= count)
@@ -79,7 +79,7 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     if (count - k < 16) {
         for (; k < count; ++k, ++c)
             dr_solve_distance(x, d, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c],
-                              compliance[c], inv_h2, &lambda[c]);
+                              compliance[c], inv_h2, sag, &lambda[c]);
         return;
     }
     uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
@@ -96,7 +96,7 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     const bool xpbd = any(cm >= 0.0f); /* PBD lanes never read or write their multiplier */
     float16 l = xpbd ? vload16(0, lambda + c) : (float16)(0.0f);
     int16 ok = dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
-                                  vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, &l);
+                                  vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, sag, &l);
     if (xpbd)
         vstore16(l, 0, lambda + c);
     /* Pinned particles are never written: constraints of one colour may share them. */
@@ -109,7 +109,7 @@ __kernel void solve_dihedral(__global const float4 *x, __global float4 *d,
                              __global const uint *idx,
                              __global const float *rest, __global const float *kprime,
                              __global const float *compliance, __global float *lambda,
-                             float inv_h2, uint offset, uint count)
+                             float inv_h2, float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
@@ -123,7 +123,7 @@ __kernel void solve_attachment(__global const float4 *x, __global float4 *d,
                                __global const uint *idx,
                                __global const float4 *target, __global const float *kprime,
                                __global const float *compliance, __global float *lambda,
-                               float inv_h2, uint offset, uint count)
+                               float inv_h2, float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
@@ -132,14 +132,18 @@ __kernel void solve_attachment(__global const float4 *x, __global float4 *d,
     dr_solve_attachment(x, d, idx[c], target[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
 }
 
+/* Every particle against every collider at its current prediction (dr_project_contacts); t is the
+ * substep's start. */
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                                __global const dr_contact *contacts,
-                               __global const dr_collider *colliders, float h, uint n)
+                               __global const dr_collider *colliders, uint collider_count,
+                               float t, float h, float margin, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    dr_contact ct = contacts[i];
-    if (dr_has_contact(ct)) /* most particles have none: leave their d alone, unread */
-        d[i] = dr_project_contact(d[i], x[i], ct, colliders, h);
+    float4 di = d[i];
+    float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h, margin);
+    if (any(dn != di)) /* most particles touch nothing: leave their d unwritten */
+        d[i] = dn;
 }

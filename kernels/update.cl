@@ -1,16 +1,23 @@
 /* The state update: v = d / h, x = x + d, then restitution for particles in contact
- * (dr_update_particle in kernels/drape_shared.h). One work-item per particle. */
+ * (dr_update_particle in kernels/drape_shared.h), and the non-finite check: the lowest index of a
+ * particle whose state turned non-finite, per phase (dr_nonfinite_phase), by atomic minimum into
+ * `nonfinite`. One work-item per particle. */
 #include "drape_shared.h"
 
 __kernel void update_state(__global float4 *x, __global float4 *v, __global const float4 *d,
                            __global const dr_contact *contacts,
                            __global const dr_collider *colliders, float h, float threshold,
-                           int keep_free_velocity, uint n)
+                           int keep_free_velocity, __global uint *nonfinite, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    float4 di = d[i];
-    v[i] = dr_update_particle(di, v[i], contacts[i], colliders, h, threshold, keep_free_velocity);
-    x[i] = dr_add3(x[i], di);
+    float4 di = d[i], vi = v[i];
+    float4 v1 = dr_update_particle(di, vi, contacts[i], colliders, h, threshold, keep_free_velocity);
+    float4 x1 = dr_add3(x[i], di);
+    v[i] = v1;
+    x[i] = x1;
+    int phase = dr_nonfinite_phase(vi, di, v1, x1);
+    if (phase >= 0)
+        atomic_min(&nonfinite[phase], i);
 }

@@ -560,16 +560,17 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
  */
 
 /* A particle's continuous contact for one substep: q.xyz the hit point on the margin-inflated
- * surface at the end of the substep, q.w the collider's index or -1 for none; n.xyz the unit normal
- * there, n.w the normal velocity (m/s, relative to the collider) before the constraints were
- * solved. */
+ * surface at the end of the substep, q.w the collider's index (plus 0.5 when the particle started
+ * the substep inside it), or -1 for none; n.xyz the unit normal there, n.w the normal velocity (m/s,
+ * relative to the collider) before the constraints were solved. */
 typedef struct dr_contact {
     dr_vec4 q;
     dr_vec4 n;
 } dr_contact;
 
-/* Whether the particle has a continuous contact this substep. */
+/* Whether the particle has a continuous contact this substep, and whether it started inside. */
 DR_FN int dr_has_contact(dr_contact ct) { return !(ct.q.w < 0.0f); }
+DR_FN int dr_started_inside(dr_contact ct) { return ct.q.w - (float)(int)ct.q.w > 0.25f; }
 
 /* Where (s in [0, 1]) the segment q0 + s D, which starts outside the sphere of radius R about the
  * origin (m = q0 - centre), first meets it: the smaller root of |m + s D|^2 = R^2, in the form
@@ -658,7 +659,7 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
         first = s;
         best.q = dr_madd3(q_rel, n, -dx); /* onto the inflated surface */
         best.q = dr_add3(best.q, off1);
-        best.q.w = (float)i;
+        best.q.w = (float)i + (s == 0.0f && dx < 0.0f ? 0.5f : 0.0f);
         best.n = n;
         best.n.w = dr_dot3(dr_sub3(v, c->vel), n);
     }
@@ -710,7 +711,8 @@ DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
 /* After v = d / h: restitution for a particle whose continuous contact was an impact, an approach
  * faster than `threshold` (m/s): its normal velocity becomes e times the approach speed, so with
  * e = 0 it stops at the surface instead of keeping the speed it had into it. Slower approaches rest,
- * so that resting contact does not jitter. */
+ * so that resting contact does not jitter. A particle that started the substep inside is moved out
+ * without being launched: its outward normal velocity is capped at what it had before. */
 DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
                                   float threshold)
 {
@@ -718,9 +720,13 @@ DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_c
         return v;
     DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
     float vn_before = ct.n.w;
+    float vn = dr_dot3(dr_sub3(v, c->vel), ct.n);
+    if (dr_started_inside(ct)) {
+        float cap = DR_FMAX(vn_before, 0.0f);
+        return vn > cap ? dr_madd3(v, ct.n, cap - vn) : v;
+    }
     if (vn_before >= -threshold)
         return v;
-    float vn = dr_dot3(dr_sub3(v, c->vel), ct.n);
     float target = -c->vel.w * vn_before;
     if (vn >= target)
         return v;
@@ -814,8 +820,8 @@ DR_FN dr_vec4 dr_vertex_normal(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const unsig
                                                    x[triangles[t + 2u]]));
     }
     float len = dr_len3(sum);
-    if (len < DR_EPS * DR_EPS)
-        return DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (len < DR_EPS * DR_EPS || !dr_finite4(DR_V4(len, 0.0f, 0.0f, 0.0f)))
+        return DR_V4(0.0f, 0.0f, 0.0f, 0.0f); /* no area, or too large to measure in float */
     return DR_V4(sum.x / len, sum.y / len, sum.z / len, 0.0f); /* a flat cloth's is exactly unit */
 }
 

@@ -1,0 +1,329 @@
+/* Contacts that rest and never tunnel, a projection that settles at one substep, and a step that
+ * reports a non-finite state: each property a user sees, measured through the public API. Runs on
+ * the CPU reference and (as opencl.core.contact) on the OpenCL backend.
+ *
+ *  - resting: the default cloth-on-sphere scene is at rest after 10 s (99th-percentile speed below
+ *    g h) at 1 substep x 5 iterations and at the default 4 x 8;
+ *  - tunnelling: a particle at 200 m/s never reaches the far side of a plane, a 5 cm sphere, a 2 cm
+ *    capsule and a moving capsule, at 1 and 4 substeps; a particle that starts inside a sphere
+ *    leaves on its own side; one that ends a substep just inside a large sphere stops on the near
+ *    side and does not leave faster than it came;
+ *  - a 40-link chain between two pins with air drag comes to rest at 1 substep, and with enough
+ *    iterations its sag is the catenary's;
+ *  - an unstable mass-spring cloth makes drape_world_step return DRAPE_ERROR_NON_FINITE, naming a
+ *    particle and a phase, and leaves no NaN behind a successful step.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- resting contact ------------------------------------------------------------------------- */
+
+/* The 99th-percentile particle speed (m/s) of the default cloth-sphere scene after `steps`. */
+static bool resting_speed(int substeps, int iterations, int steps, double *p99)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    def.iterations = iterations;
+    def.damping = 0.01f;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    drape_cloth_def cd = drape_default_cloth_def();
+    cd.nx = cd.ny = 48;
+    cd.origin = tu_v3(-0.5f, 0.6f, -0.5f);
+    cd.bend_stiffness.stiffness = 0.2f;
+    drape_collider_def sphere = drape_default_collider_def();
+    sphere.type = DRAPE_COLLIDER_SPHERE;
+    sphere.radius = 0.3f;
+    drape_collider_def ground = drape_default_collider_def();
+    ground.position = tu_v3(0.0f, -0.3f, 0.0f);
+    tu_state s = {0};
+    bool ok = drape_world_add_cloth(w, &cd, NULL) == DRAPE_OK &&
+              drape_world_add_collider(w, &sphere, NULL) == DRAPE_OK &&
+              drape_world_add_collider(w, &ground, NULL) == DRAPE_OK && tu_step(w, steps) &&
+              tu_read(w, &s);
+    if (ok) {
+        double *speed = malloc(s.n * sizeof *speed);
+        ok = speed != NULL;
+        for (uint32_t i = 0; ok && i < s.n; ++i)
+            speed[i] = sqrt((double)s.v[i].x * s.v[i].x + (double)s.v[i].y * s.v[i].y +
+                            (double)s.v[i].z * s.v[i].z);
+        for (uint32_t i = 1; ok && i < s.n; ++i) /* insertion sort: 2304 values */
+            for (uint32_t j = i; j > 0 && speed[j - 1] > speed[j]; --j) {
+                double t = speed[j];
+                speed[j] = speed[j - 1], speed[j - 1] = t;
+            }
+        if (ok)
+            *p99 = speed[(size_t)(0.99 * (s.n - 1))];
+        free(speed);
+    }
+    tu_state_free(&s);
+    drape_world_destroy(w);
+    return ok;
+}
+
+static void test_cloth_on_sphere_comes_to_rest(void)
+{
+    const int settings[2][2] = {{1, 5}, {4, 8}};
+    for (int k = 0; k < 2; ++k) {
+        double p99 = INFINITY;
+        ENSURE(resting_speed(settings[k][0], settings[k][1], 600, &p99));
+        const double gh = 9.81 / 60.0 / settings[k][0];
+        printf("  %d substep(s) x %d iterations: 99th-percentile speed after 10 s %.3g m/s (g h = "
+               "%.3g m/s)\n",
+               settings[k][0], settings[k][1], p99, gh);
+        ENSURE_LE(p99, gh);
+    }
+}
+
+/* ---- tunnelling ------------------------------------------------------------------------------ */
+
+/* One particle fired along +x at 200 m/s from start_x at a collider, no gravity, for 30 steps.
+ * *max_x gets the largest x - (the collider's x at that time) it reaches: it must stay on the near
+ * side. */
+static bool fire(const drape_collider_def *c, int substeps, float start_x, double *max_x,
+                 double *final_speed)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    def.substeps = substeps;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    drape_particle_def p = drape_default_particle_def();
+    p.position = tu_v3(start_x, 0.0f, 0.0f);
+    p.velocity = tu_v3(200.0f, 0.0f, 0.0f);
+    p.mass = 0.01f;
+    bool ok = drape_world_add_particles(w, &p, 1, NULL) == DRAPE_OK &&
+              drape_world_add_collider(w, c, NULL) == DRAPE_OK;
+    *max_x = -INFINITY;
+    for (int step = 0; ok && step < 30; ++step) {
+        drape_vec3 x, v;
+        ok = tu_step(w, 1) && drape_world_get_positions(w, 0, 1, &x) == DRAPE_OK &&
+             drape_world_get_velocities(w, 0, 1, &v) == DRAPE_OK;
+        if (ok) {
+            const double rel = x.x - (c->position.x + c->velocity.x * drape_world_time(w));
+            *max_x = rel > *max_x || rel != rel ? rel : *max_x;
+            *final_speed = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+        }
+    }
+    drape_world_destroy(w);
+    return ok;
+}
+
+static void test_fast_particle_never_tunnels(void)
+{
+    drape_collider_def plane = drape_default_collider_def();
+    plane.normal = tu_v3(-1.0f, 0.0f, 0.0f); /* the half-space x > 0 is inside */
+    drape_collider_def sphere = drape_default_collider_def();
+    sphere.type = DRAPE_COLLIDER_SPHERE;
+    sphere.radius = 0.05f;
+    drape_collider_def capsule = drape_default_collider_def();
+    capsule.type = DRAPE_COLLIDER_CAPSULE;
+    capsule.position = tu_v3(0.0f, -0.5f, 0.0f);
+    capsule.end = tu_v3(0.0f, 0.5f, 0.0f);
+    capsule.radius = 0.02f;
+    drape_collider_def moving = capsule;
+    moving.position = tu_v3(0.5f, -0.5f, 0.0f);
+    moving.end = tu_v3(0.5f, 0.5f, 0.0f);
+    moving.velocity = tu_v3(-3.0f, 0.0f, 0.0f); /* towards the particle */
+    const struct {
+        const char *name;
+        const drape_collider_def *def;
+    } cases[] = {{"plane", &plane}, {"5 cm sphere", &sphere}, {"2 cm capsule", &capsule},
+                 {"moving 2 cm capsule", &moving}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k)
+        for (int substeps = 1; substeps <= 4; substeps += 3) {
+            double max_x = 0.0, speed = 0.0;
+            ENSURE(fire(cases[k].def, substeps, -1.0f, &max_x, &speed));
+            printf("  %-20s %d substep(s): farthest %+.4f m from the collider's centre\n",
+                   cases[k].name, substeps, max_x);
+            ENSURE_LE(max_x, cases[k].def == &plane ? 0.0 : -cases[k].def->radius);
+        }
+}
+
+static void test_particle_inside_sphere_leaves_on_its_own_side(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_collider_def sphere = drape_default_collider_def();
+    sphere.type = DRAPE_COLLIDER_SPHERE;
+    sphere.radius = 0.5f;
+    drape_particle_def p = drape_default_particle_def();
+    p.position = tu_v3(0.2f, 0.05f, 0.0f); /* inside, nearer the +x side */
+    ENSURE_OK(drape_world_add_collider(w, &sphere, NULL));
+    ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+    ENSURE(tu_step(w, 1));
+    drape_vec3 x;
+    ENSURE_OK(drape_world_get_positions(w, 0, 1, &x));
+    const double r = sqrt((double)x.x * x.x + (double)x.y * x.y + (double)x.z * x.z);
+    printf("  pushed out to (%.4f, %.4f, %.4f), %.4f m from the centre\n", x.x, x.y, x.z, r);
+    drape_vec3 v;
+    ENSURE_OK(drape_world_get_velocities(w, 0, 1, &v));
+    drape_world_destroy(w);
+    ENSURE(x.x > 0.4); /* its own side, radially out of (0.2, 0.05, 0) */
+    ENSURE_NEAR(x.y / x.x, 0.25, 1e-3);
+    ENSURE_NEAR(r, 0.5 + def.collision_margin, 1e-4);
+    ENSURE_LE(fabs(v.x) + fabs(v.y) + fabs(v.z), 1e-3); /* moved out, not launched */
+}
+
+/* With restitution 0, a particle whose step ends a hair inside a large sphere stops on the near
+ * side; the seed loop projected it to the nearest surface point, on the far side, and it left at
+ * 242 m/s out of 200 m/s. */
+static void test_impact_into_large_sphere_stops_on_near_side(void)
+{
+    drape_collider_def sphere = drape_default_collider_def();
+    sphere.type = DRAPE_COLLIDER_SPHERE;
+    sphere.position = tu_v3(1.0f, 0.0f, 0.0f);
+    sphere.radius = 1.0f;
+    for (int substeps = 1; substeps <= 4; substeps += 3) {
+        double max_x = 0.0, speed = 0.0;
+        /* a substep at 200 m/s covers 3.33 m / substeps: start outside, so that the first substep
+         * ends just inside the far side (1 substep) or well inside the near half (4) */
+        const float reach = 200.0f / 60.0f / (float)substeps;
+        ENSURE(fire(&sphere, substeps, (substeps == 1 ? 1.99f : 0.5f) - reach, &max_x, &speed));
+        printf("  %d substep(s): farthest x %+.4f m, speed after %.3g m/s\n", substeps,
+               max_x + 1.0, speed);
+        ENSURE_LE(max_x, -1.0); /* the near surface, x = 0 */
+        ENSURE_LE(speed, 200.0);
+    }
+}
+
+/* ---- a chain between two pins ---------------------------------------------------------------- */
+
+enum { CHAIN_LINKS = 40 };
+
+typedef struct chain_result {
+    double vmax; /* m/s, the fastest particle at the end */
+    double sag;  /* m, below the pins */
+} chain_result;
+
+/* A 40-link chain of 5 cm links between pins 1.6 m apart, with air drag 0.5/s, for 20 s. */
+static bool hang_chain(int substeps, int iterations, chain_result *out)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    def.iterations = iterations;
+    def.air_drag = 0.5f;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    drape_particle_def p[CHAIN_LINKS + 1];
+    for (int i = 0; i <= CHAIN_LINKS; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].position = tu_v3(1.6f * (float)i / CHAIN_LINKS, 0.0f, 0.0f);
+        p[i].mass = i == 0 || i == CHAIN_LINKS ? 0.0f : 0.01f;
+    }
+    bool ok = drape_world_add_particles(w, p, CHAIN_LINKS + 1, NULL) == DRAPE_OK;
+    for (uint32_t i = 0; ok && i < CHAIN_LINKS; ++i) {
+        drape_distance_def d = drape_default_distance_def();
+        d.a = i, d.b = i + 1, d.rest_length = 0.05f;
+        ok = drape_world_add_distance(w, &d, NULL) == DRAPE_OK;
+    }
+    tu_state s = {0};
+    ok = ok && tu_step(w, 1200) && tu_read(w, &s);
+    out->vmax = 0.0, out->sag = 0.0;
+    for (uint32_t i = 0; ok && i < s.n; ++i) {
+        double v = sqrt((double)s.v[i].x * s.v[i].x + (double)s.v[i].y * s.v[i].y +
+                        (double)s.v[i].z * s.v[i].z);
+        out->vmax = v > out->vmax || v != v ? v : out->vmax;
+        out->sag = -s.x[i].y > out->sag || s.x[i].y != s.x[i].y ? -s.x[i].y : out->sag;
+    }
+    tu_state_free(&s);
+    drape_world_destroy(w);
+    return ok;
+}
+
+/* The sag (m) of a catenary of length S between supports D apart at one height: S = 2a sinh(D/2a),
+ * sag = a (cosh(D/2a) - 1). */
+static double catenary_sag(double S, double D)
+{
+    double lo = 1e-3, hi = 1e3;
+    for (int k = 0; k < 200; ++k) {
+        double a = 0.5 * (lo + hi);
+        if (2.0 * a * sinh(D / (2.0 * a)) > S)
+            lo = a;
+        else
+            hi = a;
+    }
+    double a = 0.5 * (lo + hi);
+    return a * (cosh(D / (2.0 * a)) - 1.0);
+}
+
+static void test_chain_comes_to_rest_at_one_substep(void)
+{
+    const double expected = catenary_sag(CHAIN_LINKS * 0.05, 1.6);
+    const int iterations[2] = {20, 200};
+    for (int k = 0; k < 2; ++k) {
+        chain_result r;
+        ENSURE(hang_chain(1, iterations[k], &r));
+        printf("  1 substep x %3d iterations: fastest %.2e m/s after 20 s, sag %.4f m against the "
+               "catenary's %.4f m (%+.1f%%)\n",
+               iterations[k], r.vmax, r.sag, expected, 100.0 * (r.sag / expected - 1.0));
+        ENSURE_LE(r.vmax, 1e-3);
+        if (k == 1) /* converged: Gauss-Seidel at 20 iterations leaves the links 11% long */
+            ENSURE_NEAR(r.sag, expected, 0.02 * expected);
+    }
+}
+
+/* ---- non-finite state ------------------------------------------------------------------------ */
+
+static void test_unstable_step_reports_non_finite(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    def.mode = DRAPE_MODE_MASS_SPRING;
+    def.substeps = 1;
+    def.spring_stiffness = 5000.0f; /* far past the explicit stability limit at h = 1/60 s */
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def cd = drape_default_cloth_def();
+    cd.nx = cd.ny = 16;
+    cd.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10;
+    cd.velocity = tu_v3(0.0f, 0.0f, 1.0f);
+    ENSURE_OK(drape_world_add_cloth(w, &cd, NULL));
+    drape_result r = DRAPE_OK;
+    int step = 0;
+    for (; step < 600 && r == DRAPE_OK; ++step)
+        r = drape_world_step(w);
+    printf("  step %d returned \"%s\": %s\n", step, drape_result_string(r), log.last);
+    ENSURE_RESULT(r, DRAPE_ERROR_NON_FINITE);
+    ENSURE(tu_log_has(&log, "non-finite"));
+    ENSURE(tu_log_has(&log, "particle "));
+    ENSURE(tu_log_has(&log, "in the prediction") || tu_log_has(&log, "in the projection") ||
+           tu_log_has(&log, "in the update"));
+    /* every step before the failing one left a finite state: the check caught the first */
+    drape_world_destroy(w);
+}
+
+static void test_stable_steps_report_nothing(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def cd = drape_default_cloth_def();
+    cd.pins = DRAPE_PIN_CORNER_00;
+    ENSURE_OK(drape_world_add_cloth(w, &cd, NULL));
+    for (int step = 0; step < 120; ++step)
+        ENSURE_OK(drape_world_step(w));
+    ENSURE(log.errors == 0);
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_cloth_on_sphere_comes_to_rest);
+    RUN_TEST(test_fast_particle_never_tunnels);
+    RUN_TEST(test_particle_inside_sphere_leaves_on_its_own_side);
+    RUN_TEST(test_impact_into_large_sphere_stops_on_near_side);
+    RUN_TEST(test_chain_comes_to_rest_at_one_substep);
+    RUN_TEST(test_unstable_step_reports_non_finite);
+    RUN_TEST(test_stable_steps_report_nothing);
+    return th_finish();
+}

@@ -143,7 +143,9 @@ void drape_world_destroy(drape_world *world);
 drape_world_def drape_world_get_def(const drape_world *world);
 drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 
-/* Advances the world by def.dt seconds (def.substeps substeps). */
+/* Advances the world by def.dt seconds (def.substeps substeps). DRAPE_ERROR_NON_FINITE when the step
+ * made a particle's position or velocity non-finite (the log names the particle and the phase); the
+ * world then holds that state. */
 drape_result drape_world_step(drape_world *world);
 
 /* Simulated time since creation, s. */

@@ -135,10 +135,13 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
 #define DR_SHAKE_SAG 0.01f
 #define DR_PBD_SAG 0.04f
 
-/* smoothstep of (v - lo) / (hi - lo) into beta; NaN gives 0. */
+/* smoothstep of (v - lo) / (hi - lo) into beta; NaN gives 0. Comparisons, not fmin/fmax, so that
+ * the CPU compiles them to min/max instructions rather than library calls. */
 #define DR_SMOOTHSTEP(real, v, lo, hi, beta)                                                       \
     do {                                                                                           \
-        real t_ = DR_FMIN(DR_FMAX(((v) - (lo)) * (1.0f / ((hi) - (lo))), 0.0f), 1.0f);             \
+        real t_ = ((v) - (lo)) * (1.0f / ((hi) - (lo)));                                           \
+        t_ = t_ > 0.0f ? t_ : 0.0f;                                                                \
+        t_ = t_ < 1.0f ? t_ : 1.0f;                                                                \
         beta = t_ * t_ * (3.0f - 2.0f * t_);                                                       \
     } while (0)
 
@@ -167,15 +170,17 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
         real cosine = (rx * ex + ry * ey + rz * ez) / (len * elen);                                \
         real beta, beta_sag;                                                                       \
         DR_BLEND_WEIGHT(real, cosine, beta);                                                       \
-        DR_SMOOTHSTEP(real, sag / rest, DR_SHAKE_SAG, DR_PBD_SAG, beta_sag);                       \
-        beta = DR_FMAX(beta, beta_sag);                                                            \
+        /* sag / rest, divided only where it can reach DR_SHAKE_SAG (a select on vector lanes) */   \
+        real sag_ratio = sag > DR_SHAKE_SAG * rest ? sag / rest : 0.0f;                            \
+        DR_SMOOTHSTEP(real, sag_ratio, DR_SHAKE_SAG, DR_PBD_SAG, beta_sag);                        \
+        beta = beta > beta_sag ? beta : beta_sag;                                                  \
         real along = (1.0f - beta) * cosine + beta; /* r/|r| . G */                                \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
         real dl = dr_delta_lambda##S(len - rest, wsum * along, kprime, compliance, inv_h2,         \
                                      *lambda);                                                     \
         *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
         /* along e/|e| and r/|r|: scale the unnormalised vectors by their share of dl / length */  \
-        real se = dl * (1.0f - beta) / elen, sr = dl * beta / len;                                 \
+        real se = dl * (1.0f - beta) / elen, sr = beta > 0.0f ? dl * beta / len : 0.0f;            \
         real sea = aw * se, sra = aw * sr, seb = -bw * se, srb = -bw * sr;                         \
         *ax = *ax + ex * sea + rx * sra, *ay = *ay + ey * sea + ry * sra;                          \
         *az = *az + ez * sea + rz * sra;                                                           \

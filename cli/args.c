@@ -125,9 +125,16 @@ void cli_log(drape_log_level level, const char *message, void *user)
 }
 
 int cli_load_scene(const char *name, const drape_backend *backend, const char *device,
-                   drape_scene **out)
+                   bool allow_outside_paths, drape_scene **out)
 {
+    *out = NULL;
+    /* The library reads "" as "no preference", which would take any device. */
+    if (device && !*device) {
+        cli_error("--device needs a device: an index or part of its name (see `drape devices`)");
+        return CLI_USAGE;
+    }
     drape_scene_options o = drape_scene_default_options();
+    o.allow_outside_paths = allow_outside_paths;
     o.log = cli_log;
     if (backend) {
         o.override_backend = true;

@@ -7,6 +7,7 @@
  *   2  usage: an unknown subcommand or option, a missing or malformed value
  *   3  bad input: a scene or mesh file is missing, unreadable, malformed or invalid
  *   4  output: an export directory or dump file cannot be written
+ *   130 interrupted (SIGINT or SIGTERM) between two steps; every file written is complete
  */
 #ifndef DRAPE_CLI_H
 #define DRAPE_CLI_H
@@ -23,6 +24,7 @@ enum {
     CLI_USAGE = 2,
     CLI_BAD_INPUT = 3,
     CLI_OUTPUT = 4,
+    CLI_INTERRUPTED = 130,
     CLI_CONTINUE = -1, /* option parsing: go on */
 };
 
@@ -42,6 +44,7 @@ typedef struct cli_run_config {
     uint32_t every;          /* export every k-th step, >= 1 */
     const char *dump;        /* NULL: no CSV dump */
     bool json;               /* a JSON summary on stdout instead of text lines */
+    bool allow_outside_paths; /* mesh files may be absolute or outside the scene's directory */
 } cli_run_config;
 
 cli_run_config cli_default_run_config(void);
@@ -83,9 +86,10 @@ int cli_exit_code(drape_scene_status status);
 void cli_log(drape_log_level level, const char *message, void *user);
 
 /* Loads a built-in scene or a file with the CLI's options; prints the error and returns its exit
- * code, or CLI_OK with *out set. device may be NULL; backend NULL keeps the scene's. */
+ * code, or CLI_OK with *out set. device may be NULL (an empty one is a usage error); backend NULL
+ * keeps the scene's; allow_outside_paths lets mesh paths leave the scene file's directory. */
 int cli_load_scene(const char *name, const drape_backend *backend, const char *device,
-                   drape_scene **out);
+                   bool allow_outside_paths, drape_scene **out);
 
 /* ---- progress.c: a progress bar on stderr, drawn only when stderr is a terminal ---- */
 
@@ -103,8 +107,14 @@ void cli_progress_clear(cli_progress *p);
 
 /* ---- json_out.c ---- */
 struct cJSON;
-/* Prints a JSON tree on stdout and frees it; CLI_RUNTIME when out of memory. */
+/* Prints a JSON tree on stdout and frees it; CLI_RUNTIME when out of memory or when a number in it
+ * is not finite (JSON has no NaN: cJSON would print null), with a message naming the key. */
 int cli_print_json(struct cJSON *item);
+
+/* ---- interrupt.c: SIGINT and SIGTERM raise a flag that the run loop reads between steps ---- */
+void cli_interrupt_install(void);
+/* The signal that arrived since cli_interrupt_install, or 0. */
+int cli_interrupted(void);
 
 /* ---- clock.c ---- */
 double cli_now(void);
@@ -117,6 +127,8 @@ typedef struct cli_state_summary {
     double distance_residual;   /* m, RMS over distance constraints */
 } cli_state_summary;
 
+/* DRAPE_ERROR_NON_FINITE when a position or a diagnostic is not finite: nothing non-finite is ever
+ * printed. */
 drape_result cli_summarise(drape_world *world, cli_state_summary *out);
 
 #endif

@@ -12,6 +12,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: drape info [SCENE|FILE] [--backend cpu|opencl|auto] [--device D] [--json]\n"
+            "                  [--allow-outside-paths]\n"
             "\n"
             "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
             "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
@@ -20,6 +21,8 @@ static void usage(FILE *to)
             "  --backend B   build the world on this backend (default cpu)\n"
             "  --device D    OpenCL device: an index or part of its name\n"
             "  --json        print JSON instead of text\n"
+            "  --allow-outside-paths  let the scene read mesh files by absolute paths or outside\n"
+            "                its own directory (refused by default)\n"
             "  --help        this text\n"
             "\n"
             "Exit codes: 0 success, 1 backend failure, 2 usage error, 3 bad scene or mesh file.\n");
@@ -126,9 +129,11 @@ static int print_json(const drape_scene *s, const drape_scene_info *in)
 int cli_cmd_info(int argc, char **argv)
 {
     const char *backend = NULL, *device = NULL, *scene = NULL;
-    bool json = false;
-    const cli_option options[] = {
-        {"--backend", &backend, NULL}, {"--device", &device, NULL}, {"--json", NULL, &json}};
+    bool json = false, outside = false;
+    const cli_option options[] = {{"--backend", &backend, NULL},
+                                  {"--device", &device, NULL},
+                                  {"--json", NULL, &json},
+                                  {"--allow-outside-paths", NULL, &outside}};
     int n = 0;
     int rc = cli_parse("info", argc, argv, options, sizeof options / sizeof options[0], &scene, 1,
                        &n, usage);
@@ -140,7 +145,7 @@ int cli_cmd_info(int argc, char **argv)
     if (n == 0)
         return list_builtins(json);
     drape_scene *s;
-    rc = cli_load_scene(scene, &b, device, &s);
+    rc = cli_load_scene(scene, &b, device, outside, &s);
     if (rc != CLI_OK)
         return rc;
     drape_scene_info info;

@@ -1,10 +1,12 @@
 /* drape: the command line. `drape run`, `drape info` and `drape devices` are the subcommands
  * (cmd_*.c); `drape` alone runs the default scene (a cloth dropped on a sphere) headless for five
  * simulated seconds and prints one line per simulated second, as the README's main job. Scenes are
- * the built-ins or JSON files (docs/scene-format.md), through the drape_scene library.
+ * the built-ins or JSON files (docs/scene-format.md), through the drape_scene library. Whatever the
+ * command, a write error on stdout (a full disk, a closed pipe) is exit code 4, never success.
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <string.h>
 
 static void usage(FILE *to)
@@ -27,10 +29,12 @@ static void usage(FILE *to)
                 "  1  the simulation or the backend failed (a step, no usable OpenCL device)\n"
                 "  2  usage error (unknown command or option, bad value)\n"
                 "  3  bad input: a scene or mesh file is missing, malformed or invalid\n"
-                "  4  an output (OBJ export, CSV dump) cannot be written\n");
+                "  4  an output (OBJ export, CSV dump, stdout) cannot be written\n"
+                "  130  interrupted (Ctrl-C) between two steps; every file written is complete\n");
 }
 
-int main(int argc, char **argv)
+/* Runs the command line; main checks that stdout took it all. */
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         cli_run_config defaults = cli_default_run_config();
@@ -50,4 +54,24 @@ int main(int argc, char **argv)
     cli_error("unknown command '%s'", command);
     usage(stderr);
     return CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run_command(argc, argv);
+    /* What went to stdout must have arrived: a full disk or a closed pipe is an output error, not
+     * success (`drape run --json > /dev/full`). */
+    errno = 0;
+    bool failed = fflush(stdout) != 0 || ferror(stdout);
+    int error = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = true;
+        error = errno;
+    }
+    if (failed) {
+        cli_error("stdout: cannot write: %s", strerror(error ? error : EIO));
+        if (rc == CLI_OK)
+            rc = CLI_OUTPUT;
+    }
+    return rc;
 }

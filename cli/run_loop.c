@@ -2,6 +2,10 @@
  * step with the scene's scripted targets, export OBJ frames, report one line per simulated second
  * (or a JSON summary at the end), dump the final state as CSV. Timings are wall time around each
  * step; the profile the world keeps says where the time went.
+ *
+ * Ctrl-C stops the run between two steps (interrupt.c), after the frame being written is complete;
+ * every output is written atomically by the scene library, and a state that is not finite is never
+ * printed or written.
  */
 #include "cli.h"
 
@@ -20,6 +24,7 @@ cli_run_config cli_default_run_config(void)
         .every = 1,
         .dump = NULL,
         .json = false,
+        .allow_outside_paths = false,
     };
     return c;
 }
@@ -52,7 +57,7 @@ static int print_second(drape_world *w, double wall, uint32_t step)
     cli_state_summary sum;
     drape_result r = cli_summarise(w, &sum);
     if (r != DRAPE_OK) {
-        cli_error("cannot read the state back: %s", drape_result_string(r));
+        cli_error("after step %u: cannot report the state: %s", step, drape_result_string(r));
         return CLI_RUNTIME;
     }
     printf("t = %5.2f s  mean height %7.4f m  lowest %7.4f m  kinetic energy %.3e J  "
@@ -73,7 +78,7 @@ static int print_json(const drape_scene *s, uint32_t steps, double wall, uint32_
     if (r == DRAPE_OK)
         r = drape_world_get_profile(w, &prof);
     if (r != DRAPE_OK) {
-        cli_error("cannot read the state back: %s", drape_result_string(r));
+        cli_error("after step %u: cannot report the state: %s", steps, drape_result_string(r));
         return CLI_RUNTIME;
     }
     cJSON *o = cJSON_CreateObject();
@@ -104,31 +109,41 @@ static int print_json(const drape_scene *s, uint32_t steps, double wall, uint32_
     return cli_print_json(o);
 }
 
-/* Exports a frame; false (with the message) when it cannot be written. */
-static bool export_frame(const drape_scene *s, const char *dir, uint32_t frame)
+
+/* The exit code of a failed export or dump, after its message. */
+static int output_error(const drape_scene_error *e)
+{
+    cli_error("%s", e->message);
+    return e->result == DRAPE_ERROR_NON_FINITE ? CLI_RUNTIME : cli_exit_code(e->status);
+}
+
+/* Exports a frame; CLI_OK, or the exit code (with the message) when it is not written. */
+static int export_frame(const drape_scene *s, const char *dir, uint32_t frame)
 {
     drape_scene_error e;
     if (drape_scene_export_obj(s, dir, frame, &e) == DRAPE_SCENE_OK)
-        return true;
-    cli_error("%s", e.message);
-    return false;
+        return CLI_OK;
+    return output_error(&e);
 }
 
 int cli_run_scene(const char *name, const cli_run_config *c)
 {
     drape_scene *s;
-    int rc = cli_load_scene(name, c->has_backend ? &c->backend : NULL, c->device, &s);
+    int rc = cli_load_scene(name, c->has_backend ? &c->backend : NULL, c->device,
+                            c->allow_outside_paths, &s);
     if (rc != CLI_OK)
         return rc;
     drape_world *w = drape_scene_world(s);
     const uint32_t steps = c->steps ? c->steps : drape_scene_default_steps(s);
-    const double dt = drape_world_get_def(w).dt;
-    const uint32_t per_second = (uint32_t)fmax(1.0, round(1.0 / dt));
+    /* Steps per simulated second, in 64 bits and clamped: a tiny dt must not make it 0. */
+    const double per = round(1.0 / (double)drape_world_get_def(w).dt);
+    const uint64_t per_second = per >= 1.0 && per < 1e18 ? (uint64_t)per : per < 1.0 ? 1 : UINT64_MAX;
     uint32_t frames = 0, step = 0;
     if (!c->json)
         print_header(s, steps);
-    if (c->export_dir && !export_frame(s, c->export_dir, frames++))
-        rc = CLI_OUTPUT;
+    cli_interrupt_install();
+    if (c->export_dir)
+        rc = export_frame(s, c->export_dir, frames++);
 
     cli_progress bar;
     cli_progress_start(&bar, steps);
@@ -145,9 +160,16 @@ int cli_run_scene(const char *name, const cli_run_config *c)
             break;
         }
         ++step;
-        if (c->export_dir && step % c->every == 0 && !export_frame(s, c->export_dir, frames++)) {
+        if (c->export_dir && step % c->every == 0)
+            rc = export_frame(s, c->export_dir, frames++);
+        if (rc == CLI_OK && cli_interrupted()) {
             cli_progress_clear(&bar);
-            rc = CLI_OUTPUT;
+            cli_error("interrupted after step %u of %u; the files written so far are complete",
+                      step, steps);
+            rc = CLI_INTERRUPTED;
+        }
+        if (rc != CLI_OK) {
+            cli_progress_clear(&bar);
             break;
         }
         if (!c->json && (step % per_second == 0 || step == steps)) {
@@ -159,11 +181,8 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     cli_progress_clear(&bar);
     if (rc == CLI_OK && c->dump) {
         drape_scene_error e;
-        drape_scene_status st = drape_scene_dump_csv(s, c->dump, &e);
-        if (st != DRAPE_SCENE_OK) {
-            cli_error("%s", e.message);
-            rc = cli_exit_code(st);
-        }
+        if (drape_scene_dump_csv(s, c->dump, &e) != DRAPE_SCENE_OK)
+            rc = output_error(&e);
     }
     if (rc == CLI_OK && c->json)
         rc = print_json(s, steps, wall, frames, c);

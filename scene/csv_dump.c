@@ -1,6 +1,7 @@
 /* The CSV dump of a scene's state: a header line, then one row per particle with its index,
  * position (m), velocity (m/s) and mass (kg, 0 = pinned), printed with 9 significant digits so that
- * every float reads back to the same bits.
+ * every float reads back to the same bits. The file is replaced atomically (drape_output_open), and
+ * a state with a non-finite number is refused rather than written as "nan".
  */
 #include "scene_internal.h"
 
@@ -18,15 +19,20 @@ drape_scene_status drape_scene_dump_csv(const drape_scene *s, const char *path,
     if (r != DRAPE_OK)
         return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, r, "%s: cannot read the particles back: %s",
                        path, drape_result_string(r));
-    drape_scene_status status = DRAPE_SCENE_OUTPUT_FAILED;
-    FILE *f = sc_open_output(path, err);
-    if (f) {
+    drape_scene_status status = sc_check_finite(x, n, "position", path, err);
+    if (status == DRAPE_SCENE_OK)
+        status = sc_check_finite(v, n, "velocity", path, err);
+    drape_output out;
+    if (status == DRAPE_SCENE_OK)
+        status = drape_output_open(&out, path, err);
+    if (status == DRAPE_SCENE_OK) {
+        FILE *f = out.file;
         fprintf(f, "index,x,y,z,vx,vy,vz,mass\n");
         for (uint32_t i = 0; i < n; ++i)
             fprintf(f, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, (double)x[i].x,
                     (double)x[i].y, (double)x[i].z, (double)v[i].x, (double)v[i].y,
                     (double)v[i].z, (double)m[i]);
-        status = sc_close_output(f, path, true, err);
+        status = drape_output_commit(&out, err);
     }
     free(x);
     free(v);

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,6 +73,9 @@ typedef struct drape_scene_options {
     void *log_user;
     uint32_t max_particles; /* refuse scenes with more particles; 0 (default): no limit */
     bool no_files;          /* refuse to open mesh files (for fuzzing); default false */
+    bool allow_outside_paths; /* mesh paths may be absolute or lead out of the scene file's
+                                 directory (through "..", or a symbolic link); default false, so
+                                 that a scene from elsewhere cannot read /etc/shadow */
 } drape_scene_options;
 
 drape_scene_options drape_scene_default_options(void);
@@ -132,10 +136,30 @@ drape_result drape_scene_get_info(const drape_scene *scene, drape_scene_info *ou
 /* ---------------------------------------------------------------------------------------------- */
 /* Output                                                                                         */
 
+/* An output file that is either the complete previous file or the complete new one: written to a
+ * temporary file in the target's directory, then flushed, synced and renamed over the target. A
+ * failure (a full disk, a refused value) or an interrupted run leaves the target as it was. The
+ * scene's writers go through it; so can any other output of a program. */
+typedef struct drape_output {
+    FILE *file; /* write here */
+    char *path; /* the target (a symbolic link's destination) */
+    char *temp; /* the temporary file */
+} drape_output;
+
+/* Opens the temporary file. A target that exists and is not a regular file is refused. */
+drape_scene_status drape_output_open(drape_output *out, const char *path, drape_scene_error *err);
+/* Flushes, syncs and closes the temporary file and renames it over the target; a write error
+ * anywhere on the way is DRAPE_SCENE_OUTPUT_FAILED with its cause, and the target is untouched. */
+drape_scene_status drape_output_commit(drape_output *out, drape_scene_error *err);
+/* Closes and removes the temporary file; the target is untouched. */
+void drape_output_discard(drape_output *out);
+
 /* Writes the current state as DIR/NAME_FFFF.obj (NAME the scene's name, FFFF the frame number,
  * zero-padded to 4 digits): every particle as a vertex with its area-weighted normal, the scene's
  * triangles as faces and its ropes as polylines. Blender imports the files as a sequence. DIR is
- * created when missing (one level). */
+ * created when missing (one level). Every output is written atomically (drape_output_open); a
+ * state with a non-finite number is not written (DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_NON_FINITE,
+ * and the message names the particle). */
 drape_scene_status drape_scene_export_obj(const drape_scene *scene, const char *dir, uint32_t frame,
                                           drape_scene_error *err);
 

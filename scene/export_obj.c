@@ -1,7 +1,10 @@
 /* OBJ export of a scene, one file per frame: DIR/NAME_0001.obj, DIR/NAME_0002.obj, ... which Blender
  * (and other tools that read OBJ sequences) import as an animation. Every particle is a vertex, with
  * its area-weighted normal as the world computes it for the viewer; the scene's triangles (cloth triangulations, meshes, the file's own
- * "triangles") are faces and its ropes are polylines, so vertex k is always particle k - 1.
+ * "triangles") are faces and its ropes are polylines, so vertex k is always particle k - 1. Each
+ * frame is written atomically (drape_output_open): a full disk or an interrupted run leaves either
+ * the complete previous file or the complete new one, never a truncated frame; a frame with a
+ * non-finite coordinate or normal is refused rather than written as "nan".
  */
 #include "scene_internal.h"
 
@@ -71,8 +74,16 @@ drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir,
             .lines = s->lines,
             .line_count = s->line_count,
         };
-        FILE *f = sc_open_output(path, err);
-        status = f ? sc_close_output(f, path, sc_obj_write(f, &fr), err) : DRAPE_SCENE_OUTPUT_FAILED;
+        drape_output out;
+        status = sc_check_finite(x, n, "position", path, err);
+        if (status == DRAPE_SCENE_OK && normals)
+            status = sc_check_finite(normals, n, "normal", path, err);
+        if (status == DRAPE_SCENE_OK)
+            status = drape_output_open(&out, path, err);
+        if (status == DRAPE_SCENE_OK) {
+            sc_obj_write(out.file, &fr);
+            status = drape_output_commit(&out, err);
+        }
     }
     free(x);
     free(normals);

@@ -1,15 +1,20 @@
 /* Files and paths for scenes: reading a whole input file with a clear message when it is missing,
- * the path arithmetic that makes mesh paths relative to their scene file, and creating the export
- * directory. Only regular files are read, so that a path such as /dev/zero cannot hang a load.
+ * the path arithmetic that makes mesh paths relative to their scene file, keeping those paths
+ * inside the scene file's directory, and creating the export directory. Only regular files are read, so that a path such as /dev/zero or a FIFO cannot hang a
+ * load: the file is opened without blocking (opening a FIFO with no writer would wait for one) and
+ * checked with fstat before a byte is read.
  */
-#define _POSIX_C_SOURCE 200809L /* fstat, mkdir */
+#define _XOPEN_SOURCE 700 /* fstat, mkdir, O_NONBLOCK, O_CLOEXEC, realpath */
 #include "scene_internal.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #define SC_MAX_FILE_BYTES (1ull << 30)
 
@@ -18,15 +23,24 @@ drape_scene_status sc_read_file(const char *path, char **data, size_t *size,
 {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot read: %s", path,
                        strerror(errno));
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot read: not a regular file",
                        path);
+    }
+    /* A regular file: reads block as usual again. */
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        int error = errno;
+        close(fd);
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot read: %s", path,
+                       strerror(error));
     }
     if ((unsigned long long)st.st_size > SC_MAX_FILE_BYTES) {
         fclose(f);
@@ -42,11 +56,12 @@ drape_scene_status sc_read_file(const char *path, char **data, size_t *size,
                        "%s: no memory for %zu bytes", path, n);
     }
     size_t got = fread(buf, 1, n, f);
-    bool bad = ferror(f) != 0;
+    int error = ferror(f) ? errno : 0;
     fclose(f);
-    if (bad || got != n) {
+    if (error || got != n) {
         free(buf);
-        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot read: read error", path);
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot read: %s", path,
+                       error ? strerror(error) : "the file shrank while it was read");
     }
     buf[n] = '\0';
     *data = buf;
@@ -120,21 +135,50 @@ drape_scene_status sc_make_dir(const char *dir, drape_scene_error *err)
     return DRAPE_SCENE_OK;
 }
 
-FILE *sc_open_output(const char *path, drape_scene_error *err)
+/* Whether a relative path stays inside its directory on paper: no component ".." climbs above the
+ * start. */
+static bool stays_below(const char *rel)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK, "%s: cannot write: %s", path,
-                strerror(errno));
-    return f;
+    long depth = 0;
+    for (const char *c = rel; *c;) {
+        const char *end = strchr(c, '/');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        if (n == 2 && c[0] == '.' && c[1] == '.')
+            depth--;
+        else if (n > 0 && !(n == 1 && c[0] == '.'))
+            depth++;
+        if (depth < 0)
+            return false;
+        c += n + (end != NULL);
+    }
+    return true;
 }
 
-drape_scene_status sc_close_output(FILE *f, const char *path, bool ok, drape_scene_error *err)
+bool sc_path_inside(const char *dir, const char *rel, char *why, size_t why_size)
 {
-    ok = !ferror(f) && ok;
-    if (fclose(f) != 0)
-        ok = false;
-    if (!ok)
-        return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK, "%s: write error", path);
-    return DRAPE_SCENE_OK;
+    if (rel[0] == '/') {
+        snprintf(why, why_size, "is an absolute path");
+        return false;
+    }
+    if (!stays_below(rel)) {
+        snprintf(why, why_size, "leads out of the scene file's directory");
+        return false;
+    }
+    /* A symbolic link on the way may still lead out: compare the real paths, where they exist (a
+     * missing file fails later, when it is read). */
+    char *path = sc_join(dir, rel);
+    char *real_dir = realpath(dir[0] ? dir : ".", NULL);
+    char *real_path = path ? realpath(path, NULL) : NULL;
+    bool inside = true;
+    if (real_dir && real_path) {
+        size_t n = strlen(real_dir);
+        inside = strncmp(real_path, real_dir, n) == 0 &&
+                 (real_path[n] == '/' || (n == 1 && real_dir[0] == '/'));
+        if (!inside)
+            snprintf(why, why_size, "leads out of the scene file's directory through a symbolic link");
+    }
+    free(path);
+    free(real_dir);
+    free(real_path);
+    return inside;
 }

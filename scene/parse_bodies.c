@@ -159,7 +159,8 @@ static bool get_vertex_list(sc_parser *p, const cJSON *o, uint32_t **out, uint32
     return ok;
 }
 
-/* Reads the mesh file that "obj" names, relative to the scene file. */
+/* Reads the mesh file that "obj" names, relative to the scene file and, unless the options allow
+ * otherwise, inside its directory: a scene from elsewhere must not read /etc/shadow. */
 static bool read_mesh(sc_parser *p, const cJSON *o, drape_mesh *mesh)
 {
     const char *rel = NULL;
@@ -167,6 +168,12 @@ static bool read_mesh(sc_parser *p, const cJSON *o, drape_mesh *mesh)
         return false;
     if (p->scene->options.no_files)
         return sc_json_fail_at(&p->json, "obj", "reading mesh files is turned off");
+    char why[96];
+    if (!p->scene->options.allow_outside_paths && !sc_path_inside(p->base_dir, rel, why, sizeof why))
+        return sc_json_fail_at(&p->json, "obj",
+                               "the mesh path %s: a scene reads mesh files from its own directory "
+                               "and below (drape --allow-outside-paths lifts this)",
+                               why);
     char *path = sc_join(p->base_dir, rel);
     if (!path)
         return sc_json_fail_status(&p->json, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,

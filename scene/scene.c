@@ -23,6 +23,7 @@ drape_scene_options drape_scene_default_options(void)
         .log_user = NULL,
         .max_particles = 0,
         .no_files = false,
+        .allow_outside_paths = false,
     };
     return o;
 }

@@ -54,12 +54,11 @@ char *sc_dirname(const char *path);
 char *sc_stem(const char *path);
 /* dir + rel, or rel alone when it is absolute or dir is empty. */
 char *sc_join(const char *dir, const char *rel);
+/* Whether dir + rel stays inside dir: rel is relative, no ".." climbs above dir, and no symbolic
+ * link leads out (where the file exists). false with what is wrong in `why`. */
+bool sc_path_inside(const char *dir, const char *rel, char *why, size_t why_size);
 /* Creates a directory unless it exists. */
 drape_scene_status sc_make_dir(const char *dir, drape_scene_error *err);
-/* Opens a file for writing; NULL with "PATH: cannot write: why" in err. */
-FILE *sc_open_output(const char *path, drape_scene_error *err);
-/* Closes an output file; a write error (or !ok) is DRAPE_SCENE_OUTPUT_FAILED. */
-drape_scene_status sc_close_output(FILE *f, const char *path, bool ok, drape_scene_error *err);
 
 /* ---- state.c ---- */
 
@@ -67,6 +66,11 @@ drape_scene_status sc_close_output(FILE *f, const char *path, bool ok, drape_sce
  * what is not wanted. Fails when out of memory or when the backend cannot read back. */
 drape_result sc_read_state(const drape_world *world, uint32_t *count, drape_vec3 **positions,
                            drape_vec3 **velocities, float **masses);
+/* Refuses to write a non-finite number: DRAPE_SCENE_OK when every component of values[0..count)
+ * is finite, else DRAPE_SCENE_WORLD_FAILED with "PATH: not written: particle K's WHAT is not
+ * finite (x, y, z)". */
+drape_scene_status sc_check_finite(const drape_vec3 *values, uint32_t count, const char *what,
+                                   const char *path, drape_scene_error *err);
 
 /* ---- target_path.c: scripted attachment targets ---- */
 

@@ -1,8 +1,10 @@
 /* Reading a world's particles back for output and statistics: positions, velocities and masses of
- * every particle at once, into arrays the caller frees.
+ * every particle at once, into arrays the caller frees; and the check every writer makes before it
+ * writes, so that no output ever holds a non-finite number ("nan" in a CSV or an OBJ).
  */
 #include "scene_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 drape_result sc_read_state(const drape_world *w, uint32_t *count, drape_vec3 **x, drape_vec3 **v,
@@ -35,4 +37,17 @@ drape_result sc_read_state(const drape_world *w, uint32_t *count, drape_vec3 **x
             free(*m), *m = NULL;
     }
     return r;
+}
+
+drape_scene_status sc_check_finite(const drape_vec3 *values, uint32_t count, const char *what,
+                                   const char *path, drape_scene_error *err)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        const drape_vec3 c = values[i];
+        if (!isfinite(c.x) || !isfinite(c.y) || !isfinite(c.z))
+            return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_NON_FINITE,
+                           "%s: not written: particle %u's %s is not finite (%g, %g, %g)", path, i,
+                           what, (double)c.x, (double)c.y, (double)c.z);
+    }
+    return DRAPE_SCENE_OK;
 }

@@ -84,10 +84,10 @@ static void rejects_bad_files(st_run *t)
     static const struct {
         const char *file, *piece;
     } cases[] = {
-        {"bad_index.obj", "bad_index.obj:5: vertex index 5 names no vertex"},
-        {"pentagon.obj", "pentagon.obj:6: a face with more than 4 vertices"},
-        {"nan.obj", "nan.obj:2: coordinate 'nan' is not a finite number"},
-        {"no_such.obj", "no_such.obj: cannot read"},
+        {"bad/meshes/bad_index.obj", "bad_index.obj:5: vertex index 5 names no vertex"},
+        {"bad/meshes/pentagon.obj", "pentagon.obj:6: a face with more than 4 vertices"},
+        {"bad/meshes/nan.obj", "nan.obj:2: coordinate 'nan' is not a finite number"},
+        {"bad/meshes/no_such.obj", "no_such.obj: cannot read"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         char path[512];

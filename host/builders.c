@@ -9,6 +9,7 @@
  */
 #include "world_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 drape_cloth_def drape_default_cloth_def(void)
@@ -142,7 +143,7 @@ static bool pinned(uint32_t pins, uint32_t i, uint32_t j, uint32_t nx, uint32_t 
 
 static bool valid_stiffness(drape_stiffness s)
 {
-    return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance == s.compliance;
+    return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance <= DR_MAX_COMPLIANCE;
 }
 
 /* Removes what a failed builder added, so that the world is as it was. */
@@ -167,21 +168,34 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->nx = %u, def->ny = %u: each must be >= 2 and nx*ny <= 2^28", fn,
                        d->nx, d->ny);
-    if (!(d->mass > 0.0f) || !dr_finite3(d->origin) || !dr_finite3(d->u_axis) ||
-        !dr_finite3(d->v_axis) || !dr_finite3(d->velocity))
+    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->origin) ||
+        !dr_within3(d->u_axis) || !dr_within3(d->v_axis) || !dr_within3(d->velocity))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite", fn,
-                       (double)d->mass);
+                       "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite and "
+                       "within %g (m, m/s)",
+                       fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
     if (!valid_stiffness(d->stretch) || !valid_stiffness(d->shear_stiffness) ||
         !valid_stiffness(d->bend_stiffness))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: a stiffness of def->stretch, shear_stiffness or bend_stiffness is "
-                       "outside [0, 1] or a compliance is NaN", fn);
+                       "outside [0, 1] or a compliance is NaN or above %g", fn,
+                       (double)DR_MAX_COMPLIANCE);
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
+    /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2
+     * skip-one springs per particle, 3 dihedrals per quad. */
+    const uint64_t quads = (uint64_t)(nx - 1) * (ny - 1);
+    const uint64_t springs = 2ull * n + (d->shear ? 2 * quads : 0) +
+                             (d->bending == DRAPE_BENDING_SKIP_ONE ? 2ull * n : 0);
+    char what[64];
+    snprintf(what, sizeof what, "a %u x %u cloth", nx, ny);
+    drape_result fits = dr_check_memory(w, fn, what, n, springs,
+                                        d->bending == DRAPE_BENDING_DIHEDRAL ? 3 * quads : 0);
+    if (fits != DRAPE_OK)
+        return fits;
     drape_particle_def *defs = malloc((size_t)n * sizeof *defs);
     if (!defs)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn, n);
@@ -242,16 +256,22 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     if (d->count < 2 || d->count > (1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->count = %u must be in [2, 2^28]", fn, d->count);
-    if (!(d->mass > 0.0f) || !dr_finite3(d->start) || !dr_finite3(d->end))
+    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->start) || !dr_within3(d->end))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->mass = %g kg must be > 0 and start, end finite", fn,
-                       (double)d->mass);
+                       "%s: def->mass = %g kg must be > 0 and start, end finite and within %g m",
+                       fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
     if (!valid_stiffness(d->stretch) || !valid_stiffness(d->bend_stiffness))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->stretch or bend_stiffness is outside [0, 1] or NaN", fn);
+                       "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
+                       "or above %g", fn, (double)DR_MAX_COMPLIANCE);
     const uint32_t particles0 = w->particle_count;
     const uint32_t counts0[2] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
                                  w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count};
+    char what[64];
+    snprintf(what, sizeof what, "a rope of %u particles", d->count);
+    drape_result fits = dr_check_memory(w, fn, what, d->count, 2ull * d->count, 0);
+    if (fits != DRAPE_OK)
+        return fits;
     drape_particle_def *defs = malloc((size_t)d->count * sizeof *defs);
     if (!defs)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn,

@@ -30,13 +30,16 @@ static drape_result make_collider(const drape_world *w, const drape_collider_def
     if ((unsigned)d->type > DRAPE_COLLIDER_CAPSULE)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->type = %d is not a collider type", fn, (int)d->type);
-    if (!dr_finite3(d->position) || !dr_finite3(d->velocity) || !dr_finite3(d->normal) ||
-        !dr_finite3(d->end))
+    if (!dr_within3(d->position) || !dr_within3(d->velocity) || !dr_finite3(d->normal) ||
+        !dr_within3(d->end))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->position, normal, end or velocity is not finite", fn);
-    if (d->type != DRAPE_COLLIDER_PLANE && !(d->radius > 0.0f && isfinite(d->radius)))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->radius = %g m must be > 0",
-                       fn, (double)d->radius);
+                       "%s: def->position, end and velocity must be finite and within %g (m, m/s), "
+                       "def->normal finite",
+                       fn, (double)DR_MAX_MAGNITUDE);
+    if (d->type != DRAPE_COLLIDER_PLANE && !(d->radius > 0.0f && d->radius <= DR_MAX_MAGNITUDE))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->radius = %g m must be > 0 and at most %g", fn, (double)d->radius,
+                       (double)DR_MAX_MAGNITUDE);
     if (!(d->static_friction >= 0.0f) || !(d->kinetic_friction >= 0.0f) ||
         !isfinite(d->static_friction) || !isfinite(d->kinetic_friction))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -47,12 +50,14 @@ static drape_result make_collider(const drape_world *w, const drape_collider_def
                        "%s: def->restitution = %g must be in [0, 1]", fn, (double)d->restitution);
     dr_vec4 b = dr_vec4_from(d->end, d->radius);
     if (d->type == DRAPE_COLLIDER_PLANE) {
-        dr_vec4 n = dr_vec4_from(d->normal, 0.0f);
-        float len = dr_len3(n);
-        if (!(len > 0.0f))
+        /* Normalised in double: the squared length of a normal such as (0, 1e20, 0) overflows a
+         * float, and a tiny one underflows. */
+        const double nx = d->normal.x, ny = d->normal.y, nz = d->normal.z;
+        const double len = sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(len > 0.0))
             return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                            "%s: def->normal of a plane must not be zero", fn);
-        b = dr_scale3(n, 1.0f / len);
+        b = DR_V4((float)(nx / len), (float)(ny / len), (float)(nz / len), 0.0f);
     }
     out->a = dr_vec4_from(d->position, (float)d->type);
     out->b = b;

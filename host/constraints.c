@@ -114,9 +114,10 @@ static drape_result check_common(const drape_world *w, const char *fn, const uin
     if (!(stiffness >= 0.0f && stiffness <= 1.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->stiffness = %g must be in [0, 1]", fn, (double)stiffness);
-    if (!isfinite(compliance))
+    if (!(compliance <= DR_MAX_COMPLIANCE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->compliance is not finite", fn);
+                       "%s: def->compliance = %g must be at most %g (or < 0 for PBD)", fn,
+                       (double)compliance, (double)DR_MAX_COMPLIANCE);
     return DRAPE_OK;
 }
 
@@ -205,8 +206,10 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
     drape_result r = check_common(w, fn, &def->particle, 1, def->stiffness, def->compliance);
     if (r != DRAPE_OK)
         return r;
-    if (!dr_finite3(def->target))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->target is not finite", fn);
+    if (!dr_within3(def->target))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->target must be finite and within %g m", fn,
+                       (double)DR_MAX_MAGNITUDE);
     return store(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f, def->stiffness,
                  def->compliance, 0, dr_vec4_from(def->target, 0.0f), out_id);
 }
@@ -226,8 +229,9 @@ drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drap
     drape_result r = check_attachment_id(w, id, fn);
     if (r != DRAPE_OK)
         return r;
-    if (!dr_finite3(target))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: target is not finite", fn);
+    if (!dr_within3(target))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: target must be finite and within %g m", fn, (double)DR_MAX_MAGNITUDE);
     w->constraints[DRAPE_CONSTRAINT_ATTACHMENT].target[id] = dr_vec4_from(target, 0.0f);
     dr_solver_set *solved = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
     if (!w->solver_dirty)
@@ -273,12 +277,35 @@ static size_t slot_bytes(const dr_constraints *s)
            sizeof *s->free_ids;
 }
 
-/* Bytes of one constraint in colour order, and the colour offsets. */
+/* Bytes of one constraint in colour order, its slot_of entry included. */
+static size_t solver_constraint_bytes(uint32_t arity)
+{
+    const dr_solver_set *s = NULL;
+    return arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime + sizeof *s->compliance +
+           sizeof *s->lambda + sizeof *s->target + sizeof *s->slot_of;
+}
+
+/* Bytes of a solver set: its constraints, the slot map of `ids` creation ids, the colour offsets. */
 static size_t solver_bytes(const dr_solver_set *s, uint32_t arity, uint32_t ids)
 {
-    size_t per = arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime +
-                 sizeof *s->compliance + sizeof *s->lambda + sizeof *s->target;
-    return s->count * per + ids * sizeof *s->slot_of + (s->stats.colors + 1) * sizeof *s->offsets;
+    return s->count * (solver_constraint_bytes(arity) - sizeof *s->slot_of) +
+           ids * sizeof *s->slot_of + (s->stats.colors + 1) * sizeof *s->offsets;
+}
+
+uint64_t dr_world_bytes_for(const drape_world *w, uint64_t particles, uint64_t distances,
+                            uint64_t dihedrals)
+{
+    const uint64_t more[DRAPE_CONSTRAINT_TYPE_COUNT] = {distances, dihedrals, 0};
+    uint64_t bytes = (uint64_t)(w->particle_count + particles) *
+                     (sizeof *w->x + sizeof *w->v + sizeof *w->d + sizeof *w->a + sizeof *w->a1 +
+                      sizeof *w->contacts);
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        const dr_constraints *s = &w->constraints[t];
+        const uint64_t n = s->count + more[t];
+        /* Creation order, colour order, and as much again while the colouring works. */
+        bytes += n * (slot_bytes(s) + 2 * solver_constraint_bytes(s->arity));
+    }
+    return bytes;
 }
 
 uint64_t drape_world_host_bytes(const drape_world *w)

@@ -14,17 +14,19 @@ drape_particle_def drape_default_particle_def(void)
 static drape_result check_particle(const drape_world *w, const drape_particle_def *d,
                                    const char *fn, uint32_t i)
 {
-    if (!dr_finite3(d->position))
+    if (!dr_within3(d->position))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: particle %u: position (%g, %g, %g) is not finite", fn, i,
-                       (double)d->position.x, (double)d->position.y, (double)d->position.z);
-    if (!dr_finite3(d->velocity))
+                       "%s: particle %u: position (%g, %g, %g) m must be finite and within %g", fn,
+                       i, (double)d->position.x, (double)d->position.y, (double)d->position.z,
+                       (double)DR_MAX_MAGNITUDE);
+    if (!dr_within3(d->velocity))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: particle %u: velocity is not finite", fn, i);
-    if (!(d->mass >= 0.0f) || !isfinite(d->mass))
+                       "%s: particle %u: velocity must be finite and within %g m/s", fn, i,
+                       (double)DR_MAX_MAGNITUDE);
+    if (!(d->mass == 0.0f || (d->mass >= DR_MIN_MASS && isfinite(d->mass))))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: particle %u: mass = %g kg must be >= 0 (0 pins it)", fn, i,
-                       (double)d->mass);
+                       "%s: particle %u: mass = %g kg must be 0 (pinned) or at least %g kg", fn, i,
+                       (double)d->mass, (double)DR_MIN_MASS);
     return DRAPE_OK;
 }
 

@@ -35,6 +35,12 @@ drape_world_def drape_default_world_def(void)
 
 bool dr_finite3(drape_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
+bool dr_within3(drape_vec3 v)
+{
+    return fabsf(v.x) <= DR_MAX_MAGNITUDE && fabsf(v.y) <= DR_MAX_MAGNITUDE &&
+           fabsf(v.z) <= DR_MAX_MAGNITUDE; /* false for NaN too */
+}
+
 dr_vec4 dr_vec4_from(drape_vec3 v, float w) { return DR_V4(v.x, v.y, v.z, w); }
 
 bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem)
@@ -57,14 +63,23 @@ bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem)
 /* Checks a def field by field; `fn` names the API call in the message. */
 static drape_result validate_def(const drape_world_def *def, const char *fn)
 {
-    if (!dr_finite3(def->gravity))
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.gravity is not finite", fn);
+    if (!dr_within3(def->gravity))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.gravity (%g, %g, %g) m/s^2 must be finite and within %g", fn,
+                       (double)def->gravity.x, (double)def->gravity.y, (double)def->gravity.z,
+                       (double)DR_MAX_MAGNITUDE);
     if (!(def->dt > 0.0f) || !isfinite(def->dt))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.dt = %g s must be > 0", fn,
                        (double)def->dt);
     if (def->substeps < 1)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.substeps = %d must be >= 1", fn,
                        def->substeps);
+    const double h = (double)def->dt / def->substeps;
+    if (h < (double)DR_MIN_SUBSTEP)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: the substep def.dt / def.substeps = %g s is shorter than %g s, the "
+                       "shortest the solver takes (it divides by h^2)",
+                       fn, h, (double)DR_MIN_SUBSTEP);
     if (def->iterations < 1)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.iterations = %d must be >= 1",
                        fn, def->iterations);
@@ -74,8 +89,15 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
     if (!(def->air_drag >= 0.0f) || !isfinite(def->air_drag))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.air_drag = %g 1/s must be >= 0",
                        fn, (double)def->air_drag);
-    if (!dr_finite3(def->wind))
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.wind is not finite", fn);
+    if ((double)def->air_drag * h > 1.0)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.air_drag = %g 1/s is more than 1/h = %g 1/s: the explicit drag step "
+                       "would overshoot the wind and, above 2/h, diverge (use more substeps)",
+                       fn, (double)def->air_drag, 1.0 / h);
+    if (!dr_within3(def->wind))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.wind must be finite and within %g m/s", fn,
+                       (double)DR_MAX_MAGNITUDE);
     if (!(def->collision_margin >= 0.0f) || !isfinite(def->collision_margin))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.collision_margin = %g m must be >= 0", fn,

@@ -109,12 +109,31 @@ drape_result dr_fail(const drape_world_def *def, drape_result result, const char
 /* Grows an array of `elem` bytes to hold at least `need` elements; false when out of memory. */
 bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem);
 bool dr_finite3(drape_vec3 v);
+/* The limits of what the solver can take (drape.h, "Limits"): beyond them the products it forms
+ * (squared lengths, cross products of edges, compliance / h^2, 1 / mass) overflow a float. */
+#define DR_MAX_MAGNITUDE 1e9f  /* m, m/s, m/s^2: any component of a position, velocity, gravity */
+#define DR_MIN_MASS 1e-15f     /* kg: the lightest particle that is not pinned */
+#define DR_MIN_SUBSTEP 1e-9f   /* s: the shortest substep h = dt / substeps */
+#define DR_MAX_COMPLIANCE 1e9f /* m/N or rad/(N m) */
+/* Finite, with every component within DR_MAX_MAGNITUDE. */
+bool dr_within3(drape_vec3 v);
 dr_vec4 dr_vec4_from(drape_vec3 v, float w);
 /* |g| h^2 (m): how far gravity moves a particle in a substep of h, the scale of the projection's
  * direction blend (kernels/drape_shared.h, dr_distance_step). */
 float dr_substep_sag(drape_vec3 gravity, float h);
 
+/* ---- memory.c ---- */
+/* DRAPE_ERROR_OUT_OF_MEMORY, with a message naming the bytes, when the world with `particles`,
+ * `distances` and `dihedrals` more would need more host memory than the process can allocate.
+ * `what` says what is being added ("a 16384 x 16384 cloth"). */
+drape_result dr_check_memory(const drape_world *world, const char *fn, const char *what,
+                             uint64_t particles, uint64_t distances, uint64_t dihedrals);
+
 /* ---- constraints.c ---- */
+/* The bytes the world would hold with that many more particles and constraints: what
+ * drape_world_host_bytes counts, at those counts, plus the colouring's working arrays. */
+uint64_t dr_world_bytes_for(const drape_world *world, uint64_t particles, uint64_t distances,
+                            uint64_t dihedrals);
 void dr_constraints_init(dr_constraints *set, uint32_t arity);
 void dr_constraints_free(dr_constraints *set);
 void dr_solver_set_free(dr_solver_set *set);

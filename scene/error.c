@@ -1,10 +1,14 @@
 /* Errors of scene loading and output: one formatted message in the caller's drape_scene_error, the
  * status that says what kind of failure it is, and the library's result when one is behind it.
- * Parse errors carry a line and column, which come from the byte offset where cJSON stopped.
+ * Parse errors carry a line and column, which come from the byte offset where cJSON stopped. A
+ * message quotes at most a short escaped excerpt of an input (sc_excerpt), so that an error on a
+ * file that is no scene or mesh at all (a password file named as a mesh) does not show its
+ * contents.
  */
 #include "scene_internal.h"
 
 #include <stdio.h>
+#include <string.h>
 
 drape_scene_status sc_vfail(drape_scene_error *err, drape_scene_status status, drape_result result,
                             const char *fmt, va_list ap)
@@ -40,6 +44,28 @@ void sc_line_column(const char *data, size_t size, size_t offset, uint32_t *line
     }
     *line = l;
     *column = c;
+}
+
+const char *sc_excerpt(const char *text, size_t length, char *buf, size_t size)
+{
+    size_t used = 0, k = 0;
+    for (; k < length && k < SC_EXCERPT_MAX; ++k) {
+        const unsigned char c = (unsigned char)text[k];
+        char piece[5];
+        if (c >= 0x20 && c < 0x7f && c != '\'')
+            piece[0] = (char)c, piece[1] = '\0';
+        else
+            snprintf(piece, sizeof piece, "\\x%02x", c);
+        size_t n = strlen(piece);
+        if (used + n + 4 > size)
+            break;
+        memcpy(buf + used, piece, n);
+        used += n;
+    }
+    if (k < length && used + 4 <= size)
+        memcpy(buf + used, "...", 3), used += 3;
+    buf[used] = '\0';
+    return buf;
 }
 
 drape_scene_status sc_status_of(drape_result result)

@@ -224,7 +224,13 @@ bool sc_json_float(sc_json *j, const cJSON *value, sc_range r, float *out)
     double v = 0.0;
     if (!sc_json_double(j, value, r, &v))
         return false;
-    *out = (float)v;
+    /* Checked in double, used in float: a value that a float cannot hold as a normal number would
+     * change meaning (a mass of 1e-50 becomes 0, a pin; 1e-39 has no finite inverse). */
+    const float f = (float)v;
+    if (v != 0.0 && !(fabsf(f) >= FLT_MIN))
+        return sc_json_fail(j, "%.9g is too small for a float (the smallest is %g): use 0 or a larger "
+                            "value", v, (double)FLT_MIN);
+    *out = f;
     return true;
 }
 

@@ -46,16 +46,10 @@ static bool fail(obj_reader *r, const char *fmt, ...)
     return false;
 }
 
-/* Copies a token into buf for messages, keeping printable ASCII only. */
+/* A short escaped excerpt of a token for messages (sc_excerpt). */
 static const char *printable(obj_token t, char *buf, size_t size)
 {
-    size_t n = 0;
-    for (const char *c = t.begin; c < t.end && n + 4 < size; ++c)
-        buf[n++] = isprint((unsigned char)*c) ? *c : '?';
-    if (t.end - t.begin > (ptrdiff_t)n)
-        buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-    buf[n] = '\0';
-    return buf;
+    return sc_excerpt(t.begin, (size_t)(t.end - t.begin), buf, size);
 }
 
 /* The next whitespace-separated token after *at on the current line; false at its end. */
@@ -82,7 +76,7 @@ static bool token_is(obj_token t, const char *word)
 
 static bool parse_coordinate(obj_reader *r, obj_token t, float *out)
 {
-    char buf[OBJ_TOKEN_MAX + 1], shown[48];
+    char buf[OBJ_TOKEN_MAX + 1], shown[4 * SC_EXCERPT_MAX + 4];
     size_t n = (size_t)(t.end - t.begin);
     if (n > OBJ_TOKEN_MAX)
         return fail(r, "coordinate '%s' is too long", printable(t, shown, sizeof shown));
@@ -126,7 +120,7 @@ static bool read_vertex(obj_reader *r, const char *at)
 /* The vertex index of a face corner "v", "v/vt", "v/vt/vn" or "v//vn", 0-based. */
 static bool parse_corner(obj_reader *r, obj_token t, uint32_t *out)
 {
-    char buf[OBJ_TOKEN_MAX + 1], shown[48];
+    char buf[OBJ_TOKEN_MAX + 1], shown[4 * SC_EXCERPT_MAX + 4];
     size_t n = (size_t)(t.end - t.begin);
     if (n > OBJ_TOKEN_MAX)
         return fail(r, "face corner '%s' is too long", printable(t, shown, sizeof shown));
@@ -216,7 +210,7 @@ static bool read_line(obj_reader *r)
     for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; ++i)
         if (token_is(keyword, skipped[i]))
             return true;
-    char shown[48];
+    char shown[4 * SC_EXCERPT_MAX + 4];
     return fail(r, "unsupported statement '%s' (a triangle mesh has v and f)",
                 printable(keyword, shown, sizeof shown));
 }

@@ -23,16 +23,16 @@ static drape_scene_status syntax_error(const char *file, const char *data, size_
     sc_line_column(data, size, offset, &line, &column);
     /* The text around the offset on its line, for the eye: cJSON's offset may sit just past the
      * character it choked on. */
-    size_t begin = offset > 12 ? offset - 12 : 0, n = 0;
+    size_t begin = offset > 6 ? offset - 6 : 0, n = 0;
     for (size_t i = begin; i < offset && i < size; ++i)
         if (data[i] == '\n')
             begin = i + 1;
     while (begin < offset && begin < size && (data[begin] == ' ' || data[begin] == '\t'))
         ++begin;
-    char near[40];
-    for (size_t i = begin; i < size && n < 28 && data[i] != '\n' && data[i] != '\r'; ++i)
-        near[n++] = isprint((unsigned char)data[i]) ? data[i] : '?';
-    near[n] = '\0';
+    while (begin + n < size && data[begin + n] != '\n' && data[begin + n] != '\r')
+        ++n;
+    char near[4 * SC_EXCERPT_MAX + 4];
+    sc_excerpt(data + begin, n, near, sizeof near);
     if (n == 0)
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s:%u:%u: %s%s", file, line, column,
                        what, offset >= size ? " at the end of the input" : "");
@@ -119,11 +119,13 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
         return sc_json_fail_status(j, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
                                    "no memory for a scene");
     p->scene->default_steps = steps;
-    /* The solver's values are checked above: what fails now is the backend or memory. */
+    /* The solver's values are checked above one by one; what fails now is a combination the
+     * library refuses (bad input: a substep too short, drag too strong for it), the backend or
+     * memory. */
     drape_result r = sc_scene_create_world(p->scene, def);
     if (r != DRAPE_OK) {
         mark = sc_json_enter_key(j, "solver");
-        sc_json_fail_status(j, DRAPE_SCENE_WORLD_FAILED, r, "%s", sc_scene_last_error(p->scene));
+        sc_json_fail_status(j, sc_status_of(r), r, "%s", sc_scene_last_error(p->scene));
         sc_json_leave(j, mark);
         return false;
     }
@@ -158,6 +160,18 @@ drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const 
     /* A UTF-8 byte order mark is not JSON, but editors write it. */
     size_t bom = size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
 
+    sc_json_scan_result scan;
+    sc_json_scan(data + bom, size - bom, &scan);
+    if (scan.nul_offset != SIZE_MAX)
+        return syntax_error(file, data, size, bom + scan.nul_offset,
+                            "a string holds \\u0000, which would cut it short", err);
+    const uint64_t available = drape_host_memory_available();
+    if (scan.bytes > available)
+        return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "%s: reading its %llu JSON values needs about %llu bytes, more than the %llu "
+                       "bytes this process can still allocate",
+                       file, (unsigned long long)scan.values, (unsigned long long)scan.bytes,
+                       (unsigned long long)available);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data + bom, size - bom, &end, 0);
     if (!root)

@@ -27,6 +27,10 @@ drape_scene_status sc_fail(drape_scene_error *err, drape_scene_status status, dr
                            const char *fmt, ...) SC_PRINTF(4, 5);
 drape_scene_status sc_vfail(drape_scene_error *err, drape_scene_status status, drape_result result,
                             const char *fmt, va_list ap);
+/* At most SC_EXCERPT_MAX bytes of text for a message, printable ASCII kept, anything else
+ * (and ') as \xNN, "..." when cut; buf needs 4 * SC_EXCERPT_MAX + 4 bytes. */
+#define SC_EXCERPT_MAX 12
+const char *sc_excerpt(const char *text, size_t length, char *buf, size_t size);
 /* The 1-based line and column of byte `offset` of `data`. */
 void sc_line_column(const char *data, size_t size, size_t offset, uint32_t *line,
                     uint32_t *column);
@@ -224,6 +228,16 @@ drape_result sc_scene_add_triangle(drape_scene *scene, const uint32_t v[3]);
 bool sc_valid_name(const char *name);
 /* The object with this name, or NULL. */
 const sc_object *sc_scene_find_object(const drape_scene *scene, const char *name, size_t length);
+
+/* ---- json_scan.c: what the text will cost cJSON, and NULs it would cut strings at ---- */
+
+typedef struct sc_json_scan_result {
+    uint64_t values; /* JSON values (cJSON nodes), at most */
+    uint64_t bytes;  /* the memory cJSON's tree will take, about */
+    size_t nul_offset; /* the offset of the first "\u0000" in a string, or SIZE_MAX */
+} sc_json_scan_result;
+
+void sc_json_scan(const char *data, size_t size, sc_json_scan_result *out);
 
 /* ---- json.c: strict reading of cJSON values with JSON paths in messages ---- */
 

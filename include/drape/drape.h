@@ -55,6 +55,21 @@ typedef void (*drape_log_fn)(drape_log_level level, const char *message, void *u
 void drape_log_stderr(drape_log_level level, const char *message, void *user);
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Limits                                                                                         */
+/*
+ * Every input must be finite, and within what the solver can take in float arithmetic without
+ * overflowing (squared lengths, cross products of edges, compliance / h^2, 1 / mass); the calls
+ * that take it fail with DRAPE_ERROR_INVALID_ARGUMENT beyond:
+ *   - any component of a position, velocity, target, gravity, wind, collider position or end, and
+ *     a radius: at most 1e9 in magnitude (m, m/s, m/s^2);
+ *   - a particle's mass: 0 (pinned) or at least 1e-15 kg;
+ *   - the substep h = dt / substeps: at least 1e-9 s; air_drag at most 1/h (the explicit drag step
+ *     would overshoot the wind, and diverge above 2/h);
+ *   - a compliance: at most 1e9 (m/N, rad/(N m)).
+ * What the step itself makes non-finite it reports as DRAPE_ERROR_NON_FINITE.
+ */
+
+/* ---------------------------------------------------------------------------------------------- */
 /* World                                                                                          */
 
 typedef struct drape_vec3 {
@@ -332,6 +347,12 @@ uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kin
 
 /* Bytes of host memory the world holds: its arrays at their allocated sizes. */
 uint64_t drape_world_host_bytes(const drape_world *world);
+
+/* Bytes this process can still allocate, as far as the system tells: the smaller of the memory the
+ * system has available (MemAvailable plus free swap) and what the address-space limit (RLIMIT_AS)
+ * leaves; UINT64_MAX when neither is known. The builders check what they will need against it
+ * first, and fail with DRAPE_ERROR_OUT_OF_MEMORY and a message naming the bytes. */
+uint64_t drape_host_memory_available(void);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Colouring                                                                                      */

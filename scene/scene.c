@@ -102,6 +102,7 @@ void drape_scene_destroy(drape_scene *s)
     for (uint32_t i = 0; i < s->object_count; ++i)
         free(s->objects[i].name);
     free(s->objects);
+    sc_name_index_free(&s->names);
     free(s->triangles);
     free(s->lines);
     free(s->targets);
@@ -119,14 +120,6 @@ bool sc_valid_name(const char *name)
         if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
             return false;
     return true;
-}
-
-const sc_object *sc_scene_find_object(const drape_scene *s, const char *name, size_t length)
-{
-    for (uint32_t i = 0; i < s->object_count; ++i)
-        if (strlen(s->objects[i].name) == length && !memcmp(s->objects[i].name, name, length))
-            return &s->objects[i];
-    return NULL;
 }
 
 /* Checks that a new object may have this name and that `count` more particles fit. */
@@ -160,7 +153,12 @@ static drape_result add_object(drape_scene *s, const char *name, sc_object_kind 
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for object '%s'", name);
     }
     s->objects = o;
-    s->objects[s->object_count++] = (sc_object){copy, kind, first, count, nx, ny};
+    s->objects[s->object_count] = (sc_object){copy, kind, first, count, nx, ny};
+    if (!sc_name_index_add(s, s->object_count)) {
+        free(copy);
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory to index object '%s'", name);
+    }
+    s->object_count++;
     return DRAPE_OK;
 }
 

@@ -159,6 +159,13 @@ typedef struct sc_object {
     uint32_t nx, ny; /* cloths: the grid */
 } sc_object;
 
+/* name_index.c: the objects' names, hashed (open addressing over object indices). */
+typedef struct sc_name_index {
+    uint32_t *slots; /* object index, or UINT32_MAX for an empty slot */
+    size_t capacity; /* a power of two, at least twice count */
+    uint32_t count;
+} sc_name_index;
+
 typedef struct sc_target {
     uint32_t attachment; /* the attachment's id */
     sc_target_path path;
@@ -174,6 +181,7 @@ struct drape_scene {
 
     sc_object *objects;
     uint32_t object_count, object_capacity;
+    sc_name_index names;
     uint32_t *triangles; /* 3 per triangle */
     uint32_t triangle_count, triangle_capacity;
     sc_polyline *lines;
@@ -226,8 +234,11 @@ drape_result sc_scene_add_triangle(drape_scene *scene, const uint32_t v[3]);
 /* Names of objects and scenes, which particle references and file names hold: 1 to 64 letters,
  * digits, '_', '-' or '.'. */
 bool sc_valid_name(const char *name);
-/* The object with this name, or NULL. */
+/* The object with this name, or NULL (name_index.c: a hash lookup). */
 const sc_object *sc_scene_find_object(const drape_scene *scene, const char *name, size_t length);
+/* Indexes objects[object] by its name; false when out of memory. */
+bool sc_name_index_add(drape_scene *scene, uint32_t object);
+void sc_name_index_free(sc_name_index *index);
 
 /* ---- json_scan.c: what the text will cost cJSON, and NULs it would cut strings at ---- */
 

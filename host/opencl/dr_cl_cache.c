@@ -8,21 +8,28 @@
  * stores the full key: an entry is used only when its key matches byte for byte, so a hash collision
  * costs a recompile, never a wrong binary.
  *
- * Entry: "DRCLBIN1", u64 key size, key, u64 binary size, binary, u64 FNV-1a of the binary (host byte
- * order; the key names the device, so an entry never travels between machines usefully). A file that
- * is short, has another magic or a wrong checksum is rejected with a warning and the program is
- * compiled (and the entry rewritten). Entries are written to a temporary file and renamed into place,
+ * Entry: "DRCLBIN2", u64 key size, key, u64 binary size, binary, u64 FNV-1a of everything before it
+ * (host byte order; the key names the device, so an entry never travels between machines usefully).
+ * Before a binary goes to the driver, which may crash on a damaged one, the file's length must be
+ * exactly what the two sizes say and the hash must match the whole entry, so that a truncated entry
+ * whose binary checksum still matches (the first format hashed the binary alone) is refused. A file
+ * that fails, is not a regular file owned by this user, or is writable by others is rejected with a
+ * warning and the program is compiled (and the entry rewritten). Entries are written to a temporary file and renamed into place,
  * so concurrent processes (parallel ctest) never see a half-written entry. Failing to write is only
  * a warning: the cache is an optimisation.
  *
  * Directory: the context def's cache_dir, else $DRAPE_CACHE_DIR, else $XDG_CACHE_HOME/drape, else
  * $HOME/.cache/drape; an empty string disables the cache. Nothing is ever evicted: entries are small
- * (tens of KiB) and a stale one is simply never matched again.
+ * (tens of KiB) and a stale one is simply never matched again. A cache directory shared between
+ * users is not supported: the hash guards against damage, not against someone who can write the
+ * directory, so entries of another owner or writable by group or others are never loaded, and new
+ * directories are made private (0700).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "dr_cl_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +37,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char dr_cl_cache_magic[8] = {'D', 'R', 'C', 'L', 'B', 'I', 'N', '1'};
+static const char dr_cl_cache_magic[8] = {'D', 'R', 'C', 'L', 'B', 'I', 'N', '2'};
 
 /* ---- string builder and hash ----------------------------------------------------------------- */
 
@@ -126,7 +133,7 @@ static bool dr_cl_make_dirs(const char *path)
             continue;
         char saved = tmp[i];
         tmp[i] = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
             return false;
         tmp[i] = saved;
     }
@@ -159,12 +166,28 @@ void dr_cl_cache_path(const dr_cl_context *ctx, const char *key, char *out, size
              (unsigned long long)dr_cl_hash64(key, strlen(key), DR_CL_HASH_SEED));
 }
 
-/* Reads a whole file; NULL if it cannot be read. */
-static unsigned char *dr_cl_read_file(const char *path, size_t *size)
+/* Reads a whole entry; NULL if there is none (errno ENOENT) or it cannot be read, and NULL with
+ * *why set when the file is there but must not be trusted. */
+static unsigned char *dr_cl_read_file(const char *path, size_t *size, const char **why)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        if (errno == ELOOP)
+            *why = "it is a symbolic link";
         return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        *why = "not a regular file";
+    else if (st.st_uid != geteuid())
+        *why = "another user owns it (a shared cache directory is not supported)";
+    else if (st.st_mode & (S_IWGRP | S_IWOTH))
+        *why = "others may write it (a shared cache directory is not supported)";
+    FILE *f = *why ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
     unsigned char *data = NULL;
     long length;
     if (fseek(f, 0, SEEK_END) != 0 || (length = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0)
@@ -200,16 +223,18 @@ drape_result dr_cl_cache_load(dr_cl_context *ctx, const char *key, unsigned char
     char path[1200];
     dr_cl_cache_path(ctx, key, path, sizeof path);
     size_t file_size = 0;
-    unsigned char *file = dr_cl_read_file(path, &file_size);
-    if (!file)
+    const char *why = NULL;
+    unsigned char *file = dr_cl_read_file(path, &file_size, &why);
+    if (!file && !why)
         return DRAPE_ERROR_OUT_OF_RANGE; /* no entry: a plain miss */
 
     const unsigned char *p = file, *end = file + file_size;
     char magic[8];
     uint64_t key_size = 0, binary_size = 0, checksum = 0;
     size_t want_key = strlen(key);
-    const char *why = NULL;
-    if (!dr_cl_take(&p, end, magic, sizeof magic) || memcmp(magic, dr_cl_cache_magic, 8) != 0)
+    if (why)
+        ;
+    else if (!dr_cl_take(&p, end, magic, sizeof magic) || memcmp(magic, dr_cl_cache_magic, 8) != 0)
         why = "not a drape program cache entry";
     else if (!dr_cl_take(&p, end, &key_size, sizeof key_size) || key_size > (uint64_t)(end - p))
         why = "truncated key";
@@ -221,8 +246,9 @@ drape_result dr_cl_cache_load(dr_cl_context *ctx, const char *key, unsigned char
     else {
         const unsigned char *bin = p;
         p += binary_size;
-        if (!dr_cl_take(&p, end, &checksum, sizeof checksum) || p != end ||
-            checksum != dr_cl_hash64(bin, (size_t)binary_size, DR_CL_HASH_SEED))
+        if (!dr_cl_take(&p, end, &checksum, sizeof checksum) || p != end)
+            why = "its length is not what its sizes say";
+        else if (checksum != dr_cl_hash64(file, (size_t)(bin + binary_size - file), DR_CL_HASH_SEED))
             why = "checksum mismatch";
         else {
             *binary = malloc((size_t)binary_size);
@@ -259,14 +285,22 @@ void dr_cl_cache_store(dr_cl_context *ctx, const char *key, const unsigned char 
                    ctx->cache_dir, strerror(errno));
         return;
     }
-    FILE *f = fopen(tmp, "wb");
+    /* Private whatever the umask: an entry that others may write is never loaded. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
+        if (fd >= 0)
+            close(fd);
         dr_cl_logf(&ctx->logger, DRAPE_LOG_WARNING, "cannot write program cache entry %s (%s)",
                    tmp, strerror(errno));
         return;
     }
     uint64_t key_size = strlen(key), binary_size = size;
-    uint64_t checksum = dr_cl_hash64(binary, size, DR_CL_HASH_SEED);
+    uint64_t checksum = dr_cl_hash64(dr_cl_cache_magic, 8, DR_CL_HASH_SEED);
+    checksum = dr_cl_hash64(&key_size, sizeof key_size, checksum);
+    checksum = dr_cl_hash64(key, (size_t)key_size, checksum);
+    checksum = dr_cl_hash64(&binary_size, sizeof binary_size, checksum);
+    checksum = dr_cl_hash64(binary, size, checksum);
     bool ok = fwrite(dr_cl_cache_magic, 1, 8, f) == 8 &&
               fwrite(&key_size, sizeof key_size, 1, f) == 1 &&
               fwrite(key, 1, (size_t)key_size, f) == (size_t)key_size &&

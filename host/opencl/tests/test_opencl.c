@@ -15,9 +15,12 @@
 #include "dr_cl_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SKIP 77
 
@@ -519,9 +522,10 @@ static bool write_file(const char *path, const void *data, size_t size)
     return fclose(f) == 0 && ok;
 }
 
-/* One context on the cache directory: builds probe.cl, checks the counters, runs the kernel. */
-static int cache_round(const char *dir, uint32_t compiled, uint32_t from_cache, uint32_t rejected,
-                       uint32_t written, int warnings)
+/* One context on the cache directory: builds probe.cl, checks the counters (and that a warning
+ * says `why`, unless NULL), runs the kernel. */
+static int cache_round_why(const char *dir, uint32_t compiled, uint32_t from_cache,
+                           uint32_t rejected, uint32_t written, int warnings, const char *why)
 {
     capture c;
     capture_clear(&c);
@@ -534,12 +538,19 @@ static int cache_round(const char *dir, uint32_t compiled, uint32_t from_cache, 
     ENSURE(ctx->stats.cache_rejected == rejected);
     ENSURE(ctx->stats.cache_written == written);
     ENSURE(c.errors == 0 && c.warnings == warnings);
+    ENSURE(!why || strstr(c.text, why));
     for (size_t i = 0; i < ctx->program_count; ++i)
         if (strcmp(dr_cl_kernel_file_name(i), "probe.cl") == 0)
             ENSURE(ctx->program_from_cache[i] == (from_cache == 1));
     ENSURE(run_probe(ctx, 777, 8) == 0); /* a cached binary works as well as a compiled one */
     dr_cl_context_destroy(ctx);
     return 0;
+}
+
+static int cache_round(const char *dir, uint32_t compiled, uint32_t from_cache, uint32_t rejected,
+                       uint32_t written, int warnings)
+{
+    return cache_round_why(dir, compiled, from_cache, rejected, written, warnings, NULL);
 }
 
 static int test_cache(void)
@@ -594,6 +605,34 @@ static int test_cache(void)
     data[size - 20] ^= 0x5a;
     ENSURE(write_file(path, data, size));
     ENSURE(cache_round(dir, 1, 0, 1, 1, 1) == 0);
+    /* a truncated binary with its size field and a checksum of the binary alone made consistent
+     * (what the first format accepted and the driver crashed on): the hash of the whole entry
+     * refuses it */
+    f = fopen(path, "rb");
+    ENSURE(f != NULL);
+    size = fread(data, 1, 1 << 24, f);
+    fclose(f);
+    uint64_t key_size, binary_size;
+    memcpy(&key_size, data + 8, 8);
+    ENSURE(16 + key_size + 8 < size);
+    memcpy(&binary_size, data + 16 + key_size, 8);
+    uint64_t half = binary_size / 2;
+    unsigned char *bin = data + 16 + key_size + 8;
+    uint64_t forged = dr_cl_hash64(bin, (size_t)half, DR_CL_HASH_SEED);
+    memcpy(data + 16 + key_size, &half, 8);
+    memcpy(bin + half, &forged, 8);
+    ENSURE(write_file(path, data, (size_t)(16 + key_size + 8 + half + 8)));
+    ENSURE(cache_round_why(dir, 1, 0, 1, 1, 1, "checksum mismatch") == 0);
+    ENSURE(cache_round(dir, 0, 1, 0, 0, 0) == 0);
+    /* an entry that others may write, or that another user owns, is never loaded */
+    ENSURE(chmod(path, 0666) == 0);
+    ENSURE(cache_round_why(dir, 1, 0, 1, 1, 1, "others may write it") == 0);
+    ENSURE(cache_round(dir, 0, 1, 0, 0, 0) == 0);
+    if (geteuid() == 0) {
+        ENSURE(chown(path, 65534, 65534) == 0);
+        ENSURE(cache_round_why(dir, 1, 0, 1, 1, 1, "another user owns it") == 0);
+        ENSURE(cache_round(dir, 0, 1, 0, 0, 0) == 0);
+    }
     free(data);
 
     /* a well-formed entry whose binary the driver refuses */

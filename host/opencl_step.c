@@ -20,6 +20,7 @@
 #include "opencl/dr_cl.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,33 @@ struct dr_opencl {
     int distance_kernel;     /* K_SOLVE_DISTANCE, or K_SOLVE_DISTANCE_X16 on CPU devices */
     uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1 or 16 */
     bool device_ahead; /* x and v on the device are newer than the host's */
+    unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
 };
+
+/* The CLBlast routines the step and the diagnostics call. */
+enum { BLAST_ROWS = 1, BLAST_SUM = 2 };
+
+/* The first call of a CLBlast routine compiles it inside the driver, and PoCL crashes there rather
+ * than failing when a host allocation fails (a segmentation fault with 268 MB of address space left,
+ * where 286 MB was enough): before that first call the process must have this much room left, or the
+ * call fails cleanly with DRAPE_ERROR_OUT_OF_MEMORY. */
+#define BLAST_HEADROOM ((uint64_t)320 << 20)
+
+static drape_result blast_headroom(dr_opencl *cl, unsigned routine, const char *call)
+{
+    if (cl->blast_ready & routine)
+        return DRAPE_OK;
+    const uint64_t have = drape_host_memory_available();
+    if (have < BLAST_HEADROOM) {
+        dr_cl_logf(&cl->ctx->logger, DRAPE_LOG_ERROR,
+                   "%s: compiling it needs about %llu bytes of host memory and only %llu are left; "
+                   "not called",
+                   call, (unsigned long long)BLAST_HEADROOM, (unsigned long long)have);
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    }
+    cl->blast_ready |= routine;
+    return DRAPE_OK;
+}
 
 /* Sets arguments first .. first + count - 1 of a kernel from (size, pointer) pairs made by A(). */
 #define A(value) sizeof(value), (const void *)&(value)
@@ -341,6 +368,7 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
         TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
                      A(n)));
         TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));
+        TRY(blast_headroom(cl, BLAST_ROWS, "CLBlast gemv (damping moments)"));
         TRY(dr_cl_sum_rows_device(cl->ctx, cl->moments, groups(cl, n), DR_DAMP_ROW, cl->sums,
                                   cl->phase[PREDICT]));
         TRY(set_args(cl, K_DAMP_SOLVE, 0, 4, A(cl->rigid), A(cl->sums), A(cl->x), A(cl->origin)));
@@ -508,6 +536,8 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
         cl->scratch_bytes = need;
     }
     float ke = 0.0f, sq = 0.0f;
+    if (n || count)
+        TRY(blast_headroom(cl, BLAST_SUM, "CLBlastSdot (diagnostics)"));
     if (n) {
         TRY(set_args(cl, K_KINETIC, 0, 4, A(cl->scratch), A(cl->x), A(cl->v), A(n)));
         TRY(launch(cl, K_KINETIC, n, UPDATE));

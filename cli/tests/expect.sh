@@ -4,6 +4,7 @@
 #   expect.sh CODE STDOUT_REGEX STDERR_REGEX COMMAND [ARGS...]
 #
 # CODE is the exit code the command must return; each regex (grep -E, "" for none) must match
+# (with EXPECT_STDOUT=FILE in the environment stdout goes to FILE, e.g. /dev/full, instead)
 # somewhere in that stream. With REQUIRE_OPENCL=1 in the environment the test is skipped (exit 77)
 # when `COMMAND devices` finds no OpenCL device.
 set -u
@@ -17,7 +18,7 @@ if [ "${REQUIRE_OPENCL:-0}" = 1 ]; then
 fi
 tmp=${TMPDIR:-/tmp}/drape-expect.$$
 trap 'rm -f "$tmp.out" "$tmp.err"' EXIT
-"$@" >"$tmp.out" 2>"$tmp.err"
+"$@" >"${EXPECT_STDOUT:-$tmp.out}" 2>"$tmp.err"
 got=$?
 status=0
 if [ "$got" != "$code" ]; then

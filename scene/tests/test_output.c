@@ -1,11 +1,54 @@
 /* Output: the CSV dump (header, one row per particle, values that read back to the same floats) and
  * OBJ frames (numbered names, one vertex and normal per particle, the cloth's triangulation split
  * along the (i,j)-(i+1,j+1) diagonal, ropes as polylines), and a clear failure when the output
- * cannot be written.
+ * cannot be written. Every output is atomic: a failed, refused or discarded write leaves the
+ * previous file whole and no temporary file behind; a non-finite state is never written.
  */
+#define _XOPEN_SOURCE 700 /* mkfifo, symlink, setrlimit */
 #include "scene_test.h"
 
+#include <dirent.h>
+#include <math.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Writes text to a file (plainly, for set-up). */
+static int put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return 0;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* Whether a file holds exactly `text`. */
+static int holds(const char *path, const char *text)
+{
+    char buf[4096];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strcmp(buf, text) == 0;
+}
+
+/* Files in dir whose name contains ".tmp-" (temporary files left behind). */
+static int temporaries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        n += strstr(e->d_name, ".tmp-") != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
 
 static drape_scene *builtin(const char *name)
 {
@@ -116,11 +159,113 @@ static void output_failures(st_run *t)
     drape_scene_destroy(s);
 }
 
+/* drape_output: commit replaces, discard keeps, a write error keeps (simulated with a file size
+ * limit, the errno a full disk gives being ENOSPC), a FIFO is refused at once, a symbolic link is
+ * written through. */
+static void atomic_output(st_run *t)
+{
+    char dir[512], path[600], link[600], fifo[600];
+    drape_scene_error e;
+    drape_output out;
+    CHECK(t, st_scratch_dir(dir, sizeof dir, "atomic"));
+    snprintf(path, sizeof path, "%s/a.txt", dir);
+    CHECK(t, put(path, "old\n"));
+    CHECK(t, drape_output_open(&out, path, &e) == DRAPE_SCENE_OK);
+    fputs("new", out.file);
+    CHECK(t, holds(path, "old\n") && temporaries(dir) == 1);
+    drape_output_discard(&out);
+    CHECK(t, holds(path, "old\n") && temporaries(dir) == 0);
+    CHECK(t, drape_output_open(&out, path, &e) == DRAPE_SCENE_OK);
+    fputs("new\n", out.file);
+    CHECK_MSG(t, drape_output_commit(&out, &e) == DRAPE_SCENE_OK, "%s", e.message);
+    CHECK(t, holds(path, "new\n") && temporaries(dir) == 0);
+
+    /* A write that fails half way (here: past a 4 KiB file size limit) keeps the old file. */
+    struct rlimit saved, small = {4096, 0};
+    CHECK(t, getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    small.rlim_max = saved.rlim_max;
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    CHECK(t, drape_output_open(&out, path, &e) == DRAPE_SCENE_OK);
+    CHECK(t, setrlimit(RLIMIT_FSIZE, &small) == 0);
+    for (int i = 0; i < 1000; ++i)
+        fprintf(out.file, "row %d of a file larger than the limit\n", i);
+    drape_scene_status st = drape_output_commit(&out, &e);
+    CHECK(t, setrlimit(RLIMIT_FSIZE, &saved) == 0);
+    signal(SIGXFSZ, old_handler);
+    CHECK(t, st == DRAPE_SCENE_OUTPUT_FAILED);
+    CHECK_MSG(t, st_has_all(e.message, "a.txt: cannot write: File too large", NULL), "%s", e.message);
+    CHECK(t, holds(path, "new\n") && temporaries(dir) == 0);
+
+    /* A FIFO is no regular file: refused without waiting for a reader. */
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    unlink(fifo);
+    CHECK(t, mkfifo(fifo, 0600) == 0);
+    CHECK(t, drape_output_open(&out, fifo, &e) == DRAPE_SCENE_OUTPUT_FAILED);
+    CHECK(t, st_has_all(e.message, "fifo: cannot write: exists and is not a regular file", NULL));
+
+    /* A symbolic link stays a link; the file it names is replaced. */
+    snprintf(link, sizeof link, "%s/link.txt", dir);
+    unlink(link);
+    CHECK(t, symlink("a.txt", link) == 0);
+    CHECK(t, drape_output_open(&out, link, &e) == DRAPE_SCENE_OK);
+    fputs("through\n", out.file);
+    CHECK(t, drape_output_commit(&out, &e) == DRAPE_SCENE_OK);
+    struct stat st_link;
+    CHECK(t, lstat(link, &st_link) == 0 && S_ISLNK(st_link.st_mode));
+    CHECK(t, holds(path, "through\n") && temporaries(dir) == 0);
+}
+
+/* A state the step made non-finite is refused by both writers, which leave the previous files as
+ * they were: a cloth of explicit springs far too stiff for its particles diverges. */
+static void non_finite_refused(st_run *t)
+{
+    static const char scene[] =
+        "{\"name\": \"diverges\", \"solver\": {\"mode\": \"mass-spring\", \"spring_stiffness\": 5},"
+        " \"cloths\": [{\"pins\": [\"corner-00\", \"corner-10\"]}]}";
+    drape_scene_options o = st_cpu_options();
+    drape_scene *s = NULL;
+    drape_scene_error e;
+    CHECK_MSG(t, drape_scene_load_buffer(scene, strlen(scene), "diverges.json", &o, &s, &e) ==
+                     DRAPE_SCENE_OK, "%s", e.message);
+    drape_world *w = drape_scene_world(s);
+    const uint32_t n = drape_world_particle_count(w);
+    drape_vec3 *x = malloc(n * sizeof *x);
+    CHECK(t, x != NULL);
+    bool finite = true;
+    for (int step = 0; step < 600 && finite; ++step) {
+        drape_result r = drape_scene_step(s);
+        CHECK(t, drape_world_get_positions(w, 0, n, x) == DRAPE_OK);
+        for (uint32_t i = 0; i < n; ++i)
+            finite = finite && isfinite(x[i].x) && isfinite(x[i].y) && isfinite(x[i].z);
+        CHECK(t, r == DRAPE_OK || !finite); /* a step may report what it made */
+    }
+    free(x);
+    CHECK_MSG(t, !finite, "the scene was meant to diverge");
+    char dir[512], csv[600], obj[600];
+    CHECK(t, st_scratch_dir(dir, sizeof dir, "non_finite"));
+    snprintf(csv, sizeof csv, "%s/final.csv", dir);
+    snprintf(obj, sizeof obj, "%s/diverges_0003.obj", dir);
+    CHECK(t, put(csv, "previous csv\n") && put(obj, "previous obj\n"));
+    CHECK(t, drape_scene_dump_csv(s, csv, &e) == DRAPE_SCENE_WORLD_FAILED);
+    CHECK(t, e.result == DRAPE_ERROR_NON_FINITE);
+    CHECK_MSG(t, st_has_all(e.message, "final.csv: not written: particle ", "is not finite", NULL),
+              "%s", e.message);
+    CHECK(t, drape_scene_export_obj(s, dir, 3, &e) == DRAPE_SCENE_WORLD_FAILED);
+    CHECK(t, e.result == DRAPE_ERROR_NON_FINITE);
+    CHECK_MSG(t, st_has_all(e.message, "diverges_0003.obj: not written: particle ", NULL), "%s",
+              e.message);
+    CHECK(t, holds(csv, "previous csv\n") && holds(obj, "previous obj\n"));
+    CHECK(t, temporaries(dir) == 0);
+    drape_scene_destroy(s);
+}
+
 int main(void)
 {
     st_run t = {0};
     RUN(&t, csv_dump);
     RUN(&t, obj_frames);
     RUN(&t, output_failures);
+    RUN(&t, atomic_output);
+    RUN(&t, non_finite_refused);
     return st_finish(&t);
 }

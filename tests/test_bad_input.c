@@ -314,6 +314,80 @@ static void test_bad_particles_constraints_colliders(void)
     drape_world_destroy(w), drape_world_destroy(twin);
 }
 
+/* The limits of drape.h: finite values the solver cannot compute with in float are refused where
+ * they enter, and the edge of each limit is accepted. */
+static void test_limits(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = NULL;
+    def.dt = 1e-30f; /* its reporting interval was 0 steps (SIGFPE); h^2 underflows */
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "substep",
+                   "1e-09");
+    def.dt = 4e-9f; /* 4 substeps of 1e-9 s: the shortest accepted */
+    ENSURE_OK(drape_world_create(&def, &w));
+    drape_world_destroy(w);
+    def = tu_def(&log);
+    def.air_drag = 241.0f; /* above 1/h = 240 1/s */
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "air_drag",
+                   "1/h");
+    def.air_drag = 239.0f;
+    ENSURE_OK(drape_world_create(&def, &w));
+    drape_world_destroy(w);
+    def = tu_def(&log);
+    def.gravity.y = 3e38f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "gravity",
+                   "1e+09");
+    def = tu_def(&log);
+    def.wind.x = -2e9f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "wind",
+                   NO_NEEDLE);
+
+    def = tu_def(&log);
+    w = tu_world(&def);
+    drape_particle_def p = drape_default_particle_def();
+    p.mass = 1e-39f; /* a subnormal: 1 / mass is infinite */
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, &p, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "mass", "1e-15");
+    p.mass = 1e-15f;
+    ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+    p.mass = 1.0f;
+    p.position.x = 3.4e38f;
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, &p, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "position", NO_NEEDLE);
+    p.position.x = 0.0f;
+    ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1, d.compliance = 1e30f;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "compliance", NO_NEEDLE);
+    drape_collider_def c = drape_default_collider_def();
+    c.position.y = 1e38f;
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "position", NO_NEEDLE);
+    /* A plane normal whose squared length overflows a float is still a direction. */
+    c = drape_default_collider_def();
+    c.normal = (drape_vec3){0.0f, 1e20f, 0.0f};
+    uint32_t id;
+    ENSURE_OK(drape_world_add_collider(w, &c, &id));
+    float distance = 0.0f;
+    ENSURE_OK(drape_world_collider_distance(w, id, (drape_vec3){0.0f, 2.0f, 0.0f}, &distance));
+    ENSURE_MSG(distance == 2.0f, "distance %g to the plane y = 0, expected 2", (double)distance);
+    drape_world_destroy(w);
+
+    /* The largest documented cloth is refused before anything is allocated when the machine
+     * cannot hold it, with the bytes it needs. */
+    w = tu_world(&def);
+    drape_cloth_def cloth = drape_default_cloth_def();
+    cloth.nx = cloth.ny = 16384;
+    if (drape_host_memory_available() < 100ull * 1024 * 1024 * 1024) {
+        ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_OUT_OF_MEMORY,
+                       "16384 x 16384 cloth needs about", "bytes");
+        ENSURE(drape_world_particle_count(w) == 0);
+    }
+    drape_world_destroy(w);
+}
+
 static void test_result_strings_and_default_log(void)
 {
     const drape_result all[] = {DRAPE_OK,
@@ -337,6 +411,7 @@ int main(void)
 {
     RUN_TEST(test_bad_world_defs);
     RUN_TEST(test_bad_particles_constraints_colliders);
+    RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
     return th_finish();
 }

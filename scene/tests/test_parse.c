@@ -110,6 +110,43 @@ static void limits(st_run *t)
     CHECK(t, drape_scene_load_buffer(NULL, 0, NULL, &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
 }
 
+/* Names are looked up in a hash table: with thousands of ropes (the table grows and rehashes many
+ * times) every reference still finds its own rope, and a name given twice is still refused. */
+static void many_names(st_run *t)
+{
+    enum { ROPES = 3000 };
+    size_t cap = 200 * (size_t)ROPES + 64, n = 0;
+    char *text = malloc(cap);
+    CHECK(t, text != NULL);
+    n += (size_t)snprintf(text + n, cap - n, "{\"ropes\": [");
+    for (int i = 0; i < ROPES; ++i)
+        n += (size_t)snprintf(text + n, cap - n, "%s{\"name\": \"r%d\", \"count\": 2}", i ? ", " : "",
+                              i);
+    n += (size_t)snprintf(text + n, cap - n, "], \"distances\": [");
+    for (int i = 0; i < ROPES; ++i)
+        n += (size_t)snprintf(text + n, cap - n, "%s{\"a\": \"r%d[1]\", \"b\": \"r%d[0]\"}",
+                              i ? ", " : "", i, (i * 7 + 1) % ROPES);
+    snprintf(text + n, cap - n, "]}");
+    drape_scene *s;
+    drape_scene_error e;
+    drape_scene_options o = st_cpu_options();
+    CHECK_MSG(t, drape_scene_load_buffer(text, strlen(text), "ropes.json", &o, &s, &e) ==
+                     DRAPE_SCENE_OK, "%s", e.message);
+    drape_world *w = drape_scene_world(s);
+    CHECK(t, drape_world_particle_count(w) == 2 * ROPES);
+    CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_DISTANCE) == 2 * ROPES);
+    drape_scene_destroy(s);
+    /* The same rope name twice, far apart. */
+    char *second = strstr(text, "\"r2999\"");
+    CHECK(t, second != NULL);
+    memcpy(second, "\"r1234\"", 7);
+    CHECK(t, drape_scene_load_buffer(text, strlen(text), "ropes.json", &o, &s, &e) ==
+                 DRAPE_SCENE_BAD_INPUT);
+    CHECK_MSG(t, st_has_all(e.message, "$.ropes[2999]", "name 'r1234' is taken", NULL), "%s",
+              e.message);
+    free(text);
+}
+
 /* Every file in scenes/ loads, with the counts its description promises. */
 static void shipped_scenes_load(st_run *t)
 {
@@ -171,6 +208,7 @@ int main(void)
     RUN(&t, bad_inputs);
     RUN(&t, missing_file);
     RUN(&t, limits);
+    RUN(&t, many_names);
     RUN(&t, shipped_scenes_load);
     RUN(&t, docs_example);
     return st_finish(&t);

@@ -137,7 +137,7 @@ drape_result drape_scene_get_info(const drape_scene *scene, drape_scene_info *ou
 /* Output                                                                                         */
 
 /* An output file that is either the complete previous file or the complete new one: written to a
- * temporary file in the target's directory, then flushed, synced and renamed over the target. A
+ * temporary file in the target's directory, then flushed, closed and renamed over the target. A
  * failure (a full disk, a refused value) or an interrupted run leaves the target as it was. The
  * scene's writers go through it; so can any other output of a program. */
 typedef struct drape_output {
@@ -148,7 +148,7 @@ typedef struct drape_output {
 
 /* Opens the temporary file. A target that exists and is not a regular file is refused. */
 drape_scene_status drape_output_open(drape_output *out, const char *path, drape_scene_error *err);
-/* Flushes, syncs and closes the temporary file and renames it over the target; a write error
+/* Flushes and closes the temporary file and renames it over the target; a write error
  * anywhere on the way is DRAPE_SCENE_OUTPUT_FAILED with its cause, and the target is untouched. */
 drape_scene_status drape_output_commit(drape_output *out, drape_scene_error *err);
 /* Closes and removes the temporary file; the target is untouched. */

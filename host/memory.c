@@ -7,7 +7,8 @@
  * What the process can allocate is the smaller of the memory the system has available
  * (/proc/meminfo: MemAvailable plus SwapFree) and what the address-space limit (RLIMIT_AS, as
  * `prlimit --as` or `ulimit -v` set it) leaves above the process's current size (/proc/self/statm).
- * Where neither can be read, nothing is refused; nor is an addition of less than 64 MiB.
+ * Where neither can be read, nothing is refused; nor is an addition of less than 64 MiB. On a CPU
+ * OpenCL device (PoCL) the device's buffers are host memory as well, and count as a second copy.
  */
 #define _DEFAULT_SOURCE /* getrlimit, sysconf */
 #include "world_internal.h"
@@ -64,7 +65,10 @@ uint64_t drape_host_memory_available(void)
 drape_result dr_check_memory(const drape_world *w, const char *fn, const char *what,
                              uint64_t particles, uint64_t distances, uint64_t dihedrals)
 {
-    const uint64_t need = dr_world_bytes_for(w, particles, distances, dihedrals);
+    uint64_t need = dr_world_bytes_for(w, particles, distances, dihedrals);
+    /* On a CPU device the OpenCL buffers, a second copy of the state, take host memory too. */
+    if (w->cl && dr_opencl_uses_host_memory(w->cl))
+        need *= 2;
     /* Small additions are not worth asking the system about (a scene of 40,000 ropes would read
      * /proc/meminfo 40,000 times): an allocation of a few MiB that fails still fails cleanly. */
     if (need - dr_world_bytes_for(w, 0, 0, 0) < ((uint64_t)64 << 20))

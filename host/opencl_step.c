@@ -200,6 +200,11 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     return DRAPE_OK;
 }
 
+bool dr_opencl_uses_host_memory(const dr_opencl *cl)
+{
+    return (cl->ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
 {
     dr_cl_device_describe(&cl->ctx->device, buf, size);

@@ -148,6 +148,8 @@ drape_result dr_world_pull(const drape_world *world);
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);
 void dr_opencl_destroy(dr_opencl *cl);
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size);
+/* Whether the device's buffers live in host memory (a CPU device such as PoCL's). */
+bool dr_opencl_uses_host_memory(const dr_opencl *cl);
 drape_result dr_opencl_step(drape_world *world);
 drape_result dr_opencl_pull(drape_world *world);
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);

@@ -109,7 +109,6 @@ static int print_json(const drape_scene *s, uint32_t steps, double wall, uint32_
     return cli_print_json(o);
 }
 
-
 /* The exit code of a failed export or dump, after its message. */
 static int output_error(const drape_scene_error *e)
 {
@@ -137,7 +136,8 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     const uint32_t steps = c->steps ? c->steps : drape_scene_default_steps(s);
     /* Steps per simulated second, in 64 bits and clamped: a tiny dt must not make it 0. */
     const double per = round(1.0 / (double)drape_world_get_def(w).dt);
-    const uint64_t per_second = per >= 1.0 && per < 1e18 ? (uint64_t)per : per < 1.0 ? 1 : UINT64_MAX;
+    const uint64_t per_second =
+        per >= 1.0 && per < 1e18 ? (uint64_t)per : per < 1.0 ? 1 : UINT64_MAX;
     uint32_t frames = 0, step = 0;
     if (!c->json)
         print_header(s, steps);

@@ -144,7 +144,7 @@ static drape_result store(drape_world *w, drape_constraint_type type, const char
     s->target[id] = target;
     s->removed[id] = 0;
     s->live++;
-    w->solver_dirty = true;
+    w->type_dirty |= 1u << type;
     if (out_id)
         *out_id = id;
     return DRAPE_OK;
@@ -234,7 +234,7 @@ drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drap
                        "%s: target must be finite and within %g m", fn, (double)DR_MAX_MAGNITUDE);
     w->constraints[DRAPE_CONSTRAINT_ATTACHMENT].target[id] = dr_vec4_from(target, 0.0f);
     dr_solver_set *solved = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
-    if (!w->solver_dirty)
+    if (!w->solver_dirty && !(w->type_dirty & (1u << DRAPE_CONSTRAINT_ATTACHMENT)))
         solved->target[solved->slot_of[id]] = dr_vec4_from(target, 0.0f);
     w->stale |= DR_STALE_TARGETS;
     return DRAPE_OK;
@@ -249,7 +249,7 @@ drape_result drape_world_remove_attachment(drape_world *w, uint32_t id)
     s->removed[id] = 1;
     s->free_ids[s->free_count++] = id;
     s->live--;
-    w->solver_dirty = true;
+    w->type_dirty |= 1u << DRAPE_CONSTRAINT_ATTACHMENT;
     return DRAPE_OK;
 }
 
@@ -267,6 +267,63 @@ uint32_t drape_world_distance_count(const drape_world *w, drape_distance_kind ki
     for (uint32_t id = 0; id < s->count; ++id)
         n += !s->removed[id] && s->kind[id] == (uint8_t)kind;
     return n;
+}
+
+static float corrected_stiffness(float k, int iterations)
+{
+    if (k >= 1.0f)
+        return 1.0f;
+    return 1.0f - powf(1.0f - k, 1.0f / (float)iterations);
+}
+
+drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uint32_t count,
+                                       drape_distance_def *out)
+{
+    static const char fn[] = "drape_world_get_distances";
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    if (!out && count)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (first > s->count || count > s->count - first)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: distances %u .. %u + %u are out of range (the world has %u)", fn,
+                       first, first, count, s->count);
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t id = first + k;
+        out[k] = (drape_distance_def){s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1],
+                                      s->rest[id], s->stiffness[id], s->compliance[id],
+                                      (drape_distance_kind)s->kind[id]};
+    }
+    return DRAPE_OK;
+}
+
+drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type type, uint32_t kinds,
+                                       float stiffness, float compliance)
+{
+    static const char fn[] = "drape_world_set_stiffness";
+    if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: type = %d is not a type", fn,
+                       (int)type);
+    if (!(stiffness >= 0.0f && stiffness <= 1.0f))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: stiffness = %g must be in [0, 1]", fn, (double)stiffness);
+    if (!isfinite(compliance))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: compliance is not finite", fn);
+    dr_constraints *s = &w->constraints[type];
+    dr_solver_set *solved = &w->solver[type];
+    const bool in_place = !w->solver_dirty && !(w->type_dirty & (1u << type));
+    for (uint32_t id = 0; id < s->count; ++id) {
+        if (s->removed[id] || (type == DRAPE_CONSTRAINT_DISTANCE && !(kinds & (1u << s->kind[id]))))
+            continue;
+        s->stiffness[id] = stiffness;
+        s->compliance[id] = compliance;
+        if (in_place) {
+            const uint32_t slot = solved->slot_of[id];
+            solved->kprime[slot] = corrected_stiffness(stiffness, w->def.iterations);
+            solved->compliance[slot] = compliance;
+        }
+    }
+    w->stale |= DR_STALE_SET(type);
+    return DRAPE_OK;
 }
 
 /* Bytes per constraint slot in creation order (all arrays reserve_one grows). */
@@ -342,13 +399,6 @@ drape_result drape_world_get_coloring(const drape_world *w, drape_constraint_typ
 
 /* ---- the solver copy ------------------------------------------------------------------------- */
 
-static float corrected_stiffness(float k, int iterations)
-{
-    if (k >= 1.0f)
-        return 1.0f;
-    return 1.0f - powf(1.0f - k, 1.0f / (float)iterations);
-}
-
 /* Colours one type and copies its live constraints into colour order. */
 static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type type)
 {
@@ -421,16 +471,21 @@ done:
 
 drape_result dr_world_prepare(drape_world *w)
 {
-    if (w->solver_dirty) {
-        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
-            drape_result r = rebuild_solver_set(w, (drape_constraint_type)t);
-            if (r != DRAPE_OK)
-                return r;
-        }
-        w->solver_dirty = false;
-        w->stiffness_dirty = false;
-        w->stale |= DR_STALE_CONSTRAINTS;
+    /* Only the types whose constraints changed are recoloured (all of them when pins or the
+     * colouring settings changed): a grab or a release recolours the attachments alone. */
+    const unsigned all = (1u << DRAPE_CONSTRAINT_TYPE_COUNT) - 1u;
+    const unsigned types = w->solver_dirty ? all : w->type_dirty & all;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        if (!(types & (1u << t)))
+            continue;
+        drape_result r = rebuild_solver_set(w, (drape_constraint_type)t);
+        if (r != DRAPE_OK)
+            return r;
+        w->recolored += w->solver[t].count;
+        w->type_dirty &= ~(1u << t);
+        w->stale |= DR_STALE_SET(t);
     }
+    w->solver_dirty = false;
     if (w->stiffness_dirty) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
             dr_solver_set *solved = &w->solver[t];

@@ -296,9 +296,10 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
     if (w->stale & DR_STALE_PARTICLES)
         r = upload_particles(cl, w);
     for (int t = 0; r == DRAPE_OK && t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
-        if (w->stale & DR_STALE_CONSTRAINTS)
+        if (w->stale & DR_STALE_SET(t))
             r = upload_set(cl, w, (drape_constraint_type)t);
-    if (r == DRAPE_OK && (w->stale & DR_STALE_TARGETS) && !(w->stale & DR_STALE_CONSTRAINTS)) {
+    if (r == DRAPE_OK && (w->stale & DR_STALE_TARGETS) &&
+        !(w->stale & DR_STALE_SET(DRAPE_CONSTRAINT_ATTACHMENT))) {
         const dr_solver_set *s = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
         if (s->count)
             r = dr_cl_buffer_write(cl->ctx, cl->set[DRAPE_CONSTRAINT_ATTACHMENT].target, 0,

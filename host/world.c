@@ -282,12 +282,15 @@ drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)
     if (!out)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_get_profile: out is NULL");
     *out = w->profile;
-    return w->cl ? dr_opencl_profile(w->cl, out) : DRAPE_OK;
+    drape_result r = w->cl ? dr_opencl_profile(w->cl, out) : DRAPE_OK;
+    out->recolored = w->recolored;
+    return r;
 }
 
 void drape_world_reset_profile(drape_world *w)
 {
     memset(&w->profile, 0, sizeof w->profile);
+    w->recolored = 0;
     if (w->cl)
         dr_opencl_reset_profile(w->cl);
 }

@@ -47,11 +47,13 @@ typedef struct dr_solver_set {
 /* What changed on the host since the device mirror was last uploaded (OpenCL backend). */
 enum {
     DR_STALE_PARTICLES = 1 << 0,
-    DR_STALE_CONSTRAINTS = 1 << 1,
     DR_STALE_TARGETS = 1 << 2,
     DR_STALE_COLLIDERS = 1 << 3,
-    DR_STALE_ALL = 0xf,
+    DR_STALE_SET0 = 1 << 4, /* DR_STALE_SET0 << type: that constraint type's solver set */
+    DR_STALE_CONSTRAINTS = (DR_STALE_SET0 << DRAPE_CONSTRAINT_TYPE_COUNT) - DR_STALE_SET0,
+    DR_STALE_ALL = DR_STALE_PARTICLES | DR_STALE_TARGETS | DR_STALE_COLLIDERS | DR_STALE_CONSTRAINTS,
 };
+#define DR_STALE_SET(type) ((unsigned)DR_STALE_SET0 << (type))
 
 typedef struct dr_opencl dr_opencl;
 
@@ -78,7 +80,11 @@ struct drape_world {
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
     dr_solver_set solver[DRAPE_CONSTRAINT_TYPE_COUNT];
-    bool solver_dirty;    /* constraints or pins changed: recolour before the next step */
+    bool solver_dirty;    /* pins or the colouring settings changed: recolour every type before
+                             the next step */
+    unsigned type_dirty;  /* bit t: constraints of type t were added or removed; recolour only that
+                             type (a mouse grab adds one attachment: the cloth keeps its colours) */
+    uint64_t recolored;   /* constraints coloured since the profile's reset (drape_profile) */
     bool stiffness_dirty; /* the iteration count changed: recompute kprime */
 
     uint32_t collider_count, collider_capacity;

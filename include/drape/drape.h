@@ -180,6 +180,8 @@ typedef struct drape_profile {
     double project_ms; /* constraint and contact projection */
     double update_ms;  /* velocity and position update, restitution */
     uint64_t device_bytes; /* bytes held in OpenCL buffers; 0 on the CPU */
+    uint64_t recolored;    /* constraints coloured again because constraints were added or removed
+                              (only the types that changed are), e.g. 1 for a mouse grab */
 } drape_profile;
 
 drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
@@ -344,6 +346,19 @@ uint32_t drape_world_constraint_count(const drape_world *world, drape_constraint
 
 /* Number of distance constraints of one kind (stretch, shear, bend). */
 uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kind kind);
+
+/* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
+ * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
+ * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. */
+drape_result drape_world_get_distances(const drape_world *world, uint32_t first, uint32_t count,
+                                       drape_distance_def *out);
+
+/* Sets the stiffness of every constraint of `type` (for distances, of the kinds in `kinds`, a mask
+ * of 1 << drape_distance_kind; ignored for the other types): PBD k in [0, 1] when compliance < 0,
+ * else XPBD compliance (m/N, or rad/(N m) for dihedrals). Takes effect at the next step without
+ * recolouring. */
+drape_result drape_world_set_stiffness(drape_world *world, drape_constraint_type type,
+                                       uint32_t kinds, float stiffness, float compliance);
 
 /* Bytes of host memory the world holds: its arrays at their allocated sizes. */
 uint64_t drape_world_host_bytes(const drape_world *world);

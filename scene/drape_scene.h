@@ -76,6 +76,10 @@ typedef struct drape_scene_options {
     bool allow_outside_paths; /* mesh paths may be absolute or lead out of the scene file's
                                  directory (through "..", or a symbolic link); default false, so
                                  that a scene from elsewhere cannot read /etc/shadow */
+    uint32_t cloth_resolution; /* > 0: every cloth gets this many particles along each edge, over
+                                  the same area and with the same mass (a viewer's resize); 0
+                                  (default): as the scene says */
+    void *gl_context, *gl_display; /* passed to drape_world_def (OpenCL-OpenGL sharing); default NULL */
 } drape_scene_options;
 
 drape_scene_options drape_scene_default_options(void);
@@ -117,6 +121,30 @@ drape_result drape_scene_step(drape_scene *scene);
 /* The triangles to draw or export: 3 * count particle indices (cloth triangulations, meshes and the
  * scene's own triangles). */
 const uint32_t *drape_scene_triangles(const drape_scene *scene, uint32_t *count);
+
+/* The named objects of a scene, in the order they were added: each a range of particles. Particles
+ * in no object are the scene's loose particles. */
+typedef enum drape_scene_object_kind {
+    DRAPE_SCENE_CLOTH = 0,
+    DRAPE_SCENE_ROPE = 1,
+    DRAPE_SCENE_MESH = 2,
+} drape_scene_object_kind;
+
+typedef struct drape_scene_object {
+    const char *name;                  /* valid while the scene lives */
+    drape_scene_object_kind kind;
+    uint32_t first_particle, particle_count;
+    uint32_t nx, ny;                   /* cloths: the grid; 0 otherwise */
+} drape_scene_object;
+
+uint32_t drape_scene_object_count(const drape_scene *scene);
+/* Object `index` (0 .. count - 1) into *out; false past the end. */
+bool drape_scene_get_object(const drape_scene *scene, uint32_t index, drape_scene_object *out);
+
+/* The scene's colliders as they were added (the world's collider ids 0 .. count - 1): a viewer draws
+ * them from these defs, a moving one at position + velocity * drape_world_time. */
+uint32_t drape_scene_collider_count(const drape_scene *scene);
+bool drape_scene_get_collider(const drape_scene *scene, uint32_t index, drape_collider_def *out);
 
 /* What `drape info` shows. */
 typedef struct drape_scene_info {

@@ -24,6 +24,9 @@ drape_scene_options drape_scene_default_options(void)
         .max_particles = 0,
         .no_files = false,
         .allow_outside_paths = false,
+        .cloth_resolution = 0,
+        .gl_context = NULL,
+        .gl_display = NULL,
     };
     return o;
 }
@@ -84,6 +87,8 @@ drape_result sc_scene_create_world(drape_scene *s, drape_world_def def)
         def.backend = s->options.backend;
     if (s->options.device)
         def.device = s->options.device;
+    def.gl_context = s->options.gl_context;
+    def.gl_display = s->options.gl_display;
     return drape_world_create(&def, &s->world);
 }
 
@@ -106,6 +111,7 @@ void drape_scene_destroy(drape_scene *s)
     free(s->triangles);
     free(s->lines);
     free(s->targets);
+    free(s->colliders);
     free(s->name);
     free(s);
 }
@@ -192,8 +198,12 @@ drape_result sc_scene_add_particles(drape_scene *s, const drape_particle_def *de
     return r != DRAPE_OK ? r : drape_world_add_particles(s->world, defs, count, NULL);
 }
 
-drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cloth_def *d)
+drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cloth_def *def)
 {
+    drape_cloth_def resized = *def; /* the builder spreads the mass and spans the axes itself */
+    if (s->options.cloth_resolution >= 2)
+        resized.nx = resized.ny = s->options.cloth_resolution;
+    const drape_cloth_def *d = &resized;
     drape_result r = check_new(s, name, (uint64_t)d->nx * d->ny);
     drape_build_info info;
     if (r == DRAPE_OK)
@@ -355,8 +365,14 @@ drape_result sc_scene_add_attachment(drape_scene *s, const drape_attachment_def 
 drape_result sc_scene_add_collider(drape_scene *s, const drape_collider_def *d)
 {
     clear_error(s);
+    drape_collider_def *kept =
+        sc_grow(s->colliders, &s->collider_capacity, s->collider_count + 1, sizeof *kept);
+    if (!kept)
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another collider");
+    s->colliders = kept;
     drape_result r = drape_world_add_collider(s->world, d, NULL);
     if (r == DRAPE_OK) {
+        s->colliders[s->collider_count++] = *d;
         s->colliders_by_type[d->type]++;
         if (d->velocity.x != 0.0f || d->velocity.y != 0.0f || d->velocity.z != 0.0f)
             s->moving_colliders++;
@@ -392,6 +408,28 @@ const uint32_t *drape_scene_triangles(const drape_scene *s, uint32_t *count)
     if (count)
         *count = s ? s->triangle_count : 0;
     return s ? s->triangles : NULL;
+}
+
+uint32_t drape_scene_object_count(const drape_scene *s) { return s ? s->object_count : 0; }
+
+bool drape_scene_get_object(const drape_scene *s, uint32_t index, drape_scene_object *out)
+{
+    if (!s || !out || index >= s->object_count)
+        return false;
+    const sc_object *o = &s->objects[index];
+    *out = (drape_scene_object){o->name, (drape_scene_object_kind)o->kind, o->first, o->count,
+                                o->nx, o->ny};
+    return true;
+}
+
+uint32_t drape_scene_collider_count(const drape_scene *s) { return s ? s->collider_count : 0; }
+
+bool drape_scene_get_collider(const drape_scene *s, uint32_t index, drape_collider_def *out)
+{
+    if (!s || !out || index >= s->collider_count)
+        return false;
+    *out = s->colliders[index];
+    return true;
 }
 
 drape_result drape_scene_step(drape_scene *s)

@@ -189,6 +189,8 @@ struct drape_scene {
     sc_target *targets;
     uint32_t target_count, target_capacity;
 
+    drape_collider_def *colliders; /* as added: the world's ids */
+    uint32_t collider_count, collider_capacity;
     uint32_t colliders_by_type[3];
     uint32_t moving_colliders;
 };

@@ -5,6 +5,7 @@
 #include "scene_test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { STEPS = 60 };
 
@@ -100,10 +101,48 @@ static void info_adds_up(st_run *t)
     CHECK(t, drape_scene_builtin_name(drape_scene_builtin_count()) == NULL);
 }
 
+/* What a viewer reads: the objects and colliders as added, and the cloths resized on request. */
+static void objects_and_colliders(st_run *t)
+{
+    drape_scene *s;
+    drape_scene_options o = st_cpu_options();
+    CHECK(t, drape_scene_load_builtin("cloth-sphere", &o, &s, NULL) == DRAPE_SCENE_OK);
+    drape_scene_object obj;
+    CHECK(t, drape_scene_object_count(s) == 1);
+    CHECK(t, drape_scene_get_object(s, 0, &obj) && !strcmp(obj.name, "cloth") &&
+                 obj.kind == DRAPE_SCENE_CLOTH && obj.first_particle == 0 &&
+                 obj.particle_count == 48 * 48 && obj.nx == 48 && obj.ny == 48);
+    CHECK(t, !drape_scene_get_object(s, 1, &obj));
+    drape_collider_def c;
+    CHECK(t, drape_scene_collider_count(s) == 2);
+    CHECK(t, drape_scene_get_collider(s, 0, &c) && c.type == DRAPE_COLLIDER_SPHERE &&
+                 c.radius == 0.3f);
+    CHECK(t, drape_scene_get_collider(s, 1, &c) && c.type == DRAPE_COLLIDER_PLANE &&
+                 c.position.y == -0.3f);
+    CHECK(t, !drape_scene_get_collider(s, 2, &c));
+    drape_scene_destroy(s);
+
+    o.cloth_resolution = 16;
+    CHECK(t, drape_scene_load_builtin("flag", &o, &s, NULL) == DRAPE_SCENE_OK);
+    CHECK(t, drape_scene_get_object(s, 0, &obj) && obj.nx == 16 && obj.ny == 16 &&
+                 obj.particle_count == 256);
+    CHECK(t, drape_world_particle_count(drape_scene_world(s)) == 256);
+    uint32_t triangles;
+    drape_scene_triangles(s, &triangles);
+    CHECK(t, triangles == 2 * 15 * 15);
+    drape_scene_destroy(s);
+    CHECK(t, drape_scene_load_builtin("ik-chain", &o, &s, NULL) == DRAPE_SCENE_OK);
+    CHECK(t, drape_scene_get_object(s, 0, &obj) && obj.kind == DRAPE_SCENE_ROPE &&
+                 obj.particle_count == 16 && obj.nx == 0);
+    CHECK(t, drape_scene_collider_count(s) == 0);
+    drape_scene_destroy(s);
+}
+
 int main(void)
 {
     st_run t = {0};
     RUN(&t, file_matches_builtin);
     RUN(&t, info_adds_up);
+    RUN(&t, objects_and_colliders);
     return st_finish(&t);
 }

@@ -276,24 +276,47 @@ static float corrected_stiffness(float k, int iterations)
     return 1.0f - powf(1.0f - k, 1.0f / (float)iterations);
 }
 
-drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uint32_t count,
-                                       drape_distance_def *out)
+/* Checks a range of never-removed constraints for the readers below. */
+static drape_result check_range(const drape_world *w, const char *fn, drape_constraint_type type,
+                                uint32_t first, uint32_t count, const void *out)
 {
-    static const char fn[] = "drape_world_get_distances";
-    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    const dr_constraints *s = &w->constraints[type];
     if (!out && count)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     if (first > s->count || count > s->count - first)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
-                       "%s: distances %u .. %u + %u are out of range (the world has %u)", fn,
+                       "%s: constraints %u .. %u + %u are out of range (the world has %u)", fn,
                        first, first, count, s->count);
-    for (uint32_t k = 0; k < count; ++k) {
+    return DRAPE_OK;
+}
+
+drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uint32_t count,
+                                       drape_distance_def *out)
+{
+    drape_result r = check_range(w, "drape_world_get_distances", DRAPE_CONSTRAINT_DISTANCE, first,
+                                 count, out);
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t id = first + k;
         out[k] = (drape_distance_def){s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1],
                                       s->rest[id], s->stiffness[id], s->compliance[id],
                                       (drape_distance_kind)s->kind[id]};
     }
-    return DRAPE_OK;
+    return r;
+}
+
+drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uint32_t count,
+                                       drape_dihedral_def *out)
+{
+    drape_result r = check_range(w, "drape_world_get_dihedrals", DRAPE_CONSTRAINT_DIHEDRAL, first,
+                                 count, out);
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DIHEDRAL];
+    for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
+        const uint32_t *i = &s->idx[4 * (size_t)(first + k)];
+        out[k] = (drape_dihedral_def){i[0], i[1], i[2], i[3], s->rest[first + k],
+                                      s->stiffness[first + k], s->compliance[first + k]};
+    }
+    return r;
 }
 
 drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type type, uint32_t kinds,

@@ -30,6 +30,8 @@ packages=(
   clang libclang-rt-14-dev             # libFuzzer targets for the scene and OBJ readers
   libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri  # the viewer: GLFW, glad, OpenGL, llvmpipe
   libx11-dev libxrandr-dev             # X11 headers that GLFW's native header (glfw3native.h) includes
+  g++ libimgui-dev libstb-dev          # the viewer's parameter panel (Dear ImGui and its stb)
+  ffmpeg                               # the viewer's video recording (drape-view --record out.mp4)
   xvfb xauth                           # headless rendering of the viewer (tests, machines without X)
   python3-matplotlib                   # bench/plot.py
 )

@@ -63,6 +63,17 @@ static void test_get_distances(void)
     ENSURE(out[1].kind == DRAPE_DISTANCE_BEND);
     ENSURE(drape_world_get_distances(w, 1, 2, out) == DRAPE_ERROR_OUT_OF_RANGE);
     ENSURE(drape_world_get_distances(w, 0, 1, NULL) == DRAPE_ERROR_INVALID_ARGUMENT);
+    drape_particle_def q = drape_default_particle_def();
+    q.position = tu_v3(0.5f, 0.5f, 0.5f);
+    ENSURE_OK(drape_world_add_particles(w, &q, 1, NULL));
+    drape_dihedral_def h = drape_default_dihedral_def();
+    h.edge0 = 0, h.edge1 = 2, h.wing0 = 1, h.wing1 = 3, h.rest_angle = 0.5f, h.compliance = 0.25f;
+    ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
+    drape_dihedral_def hout;
+    ENSURE_OK(drape_world_get_dihedrals(w, 0, 1, &hout));
+    ENSURE(hout.edge0 == 0 && hout.edge1 == 2 && hout.wing0 == 1 && hout.wing1 == 3);
+    ENSURE(hout.rest_angle == 0.5f && hout.stiffness == 1.0f && hout.compliance == 0.25f);
+    ENSURE(drape_world_get_dihedrals(w, 1, 1, &hout) == DRAPE_ERROR_OUT_OF_RANGE);
     drape_world_destroy(w);
 }
 

@@ -1,12 +1,13 @@
 /* The viewer application (app.h): the window and GL context, the world built on it, and the frame
  * loop.
  *
- * One simulation step per frame: the simulated time follows the frame count, not the wall clock,
- * so that a run of N frames is the same picture on any machine (the tests rely on it). The OpenCL
- * context is created after the window, from its GLX context, so that the solver can write into the
- * GL buffers (cloth_view.h says how, and what happens where it cannot). Teardown runs in the
- * reverse order: the world (which holds OpenCL references to GL buffers) goes before the buffers,
- * and the buffers before the context.
+ * Real time: each frame takes as many steps as the wall clock asks for (pacer.h), so that the
+ * simulation moves at its real speed at any frame rate, and the HUD shows the real-time factor when
+ * the solver cannot keep up. --every-frame takes one step per frame instead, so that frame N is the
+ * same picture on any machine (tests, recordings). The OpenCL context is created after the window,
+ * from its GLX context, so that the solver can write into the GL buffers (cloth_view.h says how, and
+ * what happens where it cannot). Teardown runs in the reverse order: the world (which holds OpenCL
+ * references to GL buffers) goes before the buffers, and the buffers before the context.
  */
 #include "app.h"
 
@@ -14,6 +15,9 @@
 #include "native_glx.h"
 #include "screenshot.h"
 
+#include <GLFW/glfw3.h>
+
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,20 +49,55 @@ static uint32_t color_total(const drape_world *w)
 /* Builds a world from the sim's settings and the views over it. */
 static bool rebuild(viz_app *app)
 {
+    viz_sim_release(&app->sim);
     if (!viz_sim_build(&app->sim) || !viz_cloth_view_attach(&app->cloth, &app->sim) ||
-        !viz_collider_view_set_scene(&app->colliders, &app->sim.scene))
+        !viz_collider_view_set_scene(&app->colliders, app->sim.scene) ||
+        !viz_settings_read(app->sim.world, &app->settings))
         return false;
     const viz_sim *s = &app->sim;
-    printf("drape-view: %s, %u x %u cloth, %s, on %s\n", s->scene.name, s->resolution,
-           s->resolution, viz_mode_name(s->mode), drape_world_device(s->world));
+    drape_scene_info info;
+    if (drape_scene_get_info(s->scene, &info) != DRAPE_OK)
+        return false;
+    printf("drape-view: %s, %u particles, %u objects, %u colliders, %s, on %s\n",
+           drape_scene_name(s->scene), info.particles, drape_scene_object_count(s->scene),
+           drape_scene_collider_count(s->scene), viz_mode_name(s->mode),
+           drape_world_device(s->world));
     printf("drape-view: interop: %s%s%s%s\n", viz_interop_name(app->cloth.interop),
            app->cloth.interop_reason[0] ? " (" : "", app->cloth.interop_reason,
            app->cloth.interop_reason[0] ? ")" : "");
     fflush(stdout);
+    app->pacer.dt = drape_world_get_def(s->world).dt;
     app->render_dirty = true;
     app->stat_steps = 0;
     app->stat_step_wall = 0.0;
     return true;
+}
+
+/* Frames the camera on the particles and the colliders as they start (a plane by its point). */
+static void frame_camera(viz_app *app)
+{
+    const viz_sim *s = &app->sim;
+    const uint32_t n = s->topology.particle_count;
+    viz_vec3 lo = viz_v3(1e30f, 1e30f, 1e30f), hi = viz_scale(lo, -1.0f);
+    if (n == 0 || drape_world_get_positions(s->world, 0, n, s->scratch) != DRAPE_OK)
+        return;
+    for (uint32_t i = 0; i < n; ++i) {
+        const viz_vec3 p = viz_v3(s->scratch[i].x, s->scratch[i].y, s->scratch[i].z);
+        lo = viz_v3(fminf(lo.x, p.x), fminf(lo.y, p.y), fminf(lo.z, p.z));
+        hi = viz_v3(fmaxf(hi.x, p.x), fmaxf(hi.y, p.y), fmaxf(hi.z, p.z));
+    }
+    for (uint32_t i = 0; i < app->colliders.count; ++i) {
+        const drape_collider_def *c = &app->colliders.defs[i];
+        const drape_vec3 ends[2] = {c->position, c->type == DRAPE_COLLIDER_CAPSULE ? c->end
+                                                                                   : c->position};
+        const float r = c->type == DRAPE_COLLIDER_PLANE ? 0.0f : c->radius;
+        for (int k = 0; k < 2; ++k) {
+            const viz_vec3 p = viz_v3(ends[k].x, ends[k].y, ends[k].z);
+            lo = viz_v3(fminf(lo.x, p.x - r), fminf(lo.y, p.y - r), fminf(lo.z, p.z - r));
+            hi = viz_v3(fmaxf(hi.x, p.x + r), fmaxf(hi.y, p.y + r), fmaxf(hi.z, p.z + r));
+        }
+    }
+    viz_camera_frame(&app->camera, lo, hi);
 }
 
 /* Refreshes fps and step times about twice a second; updates the window title. */
@@ -85,8 +124,8 @@ static void update_statistics(viz_app *app)
     app->stat_frames = app->stat_steps = 0;
     app->stat_step_wall = 0.0;
     char title[256];
-    snprintf(title, sizeof title, "drape-view - %s %ux%u %s - %.0f fps - %s", app->sim.scene.name,
-             app->sim.resolution, app->sim.resolution, viz_mode_name(app->sim.mode), app->fps,
+    snprintf(title, sizeof title, "drape-view - %s %s - %.0f fps - %s",
+             drape_scene_name(app->sim.scene), viz_mode_name(app->sim.mode), app->fps,
              viz_interop_name(app->cloth.interop));
     glfwSetWindowTitle(app->window, title);
 }
@@ -94,32 +133,64 @@ static void update_statistics(viz_app *app)
 static void draw_overlay(viz_app *app, int width, int height)
 {
     const viz_sim *s = &app->sim;
-    char lines[6][160];
-    snprintf(lines[0], sizeof lines[0], "%s  %u x %u  %s%s", s->scene.name, s->resolution,
-             s->resolution, viz_mode_name(s->mode), app->paused ? "  [paused]" : "");
-    snprintf(lines[1], sizeof lines[1], "%.0f fps   step %.2f ms (device %.2f ms)", app->fps,
-             app->step_ms, app->device_ms);
-    snprintf(lines[2], sizeof lines[2], "particles %u   constraints %u   colours %u",
+    const drape_world_def def = drape_world_get_def(s->world);
+    enum { LINES = 7 };
+    char lines[LINES][192];
+    snprintf(lines[0], sizeof lines[0], "%s  %s%s", drape_scene_name(s->scene),
+             viz_mode_name(s->mode), app->paused ? "  [paused]" : "");
+    snprintf(lines[1], sizeof lines[1], "dt %.2f ms   substeps %d   iterations %d",
+             1e3 * (double)def.dt, def.substeps, def.iterations);
+    const double factor = app->pacer.factor;
+    snprintf(lines[2], sizeof lines[2], "%.0f fps   step %.2f ms (device %.2f ms)   %s x%.2f%s",
+             app->fps, app->step_ms, app->device_ms,
+             app->pacer.every_frame ? "one step a frame," : "real time", factor,
+             !app->pacer.every_frame && !app->paused && factor < 0.95 ? " (solver too slow)" : "");
+    snprintf(lines[3], sizeof lines[3], "particles %u   constraints %u   colours %u",
              drape_world_particle_count(s->world), constraint_total(s->world),
              color_total(s->world));
-    snprintf(lines[3], sizeof lines[3], "interop: %s", viz_interop_name(app->cloth.interop));
     /* "#0 NAME (PLATFORM; CPU; ...)": the name and platform are enough here */
     const char *device = drape_world_device(s->world), *semicolon = strchr(device, ';');
-    snprintf(lines[4], sizeof lines[4], "%.*s%s", semicolon ? (int)(semicolon - device) : 100,
-             device, semicolon ? ")" : "");
-    snprintf(lines[5], sizeof lines[5], "t = %.2f s", drape_world_time(s->world));
-    const char *text[6] = {lines[0], lines[1], lines[2], lines[3], lines[4], lines[5]};
+    snprintf(lines[4], sizeof lines[4], "%s: %.*s%s",
+             drape_world_backend(s->world) == DRAPE_BACKEND_OPENCL ? "OpenCL" : "CPU",
+             semicolon ? (int)(semicolon - device) : 100, device, semicolon ? ")" : "");
+    snprintf(lines[5], sizeof lines[5], "interop: %s", viz_interop_name(app->cloth.interop));
+    snprintf(lines[6], sizeof lines[6], "t = %.2f s", drape_world_time(s->world));
+    const char *text[LINES];
+    for (int i = 0; i < LINES; ++i)
+        text[i] = lines[i];
     const int scale = height >= 1200 ? 2 : 1;
     viz_overlay_begin(&app->overlay, width, height, scale);
-    viz_overlay_panel(&app->overlay, 8.0f * scale, 8.0f * scale, text, 6);
+    viz_overlay_panel(&app->overlay, 8.0f * scale, 8.0f * scale, text, LINES);
     static const char *const help[1] = {
         "Q quit  space pause  S step  R reset  C skeleton  Z stress  V mode  Y/U/I/O 64..512  "
-        "drag: pull cloth / orbit  wheel: zoom"};
+        "P panel  drag: pull / orbit  wheel: zoom"};
     const float lh = viz_overlay_line_height(&app->overlay);
     viz_overlay_panel(&app->overlay, 8.0f * scale, (float)height - lh - 16.0f * scale, help, 1);
     if (app->stress)
         viz_overlay_legend(&app->overlay, s->strain_scale);
     viz_overlay_end(&app->overlay);
+}
+
+/* The panel: draws it and applies what the user changed, to the next step. */
+static bool draw_panel(viz_app *app)
+{
+    viz_panel_state state = {app->settings, app->paused, false, false};
+    viz_panel_draw(app->panel, &state);
+    app->paused = state.paused;
+    if (state.step) {
+        app->paused = true;
+        app->step_once = true;
+    }
+    if (state.reset)
+        app->rebuild = true;
+    if (memcmp(&state.settings, &app->settings, sizeof state.settings) != 0) {
+        if (!viz_settings_apply(app->sim.world, &app->settings, &state.settings))
+            fprintf(stderr, "drape-view: the panel's change was refused (see above)\n");
+        if (!viz_settings_read(app->sim.world, &app->settings))
+            return false;
+        app->pacer.dt = drape_world_get_def(app->sim.world).dt;
+    }
+    return true;
 }
 
 static void draw(viz_app *app, int width, int height)
@@ -137,12 +208,48 @@ static void draw(viz_app *app, int width, int height)
     p.stress = app->stress;
     p.strain_scale = app->sim.strain_scale;
     p.grabbed = app->sim.grabbing ? (int)app->sim.grab_particle : -1;
-    float point = 3.0f * 48.0f / (float)app->sim.resolution * (float)height / 720.0f;
+    const float side = sqrtf((float)(app->sim.topology.particle_count + 1));
+    float point = 3.0f * 48.0f / side * (float)height / 720.0f;
     p.point_size = point < 1.0f ? 1.0f : point > 4.0f ? 4.0f : point;
-    viz_collider_view_draw(&app->colliders, &app->sim.scene, drape_world_time(app->sim.world), &p);
+    const viz_mat4 projection = viz_camera_projection(&app->camera, aspect);
+    p.pixel_scale = projection.m[5] * (float)height;
+    viz_collider_view_draw(&app->colliders, drape_world_time(app->sim.world), &p);
     viz_cloth_view_draw(&app->cloth, &p);
     if (app->options.overlay)
         draw_overlay(app, width, height);
+}
+
+/* The frame's steps: as many as real time asks for (one with --every-frame, one for S). */
+static bool step(viz_app *app)
+{
+    const double now = glfwGetTime();
+    int steps = 0;
+    if (app->step_once) {
+        steps = 1;
+        viz_pacer_hold(&app->pacer, now);
+    } else if (app->paused) {
+        viz_pacer_hold(&app->pacer, now);
+    } else {
+        steps = viz_pacer_begin(&app->pacer, now);
+    }
+    const double t0 = glfwGetTime();
+    for (int k = 0; k < steps; ++k)
+        if (!viz_sim_step(&app->sim)) {
+            fprintf(stderr, "drape-view: the step failed (see above)\n");
+            return false;
+        }
+    const double wall = glfwGetTime() - t0;
+    viz_pacer_end(&app->pacer, steps, wall, glfwGetTime());
+    app->frame_steps = steps;
+    app->step_once = false;
+    if (steps) {
+        app->stat_step_wall += wall;
+        app->stat_steps += (uint32_t)steps;
+        app->total_step_wall += wall;
+        app->total_steps += (uint64_t)steps;
+        app->render_dirty = true;
+    }
+    return true;
 }
 
 /* One frame: input, a step, the GL buffers, the picture. False to stop. */
@@ -158,20 +265,9 @@ static bool frame(viz_app *app)
             return false;
         }
     }
-    if (!app->paused || app->step_once) {
-        const double t0 = glfwGetTime();
-        if (!viz_sim_step(&app->sim)) {
-            fprintf(stderr, "drape-view: the step failed (see above)\n");
-            app->failed = true;
-            return false;
-        }
-        const double wall = glfwGetTime() - t0;
-        app->stat_step_wall += wall;
-        app->stat_steps++;
-        app->total_step_wall += wall;
-        app->total_steps++;
-        app->step_once = false;
-        app->render_dirty = true;
+    if (!step(app)) {
+        app->failed = true;
+        return false;
     }
     if (app->render_dirty) {
         if (!viz_cloth_view_update(&app->cloth, &app->sim)) {
@@ -182,8 +278,17 @@ static bool frame(viz_app *app)
     }
     int width = 0, height = 0;
     glfwGetFramebufferSize(app->window, &width, &height);
-    if (width > 0 && height > 0)
+    if (width > 0 && height > 0) {
         draw(app, width, height);
+        if (app->panel && app->show_panel && !draw_panel(app)) {
+            app->failed = true;
+            return false;
+        }
+    }
+    if (app->recording && !viz_record_frame(&app->recorder, width, height)) {
+        app->failed = true;
+        return false;
+    }
     app->frame++;
     update_statistics(app);
     const bool last = app->options.frames && (long)app->frame >= app->options.frames;
@@ -251,6 +356,8 @@ int viz_app_run(const viz_options *options)
     app->options = *options;
     app->camera = viz_camera_default();
     app->paused = options->paused;
+    viz_pacer_init(&app->pacer, 1.0 / 60.0, options->every_frame);
+    app->show_panel = options->panel;
     app->sim.scene_name = options->scene;
     app->sim.resolution = options->resolution;
     app->sim.mode = options->mode;
@@ -263,7 +370,18 @@ int viz_app_run(const viz_options *options)
         if (options->sharing)
             viz_native_glx(app->window, &app->sim.gl_context, &app->sim.gl_display);
         viz_input_install(app);
-        ok = rebuild(app);
+        if (options->panel) {
+            app->panel = viz_panel_create(app->window, options->height >= 1200 ? 2.0f : 1.0f);
+            ok = app->panel != NULL;
+        }
+        ok = ok && rebuild(app);
+        if (ok)
+            frame_camera(app);
+    }
+    if (ok && options->record) {
+        int width = 0, height = 0;
+        glfwGetFramebufferSize(app->window, &width, &height);
+        app->recording = ok = viz_record_open(&app->recorder, options->record, width, height, 60);
     }
     for (const char *k = options->keys; ok && k && *k; ++k)
         viz_input_key(app, viz_input_key_of_char(*k));
@@ -273,16 +391,26 @@ int viz_app_run(const viz_options *options)
         while (frame(app))
             ;
         const double seconds = glfwGetTime() - start;
-        if (!app->failed && app->frame > 0)
+        if (!app->failed && app->frame > 0 && app->sim.world) {
+            const double simulated = drape_world_time(app->sim.world);
             printf("drape-view: %llu frames in %.2f s (%.1f fps); a step took %.2f ms (%.2f ms of "
                    "device time)\n",
                    (unsigned long long)app->frame, seconds, (double)app->frame / seconds,
                    app->total_steps ? 1e3 * app->total_step_wall / (double)app->total_steps : 0.0,
                    app->total_device_steps ? app->total_device_ms / (double)app->total_device_steps
                                            : 0.0);
+            printf("drape-view: simulated %.4f s in %llu steps over %.3f s of wall time (%s); "
+                   "real-time factor %.3f\n",
+                   simulated, (unsigned long long)app->total_steps, seconds,
+                   app->pacer.every_frame ? "one step per frame" : "real time",
+                   seconds > 0.0 ? simulated / seconds : 0.0);
+        }
         ok = !app->failed;
     }
+    if (app->recording && !viz_record_close(&app->recorder))
+        ok = false;
     viz_sim_destroy(&app->sim);
+    viz_panel_destroy(app->panel);
     if (app->window) {
         viz_overlay_destroy(&app->overlay);
         viz_collider_view_destroy(&app->colliders);

@@ -8,6 +8,10 @@
 #include "collider_view.h"
 #include "options.h"
 #include "overlay.h"
+#include "pacer.h"
+#include "panel.h"
+#include "record.h"
+#include "settings.h"
 #include "sim.h"
 
 #include <GLFW/glfw3.h>
@@ -22,6 +26,12 @@ typedef struct viz_app {
     viz_collider_view colliders;
     viz_overlay overlay;
     viz_camera camera;
+    viz_pacer pacer;
+    viz_panel *panel;        /* NULL without one */
+    bool show_panel;
+    viz_settings settings;   /* the world's, as the panel last saw them */
+    viz_recorder recorder;
+    bool recording;
 
     bool paused, step_once, skeleton, stress, quit;
     bool rebuild;     /* the sim's settings changed: build a new world before the next frame */
@@ -36,6 +46,7 @@ typedef struct viz_app {
     uint64_t frame;
     double stat_start;   /* s, glfwGetTime of the current window */
     uint32_t stat_frames, stat_steps;
+    int frame_steps;       /* steps taken in the last frame */
     double stat_step_wall; /* s spent in drape_world_step */
     double fps, step_ms, device_ms;
     double total_step_wall, total_device_ms; /* s and ms over the whole run, for the summary */

@@ -3,12 +3,21 @@
  * the view direction. */
 #include "camera.h"
 
+#include <math.h>
+
 static const float pi = 3.14159265358979f;
 
 viz_camera viz_camera_default(void)
 {
     return (viz_camera){.target = {0.0f, 0.05f, 0.0f}, .yaw = 0.6f, .pitch = 0.5f,
                         .distance = 1.6f, .fovy = 45.0f * pi / 180.0f};
+}
+
+void viz_camera_frame(viz_camera *c, viz_vec3 lo, viz_vec3 hi)
+{
+    const float radius = 0.5f * viz_length(viz_sub(hi, lo));
+    c->target = viz_scale(viz_add(lo, hi), 0.5f);
+    c->distance = fmaxf(0.75f * radius / sinf(0.5f * c->fovy), 0.2f);
 }
 
 viz_vec3 viz_camera_forward(const viz_camera *c)

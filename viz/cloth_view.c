@@ -1,13 +1,15 @@
-/* The cloth on screen (cloth_view.h).
+/* The world's particles on screen (cloth_view.h).
  *
- * Buffers: positions and normals (vec4 per particle, written by the solver each frame), the
- * triangles' element buffer, and texture buffers for the stress and skeleton views: the positions
- * buffer itself as an RGBA32F texture, the per-particle neighbour lists with rest lengths (cloth.vert
- * averages strain over them) and the skeleton's lines with rest lengths (edges.vert, drawn with no
- * attributes). Everything but positions and normals is uploaded once per world.
+ * Buffers: positions and normals (vec4 per particle, written by the solver each frame), colours
+ * (vec4 per particle: the object's colour and the sphere radius), the triangles' element buffer, the
+ * spheres' element buffer (particles on no triangle, drawn as points), and texture buffers for the
+ * stress, skeleton and rope views: the positions buffer itself as an RGBA32F texture, the
+ * per-particle neighbour lists with rest lengths (cloth.vert averages strain over them), the lines
+ * with rest lengths (edges.vert, drawn with no attributes; ropes' lines come first) and the colours.
+ * Everything but positions and normals is uploaded once per world.
  *
  * Texture units: 0 positions, 1 neighbour offsets, 2 neighbours, 3 neighbour rest lengths, 4 edges,
- * 5 edge rest lengths.
+ * 5 edge rest lengths, 6 colours.
  */
 #include "cloth_view.h"
 
@@ -18,14 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CLOTH_VP, CLOTH_EYE, CLOTH_STRESS, CLOTH_SCALE, CLOTH_FRONT, CLOTH_BACK, CLOTH_UNIFORMS };
-enum { EDGES_VP, EDGES_STRESS, EDGES_SCALE, EDGES_COLOR, EDGES_UNIFORMS };
+enum { CLOTH_VP, CLOTH_EYE, CLOTH_STRESS, CLOTH_SCALE, CLOTH_UNIFORMS };
+enum { EDGES_VP, EDGES_STRESS, EDGES_SCALE, EDGES_COLOR, EDGES_PARTICLE_COLORS, EDGES_UNIFORMS };
 enum { POINTS_VP, POINTS_SIZE, POINTS_GRABBED, POINTS_UNIFORMS };
+enum { SPHERES_VP, SPHERES_SCALE, SPHERES_GRABBED, SPHERES_UNIFORMS };
 _Static_assert(CLOTH_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_cloth / sizeof(GLint) &&
                    EDGES_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_edges / sizeof(GLint) &&
-                   POINTS_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_points / sizeof(GLint),
+                   POINTS_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_points / sizeof(GLint) &&
+                   SPHERES_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_spheres / sizeof(GLint),
                "uniform tables and their enums agree");
-enum { T_POSITIONS, T_OFFSETS, T_NEIGHBOURS, T_NEIGHBOUR_REST, T_EDGES, T_EDGE_REST };
+enum { T_POSITIONS, T_OFFSETS, T_NEIGHBOURS, T_NEIGHBOUR_REST, T_EDGES, T_EDGE_REST, T_COLORS,
+       T_COUNT };
+_Static_assert(T_COUNT == sizeof ((viz_cloth_view *)0)->textures / sizeof(GLuint),
+               "one texture per unit");
 
 const char *viz_interop_name(viz_interop interop)
 {
@@ -49,15 +56,15 @@ bool viz_cloth_view_init(viz_cloth_view *v)
     v->cloth_program = viz_program_create("cloth.vert", "cloth.frag");
     v->edges_program = viz_program_create("edges.vert", "flat.frag");
     v->points_program = viz_program_create("points.vert", "points.frag");
-    if (!v->cloth_program || !v->edges_program || !v->points_program)
+    v->spheres_program = viz_program_create("spheres.vert", "spheres.frag");
+    if (!v->cloth_program || !v->edges_program || !v->points_program || !v->spheres_program)
         return false;
     GLuint c = v->cloth_program, e = v->edges_program, p = v->points_program;
+    GLuint sp = v->spheres_program;
     v->u_cloth[CLOTH_VP] = viz_uniform(c, "view_projection");
     v->u_cloth[CLOTH_EYE] = viz_uniform(c, "eye");
     v->u_cloth[CLOTH_STRESS] = viz_uniform(c, "stress");
     v->u_cloth[CLOTH_SCALE] = viz_uniform(c, "strain_scale");
-    v->u_cloth[CLOTH_FRONT] = viz_uniform(c, "front_color");
-    v->u_cloth[CLOTH_BACK] = viz_uniform(c, "back_color");
     bind_sampler(c, "positions", T_POSITIONS);
     bind_sampler(c, "neighbour_offsets", T_OFFSETS);
     bind_sampler(c, "neighbours", T_NEIGHBOURS);
@@ -66,14 +73,20 @@ bool viz_cloth_view_init(viz_cloth_view *v)
     v->u_edges[EDGES_STRESS] = viz_uniform(e, "stress");
     v->u_edges[EDGES_SCALE] = viz_uniform(e, "strain_scale");
     v->u_edges[EDGES_COLOR] = viz_uniform(e, "edge_color");
+    v->u_edges[EDGES_PARTICLE_COLORS] = viz_uniform(e, "particle_colors");
     bind_sampler(e, "positions", T_POSITIONS);
     bind_sampler(e, "edges", T_EDGES);
     bind_sampler(e, "edge_rest", T_EDGE_REST);
+    bind_sampler(e, "colors", T_COLORS);
+    v->u_spheres[SPHERES_VP] = viz_uniform(sp, "view_projection");
+    v->u_spheres[SPHERES_SCALE] = viz_uniform(sp, "pixel_scale");
+    v->u_spheres[SPHERES_GRABBED] = viz_uniform(sp, "grabbed");
     v->u_points[POINTS_VP] = viz_uniform(p, "view_projection");
     v->u_points[POINTS_SIZE] = viz_uniform(p, "point_size");
     v->u_points[POINTS_GRABBED] = viz_uniform(p, "grabbed");
     GL_CHECK(glUseProgram(0));
     GL_CHECK(glGenVertexArrays(1, &v->vao));
+    GL_CHECK(glGenVertexArrays(1, &v->sphere_vao));
     GL_CHECK(glGenVertexArrays(1, &v->empty_vao));
     return viz_gl_errors() == 0;
 }
@@ -81,13 +94,13 @@ bool viz_cloth_view_init(viz_cloth_view *v)
 /* Deletes the per-world buffers and textures. */
 static void release_buffers(viz_cloth_view *v)
 {
-    GLuint vertex[3] = {v->positions, v->normals, v->elements};
-    GL_CHECK(glDeleteTextures(6, v->textures));
+    GLuint vertex[5] = {v->positions, v->normals, v->colors, v->elements, v->sphere_elements};
+    GL_CHECK(glDeleteTextures(T_COUNT, v->textures));
     GL_CHECK(glDeleteBuffers(5, v->buffers));
-    GL_CHECK(glDeleteBuffers(3, vertex));
+    GL_CHECK(glDeleteBuffers(5, vertex));
     memset(v->textures, 0, sizeof v->textures);
     memset(v->buffers, 0, sizeof v->buffers);
-    v->positions = v->normals = v->elements = 0;
+    v->positions = v->normals = v->colors = v->elements = v->sphere_elements = 0;
     free(v->host_positions);
     free(v->host_normals);
     v->host_positions = v->host_normals = NULL;
@@ -98,10 +111,12 @@ void viz_cloth_view_destroy(viz_cloth_view *v)
 {
     release_buffers(v);
     GL_CHECK(glDeleteVertexArrays(1, &v->vao));
+    GL_CHECK(glDeleteVertexArrays(1, &v->sphere_vao));
     GL_CHECK(glDeleteVertexArrays(1, &v->empty_vao));
     GL_CHECK(glDeleteProgram(v->cloth_program));
     GL_CHECK(glDeleteProgram(v->edges_program));
     GL_CHECK(glDeleteProgram(v->points_program));
+    GL_CHECK(glDeleteProgram(v->spheres_program));
     memset(v, 0, sizeof *v);
 }
 
@@ -112,7 +127,8 @@ static void texture_buffer(GLuint *buffer, GLuint *texture, GLenum format, size_
     if (*buffer == 0) {
         GL_CHECK(glGenBuffers(1, buffer));
         GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, *buffer));
-        GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(bytes ? bytes : 4), data, GL_STATIC_DRAW));
+        GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(bytes ? bytes : 4), bytes ? data : NULL,
+                              GL_STATIC_DRAW));
     }
     GL_CHECK(glGenTextures(1, texture));
     GL_CHECK(glBindTexture(GL_TEXTURE_BUFFER, *texture));
@@ -121,12 +137,13 @@ static void texture_buffer(GLuint *buffer, GLuint *texture, GLenum format, size_
     GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, 0));
 }
 
-static GLuint vertex_buffer(size_t bytes)
+static GLuint vertex_buffer(size_t bytes, const void *data)
 {
     GLuint b = 0;
     GL_CHECK(glGenBuffers(1, &b));
     GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, b));
-    GL_CHECK(glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW));
+    GL_CHECK(glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(bytes ? bytes : 16), data,
+                          data ? GL_STATIC_DRAW : GL_DYNAMIC_DRAW));
     GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
     return b;
 }
@@ -145,21 +162,31 @@ bool viz_cloth_view_attach(viz_cloth_view *v, viz_sim *sim)
     v->particle_count = t->particle_count;
     v->triangle_count = t->triangle_count;
     v->edge_count = t->edge_count;
+    v->free_edge_count = t->free_edge_count;
+    v->sphere_count = t->sphere_count;
 
     /* Every buffer gets its storage here, before OpenCL may share it. */
-    v->positions = vertex_buffer(n * vec4);
-    v->normals = vertex_buffer(n * vec4);
-    GL_CHECK(glBindVertexArray(v->vao));
-    GL_CHECK(glGenBuffers(1, &v->elements));
-    GL_CHECK(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, v->elements));
-    GL_CHECK(glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(3 * t->triangle_count * sizeof(uint32_t)),
-                          t->triangles, GL_STATIC_DRAW));
-    GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, v->positions));
-    GL_CHECK(glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, NULL));
-    GL_CHECK(glEnableVertexAttribArray(0));
-    GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, v->normals));
-    GL_CHECK(glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, NULL));
-    GL_CHECK(glEnableVertexAttribArray(1));
+    v->positions = vertex_buffer(n * vec4, NULL);
+    v->normals = vertex_buffer(n * vec4, NULL);
+    v->colors = vertex_buffer(n * vec4, t->colors);
+    const struct { GLuint vao, *elements; const uint32_t *indices; size_t count; } vaos[2] = {
+        {v->vao, &v->elements, t->triangles, 3 * (size_t)t->triangle_count},
+        {v->sphere_vao, &v->sphere_elements, t->spheres, t->sphere_count},
+    };
+    for (int k = 0; k < 2; ++k) {
+        GL_CHECK(glBindVertexArray(vaos[k].vao));
+        GL_CHECK(glGenBuffers(1, vaos[k].elements));
+        GL_CHECK(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, *vaos[k].elements));
+        GL_CHECK(glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                              (GLsizeiptr)(vaos[k].count ? vaos[k].count * sizeof(uint32_t) : 4),
+                              vaos[k].count ? vaos[k].indices : NULL, GL_STATIC_DRAW));
+        const GLuint attributes[3] = {v->positions, v->normals, v->colors};
+        for (GLuint a = 0; a < 3; ++a) {
+            GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, attributes[a]));
+            GL_CHECK(glVertexAttribPointer(a, 4, GL_FLOAT, GL_FALSE, 0, NULL));
+            GL_CHECK(glEnableVertexAttribArray(a));
+        }
+    }
     GL_CHECK(glBindVertexArray(0));
     GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
 
@@ -175,6 +202,8 @@ bool viz_cloth_view_attach(viz_cloth_view *v, viz_sim *sim)
                    2 * t->edge_count * sizeof(uint32_t), t->edges);
     texture_buffer(&v->buffers[4], &v->textures[T_EDGE_REST], GL_R32F,
                    t->edge_count * sizeof(float), t->edge_rest);
+    GLuint colors_buffer = v->colors;
+    texture_buffer(&colors_buffer, &v->textures[T_COLORS], GL_RGBA32F, 0, NULL);
     if (viz_gl_errors())
         return false;
 
@@ -239,6 +268,23 @@ static void bind_textures(const viz_cloth_view *v, const int *units, int count)
     GL_CHECK(glActiveTexture(GL_TEXTURE0));
 }
 
+/* The lines [0, count) in the edges program: the skeleton's in one colour, or the ropes' in their
+ * particles' colours. */
+static void draw_lines(const viz_cloth_view *v, const viz_view_params *p, uint32_t count,
+                       bool particle_colors)
+{
+    static const int units[] = {T_POSITIONS, T_EDGES, T_EDGE_REST, T_COLORS};
+    bind_textures(v, units, 4);
+    GL_CHECK(glUseProgram(v->edges_program));
+    GL_CHECK(glUniformMatrix4fv(v->u_edges[EDGES_VP], 1, GL_FALSE, p->view_projection.m));
+    GL_CHECK(glUniform1i(v->u_edges[EDGES_STRESS], p->stress));
+    GL_CHECK(glUniform1f(v->u_edges[EDGES_SCALE], p->strain_scale));
+    GL_CHECK(glUniform3f(v->u_edges[EDGES_COLOR], 0.35f, 0.75f, 0.95f));
+    GL_CHECK(glUniform1i(v->u_edges[EDGES_PARTICLE_COLORS], particle_colors));
+    GL_CHECK(glBindVertexArray(v->empty_vao));
+    GL_CHECK(glDrawArrays(GL_LINES, 0, (GLsizei)(2 * count)));
+}
+
 void viz_cloth_view_draw(const viz_cloth_view *v, const viz_view_params *p)
 {
     if (v->interop == VIZ_INTEROP_NONE)
@@ -251,20 +297,21 @@ void viz_cloth_view_draw(const viz_cloth_view *v, const viz_view_params *p)
         GL_CHECK(glUniform3f(v->u_cloth[CLOTH_EYE], p->eye.x, p->eye.y, p->eye.z));
         GL_CHECK(glUniform1i(v->u_cloth[CLOTH_STRESS], p->stress));
         GL_CHECK(glUniform1f(v->u_cloth[CLOTH_SCALE], p->strain_scale));
-        GL_CHECK(glUniform3f(v->u_cloth[CLOTH_FRONT], 0.92f, 0.45f, 0.13f));
-        GL_CHECK(glUniform3f(v->u_cloth[CLOTH_BACK], 0.72f, 0.22f, 0.10f));
         GL_CHECK(glBindVertexArray(v->vao));
         GL_CHECK(glDrawElements(GL_TRIANGLES, (GLsizei)(3 * v->triangle_count), GL_UNSIGNED_INT, NULL));
+        if (v->free_edge_count)
+            draw_lines(v, p, v->free_edge_count, true);
+        if (v->sphere_count) {
+            GL_CHECK(glUseProgram(v->spheres_program));
+            GL_CHECK(glUniformMatrix4fv(v->u_spheres[SPHERES_VP], 1, GL_FALSE,
+                                        p->view_projection.m));
+            GL_CHECK(glUniform1f(v->u_spheres[SPHERES_SCALE], p->pixel_scale));
+            GL_CHECK(glUniform1i(v->u_spheres[SPHERES_GRABBED], p->grabbed));
+            GL_CHECK(glBindVertexArray(v->sphere_vao));
+            GL_CHECK(glDrawElements(GL_POINTS, (GLsizei)v->sphere_count, GL_UNSIGNED_INT, NULL));
+        }
     } else {
-        static const int units[] = {T_POSITIONS, T_EDGES, T_EDGE_REST};
-        bind_textures(v, units, 3);
-        GL_CHECK(glUseProgram(v->edges_program));
-        GL_CHECK(glUniformMatrix4fv(v->u_edges[EDGES_VP], 1, GL_FALSE, p->view_projection.m));
-        GL_CHECK(glUniform1i(v->u_edges[EDGES_STRESS], p->stress));
-        GL_CHECK(glUniform1f(v->u_edges[EDGES_SCALE], p->strain_scale));
-        GL_CHECK(glUniform3f(v->u_edges[EDGES_COLOR], 0.35f, 0.75f, 0.95f));
-        GL_CHECK(glBindVertexArray(v->empty_vao));
-        GL_CHECK(glDrawArrays(GL_LINES, 0, (GLsizei)(2 * v->edge_count)));
+        draw_lines(v, p, v->edge_count, false);
         GL_CHECK(glUseProgram(v->points_program));
         GL_CHECK(glUniformMatrix4fv(v->u_points[POINTS_VP], 1, GL_FALSE, p->view_projection.m));
         GL_CHECK(glUniform1f(v->u_points[POINTS_SIZE], p->point_size));

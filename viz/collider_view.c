@@ -136,11 +136,21 @@ bool viz_collider_view_init(viz_collider_view *v)
     return viz_gl_errors() == 0;
 }
 
+static void clear_scene(viz_collider_view *v)
+{
+    for (uint32_t i = 0; i < v->count; ++i)
+        mesh_delete(&v->capsules[i]);
+    free(v->capsules);
+    free(v->defs);
+    v->capsules = NULL;
+    v->defs = NULL;
+    v->count = 0;
+}
+
 void viz_collider_view_destroy(viz_collider_view *v)
 {
     mesh_delete(&v->sphere);
-    for (int i = 0; i < VIZ_MAX_COLLIDERS; ++i)
-        mesh_delete(&v->capsules[i]);
+    clear_scene(v);
     if (v->quad_vao)
         GL_CHECK(glDeleteVertexArrays(1, &v->quad_vao));
     GL_CHECK(glDeleteBuffers(1, &v->quad_vbo));
@@ -149,15 +159,24 @@ void viz_collider_view_destroy(viz_collider_view *v)
     memset(v, 0, sizeof *v);
 }
 
-bool viz_collider_view_set_scene(viz_collider_view *v, const viz_scene *scene)
+bool viz_collider_view_set_scene(viz_collider_view *v, const drape_scene *scene)
 {
-    for (uint32_t i = 0; i < VIZ_MAX_COLLIDERS; ++i) {
-        mesh_delete(&v->capsules[i]);
-        if (i < scene->collider_count && scene->colliders[i].type == DRAPE_COLLIDER_CAPSULE) {
-            const drape_collider_def *c = &scene->colliders[i];
-            if (!capsule_mesh(&v->capsules[i], v3(c->position), v3(c->end), c->radius))
-                return false;
-        }
+    clear_scene(v);
+    const uint32_t n = drape_scene_collider_count(scene);
+    v->defs = calloc((size_t)n + 1, sizeof *v->defs);
+    v->capsules = calloc((size_t)n + 1, sizeof *v->capsules);
+    if (!v->defs || !v->capsules) {
+        fprintf(stderr, "drape-view: no memory for %u colliders\n", n);
+        return false;
+    }
+    v->count = n;
+    for (uint32_t i = 0; i < n; ++i) {
+        drape_collider_def *c = &v->defs[i];
+        if (!drape_scene_get_collider(scene, i, c))
+            return false;
+        if (c->type == DRAPE_COLLIDER_CAPSULE &&
+            !capsule_mesh(&v->capsules[i], v3(c->position), v3(c->end), c->radius))
+            return false;
     }
     return true;
 }
@@ -194,11 +213,10 @@ static void draw_mesh(const viz_collider_view *v, const viz_mesh *m, viz_mat4 mo
     GL_CHECK(glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, NULL));
 }
 
-void viz_collider_view_draw(const viz_collider_view *v, const viz_scene *scene, double time,
-                            const viz_view_params *p)
+void viz_collider_view_draw(const viz_collider_view *v, double time, const viz_view_params *p)
 {
-    for (uint32_t i = 0; i < scene->collider_count; ++i) {
-        const drape_collider_def *c = &scene->colliders[i];
+    for (uint32_t i = 0; i < v->count; ++i) {
+        const drape_collider_def *c = &v->defs[i];
         viz_vec3 offset = viz_scale(v3(c->velocity), (float)time);
         viz_mat4 model = viz_mat4_identity();
         model.m[12] = offset.x, model.m[13] = offset.y, model.m[14] = offset.z;

@@ -13,8 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The full path of `program` found in $PATH, into out; false when it is not there. */
-static bool find_in_path(const char *program, char *out, size_t size)
+bool viz_find_in_path(const char *program, char *out, size_t size)
 {
     const char *path = getenv("PATH");
     if (!path || !*path)
@@ -52,7 +51,7 @@ int viz_display_ensure(int argc, char **argv, const viz_options *o)
         return 1;
     }
     char xvfb_run[PATH_MAX];
-    if (!find_in_path("xvfb-run", xvfb_run, sizeof xvfb_run)) {
+    if (!viz_find_in_path("xvfb-run", xvfb_run, sizeof xvfb_run)) {
         fprintf(stderr,
                 "drape-view: no display: DISPLAY is not set, and xvfb-run (Debian package xvfb,\n"
                 "with xauth) is not installed to render without one. Run drape-view on a desktop,\n"

@@ -8,11 +8,17 @@
 
 #include "options.h"
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* Frames rendered headless when the command line names none: 4 s of simulated time. */
 #define VIZ_HEADLESS_FRAMES 240
 
 /* Returns -1 when there is a display to use: carry on. Otherwise re-executes drape-view under
  * xvfb-run (and does not return), or returns the exit status for "no display at all". */
 int viz_display_ensure(int argc, char **argv, const viz_options *options);
+
+/* The full path of `program` found in $PATH, into out; false when it is not there. */
+bool viz_find_in_path(const char *program, char *out, size_t size);
 
 #endif

@@ -1,5 +1,6 @@
-/* Keys and mouse (app.h). The keys follow the mass-spring seed (shared/seeds/002: Q, C, Z, V,
- * Y/U/I/O) and common PBD demos (space, S, R). Keys that change the simulation's settings (V, the
+/* Keys and mouse (app.h). The keys follow the classic mass-spring demo (Q, C, Z, V, Y/U/I/O) and
+ * common PBD demos (space, S, R); P shows or hides the panel. Keys and the mouse go to the panel
+ * instead while it wants them (a slider being dragged, a field being typed in). Keys that change the simulation's settings (V, the
  * resolutions, R) only set them and ask for a rebuild, which the frame loop does between frames.
  *
  * Mouse: the left button on the cloth grabs the particle under the cursor with an attachment
@@ -48,9 +49,10 @@ void viz_input_key(viz_app *app, int key)
         int k = key == GLFW_KEY_Y ? 0 : key == GLFW_KEY_U ? 1 : key == GLFW_KEY_I ? 2 : 3;
         sim->resolution = resolutions[k];
         app->rebuild = true;
-        printf("drape-view: cloth %u x %u\n", sim->resolution, sim->resolution);
+        printf("drape-view: cloths %u x %u\n", sim->resolution, sim->resolution);
         break;
     }
+    case GLFW_KEY_P: app->show_panel = !app->show_panel; break;
     default: break;
     }
 }
@@ -60,8 +62,11 @@ static viz_app *app_of(GLFWwindow *window) { return glfwGetWindowUserPointer(win
 static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
 {
     (void)scancode, (void)mods;
+    viz_app *app = app_of(window);
+    if (app->panel && app->show_panel && viz_panel_wants_keyboard(app->panel))
+        return;
     if (action == GLFW_PRESS)
-        viz_input_key(app_of(window), key);
+        viz_input_key(app, key);
 }
 
 /* The ray under the cursor, and the camera's forward direction. */
@@ -79,6 +84,8 @@ static void on_button(GLFWwindow *window, int button, int action, int mods)
     (void)mods;
     viz_app *app = app_of(window);
     glfwGetCursorPos(window, &app->mouse_x, &app->mouse_y);
+    if (action == GLFW_PRESS && app->panel && app->show_panel && viz_panel_wants_mouse(app->panel))
+        return;
     if (action == GLFW_RELEASE) {
         if (button == GLFW_MOUSE_BUTTON_LEFT && app->sim.grabbing)
             viz_sim_release(&app->sim);
@@ -119,7 +126,10 @@ static void on_cursor(GLFWwindow *window, double x, double y)
 static void on_scroll(GLFWwindow *window, double dx, double dy)
 {
     (void)dx;
-    viz_camera_zoom(&app_of(window)->camera, (float)dy);
+    viz_app *app = app_of(window);
+    if (app->panel && app->show_panel && viz_panel_wants_mouse(app->panel))
+        return;
+    viz_camera_zoom(&app->camera, (float)dy);
 }
 
 void viz_input_install(viz_app *app)

@@ -1,4 +1,4 @@
-/* drape-view: the cloth in a window, drawn straight from the solver (issue 6).
+/* drape-view: any scene in a window, in real time, drawn straight from the solver.
  *
  * main reads the command line, makes sure there is a display (display.c: without one it re-runs
  * itself under xvfb-run, or explains why it cannot) and runs the viewer (app.c). */
@@ -17,6 +17,11 @@ int main(int argc, char **argv)
     }
     if (options.help) {
         viz_options_usage(stdout);
+        return 0;
+    }
+    if (options.list_scenes) {
+        for (size_t i = 0; i < drape_scene_builtin_count(); ++i)
+            printf("%s\n", drape_scene_builtin_name(i));
         return 0;
     }
     for (const char *k = options.keys; k && *k; ++k)

@@ -1,7 +1,7 @@
 /* drape-view's command line (options.h). */
 #include "options.h"
 
-#include "scenes.h"
+#include "record.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,27 +9,35 @@
 
 void viz_options_usage(FILE *to)
 {
+    char names[256];
     fprintf(to,
-            "usage: drape-view [options]\n"
-            "Shows a cloth falling onto colliders in an OpenGL window, drawn straight from the solver\n"
-            "(OpenCL-OpenGL sharing where the device has it, else read back and uploaded). Without a\n"
-            "display it re-runs itself under xvfb-run and writes a PNG of the last frame.\n"
-            "  --scene NAME        %s (default cloth-sphere)\n"
-            "  --resolution N      particles along each cloth edge, 2 .. 2048 (default %d)\n"
+            "usage: drape-view [options] [SCENE]\n"
+            "Shows a scene (a built-in name or a scene file, as `drape run` takes) in real time in an\n"
+            "OpenGL window, drawn straight from the solver (OpenCL-OpenGL sharing where the device has\n"
+            "it, else read back and uploaded), with a parameter panel. Without a display it re-runs\n"
+            "itself under xvfb-run and writes a PNG of the last frame.\n"
+            "  SCENE, --scene NAME built-in: %s (default %s); or a scene file\n"
+            "  --resolution N      give every cloth N x N particles, 2 .. 2048 (default: the scene's)\n"
             "  --mode MODE         pbd, xpbd or mass-spring (default pbd)\n"
             "  --backend B         auto, opencl or cpu (default auto)\n"
             "  --device SELECTOR   OpenCL device: an index or part of its name (default: first GPU)\n"
             "  --no-sharing        never share buffers with OpenCL: always read back and upload\n"
             "  --size WxH          window size (default 1280x720)\n"
-            "  --frames N          stop after N frames (one step per frame)\n"
+            "  --frames N          stop after N frames\n"
+            "  --every-frame       one step per frame (default: as many steps as real time needs)\n"
             "  --screenshot FILE   write a PNG of the last frame\n"
+            "  --record DIR|FILE   write every frame: DIR/frame_000001.png, ... or a video (FILE.mp4,\n"
+            "                      .mkv, .mov, .webm; needs ffmpeg); with --every-frame for 60 fps\n"
             "  --keys KEYS         press these keys before the first frame, e.g. \"CZ\"\n"
             "  --paused            start paused\n"
-            "  --no-overlay        no text or legend over the picture\n"
+            "  --no-panel          no parameter panel\n"
+            "  --no-overlay        no text, legend or panel over the picture\n"
+            "  --list-scenes       print the built-in scenes' names, one a line\n"
             "Keys: Q/Esc quit, space pause, S step, R reset, C skeleton, Z stress colours,\n"
-            "V PBD/XPBD/mass-spring, Y/U/I/O 64/128/256/512 cloth. Mouse: drag the cloth to pull it,\n"
-            "drag elsewhere or with the right button to orbit, middle button to pan, wheel to zoom.\n",
-            viz_scene_names(), VIZ_DEFAULT_RESOLUTION);
+            "V PBD/XPBD/mass-spring, Y/U/I/O 64/128/256/512 cloths, P panel. Mouse: drag a body to\n"
+            "pull it, drag elsewhere or with the right button to orbit, middle button to pan, wheel to\n"
+            "zoom.\n",
+            viz_sim_scene_names(names, sizeof names), VIZ_DEFAULT_SCENE);
 }
 
 static bool parse_long(const char *flag, const char *text, long min, long max, long *out)
@@ -49,7 +57,8 @@ static bool parse_long(const char *flag, const char *text, long min, long max, l
 bool viz_options_parse(int argc, char **argv, viz_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->resolution = VIZ_DEFAULT_RESOLUTION;
+    o->resolution = 0;
+    o->panel = true;
     o->mode = VIZ_MODE_PBD;
     o->backend = DRAPE_BACKEND_AUTO;
     o->sharing = true;
@@ -63,6 +72,9 @@ bool viz_options_parse(int argc, char **argv, viz_options *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             o->help = true;
             continue;
+        } else if (!strcmp(a, "--list-scenes")) {
+            o->list_scenes = true;
+            continue;
         } else if (!strcmp(a, "--no-sharing")) {
             o->sharing = false;
             continue;
@@ -71,12 +83,28 @@ bool viz_options_parse(int argc, char **argv, viz_options *o)
             continue;
         } else if (!strcmp(a, "--no-overlay")) {
             o->overlay = false;
+            o->panel = false;
+            continue;
+        } else if (!strcmp(a, "--no-panel")) {
+            o->panel = false;
+            continue;
+        } else if (!strcmp(a, "--every-frame")) {
+            o->every_frame = true;
+            continue;
+        } else if (a[0] != '-') { /* the scene: a built-in name or a file */
+            if (o->scene) {
+                fprintf(stderr, "drape-view: two scenes given, '%s' and '%s'\n", o->scene, a);
+                return false;
+            }
+            if (!viz_sim_check_scene(a))
+                return false;
+            o->scene = a;
             continue;
         }
         /* the rest take a value */
         static const char *const with_value[] = {"--scene", "--resolution", "--mode", "--backend",
                                                  "--device", "--size", "--frames", "--screenshot",
-                                                 "--keys"};
+                                                 "--keys", "--record"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
             known = known || !strcmp(a, with_value[k]);
@@ -90,13 +118,22 @@ bool viz_options_parse(int argc, char **argv, viz_options *o)
         }
         ++i;
         if (!strcmp(a, "--scene")) {
-            viz_scene probe;
-            if (!viz_scene_describe(value, 2, &probe)) {
-                fprintf(stderr, "drape-view: no scene '%s' (there are: %s)\n", value,
-                        viz_scene_names());
+            char names[256];
+            if (!drape_scene_builtin_summary(value)) {
+                fprintf(stderr, "drape-view: --scene: no built-in scene '%s' (there are: %s; a scene "
+                                "file is given without --scene)\n",
+                        value, viz_sim_scene_names(names, sizeof names));
+                return false;
+            }
+            if (o->scene) {
+                fprintf(stderr, "drape-view: two scenes given, '%s' and '%s'\n", o->scene, value);
                 return false;
             }
             o->scene = value;
+        } else if (!strcmp(a, "--record")) {
+            if (!viz_record_check(value))
+                return false;
+            o->record = value;
         } else if (!strcmp(a, "--resolution")) {
             if (!parse_long(a, value, 2, 2048, &n))
                 return false;

@@ -1,15 +1,15 @@
 /* The simulation the viewer shows (sim.h).
  *
- * Solver modes. PBD uses the builder's stiffness (k = 1 stretch and shear, 0.2 bending). XPBD sets a
- * compliance on each family instead, so that the cloth's stiffness no longer depends on the
- * iteration count (Macklin et al. 2016). Mass-spring switches the world to Hooke springs integrated
- * explicitly (seed 002). Explicit integration is stable only for small h^2 k / m and h kd / m (m the
- * lightest particle's mass; each particle has up to 12 springs): measured on this scene with the
+ * Solver modes. PBD keeps the scene's constraints. XPBD sets a compliance on each family instead,
+ * so that the stiffness no longer depends on the iteration count (Macklin et al. 2016), through
+ * drape_world_set_stiffness. Mass-spring switches the world to Hooke springs integrated explicitly.
+ * Explicit integration is stable only for small h^2 k / m and h kd / m (m the lightest movable
+ * particle's mass; a cloth particle has up to 12 springs): measured on the default scene with the
  * CPU backend, 32 x 32 at h = 1/240 s diverges from k = 2 N/m (h^2 k / m = 0.36) and 128 x 128 with
- * the world's default damping (kd = 0.001 N s/m, h kd / m = 0.17). So the viewer takes 16 substeps
- * and keeps h^2 k / m <= 0.15 and h kd / m <= 0.05, lowering k and kd below the world's defaults
- * (5 N/m, 0.001 N s/m) where the cloth is fine: 48 x 48 keeps k = 5, 128 x 128 gets 0.84 N/m and
- * 512 x 512 0.05 N/m, a very soft cloth. That is the method's limit, which the comparison shows.
+ * kd = 0.001 N s/m (h kd / m = 0.17). So the viewer takes 16 substeps and keeps h^2 k / m <= 0.15
+ * and h kd / m <= 0.05, lowering k and kd below the world's defaults where the particles are light:
+ * 48 x 48 keeps the default k, 512 x 512 gets 0.05 N/m, a very soft cloth. That is the method's
+ * limit, which the comparison shows.
  */
 #include "sim.h"
 
@@ -18,9 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* XPBD compliance per family (m/N; rad/(N m) would be for dihedrals): stiff in stretch, softer in
- * shear, soft in bending, for the default 0.1 kg cloth. */
+/* XPBD compliance per family (m/N for distances, rad/(N m) for dihedrals): stiff in stretch, softer
+ * in shear, soft in bending, for the default 0.1 kg cloth. */
 static const float xpbd_stretch = 1e-4f, xpbd_shear = 1e-3f, xpbd_bend = 0.5f;
 
 const char *viz_mode_name(viz_mode mode)
@@ -43,9 +44,30 @@ static void log_message(drape_log_level level, const char *message, void *user)
                 message);
 }
 
+const char *viz_sim_scene_names(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < drape_scene_builtin_count() && used < size; ++i)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
+                                 drape_scene_builtin_name(i));
+    return buf;
+}
+
+bool viz_sim_check_scene(const char *name)
+{
+    if (drape_scene_builtin_summary(name) || access(name, R_OK) == 0)
+        return true;
+    char names[256];
+    fprintf(stderr, "drape-view: '%s' is neither a built-in scene (%s) nor a readable scene file\n",
+            name, viz_sim_scene_names(names, sizeof names));
+    return false;
+}
+
 void viz_sim_destroy(viz_sim *s)
 {
-    drape_world_destroy(s->world);
+    drape_scene_destroy(s->scene);
+    s->scene = NULL;
     s->world = NULL;
     viz_topology_free(&s->topology);
     free(s->scratch);
@@ -53,58 +75,74 @@ void viz_sim_destroy(viz_sim *s)
     s->grabbing = false;
 }
 
-static drape_world_def world_def(const viz_sim *s)
+/* The lightest movable particle's mass, kg (1 when there is none). */
+static float lightest_mass(const drape_world *w)
 {
-    drape_world_def def = drape_default_world_def();
-    def.damping = s->scene.damping;
-    def.backend = s->backend;
-    def.device = s->device;
-    def.gl_context = s->gl_context;
-    def.gl_display = s->gl_display;
-    def.log = log_message;
+    const uint32_t n = drape_world_particle_count(w);
+    float *m = malloc((size_t)n * sizeof *m + 1), lightest = FLT_MAX;
+    if (m && drape_world_get_masses(w, 0, n, m) == DRAPE_OK)
+        for (uint32_t i = 0; i < n; ++i)
+            if (m[i] > 0.0f)
+                lightest = fminf(lightest, m[i]);
+    free(m);
+    return lightest < FLT_MAX ? lightest : 1.0f;
+}
+
+/* Puts the world into the sim's solver mode. */
+static bool apply_mode(viz_sim *s)
+{
+    drape_world *w = s->world;
+    if (s->mode == VIZ_MODE_XPBD) {
+        const drape_constraint_type d = DRAPE_CONSTRAINT_DISTANCE;
+        return drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_STRETCH, 1.0f, xpbd_stretch) ==
+                   DRAPE_OK &&
+               drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_SHEAR, 1.0f, xpbd_shear) ==
+                   DRAPE_OK &&
+               drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_BEND, 1.0f, xpbd_bend) ==
+                   DRAPE_OK &&
+               drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DIHEDRAL, 0, 1.0f, xpbd_bend) ==
+                   DRAPE_OK;
+    }
     if (s->mode == VIZ_MODE_MASS_SPRING) {
-        const float n = (float)s->scene.cloth.nx * (float)s->scene.cloth.ny;
-        const float m = s->scene.cloth.mass / n;
+        drape_world_def def = drape_world_get_def(w);
+        const float m = lightest_mass(w);
         def.mode = DRAPE_MODE_MASS_SPRING;
         def.substeps = 16;
         const float h = def.dt / (float)def.substeps;
         def.spring_stiffness = fminf(def.spring_stiffness, 0.15f * m / (h * h));
         def.spring_damping = fminf(def.spring_damping, 0.05f * m / h);
+        return drape_world_set_def(w, &def) == DRAPE_OK;
     }
-    return def;
+    return true;
 }
 
 bool viz_sim_build(viz_sim *s)
 {
     viz_sim_destroy(s);
-    if (!viz_scene_describe(s->scene_name, s->resolution, &s->scene)) {
-        fprintf(stderr, "drape-view: no scene '%s' (there are: %s)\n", s->scene_name,
-                viz_scene_names());
+    const char *name = s->scene_name ? s->scene_name : VIZ_DEFAULT_SCENE;
+    drape_scene_options o = drape_scene_default_options();
+    o.override_backend = true;
+    o.backend = s->backend;
+    o.device = s->device;
+    o.log = log_message;
+    o.cloth_resolution = s->resolution;
+    o.gl_context = s->gl_context;
+    o.gl_display = s->gl_display;
+    drape_scene_error err;
+    if (drape_scene_load(name, &o, &s->scene, &err) != DRAPE_SCENE_OK) {
+        fprintf(stderr, "drape-view: %s\n", err.message);
         return false;
     }
-    if (s->mode == VIZ_MODE_XPBD) {
-        s->scene.cloth.stretch.compliance = xpbd_stretch;
-        s->scene.cloth.shear_stiffness.compliance = xpbd_shear;
-        s->scene.cloth.bend_stiffness.compliance = xpbd_bend;
-    }
+    s->world = drape_scene_world(s->scene);
     s->strain_scale = s->mode == VIZ_MODE_MASS_SPRING ? 0.2f : 0.02f;
     s->steps = 0;
-    drape_world_def def = world_def(s);
-    if (drape_world_create(&def, &s->world) != DRAPE_OK) {
-        fprintf(stderr, "drape-view: cannot create the world (see above)\n");
-        return false;
-    }
-    bool ok = drape_world_add_cloth(s->world, &s->scene.cloth, &s->info) == DRAPE_OK;
-    for (uint32_t i = 0; ok && i < s->scene.collider_count; ++i)
-        ok = drape_world_add_collider(s->world, &s->scene.colliders[i], NULL) == DRAPE_OK;
     const uint32_t n = drape_world_particle_count(s->world);
-    ok = ok && viz_topology_grid(&s->topology, &s->scene.cloth, s->info.first_particle, n);
+    bool ok = apply_mode(s) && viz_topology_build(&s->topology, s->scene);
     ok = ok && drape_world_set_triangles(s->world, s->topology.triangles,
                                          s->topology.triangle_count) == DRAPE_OK;
-    s->scratch = ok ? malloc((size_t)n * sizeof *s->scratch) : NULL;
+    s->scratch = ok ? malloc((size_t)n * sizeof *s->scratch + 1) : NULL;
     if (!ok || !s->scratch) {
-        fprintf(stderr, "drape-view: cannot build scene %s at %u x %u (see above)\n", s->scene.name,
-                s->resolution, s->resolution);
+        fprintf(stderr, "drape-view: cannot build scene %s (see above)\n", name);
         viz_sim_destroy(s);
         return false;
     }
@@ -113,7 +151,7 @@ bool viz_sim_build(viz_sim *s)
 
 bool viz_sim_step(viz_sim *s)
 {
-    if (drape_world_step(s->world) != DRAPE_OK)
+    if (drape_scene_step(s->scene) != DRAPE_OK)
         return false;
     s->steps++;
     return true;
@@ -157,14 +195,24 @@ bool viz_sim_grab(viz_sim *s, viz_vec3 eye, viz_vec3 dir, viz_vec3 forward)
         if (d > 0.0f && d < best)
             best = d, hit = t;
     }
-    if (hit == UINT32_MAX)
+    /* A sphere (twice its radius, to be easy to catch) nearer than the triangle wins. */
+    uint32_t sphere = UINT32_MAX;
+    for (uint32_t k = 0; k < s->topology.sphere_count; ++k) {
+        const uint32_t p = s->topology.spheres[k];
+        const float r = 2.0f * s->topology.colors[4 * (size_t)p + 3];
+        const viz_vec3 c = viz_sub(at(s->scratch, p), eye);
+        const float along = viz_dot(c, dir), miss = viz_dot(c, c) - along * along;
+        if (along > 0.0f && miss <= r * r && along < best)
+            best = along, sphere = p;
+    }
+    if (hit == UINT32_MAX && sphere == UINT32_MAX)
         return false;
     viz_vec3 point = viz_add(eye, viz_scale(dir, best));
-    uint32_t particle = tri[3 * hit];
-    for (int k = 1; k < 3; ++k) {
+    uint32_t particle = sphere;
+    for (int k = 0; sphere == UINT32_MAX && k < 3; ++k) {
         uint32_t p = tri[3 * hit + k];
-        if (viz_length(viz_sub(at(s->scratch, p), point)) <
-            viz_length(viz_sub(at(s->scratch, particle), point)))
+        if (k == 0 || viz_length(viz_sub(at(s->scratch, p), point)) <
+                          viz_length(viz_sub(at(s->scratch, particle), point)))
             particle = p;
     }
     drape_attachment_def a = drape_default_attachment_def();

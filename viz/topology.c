@@ -1,10 +1,11 @@
-/* The cloth grid's triangles, skeleton lines and neighbour lists (topology.h).
+/* The viewer's topology of a world (topology.h).
  *
- * Quad (i, j) is split along its (i, j)-(i+1, j+1) diagonal, as the builder's dihedral hinges are,
- * into (00, 11, 10) and (00, 01, 11): counter-clockwise seen from the side v x u points to, the top
- * of a cloth with u = +x and v = +z. Lines: every structural neighbour pair and
- * both diagonals of every quad (the builder's stretch and shear constraints); rest lengths are the
- * grid spacings, as the builder takes them from the initial positions.
+ * Lines are the world's distance constraints (drape_world_get_distances), so that whatever a scene
+ * holds is drawn as the solver sees it. Lines with no end on a triangle (ropes, chains, a loose
+ * triangle of particles) are sorted first: outside the skeleton view they are the only lines drawn.
+ * Spheres are the particles on no triangle and the loose particles (in no object). A sphere's radius
+ * is a third of its shortest line, so that a chain's beads do not overlap, and 4 cm for a particle
+ * with no line.
  */
 #include "topology.h"
 
@@ -21,82 +22,36 @@ void viz_topology_free(viz_topology *t)
     free(t->neighbour_offsets);
     free(t->neighbours);
     free(t->neighbour_rest);
+    free(t->spheres);
+    free(t->colors);
     memset(t, 0, sizeof *t);
 }
 
-static float length3(drape_vec3 a, float s, drape_vec3 b, float t)
+void viz_object_color(int k, float rgb[3])
 {
-    float x = a.x * s + b.x * t, y = a.y * s + b.y * t, z = a.z * s + b.z * t;
-    return sqrtf(x * x + y * y + z * z);
+    /* hues 24, 126, 235, 315, 50, 275, 0, 90 degrees; loose particles cyan, 185 */
+    static const float palette[8][3] = {
+        {0.92f, 0.45f, 0.13f}, {0.25f, 0.75f, 0.30f}, {0.35f, 0.40f, 0.95f}, {0.85f, 0.25f, 0.70f},
+        {0.92f, 0.78f, 0.15f}, {0.62f, 0.30f, 0.90f}, {0.90f, 0.22f, 0.22f}, {0.55f, 0.85f, 0.20f},
+    };
+    static const float loose[3] = {0.15f, 0.80f, 0.85f};
+    memcpy(rgb, k < 0 ? loose : palette[k % 8], 3 * sizeof *rgb);
 }
 
-bool viz_topology_grid(viz_topology *t, const drape_cloth_def *d, uint32_t first,
-                       uint32_t particle_count)
+/* Neighbour lists: a counting sort of both ends of every edge. */
+static bool neighbours(viz_topology *t)
 {
-    memset(t, 0, sizeof *t);
-    const uint32_t nx = d->nx, ny = d->ny;
-    const size_t quads = (size_t)(nx - 1) * (ny - 1);
-    const size_t edges = (size_t)(nx - 1) * ny + (size_t)nx * (ny - 1) + 2 * quads;
-    t->particle_count = particle_count;
-    t->triangle_count = (uint32_t)(2 * quads);
-    t->edge_count = (uint32_t)edges;
-    t->triangles = malloc(6 * quads * sizeof *t->triangles);
-    t->edges = malloc(2 * edges * sizeof *t->edges);
-    t->edge_rest = malloc(edges * sizeof *t->edge_rest);
-    t->neighbour_offsets = calloc((size_t)particle_count + 1, sizeof *t->neighbour_offsets);
-    t->neighbours = malloc(2 * edges * sizeof *t->neighbours);
-    t->neighbour_rest = malloc(2 * edges * sizeof *t->neighbour_rest);
-    if (!t->triangles || !t->edges || !t->edge_rest || !t->neighbour_offsets || !t->neighbours ||
-        !t->neighbour_rest) {
-        fprintf(stderr, "drape-view: no memory for the topology of a %u x %u cloth\n", nx, ny);
-        viz_topology_free(t);
-        return false;
-    }
-#define P(i, j) (first + (uint32_t)(j) * nx + (uint32_t)(i))
-    uint32_t *tri = t->triangles;
-    for (uint32_t j = 0; j + 1 < ny; ++j)
-        for (uint32_t i = 0; i + 1 < nx; ++i) {
-            const uint32_t q[6] = {P(i, j), P(i + 1, j + 1), P(i + 1, j),
-                                   P(i, j), P(i, j + 1),     P(i + 1, j + 1)};
-            memcpy(tri, q, sizeof q);
-            tri += 6;
-        }
-    const float du = 1.0f / (float)(nx - 1), dv = 1.0f / (float)(ny - 1);
-    const float lu = length3(d->u_axis, du, d->v_axis, 0.0f);
-    const float lv = length3(d->u_axis, 0.0f, d->v_axis, dv);
-    const float ld1 = length3(d->u_axis, du, d->v_axis, dv);  /* (i, j)-(i+1, j+1) */
-    const float ld2 = length3(d->u_axis, -du, d->v_axis, dv); /* (i+1, j)-(i, j+1) */
-    size_t e = 0;
-    for (uint32_t j = 0; j < ny; ++j)
-        for (uint32_t i = 0; i < nx; ++i) {
-            struct { int ok; uint32_t a, b; float rest; } cand[4] = {
-                {i + 1 < nx, P(i, j), P(i + 1, j), lu},
-                {j + 1 < ny, P(i, j), P(i, j + 1), lv},
-                {i + 1 < nx && j + 1 < ny, P(i, j), P(i + 1, j + 1), ld1},
-                {i + 1 < nx && j + 1 < ny, P(i + 1, j), P(i, j + 1), ld2},
-            };
-            for (int k = 0; k < 4; ++k)
-                if (cand[k].ok) {
-                    t->edges[2 * e] = cand[k].a;
-                    t->edges[2 * e + 1] = cand[k].b;
-                    t->edge_rest[e++] = cand[k].rest;
-                }
-        }
-#undef P
-    /* Neighbour lists: a counting sort of both ends of every edge. */
+    const uint32_t n = t->particle_count;
     uint32_t *o = t->neighbour_offsets;
-    for (size_t k = 0; k < 2 * edges; ++k)
+    for (size_t k = 0; k < 2 * (size_t)t->edge_count; ++k)
         o[t->edges[k] + 1]++;
-    for (uint32_t p = 0; p < particle_count; ++p)
+    for (uint32_t p = 0; p < n; ++p)
         o[p + 1] += o[p];
-    uint32_t *fill = malloc(((size_t)particle_count + 1) * sizeof *fill);
-    if (!fill) {
-        fprintf(stderr, "drape-view: no memory for the neighbour lists\n");
-        viz_topology_free(t);
+    uint32_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+    if (!fill)
         return false;
-    }
-    memcpy(fill, o, ((size_t)particle_count + 1) * sizeof *fill);
-    for (size_t k = 0; k < edges; ++k) {
+    memcpy(fill, o, ((size_t)n + 1) * sizeof *fill);
+    for (size_t k = 0; k < t->edge_count; ++k) {
         uint32_t a = t->edges[2 * k], b = t->edges[2 * k + 1];
         t->neighbours[fill[a]] = b;
         t->neighbour_rest[fill[a]++] = t->edge_rest[k];
@@ -105,4 +60,86 @@ bool viz_topology_grid(viz_topology *t, const drape_cloth_def *d, uint32_t first
     }
     free(fill);
     return true;
+}
+
+bool viz_topology_build(viz_topology *t, const drape_scene *scene)
+{
+    memset(t, 0, sizeof *t);
+    const drape_world *w = drape_scene_world(scene);
+    const uint32_t n = drape_world_particle_count(w);
+    const uint32_t edges = drape_world_constraint_count(w, DRAPE_CONSTRAINT_DISTANCE);
+    uint32_t triangles = 0;
+    const uint32_t *tri = drape_scene_triangles(scene, &triangles);
+    t->particle_count = n;
+    t->triangle_count = triangles;
+    t->edge_count = edges;
+    t->triangles = malloc(3 * (size_t)triangles * sizeof *t->triangles + 1);
+    t->edges = malloc(2 * (size_t)edges * sizeof *t->edges + 1);
+    t->edge_rest = malloc((size_t)edges * sizeof *t->edge_rest + 1);
+    t->neighbour_offsets = calloc((size_t)n + 1, sizeof *t->neighbour_offsets);
+    t->neighbours = malloc(2 * (size_t)edges * sizeof *t->neighbours + 1);
+    t->neighbour_rest = malloc(2 * (size_t)edges * sizeof *t->neighbour_rest + 1);
+    t->spheres = malloc((size_t)n * sizeof *t->spheres + 1);
+    t->colors = malloc(4 * (size_t)n * sizeof *t->colors + 1);
+    drape_distance_def *d = malloc((size_t)edges * sizeof *d + 1);
+    uint8_t *surface = calloc((size_t)n + 1, 1);
+    bool ok = t->triangles && t->edges && t->edge_rest && t->neighbour_offsets && t->neighbours &&
+              t->neighbour_rest && t->spheres && t->colors && d && surface;
+    if (!ok)
+        fprintf(stderr, "drape-view: no memory for the topology of %u particles\n", n);
+    if (ok && drape_world_get_distances(w, 0, edges, d) != DRAPE_OK) {
+        fprintf(stderr, "drape-view: cannot read the world's distance constraints (see above)\n");
+        ok = false;
+    }
+    if (ok) {
+        if (triangles)
+            memcpy(t->triangles, tri, 3 * (size_t)triangles * sizeof *tri);
+        for (size_t k = 0; k < 3 * (size_t)triangles; ++k)
+            surface[tri[k]] = 1;
+        /* free lines first, then the rest, each in creation order (surface[p] bit 0: on a
+         * triangle; bit 1, set below: in an object) */
+        uint32_t e = 0;
+        for (int pass = 0; pass < 2; ++pass)
+            for (uint32_t k = 0; k < edges; ++k) {
+                const bool on_surface = (surface[d[k].a] | surface[d[k].b]) & 1;
+                if (on_surface != (pass == 1))
+                    continue;
+                t->edges[2 * e] = d[k].a;
+                t->edges[2 * e + 1] = d[k].b;
+                t->edge_rest[e++] = d[k].rest_length;
+                t->free_edge_count += pass == 0;
+            }
+        /* colours by object, loose particles in their own (and always as spheres) */
+        for (uint32_t p = 0; p < n; ++p)
+            viz_object_color(-1, &t->colors[4 * (size_t)p]);
+        drape_scene_object o;
+        for (uint32_t k = 0; drape_scene_get_object(scene, k, &o); ++k)
+            for (uint32_t p = o.first_particle; p < o.first_particle + o.particle_count && p < n;
+                 ++p) {
+                viz_object_color((int)k, &t->colors[4 * (size_t)p]);
+                surface[p] |= 2; /* in an object */
+            }
+        /* spheres: particles on no triangle, a third of their shortest line across */
+        for (uint32_t p = 0; p < n; ++p)
+            t->colors[4 * (size_t)p + 3] = INFINITY;
+        for (uint32_t k = 0; k < t->free_edge_count; ++k)
+            for (int end = 0; end < 2; ++end) {
+                float *r = &t->colors[4 * (size_t)t->edges[2 * k + end] + 3];
+                *r = fminf(*r, t->edge_rest[k] / 3.0f);
+            }
+        for (uint32_t p = 0; p < n; ++p) {
+            float *r = &t->colors[4 * (size_t)p + 3];
+            *r = isfinite(*r) && *r > 0.0f ? *r : 0.04f;
+            if (surface[p] != 3) /* on no triangle, or in no object */
+                t->spheres[t->sphere_count++] = p;
+        }
+        ok = neighbours(t);
+        if (!ok)
+            fprintf(stderr, "drape-view: no memory for the neighbour lists\n");
+    }
+    free(d);
+    free(surface);
+    if (!ok)
+        viz_topology_free(t);
+    return ok;
 }

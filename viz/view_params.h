@@ -15,6 +15,8 @@ typedef struct viz_view_params {
     float strain_scale; /* strain at the ends of the colour scale */
     int grabbed;        /* the grabbed particle, -1 for none */
     float point_size;   /* pixels */
+    float pixel_scale;  /* pixels spanned by 1 m at clip w = 1 (projection[1][1] * viewport height):
+                           a sphere of radius r at clip w is r * pixel_scale / w pixels across */
 } viz_view_params;
 
 #endif

@@ -352,6 +352,9 @@ uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kin
  * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. */
 drape_result drape_world_get_distances(const drape_world *world, uint32_t first, uint32_t count,
                                        drape_distance_def *out);
+/* The same for dihedral constraints (never removed either). */
+drape_result drape_world_get_dihedrals(const drape_world *world, uint32_t first, uint32_t count,
+                                       drape_dihedral_def *out);
 
 /* Sets the stiffness of every constraint of `type` (for distances, of the kinds in `kinds`, a mask
  * of 1 << drape_distance_kind; ignored for the other types): PBD k in [0, 1] when compliance < 0,

@@ -1,9 +1,10 @@
-// The cloth: positions and normals straight from the solver's buffers (written by OpenCL, or
-// uploaded). With stress colouring on, each vertex averages the strain (|xa - xb| - rest) / rest of
+// The surfaces (cloths, meshes): positions and normals straight from the solver's buffers (written by
+// OpenCL, or uploaded), each particle in its object's colour. With stress colouring on, each vertex averages the strain (|xa - xb| - rest) / rest of
 // its structural and shear neighbours, fetched from texture buffers: the positions buffer itself and
 // the per-vertex neighbour lists (CSR) that viz/topology.c builds.
 layout(location = 0) in vec4 position;
 layout(location = 1) in vec4 normal;
+layout(location = 2) in vec4 color; // rgb: the object's colour
 
 uniform mat4 view_projection;
 uniform int stress;           // 1: colour by strain
@@ -16,11 +17,13 @@ uniform samplerBuffer rest_lengths;  // rest length of that pair, m
 out vec3 v_world;
 out vec3 v_normal;
 out float v_strain;
+out vec3 v_color;
 
 void main()
 {
     v_world = position.xyz;
     v_normal = normal.xyz;
+    v_color = color.rgb;
     v_strain = 0.0;
     if (stress != 0) {
         int first = int(texelFetch(neighbour_offsets, gl_VertexID).r);

@@ -4,6 +4,11 @@
  *                                  covers a fraction of it in [MIN, MAX]
  *   png_check differ A B MIN       at least a fraction MIN of the pixels differ between A and B
  *   png_check same A B MAX         at most a fraction MAX of the pixels differ
+ *   png_check hue FILE R G B MIN   at least a fraction MIN of the pixels have the hue of the colour
+ *                                  (R, G, B in [0, 1]), within 12 degrees, and are saturated (an
+ *                                  object's colour, however it is lit)
+ *   png_check notblank FILE MIN    at least a fraction MIN of the pixels differ from the most
+ *                                  common colour (the background)
  *   png_check writer DIR           the PNG writer: checksums against known values, and images of
  *                                  several sizes (one over 64 KiB, several deflate blocks) written
  *                                  and read back
@@ -13,6 +18,7 @@
  * the check holds, 1 when it does not, 2 for a bad command line or an unreadable file. */
 #include "png.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +195,81 @@ static int check_image(const char *path, double min, double max)
     return 0;
 }
 
+/* Hue in degrees [0, 360) and saturation (max - min) / max of an RGB colour, channels in [0, 1]. */
+static void hue_saturation(double r, double g, double b, double *hue, double *saturation)
+{
+    const double hi = fmax(r, fmax(g, b)), lo = fmin(r, fmin(g, b)), c = hi - lo;
+    *saturation = hi > 0.0 ? c / hi : 0.0;
+    double h = 0.0;
+    if (c > 0.0)
+        h = hi == r ? fmod((g - b) / c, 6.0) : hi == g ? (b - r) / c + 2.0 : (r - g) / c + 4.0;
+    h *= 60.0;
+    *hue = h < 0.0 ? h + 360.0 : h;
+}
+
+static int check_hue(const char *path, double r, double g, double b, double min)
+{
+    image im;
+    if (!read_png(path, &im))
+        return 2;
+    double want, want_s;
+    hue_saturation(r, g, b, &want, &want_s);
+    const size_t n = (size_t)im.width * im.height;
+    size_t hits = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const uint8_t *p = im.rgb + 3 * i;
+        double h, s;
+        hue_saturation(p[0] / 255.0, p[1] / 255.0, p[2] / 255.0, &h, &s);
+        const double d = fabs(h - want), around = d > 180.0 ? 360.0 - d : d;
+        hits += s > 0.4 && fmax(p[0], fmax(p[1], p[2])) > 40 && around <= 12.0;
+    }
+    free(im.rgb);
+    const double fraction = (double)hits / (double)n;
+    printf("%s: %.3f%% of the pixels have hue %.0f (colour %.2f %.2f %.2f)\n", path,
+           100.0 * fraction, want, r, g, b);
+    if (fraction < min) {
+        fprintf(stderr, "png_check: %s: colour %.2f %.2f %.2f covers %.3f%%, expected >= %.3f%%\n",
+                path, r, g, b, 100.0 * fraction, 100.0 * min);
+        return 1;
+    }
+    return 0;
+}
+
+static int compare_pixels(const void *a, const void *b)
+{
+    return memcmp(a, b, 3);
+}
+
+static int check_notblank(const char *path, double min)
+{
+    image im;
+    if (!read_png(path, &im))
+        return 2;
+    const size_t n = (size_t)im.width * im.height;
+    uint8_t *sorted = malloc(3 * n + 1);
+    if (!sorted) {
+        free(im.rgb);
+        return 2;
+    }
+    memcpy(sorted, im.rgb, 3 * n);
+    qsort(sorted, n, 3, compare_pixels);
+    size_t best = 0, run = 0;
+    for (size_t i = 0; i < n; ++i) {
+        run = i > 0 && !memcmp(sorted + 3 * i, sorted + 3 * (i - 1), 3) ? run + 1 : 1;
+        best = run > best ? run : best;
+    }
+    free(sorted);
+    free(im.rgb);
+    const double fraction = 1.0 - (double)best / (double)n;
+    printf("%s: %.2f%% of the pixels differ from the most common colour\n", path, 100.0 * fraction);
+    if (fraction < min) {
+        fprintf(stderr, "png_check: %s is blank: %.2f%% of the pixels are not the background, "
+                        "expected >= %.2f%%\n", path, 100.0 * fraction, 100.0 * min);
+        return 1;
+    }
+    return 0;
+}
+
 /* The fraction of pixels that differ by more than 8 in some channel; -1 when unreadable. */
 static double difference(const char *a, const char *b)
 {
@@ -270,7 +351,11 @@ int main(int argc, char **argv)
     }
     if (argc == 3 && !strcmp(argv[1], "writer"))
         return check_writer(argv[2]);
+    if (argc == 7 && !strcmp(argv[1], "hue"))
+        return check_hue(argv[2], atof(argv[3]), atof(argv[4]), atof(argv[5]), atof(argv[6]));
+    if (argc == 4 && !strcmp(argv[1], "notblank"))
+        return check_notblank(argv[2], atof(argv[3]));
     fprintf(stderr, "usage: png_check image FILE MIN MAX | differ A B MIN | same A B MAX | "
-                    "writer DIR\n");
+                    "hue FILE R G B MIN | notblank FILE MIN | writer DIR\n");
     return 2;
 }

@@ -7,7 +7,12 @@
 # TEST: headless (frames 1 and 100 of the default scene; the PNGs also checked with Python's zlib
 # where python3 is installed), keys (C and Z change the picture), modes
 # (V, and a resolution key, build worlds that simulate), backends (the CPU and OpenCL backends draw
-# the same picture), no_display (no DISPLAY and no xvfb-run: a clear message and exit status 1).
+# the same picture), scenes (every built-in scene: frame 60 is neither blank nor the same as frame 1),
+# objects (a scene file with loose particles, a rope, a mesh and two cloths: each object's colour is
+# in the picture), realtime (a slow solver shows a real-time factor below 1 and a fast one keeps
+# real time; --every-frame advances dt per frame), record (30 frames give 30 PNGs that sort in frame
+# order; with ffmpeg a video of 30 frames; without it a clear message), no_display (no DISPLAY and
+# no xvfb-run: a clear message and exit status 1).
 # Exit 77 (skipped) when xvfb-run is missing.
 set -u
 test=$1 view=$2 check=$3 dir=$4
@@ -35,12 +40,12 @@ if [ -z "${VIZ_TEST_UNDER_XVFB:-}" ]; then
     VIZ_TEST_UNDER_XVFB=1 exec xvfb-run -a -s "-screen 0 640x480x24" sh "$0" "$@"
 fi
 
-# Every run: a 320 x 240 window, no vsync, the screenshot of its last frame.
+# Every run: a 320 x 240 window, no vsync, one step per frame, the screenshot of its last frame.
 shot() { # shot NAME FRAMES [options...]
     name=$1 frames=$2
     shift 2
     echo "+ drape-view --frames $frames $*"
-    "$view" --size 320x240 --frames "$frames" --screenshot "$name.png" "$@" || {
+    "$view" --size 320x240 --every-frame --frames "$frames" --screenshot "$name.png" "$@" || {
         echo "drape-view failed (status $?)"
         exit 1
     }
@@ -81,6 +86,75 @@ backends)
     shot readback 40 --no-overlay --backend opencl --no-sharing
     ok "$check" same cpu.png opencl.png 0.01
     ok "$check" same opencl.png readback.png 0.001
+    ;;
+scenes)
+    for scene in $("$view" --list-scenes); do
+        shot "$scene-1" 1 --no-overlay "$scene"
+        shot "$scene-60" 60 --no-overlay "$scene"
+        ok "$check" notblank "$scene-60.png" 0.01
+        ok "$check" differ "$scene-1.png" "$scene-60.png" 0.001
+    done
+    ;;
+objects)
+    data=$(dirname "$0")/data
+    shot objects 60 --no-overlay --size 640x360 "$data/objects.json"
+    # the palette of viz/topology.c: cloths 0 and 1, the rope 2, the mesh 3, loose particles
+    ok "$check" hue objects.png 0.92 0.45 0.13 0.0003
+    ok "$check" hue objects.png 0.25 0.75 0.30 0.0003
+    ok "$check" hue objects.png 0.35 0.40 0.95 0.0003
+    ok "$check" hue objects.png 0.85 0.25 0.70 0.0003
+    ok "$check" hue objects.png 0.15 0.80 0.85 0.0003
+    ;;
+realtime)
+    # run NAME OPTIONS...: the summary line "simulated S s in N steps over W s ...; real-time
+    # factor F" into NAME.txt
+    run() {
+        name=$1
+        shift
+        echo "+ drape-view $*"
+        "$view" --size 320x240 --no-overlay "$@" >"$name.txt" || { cat "$name.txt"; exit 1; }
+        grep simulated "$name.txt"
+    }
+    factor() { sed -n 's/.*real-time factor \([0-9.]*\).*/\1/p' "$1.txt"; }
+    # A 256 x 256 cloth on the CPU backend: a step takes longer than its 1/60 s.
+    run slow --backend cpu --resolution 256 --frames 12
+    f=$(factor slow)
+    awk -v f="$f" 'BEGIN { exit !(f > 0 && f < 0.8) }' || { echo "slow: factor $f, expected < 0.8"; exit 1; }
+    # A cheap scene keeps real time: the simulated time follows the wall clock.
+    run fast --backend cpu ik-chain --frames 200
+    f=$(factor fast)
+    awk -v f="$f" 'BEGIN { exit !(f > 0.8 && f < 1.05) }' || { echo "fast: factor $f, expected ~1"; exit 1; }
+    # --every-frame: 30 frames, 30 steps, 0.5 s whatever the wall clock.
+    run every --backend cpu ik-chain --every-frame --frames 30
+    grep -q "simulated 0.5000 s in 30 steps" every.txt || { echo "every: expected 0.5 s in 30 steps"; exit 1; }
+    ;;
+record)
+    rm -rf frames
+    shot recorded 30 --no-overlay --record frames
+    n=$(ls frames | wc -l)
+    [ "$n" -eq 30 ] || { echo "expected 30 PNGs, got $n"; exit 1; }
+    expected=$(i=1; while [ $i -le 30 ]; do printf 'frame_%06d.png\n' $i; i=$((i + 1)); done)
+    [ "$(ls frames | LC_ALL=C sort)" = "$expected" ] || { echo "the PNGs do not sort in frame order"; ls frames; exit 1; }
+    ok "$check" notblank frames/frame_000001.png 0.05
+    ok "$check" same frames/frame_000030.png recorded.png 0.0
+    ok "$check" differ frames/frame_000001.png frames/frame_000030.png 0.01
+    # without ffmpeg on PATH: a clear message, before any window opens
+    mkdir -p empty_path
+    PATH="$dir/empty_path" "$view" --record out.mp4 >out.txt 2>err.txt
+    status=$?
+    cat err.txt
+    [ "$status" -eq 2 ] || { echo "expected exit status 2 without ffmpeg, got $status"; exit 1; }
+    grep -q "needs ffmpeg" err.txt || { echo "expected a message naming ffmpeg"; exit 1; }
+    if command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1; then
+        rm -f out.mp4
+        shot video 30 --no-overlay --record out.mp4
+        frames=$(ffprobe -v error -count_frames -select_streams v:0 \
+                 -show_entries stream=nb_read_frames -of csv=p=0 out.mp4)
+        echo "out.mp4: $frames frames"
+        [ "$frames" = 30 ] || { echo "expected 30 frames in out.mp4"; exit 1; }
+    else
+        echo "ffmpeg or ffprobe is not installed: the video is not checked"
+    fi
     ;;
 *)
     echo "unknown test $test"

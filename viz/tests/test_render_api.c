@@ -1,15 +1,13 @@
 /* viz.render_api: the Rendering API of drape.h (host/render.c, kernels/render.cl) without a window.
  *
  * - A flat cloth's render data: positions are the particles' (w = 0) and every normal is exactly +y
- *   (the front of viz/topology.c's triangles faces up).
+ *   (the triangles below run counter-clockwise seen from above).
  * - After a fall onto a sphere the OpenCL backend's render data (normals from the device's kernel)
  *   match the CPU backend's (the same maths in kernels/drape_shared.h) and every normal is unit.
  * - Without an OpenGL context there is no sharing: bind and update fail with DRAPE_ERROR_UNSUPPORTED.
  * - Bad triangles are refused and leave the world as it was; particles added after the triangles
  *   get zero normals.
  * Without an OpenCL device the comparison is skipped (the CPU checks still run). */
-#include "topology.h"
-
 #include "check.h"
 #include <drape/drape.h>
 
@@ -32,7 +30,7 @@ static void quiet_log(drape_log_level level, const char *message, void *user)
 typedef struct scene {
     drape_world *world;
     drape_cloth_def cloth;
-    viz_topology topology;
+    uint32_t *triangles, triangle_count;
     uint32_t n;
     float *positions, *normals;
 } scene;
@@ -57,19 +55,30 @@ static bool make_scene(scene *s, drape_backend backend)
         drape_world_add_collider(s->world, &sphere, NULL) != DRAPE_OK)
         return false;
     s->n = drape_world_particle_count(s->world);
-    if (!viz_topology_grid(&s->topology, &s->cloth, info.first_particle, s->n))
-        return false;
+    /* quad (i, j) as (00, 11, 10) and (00, 01, 11): counter-clockwise seen from +y */
+    const uint32_t nx = s->cloth.nx, ny = s->cloth.ny;
+    s->triangle_count = 2 * (nx - 1) * (ny - 1);
+    s->triangles = malloc(3 * (size_t)s->triangle_count * sizeof *s->triangles);
     s->positions = malloc((size_t)s->n * 4 * sizeof(float));
     s->normals = malloc((size_t)s->n * 4 * sizeof(float));
-    return s->positions && s->normals &&
-           drape_world_set_triangles(s->world, s->topology.triangles,
-                                     s->topology.triangle_count) == DRAPE_OK;
+    if (!s->triangles || !s->positions || !s->normals)
+        return false;
+    uint32_t *t = s->triangles;
+    for (uint32_t j = 0; j + 1 < ny; ++j)
+        for (uint32_t i = 0; i + 1 < nx; ++i) {
+            const uint32_t p00 = info.first_particle + j * nx + i, p10 = p00 + 1;
+            const uint32_t p01 = p00 + nx, p11 = p01 + 1;
+            const uint32_t q[6] = {p00, p11, p10, p00, p01, p11};
+            memcpy(t, q, sizeof q);
+            t += 6;
+        }
+    return drape_world_set_triangles(s->world, s->triangles, s->triangle_count) == DRAPE_OK;
 }
 
 static void free_scene(scene *s)
 {
     drape_world_destroy(s->world);
-    viz_topology_free(&s->topology);
+    free(s->triangles);
     free(s->positions);
     free(s->normals);
 }

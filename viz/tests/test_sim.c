@@ -1,6 +1,13 @@
-/* viz.sim: the viewer's simulation without a window (viz/sim.c, scenes.c, topology.c) on the CPU
- * backend: every solver mode builds and stays finite, and the mouse grab picks the particle under a
- * ray, pulls it to a moving target through an attachment, and lets go. */
+/* viz.sim: the viewer's simulation without a window (viz/sim.c, topology.c) on the CPU backend.
+ *
+ * - Every built-in scene loads through the scene library and its topology is what the world holds:
+ *   one line per distance constraint, the scene's triangles, spheres for the particles on no
+ *   triangle (the chain's 16 beads) and for the loose particles (the triangle's three), colours
+ *   by object.
+ * - A scene file loads by path; --resolution resizes its cloths.
+ * - Every solver mode builds and stays finite (XPBD puts compliance on every family).
+ * - The mouse grab picks the particle under a ray, pulls it to a moving target through an
+ *   attachment, and lets go; a ray through a rope's bead grabs that bead. */
 #include "sim.h"
 
 #include "check.h"
@@ -8,7 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
+#include <string.h>
 
 static drape_vec3 position(viz_sim *s, uint32_t i)
 {
@@ -17,12 +24,63 @@ static drape_vec3 position(viz_sim *s, uint32_t i)
     return p;
 }
 
+static void check_builtins(void)
+{
+    for (size_t i = 0; i < drape_scene_builtin_count(); ++i) {
+        viz_sim s = {.scene_name = drape_scene_builtin_name(i), .backend = DRAPE_BACKEND_CPU};
+        CHECK(viz_sim_build(&s));
+        if (!s.world)
+            continue;
+        const viz_topology *t = &s.topology;
+        uint32_t triangles = 0;
+        drape_scene_triangles(s.scene, &triangles);
+        CHECK(t->particle_count == drape_world_particle_count(s.world));
+        CHECK(t->edge_count == drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_DISTANCE));
+        CHECK(t->triangle_count == triangles);
+        printf("%-15s %5u particles, %5u lines (%u free), %5u triangles, %u spheres\n",
+               drape_scene_name(s.scene), t->particle_count, t->edge_count, t->free_edge_count,
+               t->triangle_count, t->sphere_count);
+        if (!strcmp(drape_scene_name(s.scene), "ik-chain")) {
+            CHECK(t->sphere_count == 16 && t->free_edge_count == t->edge_count);
+            float rgb[3];
+            viz_object_color(0, rgb);
+            CHECK(!memcmp(&t->colors[0], rgb, sizeof rgb));
+            CHECK(t->colors[3] > 0.005f && t->colors[3] < 0.05f); /* a bead's radius, m */
+        } else if (!strcmp(drape_scene_name(s.scene), "triangle-plane")) {
+            CHECK(t->sphere_count == 3 && t->free_edge_count == 0); /* loose, on a triangle */
+        } else {
+            CHECK(t->sphere_count == 0 && t->free_edge_count == 0);
+        }
+        for (int k = 0; k < 30; ++k)
+            CHECK(viz_sim_step(&s));
+        viz_sim_destroy(&s);
+    }
+}
+
+static void check_file_and_resolution(void)
+{
+    viz_sim s = {.scene_name = DRAPE_SCENES_DIR "/flag.json", .resolution = 12,
+                 .backend = DRAPE_BACKEND_CPU};
+    CHECK(viz_sim_build(&s));
+    CHECK(s.world && drape_world_particle_count(s.world) == 144);
+    CHECK(s.topology.triangle_count == 2 * 11 * 11);
+    viz_sim_destroy(&s);
+    viz_sim bad = {.scene_name = "no-such-scene.json", .backend = DRAPE_BACKEND_CPU};
+    CHECK(!viz_sim_build(&bad) && !bad.world);
+    CHECK(!viz_sim_check_scene("no-such-scene.json"));
+    CHECK(viz_sim_check_scene("curtain"));
+}
+
 static void check_modes(void)
 {
     for (int m = 0; m < VIZ_MODE_COUNT; ++m) {
         viz_sim s = {.resolution = 16, .mode = (viz_mode)m, .backend = DRAPE_BACKEND_CPU};
         CHECK(viz_sim_build(&s));
         CHECK(s.topology.triangle_count == 2 * 15 * 15 && s.topology.particle_count == 256);
+        if (m == VIZ_MODE_XPBD && s.world) {
+            drape_distance_def d;
+            CHECK(drape_world_get_distances(s.world, 0, 1, &d) == DRAPE_OK && d.compliance > 0.0f);
+        }
         for (int i = 0; i < 60 && s.world; ++i)
             CHECK(viz_sim_step(&s));
         int finite = 1;
@@ -64,10 +122,20 @@ static void check_grab(void)
     CHECK(!s.grabbing);
     CHECK(drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_ATTACHMENT) == 0);
     viz_sim_destroy(&s);
+
+    /* A rope's bead: the chain's particle 8 (at x = 8/15 m, y = 1 m at the start). */
+    viz_sim chain = {.scene_name = "ik-chain", .backend = DRAPE_BACKEND_CPU};
+    CHECK(viz_sim_build(&chain));
+    const float x = 8.0f / 15.0f;
+    CHECK(viz_sim_grab(&chain, viz_v3(x, 2.0f, 0.0f), down, down));
+    CHECK(chain.grabbing && chain.grab_particle == 8);
+    viz_sim_destroy(&chain);
 }
 
 int main(void)
 {
+    check_builtins();
+    check_file_and_resolution();
     check_modes();
     check_grab();
     return check_finish("sim");

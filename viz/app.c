@@ -12,6 +12,7 @@
 #include "app.h"
 
 #include "gl_check.h"
+#include "gl_vendor.h"
 #include "native_glx.h"
 #include "screenshot.h"
 
@@ -308,6 +309,40 @@ static bool frame(viz_app *app)
     return !last;
 }
 
+static void drop_log(drape_log_level level, const char *message, void *user)
+{
+    (void)level, (void)message, (void)user;
+}
+
+/* Hands the window's GLX context to the world only when the OpenCL device that the world will use
+ * comes from the same driver as OpenGL (gl_vendor.h); else says why not. */
+static void offer_sharing(viz_app *app)
+{
+    viz_sim *s = &app->sim;
+    if (!app->options.sharing) {
+        snprintf(s->no_sharing, sizeof s->no_sharing, "sharing is off (--no-sharing)");
+        return;
+    }
+    if (app->options.backend == DRAPE_BACKEND_CPU) {
+        snprintf(s->no_sharing, sizeof s->no_sharing, "the CPU backend");
+        return;
+    }
+    drape_device_info device;
+    if (drape_choose_device(app->options.device, &device, drop_log, NULL) != DRAPE_OK) {
+        snprintf(s->no_sharing, sizeof s->no_sharing, "no OpenCL device to share with");
+        return;
+    }
+    const char *vendor = (const char *)glGetString(GL_VENDOR);
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    char why[200];
+    if (viz_gl_vendor_matches(vendor, renderer, &device, why, sizeof why)) {
+        viz_native_glx(app->window, &s->gl_context, &s->gl_display);
+        return;
+    }
+    snprintf(s->no_sharing, sizeof s->no_sharing, "not offered to OpenCL: %s", why);
+    printf("drape-view: OpenCL-OpenGL sharing %s\n", s->no_sharing);
+}
+
 /* The window with an OpenGL 3.3 core context, current, and GL loaded. */
 static bool open_window(viz_app *app)
 {
@@ -367,8 +402,7 @@ int viz_app_run(const viz_options *options)
     bool ok = open_window(app) && viz_cloth_view_init(&app->cloth) &&
               viz_collider_view_init(&app->colliders) && viz_overlay_init(&app->overlay);
     if (ok) {
-        if (options->sharing)
-            viz_native_glx(app->window, &app->sim.gl_context, &app->sim.gl_display);
+        offer_sharing(app);
         viz_input_install(app);
         if (options->panel) {
             app->panel = viz_panel_create(app->window, options->height >= 1200 ? 2.0f : 1.0f);

@@ -211,7 +211,7 @@ bool viz_cloth_view_attach(viz_cloth_view *v, viz_sim *sim)
         use_readback(v, "the CPU backend");
     } else if (!drape_world_has_gl_sharing(sim->world)) {
         use_readback(v, sim->gl_context ? "the OpenCL device cannot share the OpenGL context"
-                                        : "sharing is off (--no-sharing)");
+                                        : sim->no_sharing);
     } else {
         GL_CHECK(glFinish());
         if (drape_world_bind_gl_buffers(sim->world, v->positions, v->normals) == DRAPE_OK) {

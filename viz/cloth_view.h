@@ -33,7 +33,7 @@ typedef struct viz_cloth_view {
     GLuint textures[7]; /* positions, the five above, colours: as texture buffers */
     uint32_t particle_count, triangle_count, edge_count, free_edge_count, sphere_count;
     viz_interop interop;
-    char interop_reason[160]; /* why the read-back path, for the overlay and the log */
+    char interop_reason[288]; /* why the read-back path, for the overlay and the log */
     float *host_positions, *host_normals; /* the read-back path's staging */
 } viz_cloth_view;
 

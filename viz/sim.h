@@ -33,6 +33,7 @@ typedef struct viz_sim {
     drape_backend backend;
     const char *device;      /* OpenCL device selector, NULL: the library's default */
     void *gl_context, *gl_display; /* GLX handles for OpenCL-OpenGL sharing, NULL for none */
+    char no_sharing[256];    /* why they are NULL, for the log and the HUD */
 
     /* state */
     drape_scene *scene;

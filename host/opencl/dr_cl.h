@@ -161,6 +161,9 @@ void dr_cl_device_describe(const dr_cl_device_info *device, char *out, size_t si
  * came from ("DRAPE_DEVICE"); NULL for none. */
 drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *list,
                                  const char *selector, const char *origin, uint32_t *out_index);
+/* The choice a world makes: the selector, or $DRAPE_DEVICE when it is NULL or "". */
+drape_result dr_cl_device_choose_for_world(dr_cl_logger *logger, const dr_cl_device_list *list,
+                                           const char *selector, uint32_t *out_index);
 
 /* ---- context --------------------------------------------------------------------------------- */
 

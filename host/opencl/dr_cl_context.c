@@ -130,13 +130,8 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
     drape_result result = dr_cl_device_list_create(L, &list);
     if (result != DRAPE_OK)
         goto fail;
-    const char *selector = def->device, *origin = NULL;
-    if (!selector || !*selector) {
-        selector = getenv("DRAPE_DEVICE");
-        origin = "DRAPE_DEVICE";
-    }
     uint32_t index = 0;
-    result = dr_cl_device_choose(L, &list, selector, origin, &index);
+    result = dr_cl_device_choose_for_world(L, &list, def->device, &index);
     if (result == DRAPE_OK) {
         ctx->device = list.devices[index];
         if (def->memory_limit && def->memory_limit < ctx->device.global_mem)

@@ -298,3 +298,14 @@ drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *
     dr_cl_logf(logger, DRAPE_LOG_ERROR, "%s", message);
     return DRAPE_ERROR_INVALID_ARGUMENT;
 }
+
+drape_result dr_cl_device_choose_for_world(dr_cl_logger *logger, const dr_cl_device_list *list,
+                                           const char *selector, uint32_t *out_index)
+{
+    const char *origin = NULL;
+    if (!selector || !*selector) {
+        selector = getenv("DRAPE_DEVICE");
+        origin = "DRAPE_DEVICE";
+    }
+    return dr_cl_device_choose(logger, list, selector, origin, out_index);
+}

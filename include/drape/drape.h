@@ -235,12 +235,20 @@ typedef struct drape_device_info {
     char driver[64];
     uint64_t global_memory; /* bytes */
     uint32_t compute_units;
+    char vendor[128];       /* the platform's vendor, e.g. "NVIDIA Corporation", "The pocl project" */
 } drape_device_info;
 
 /* Lists up to `capacity` OpenCL devices into out (may be NULL when capacity is 0); *count gets how
  * many there are. No OpenCL platform: DRAPE_ERROR_UNSUPPORTED with a message to `log` (NULL: stderr). */
 drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint32_t *count,
                                 drape_log_fn log, void *log_user);
+
+/* The device a world would choose for this selector (as drape_world_def.device: NULL or "" reads
+ * $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a viewer
+ * asks it before handing its OpenGL context to OpenCL. Fails like world creation would, with the
+ * same message to `log` (NULL: stderr). */
+drape_result drape_choose_device(const char *selector, drape_device_info *out, drape_log_fn log,
+                                 void *log_user);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Particles                                                                                      */

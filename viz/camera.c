@@ -15,9 +15,10 @@ viz_camera viz_camera_default(void)
 
 void viz_camera_frame(viz_camera *c, viz_vec3 lo, viz_vec3 hi)
 {
-    const float radius = 0.5f * viz_length(viz_sub(hi, lo));
+    const viz_vec3 size = viz_sub(hi, lo);
+    const float radius = 0.5f * viz_length(size);
     c->target = viz_scale(viz_add(lo, hi), 0.5f);
-    c->distance = fmaxf(0.75f * radius / sinf(0.5f * c->fovy), 0.2f);
+    c->distance = fmaxf(0.85f * radius / sinf(0.5f * c->fovy), 0.2f);
 }
 
 viz_vec3 viz_camera_forward(const viz_camera *c)

@@ -15,7 +15,7 @@ typedef struct viz_camera {
 /* A view of the default scene: the 1 m cloth over its sphere, from the front and above. */
 viz_camera viz_camera_default(void);
 
-/* Aims the default view at the box lo .. hi (m) so that it fills about the view. */
+/* Aims the view at the box lo .. hi (m) so that it about fills the view. */
 void viz_camera_frame(viz_camera *cam, viz_vec3 lo, viz_vec3 hi);
 
 viz_vec3 viz_camera_eye(const viz_camera *cam);

@@ -82,6 +82,8 @@ int viz_display_ensure(int argc, char **argv, const viz_options *o)
     if (!o->frames) {
         args[n++] = "--frames";
         args[n++] = frames;
+        if (!o->every_frame)
+            args[n++] = "--every-frame"; /* 240 frames: 4 s of simulated time on any machine */
     }
     if (!o->screenshot) {
         args[n++] = "--screenshot";

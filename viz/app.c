@@ -184,7 +184,7 @@ static bool draw_panel(viz_app *app)
     }
     if (state.reset)
         app->rebuild = true;
-    if (memcmp(&state.settings, &app->settings, sizeof state.settings) != 0) {
+    if (!viz_settings_equal(&state.settings, &app->settings)) {
         if (!viz_settings_apply(app->sim.world, &app->settings, &state.settings))
             fprintf(stderr, "drape-view: the panel's change was refused (see above)\n");
         if (!viz_settings_read(app->sim.world, &app->settings))

@@ -49,11 +49,31 @@ bool viz_settings_read(const drape_world *w, viz_settings *out)
 
 static bool same3(drape_vec3 a, drape_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
+static bool same_def(const viz_settings *a, const viz_settings *b)
+{
+    return a->iterations == b->iterations && a->substeps == b->substeps &&
+           a->damping == b->damping && a->air_drag == b->air_drag &&
+           same3(a->gravity, b->gravity) && same3(a->wind, b->wind);
+}
+
+static bool same_family(const viz_family *a, const viz_family *b)
+{
+    return a->present == b->present && a->xpbd == b->xpbd && a->stiffness == b->stiffness &&
+           a->compliance == b->compliance;
+}
+
+bool viz_settings_equal(const viz_settings *a, const viz_settings *b)
+{
+    bool same = same_def(a, b);
+    for (int f = 0; f < VIZ_FAMILY_COUNT; ++f)
+        same = same && same_family(&a->family[f], &b->family[f]);
+    return same;
+}
+
 bool viz_settings_apply(drape_world *w, const viz_settings *before, const viz_settings *after)
 {
     const viz_settings *a = after, *b = before;
-    if (a->iterations != b->iterations || a->substeps != b->substeps || a->damping != b->damping ||
-        a->air_drag != b->air_drag || !same3(a->gravity, b->gravity) || !same3(a->wind, b->wind)) {
+    if (!same_def(a, b)) {
         drape_world_def def = drape_world_get_def(w);
         def.iterations = a->iterations;
         def.substeps = a->substeps;
@@ -66,8 +86,7 @@ bool viz_settings_apply(drape_world *w, const viz_settings *before, const viz_se
     }
     for (int f = 0; f < VIZ_FAMILY_COUNT; ++f) {
         const viz_family *fa = &a->family[f], *fb = &b->family[f];
-        if (!fa->present || (fa->xpbd == fb->xpbd && fa->stiffness == fb->stiffness &&
-                             fa->compliance == fb->compliance))
+        if (!fa->present || same_family(fa, fb))
             continue;
         const drape_constraint_type type =
             f == VIZ_FAMILY_HINGE ? DRAPE_CONSTRAINT_DIHEDRAL : DRAPE_CONSTRAINT_DISTANCE;

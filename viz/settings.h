@@ -42,6 +42,8 @@ const char *viz_family_name(viz_family_id id);
 
 /* The settings in force in `world`; false when the world cannot be read. */
 bool viz_settings_read(const drape_world *world, viz_settings *out);
+/* Whether two settings say the same (field by field). */
+bool viz_settings_equal(const viz_settings *a, const viz_settings *b);
 /* Writes what differs between `before` and `after` to the world (families: every constraint of the
  * family). False (the world's log says why) when the world refuses a value. */
 bool viz_settings_apply(drape_world *world, const viz_settings *before, const viz_settings *after);

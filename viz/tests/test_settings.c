@@ -44,7 +44,9 @@ int main(void)
     CHECK(before.family[VIZ_FAMILY_BEND].present && before.family[VIZ_FAMILY_BEND].stiffness == 0.2f);
     CHECK(!before.family[VIZ_FAMILY_HINGE].present);
     after = before;
+    CHECK(viz_settings_equal(&before, &after));
     after.iterations = 2; /* what dragging the slider does */
+    CHECK(!viz_settings_equal(&before, &after));
     CHECK(viz_settings_apply(panel.world, &before, &after));
     drape_world_def def = drape_world_get_def(direct.world);
     def.iterations = 2;

@@ -141,11 +141,10 @@ static void draw_overlay(viz_app *app, int width, int height)
              viz_mode_name(s->mode), app->paused ? "  [paused]" : "");
     snprintf(lines[1], sizeof lines[1], "dt %.2f ms   substeps %d   iterations %d",
              1e3 * (double)def.dt, def.substeps, def.iterations);
-    const double factor = app->pacer.factor;
-    snprintf(lines[2], sizeof lines[2], "%.0f fps   step %.2f ms (device %.2f ms)   %s x%.2f%s",
-             app->fps, app->step_ms, app->device_ms,
-             app->pacer.every_frame ? "one step a frame," : "real time", factor,
-             !app->pacer.every_frame && !app->paused && factor < 0.95 ? " (solver too slow)" : "");
+    char pace[64];
+    viz_pacer_describe(&app->pacer, app->paused, pace, sizeof pace);
+    snprintf(lines[2], sizeof lines[2], "%.0f fps   step %.2f ms (device %.2f ms)   %s", app->fps,
+             app->step_ms, app->device_ms, pace);
     snprintf(lines[3], sizeof lines[3], "particles %u   constraints %u   colours %u",
              drape_world_particle_count(s->world), constraint_total(s->world),
              color_total(s->world));

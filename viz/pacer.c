@@ -4,6 +4,7 @@
 #include "pacer.h"
 
 #include <math.h>
+#include <stdio.h>
 
 static const double window = 0.5, longest_frame = 0.25;
 
@@ -57,4 +58,11 @@ void viz_pacer_hold(viz_pacer *p, double now)
     p->accumulator = 0.0;
     p->window_start = now;
     p->window_simulated = 0.0;
+}
+
+void viz_pacer_describe(const viz_pacer *p, bool paused, char *out, size_t size)
+{
+    const bool behind = !p->every_frame && !paused && p->factor < 0.95;
+    snprintf(out, size, "%s x%.2f%s", p->every_frame ? "one step a frame," : "real time", p->factor,
+             behind ? " (solver too slow)" : "");
 }

@@ -11,6 +11,7 @@
 #define VIZ_PACER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct viz_pacer {
     double dt;          /* s per step */
@@ -32,5 +33,8 @@ int viz_pacer_begin(viz_pacer *p, double now);
 void viz_pacer_end(viz_pacer *p, int steps, double seconds, double now);
 /* Paused: the wall clock runs on without the simulation, and is not owed to it later. */
 void viz_pacer_hold(viz_pacer *p, double now);
+/* What the HUD says about the pace: "real time x1.00", "real time x0.32 (solver too slow)" below
+ * 0.95 while running, or "one step a frame, x4.02" with every_frame. */
+void viz_pacer_describe(const viz_pacer *p, bool paused, char *out, size_t size);
 
 #endif

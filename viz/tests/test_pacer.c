@@ -6,13 +6,15 @@
  *   advances with the wall clock at the real-time factor the pacer reports (about 0.32), and
  *   simulated = factor x wall.
  * - every_frame: one step per frame whatever the clock does, so N frames simulate N dt.
- * - Paused time is not simulated afterwards. */
+ * - Paused time is not simulated afterwards.
+ * - The HUD's line shows the real-time factor, and says the solver is too slow only when it is. */
 #include "pacer.h"
 
 #include "check.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const double dt = 1.0 / 60.0;
 
@@ -44,6 +46,10 @@ int main(void)
     CHECK(fabs(fast.simulated - wall) <= dt + 1.0 / 30.0);
     CHECK(fabs(fast.factor - 1.0) < 0.05);
     CHECK(most == 2 || most == 3);
+    char hud[64];
+    viz_pacer_describe(&fast, false, hud, sizeof hud);
+    printf("HUD: %s\n", hud);
+    CHECK(!strcmp(hud, "real time x1.00"));
 
     viz_pacer slow;
     viz_pacer_init(&slow, dt, false);
@@ -55,6 +61,11 @@ int main(void)
     CHECK(most == 1);
     CHECK(ratio > 0.25 && ratio < 0.4); /* 1/60 s simulated per 52 ms frame: 0.32 */
     CHECK(fabs(slow.factor - ratio) < 0.03);
+    viz_pacer_describe(&slow, false, hud, sizeof hud);
+    printf("HUD: %s\n", hud);
+    CHECK(!strcmp(hud, "real time x0.32 (solver too slow)"));
+    viz_pacer_describe(&slow, true, hud, sizeof hud); /* paused: not the solver's fault */
+    CHECK(!strstr(hud, "too slow"));
 
     viz_pacer every;
     viz_pacer_init(&every, dt, true);
@@ -69,6 +80,9 @@ int main(void)
     printf("every frame: %d steps in 100 frames, %.4f s simulated\n", steps, every.simulated);
     CHECK(steps == 100);
     CHECK(fabs(every.simulated - 100 * dt) < 1e-9);
+    viz_pacer_describe(&every, false, hud, sizeof hud);
+    printf("HUD: %s\n", hud);
+    CHECK(!strncmp(hud, "one step a frame, x", 19) && !strstr(hud, "too slow"));
 
     viz_pacer held;
     viz_pacer_init(&held, dt, false);

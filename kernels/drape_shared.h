@@ -567,7 +567,9 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
 /* A particle's continuous contact for one substep: q.xyz the hit point on the margin-inflated
  * surface at the end of the substep, q.w the collider's index (plus 0.5 when the particle started
  * the substep inside it), or -1 for none; n.xyz the unit normal there, n.w the normal velocity (m/s,
- * relative to the collider) before the constraints were solved. */
+ * relative to the collider) before the constraints were solved. Without a contact (q.w = -1), n.xyz
+ * is the predicted displacement and n.w the predicted position's clearance, its smallest distance
+ * (m) to any margin-inflated collider, which lets the iterations skip particles far from all. */
 typedef struct dr_contact {
     dr_vec4 q;
     dr_vec4 n;
@@ -640,19 +642,20 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
     best.n = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     if (x.w <= 0.0f)
         return best;
-    float first = 2.0f;
+    float first = 2.0f, clearance = 1e30f;
     for (unsigned i = 0; i < count; ++i) {
         DR_GLOBAL const dr_collider *c = &colliders[i];
         dr_vec4 off0 = dr_collider_offset(c, t), off1 = dr_collider_offset(c, t + h);
         dr_vec4 x_rel = dr_sub3(x, off0), p_rel = dr_sub3(p, off1);
-        dr_vec4 n;
+        dr_vec4 n, np;
         float dx = dr_collider_sdf(c, x_rel, &n) - margin;
+        float dp = dr_collider_sdf(c, p_rel, &np) - margin;
+        clearance = DR_FMIN(clearance, dp);
         float s = 0.0f;
         dr_vec4 q_rel = x_rel;
         if (!(dx < 0.0f)) {
             s = dr_collider_entry(c, x_rel, p_rel, margin);
-            dr_vec4 np;
-            if (s > 1.0f && dr_collider_sdf(c, p_rel, &np) - margin < 0.0f)
+            if (s > 1.0f && dp < 0.0f)
                 s = 1.0f; /* ends inside by a rounding the exact test did not see */
             if (!(s < first))
                 continue;
@@ -668,6 +671,8 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
         best.n = n;
         best.n.w = dr_dot3(dr_sub3(v, c->vel), n);
     }
+    if (!dr_has_contact(best)) /* no contact: the prediction and its clearance (see below) */
+        best.n = DR_V4(d.x, d.y, d.z, clearance);
     return best;
 }
 
@@ -695,6 +700,12 @@ DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
                                   float h, float margin)
 {
     if (d.w <= 0.0f)
+        return d;
+    /* A particle without a continuous contact whose displacement is still within half its
+     * clearance of the prediction (the distance of the predicted position from every inflated
+     * collider; signed distances are 1-Lipschitz) touches nothing: skip the colliders. */
+    const dr_vec4 moved = dr_sub3(d, ct.n);
+    if (!dr_has_contact(ct) && 4.0f * dr_dot3(moved, moved) < ct.n.w * ct.n.w && ct.n.w > 0.0f)
         return d;
     const int own = dr_has_contact(ct) ? (int)ct.q.w : -1;
     for (unsigned i = 0; i < count; ++i) {

@@ -32,6 +32,7 @@ enum {
 int cli_cmd_run(int argc, char **argv);
 int cli_cmd_info(int argc, char **argv);
 int cli_cmd_devices(int argc, char **argv);
+int cli_cmd_sweep(int argc, char **argv);
 
 /* ---- run_loop.c: the simulation loop of `drape run` and of `drape` alone ---- */
 
@@ -96,11 +97,15 @@ int cli_load_scene(const char *name, const drape_backend *backend, const char *d
 typedef struct cli_progress {
     bool enabled;
     uint64_t total;
+    uint64_t before;  /* done before the start (resumed work): not counted in the rate */
+    const char *unit; /* "step", "case" */
     double start, last_draw;
     bool drawn;
 } cli_progress;
 
 void cli_progress_start(cli_progress *p, uint64_t total);
+/* A bar for `total` units of which `before` were done by an earlier run. */
+void cli_progress_resume(cli_progress *p, uint64_t total, uint64_t before, const char *unit);
 void cli_progress_update(cli_progress *p, uint64_t done);
 /* Erases the bar (before other output, and at the end). */
 void cli_progress_clear(cli_progress *p);

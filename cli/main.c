@@ -1,5 +1,5 @@
 /* drape: the command line. `drape run`, `drape info` and `drape devices` are the subcommands
- * (cmd_*.c); `drape` alone runs the default scene (a cloth dropped on a sphere) headless for five
+ * (cmd_*.c), and `drape sweep` runs many variations of one (cmd_sweep.c); `drape` alone runs the default scene (a cloth dropped on a sphere) headless for five
  * simulated seconds and prints one line per simulated second, as the README's main job. Scenes are
  * the built-ins or JSON files (docs/scene-format.md), through the drape_scene library. Whatever the
  * command, a write error on stdout (a full disk, a closed pipe) is exit code 4, never success.
@@ -16,6 +16,7 @@ static void usage(FILE *to)
             "       drape run SCENE|FILE ...   run a built-in scene or a scene file\n"
             "       drape info [SCENE|FILE]    describe a scene (or list the built-in scenes)\n"
             "       drape devices              list the OpenCL devices\n"
+            "       drape sweep SWEEP.json ... run many variations of a scene (docs/sweep-format.md)\n"
             "       drape COMMAND --help       the options of a command\n"
             "\n"
             "Scene files are JSON, described in docs/scene-format.md. Built-in scenes:",
@@ -47,6 +48,8 @@ static int run_command(int argc, char **argv)
         return cli_cmd_info(argc - 1, argv + 1);
     if (!strcmp(command, "devices"))
         return cli_cmd_devices(argc - 1, argv + 1);
+    if (!strcmp(command, "sweep"))
+        return cli_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(command, "--help") || !strcmp(command, "-h") || !strcmp(command, "help")) {
         usage(stdout);
         return CLI_OK;

@@ -7,13 +7,20 @@
 
 #include <unistd.h>
 
-void cli_progress_start(cli_progress *p, uint64_t total)
+void cli_progress_resume(cli_progress *p, uint64_t total, uint64_t before, const char *unit)
 {
     p->enabled = isatty(fileno(stderr)) && total > 0;
     p->total = total;
+    p->before = before;
+    p->unit = unit;
     p->start = cli_now();
     p->last_draw = 0.0;
     p->drawn = false;
+}
+
+void cli_progress_start(cli_progress *p, uint64_t total)
+{
+    cli_progress_resume(p, total, 0, "step");
 }
 
 void cli_progress_update(cli_progress *p, uint64_t done)
@@ -31,9 +38,10 @@ void cli_progress_update(cli_progress *p, uint64_t done)
         bar[i] = i < filled ? '#' : '.';
     bar[WIDTH] = '\0';
     double elapsed = now - p->start;
-    double eta = done ? elapsed * (double)(p->total - done) / (double)done : 0.0;
-    fprintf(stderr, "\r[%s] %3d%%  step %llu/%llu  %.1f s left ", bar,
-            (int)(100 * done / p->total), (unsigned long long)done,
+    uint64_t now_done = done > p->before ? done - p->before : 0;
+    double eta = now_done ? elapsed * (double)(p->total - done) / (double)now_done : 0.0;
+    fprintf(stderr, "\r[%s] %3d%%  %s %llu/%llu  %.1f s left ", bar,
+            (int)(100 * done / p->total), p->unit, (unsigned long long)done,
             (unsigned long long)p->total, eta);
     fflush(stderr);
     p->drawn = true;

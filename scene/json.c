@@ -55,6 +55,13 @@ size_t sc_json_enter_index(sc_json *j, size_t index)
     return append(j, part);
 }
 
+size_t sc_json_enter_quoted(sc_json *j, const char *key)
+{
+    char part[128];
+    snprintf(part, sizeof part, "[\"%s\"]", key);
+    return append(j, part);
+}
+
 void sc_json_leave(sc_json *j, size_t mark)
 {
     j->path_length = mark;

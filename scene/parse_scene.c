@@ -59,6 +59,43 @@ static char *name_from_file(const char *file)
     return stem;
 }
 
+drape_scene_status sc_parse_json_text(const char *data, size_t size, const char *file,
+                                      cJSON **out, drape_scene_error *err)
+{
+    *out = NULL;
+    if (!data)
+        data = "";
+    /* A UTF-8 byte order mark is not JSON, but editors write it. */
+    size_t bom = size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+
+    sc_json_scan_result scan;
+    sc_json_scan(data + bom, size - bom, &scan);
+    if (scan.nul_offset != SIZE_MAX)
+        return syntax_error(file, data, size, bom + scan.nul_offset,
+                            "a string holds \\u0000, which would cut it short", err);
+    const uint64_t available = drape_host_memory_available();
+    if (scan.bytes > available)
+        return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "%s: reading its %llu JSON values needs about %llu bytes, more than the %llu "
+                       "bytes this process can still allocate",
+                       file, (unsigned long long)scan.values, (unsigned long long)scan.bytes,
+                       (unsigned long long)available);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data + bom, size - bom, &end, 0);
+    if (!root)
+        return syntax_error(file, data, size, end && end >= data ? (size_t)(end - data) : 0,
+                            "malformed JSON", err);
+    size_t offset = end && end >= data ? (size_t)(end - data) : size;
+    while (offset < size && isspace((unsigned char)data[offset]))
+        ++offset;
+    if (offset < size) {
+        cJSON_Delete(root);
+        return syntax_error(file, data, size, offset, "unexpected text after the JSON value", err);
+    }
+    *out = root;
+    return DRAPE_SCENE_OK;
+}
+
 static bool parse_triangle(sc_parser *p, const cJSON *item, size_t index)
 {
     (void)index;
@@ -155,35 +192,10 @@ drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const 
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: no data or no place for the scene",
                        file);
     *out = NULL;
-    if (!data)
-        data = "";
-    /* A UTF-8 byte order mark is not JSON, but editors write it. */
-    size_t bom = size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
-
-    sc_json_scan_result scan;
-    sc_json_scan(data + bom, size - bom, &scan);
-    if (scan.nul_offset != SIZE_MAX)
-        return syntax_error(file, data, size, bom + scan.nul_offset,
-                            "a string holds \\u0000, which would cut it short", err);
-    const uint64_t available = drape_host_memory_available();
-    if (scan.bytes > available)
-        return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
-                       "%s: reading its %llu JSON values needs about %llu bytes, more than the %llu "
-                       "bytes this process can still allocate",
-                       file, (unsigned long long)scan.values, (unsigned long long)scan.bytes,
-                       (unsigned long long)available);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data + bom, size - bom, &end, 0);
-    if (!root)
-        return syntax_error(file, data, size, end && end >= data ? (size_t)(end - data) : 0,
-                            "malformed JSON", err);
-    size_t offset = end && end >= data ? (size_t)(end - data) : size;
-    while (offset < size && isspace((unsigned char)data[offset]))
-        ++offset;
-    if (offset < size) {
-        cJSON_Delete(root);
-        return syntax_error(file, data, size, offset, "unexpected text after the JSON value", err);
-    }
+    cJSON *root;
+    drape_scene_status status = sc_parse_json_text(data, size, file, &root, err);
+    if (status != DRAPE_SCENE_OK)
+        return status;
 
     char *base_dir = sc_dirname(file);
     sc_parser p = {.scene = NULL, .base_dir = base_dir ? base_dir : ""};

@@ -323,6 +323,28 @@ bool sc_json_get_enum(sc_json *j, const struct cJSON *object, const char *key,
 /* "stiffness" (PBD k in [0, 1]) or "compliance" (>= 0, XPBD) members of an object, not both. */
 bool sc_json_get_stiffness(sc_json *j, const struct cJSON *object, drape_stiffness *out);
 
+/* Appends "[\"key\"]" to the path: a member whose key is not a plain word (a JSON path in a sweep
+ * file, "$.grid[\"$.solver.dt\"]"). */
+size_t sc_json_enter_quoted(sc_json *j, const char *key);
+
+/* ---- parse_scene.c ---- */
+
+/* Parses JSON text (a UTF-8 byte order mark is skipped): *out gets the tree (cJSON_Delete it), or a
+ * syntax error "FILE:LINE:COLUMN: what near '...'". */
+drape_scene_status sc_parse_json_text(const char *data, size_t size, const char *file,
+                                      struct cJSON **out, drape_scene_error *err);
+
+/* ---- json_path.c: JSON paths into a tree, as sweep files name the fields they vary ---- */
+
+/* Checks the syntax of a path: "$" then ".key" (letters, digits, '_', '-') or "[index]" steps.
+ * false with why. */
+bool sc_json_path_check(const char *path, char *why, size_t why_size);
+/* Puts a copy of value where the path points: it replaces the member or element there, or adds the
+ * last key to an object that lacks it. Every step but the last must exist. false (tree unchanged)
+ * with why ("$.cloths[0] has no key 'mas'"), also when out of memory. */
+bool sc_json_path_set(struct cJSON *root, const char *path, const struct cJSON *value, char *why,
+                      size_t why_size);
+
 /* ---- parse_*.c: the sections of a scene file ---- */
 
 /* The parser's state: the JSON reader, the scene being built and where mesh paths start. */

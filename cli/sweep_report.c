@@ -3,11 +3,13 @@
  * log, a batch job) a line every 10 s. At the end: the tally, the rate, the first failed cases with
  * their errors, where the index is, and the exit code that the state of the folder implies.
  */
+#define _POSIX_C_SOURCE 200809L /* rmdir */
 #include "sweep.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_sweep_progress_start(cli_sweep_progress *p, uint32_t total, uint32_t skipped)
 {
@@ -67,6 +69,11 @@ int cli_sweep_finish(const cli_sweep_context *c, cli_sweep_progress *p, char *co
                      bool lost_cases)
 {
     cli_progress_clear(&p->bar);
+    /* The staging folder goes when it is empty; what a killed worker left in it stays for the
+     * next run to remove. */
+    char partial[4200];
+    if (cli_pathf(partial, sizeof partial, "%s/.partial", c->out))
+        rmdir(partial);
     cli_sweep_tally t;
     int rc = cli_sweep_write_index(c, rows, &t);
     if (rc != CLI_OK)

@@ -22,6 +22,7 @@ typedef enum sweep_kind { SWEEP_GRID, SWEEP_LIST, SWEEP_RANDOM } sweep_kind;
 struct drape_sweep {
     cJSON *root;      /* the sweep file */
     cJSON *base;      /* the base scene with "set" applied */
+    char *base_path;  /* the base scene file, as the sweep names it (for messages) */
     char *base_dir;   /* absolute, with a trailing '/': where relative mesh paths start */
     sweep_kind kind;
     const cJSON *vary; /* grid: the object of value lists; list: the array; random: "ranges" */
@@ -226,6 +227,13 @@ static drape_scene_status read_base(sc_json *j, drape_sweep *s, const char *swee
     char *data = NULL;
     size_t size = 0;
     drape_scene_status st = sc_read_file(path, &data, &size, err);
+    if (st != DRAPE_SCENE_OK) {
+        size_t mark = sc_json_enter_key(j, "base");
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        sc_json_fail(j, "%s", why);
+        sc_json_leave(j, mark);
+    }
     if (st == DRAPE_SCENE_OK)
         st = sc_parse_json_text(data, size, path, &s->base, err);
     free(data);
@@ -244,8 +252,36 @@ static drape_scene_status read_base(sc_json *j, drape_sweep *s, const char *swee
             snprintf(s->base_dir, n + 2, "%s%s", resolved, resolved[n - 1] == '/' ? "" : "/");
     }
     free(base_dir);
-    free(path);
+    if (st == DRAPE_SCENE_OK)
+        s->base_path = path;
+    else
+        free(path);
     return st;
+}
+
+/* The base scene with "set" applied must be a valid scene: built once on the CPU (never an OpenCL
+ * runtime in the process that forks the workers), so that a bad "set" value is one error now
+ * rather than the same failure in every case. */
+static bool check_base(sc_json *j, const drape_sweep *s)
+{
+    char *text = cJSON_PrintUnformatted(s->base);
+    if (!text)
+        return sc_json_fail_status(j, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                                   "no memory");
+    drape_scene_options o = drape_scene_default_options();
+    o.override_backend = true;
+    o.backend = DRAPE_BACKEND_CPU;
+    o.log = NULL;
+    drape_scene *scene = NULL;
+    drape_scene_error e;
+    drape_scene_status st =
+        drape_scene_load_buffer(text, strlen(text), s->base_path, &o, &scene, &e);
+    free(text);
+    drape_scene_destroy(scene);
+    if (st == DRAPE_SCENE_OK)
+        return true;
+    return sc_json_fail_status(j, st, e.result, "the base scene%s is not valid: %s",
+                               sc_json_member(s->root, "set") ? " with \"set\"" : "", e.message);
 }
 
 drape_scene_status drape_sweep_load_file(const char *path, drape_sweep **out,
@@ -288,6 +324,8 @@ drape_scene_status drape_sweep_load_file(const char *path, drape_sweep **out,
             st = err->status;
         sc_json_leave(&j, mark);
     }
+    if (st == DRAPE_SCENE_OK && !check_base(&j, s))
+        st = err->status;
     if (st == DRAPE_SCENE_OK && !parse_variation(&j, s))
         st = err->status;
     if (st == DRAPE_SCENE_OK) {
@@ -310,6 +348,7 @@ void drape_sweep_destroy(drape_sweep *sweep)
         return;
     cJSON_Delete(sweep->root);
     cJSON_Delete(sweep->base);
+    free(sweep->base_path);
     free(sweep->base_dir);
     free(sweep);
 }

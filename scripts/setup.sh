@@ -34,6 +34,7 @@ packages=(
   ffmpeg                               # the viewer's video recording (drape-view --record out.mp4)
   xvfb xauth                           # headless rendering of the viewer (tests, machines without X)
   python3-matplotlib                   # bench/plot.py
+  libopenmpi-dev openmpi-bin           # `drape sweep` over MPI ranks (mpirun, srun)
 )
 missing=()
 for p in "${packages[@]}"; do

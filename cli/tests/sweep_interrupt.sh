@@ -1,0 +1,36 @@
+#!/bin/sh
+# Ctrl-C (SIGINT) stops a sweep cleanly: exit 130, every case folder complete, no staging folder or
+# temporary file left, an index with the cases not done marked "pending"; the same command then
+# finishes the sweep.
+#
+#   sweep_interrupt.sh DRAPE SWEEP SCRATCH_DIR
+set -eu
+drape=$1 sweep=$2 out=$3/interrupt
+rm -rf "$out"
+mkdir -p "$3"
+fail() { echo "FAILED: $*"; exit 1; }
+done_cases() { find "$out" -maxdepth 2 -path '*/case-*/done' 2>/dev/null | wc -l; }
+
+"$drape" sweep "$sweep" --out "$out" --jobs 2 > "$out.log" 2>&1 &
+parent=$!
+tries=0
+while [ "$(done_cases)" -lt 2 ]; do
+    kill -0 "$parent" 2>/dev/null || fail "the sweep ended early: $(cat "$out.log")"
+    sleep 0.05
+    tries=$((tries + 1))
+    [ $tries -lt 1200 ] || { kill "$parent"; fail "no case done after 60 s"; }
+done
+kill -INT "$parent"
+rc=0
+wait "$parent" || rc=$?
+[ "$rc" = 130 ] || fail "exit $rc after SIGINT, expected 130: $(cat "$out.log")"
+grep -q "interrupted" "$out.log" || fail "no word of the interruption: $(cat "$out.log")"
+left=$(find "$out" -name '.partial' -o -name '*.tmp*')
+[ -z "$left" ] || fail "partial files left: $left"
+for d in "$out"/case-*; do
+    [ -f "$d/done" ] && [ -f "$d/summary.json" ] && [ -f "$d/scene.json" ] || fail "$d is not complete"
+done
+grep -q '"status":"pending"' "$out/index.jsonl" || fail "no pending case in the index"
+"$drape" sweep "$sweep" --out "$out" --jobs 2 > "$out.log" 2>&1 || fail "the re-run: $(cat "$out.log")"
+[ "$(done_cases)" = 16 ] || fail "$(done_cases) cases done after the re-run, expected 16"
+echo "ok: interrupted cleanly, finished by the re-run"

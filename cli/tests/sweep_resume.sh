@@ -1,0 +1,53 @@
+#!/bin/sh
+# A worker killed in the middle of a case: the sweep carries on with the other worker and exits 5
+# (incomplete), leaving the killed case's staging folder and no case folder for it. Running the
+# same command again removes the partial files, runs only the cases that are not done, and ends
+# with every case done exactly once: the cases done before keep their files (same inodes), the
+# index has one line per case, and no staging folder or temporary file is left.
+#
+#   sweep_resume.sh DRAPE SWEEP SCRATCH_DIR
+set -eu
+drape=$1 sweep=$2 out=$3/resume
+rm -rf "$out" "$out.first" "$out.second"
+mkdir -p "$3"
+fail() { echo "FAILED: $*"; exit 1; }
+done_cases() { find "$out" -maxdepth 2 -path '*/case-*/done' 2>/dev/null | wc -l; }
+
+"$drape" sweep "$sweep" --out "$out" --jobs 2 > "$out.log" 2>&1 &
+parent=$!
+tries=0
+while [ "$(done_cases)" -lt 3 ]; do
+    kill -0 "$parent" 2>/dev/null || fail "the sweep ended early: $(cat "$out.log")"
+    sleep 0.05
+    tries=$((tries + 1))
+    [ $tries -lt 1200 ] || { kill "$parent"; fail "no case done after 60 s"; }
+done
+victim=$(pgrep -P "$parent" | head -n 1)
+[ -n "$victim" ] || fail "no worker process to kill"
+kill -KILL "$victim"
+rc=0
+wait "$parent" || rc=$?
+[ "$rc" = 5 ] || fail "the first run exited with $rc, expected 5: $(cat "$out.log")"
+grep -q "not done (a worker died)" "$out.log" || fail "no word of the dead worker: $(cat "$out.log")"
+[ -n "$(ls -A "$out/.partial" 2>/dev/null)" ] || fail "the killed case left no staging folder"
+first=$(done_cases)
+[ "$first" -lt 16 ] || fail "every case is done although a worker was killed"
+(cd "$out" && stat -c '%n %i' case-*/done case-*/summary.json | sort) > "$out.first"
+
+"$drape" sweep "$sweep" --out "$out" --jobs 2 > "$out.log" 2>&1 || fail "the second run: $(cat "$out.log")"
+grep -q "$first of 16 cases were done by an earlier run" "$out.log" ||
+    fail "the second run did not skip the $first done cases: $(cat "$out.log")"
+[ "$(done_cases)" = 16 ] || fail "$(done_cases) cases done, expected 16"
+(cd "$out" && stat -c '%n %i' case-*/done case-*/summary.json | sort) > "$out.second"
+# The files of the cases done before are the very same files: not run again.
+while read -r line; do
+    grep -qx "$line" "$out.second" || fail "redone: $line"
+done < "$out.first"
+[ "$(wc -l < "$out/index.jsonl")" = 16 ] || fail "the index has not 16 lines"
+[ "$(grep -c '"status":"ok"' "$out/index.jsonl")" = 16 ] || fail "not every case is ok"
+for k in $(seq 0 15); do
+    [ "$(grep -c "^{\"case\":$k," "$out/index.jsonl")" = 1 ] || fail "case $k not once in the index"
+done
+left=$(find "$out" -name '.partial' -o -name '*.tmp*')
+[ -z "$left" ] || fail "partial files left: $left"
+echo "ok: a worker killed; the first run ended with $first of 16 done, the re-run did the other $((16 - first)), each once"

@@ -1,6 +1,7 @@
 /* The built-in scenes: the systems of the seed documents, built in C through the same calls the
  * scene parser uses. Each is also shipped as scenes/<name>.json, which a test loads and steps next
- * to the built-in to show that the file makes the same world, bit for bit.
+ * to the built-in to show that the file makes the same world, bit for bit; the files are also
+ * embedded (drape_scene_builtin_json), for sweeps that vary a built-in scene by JSON path.
  *
  *   cloth-sphere    a square cloth dropped on a sphere above the ground (seed 002); the default
  *   triangle-plane  a rigid triangle, three particles and three distance constraints, falling on a
@@ -176,6 +177,19 @@ const char *drape_scene_builtin_summary(const char *name)
 {
     const builtin *b = find(name);
     return b ? b->summary : NULL;
+}
+
+const char *drape_scene_builtin_json(const char *name, size_t *size)
+{
+    const builtin *b = find(name);
+    size_t n = b ? strlen(b->name) : 0;
+    for (const sc_embedded_file *f = sc_builtin_files; b && f->name; ++f)
+        if (!strncmp(f->name, b->name, n) && !strcmp(f->name + n, ".json")) {
+            if (size)
+                *size = f->size;
+            return f->source;
+        }
+    return NULL;
 }
 
 drape_scene_status drape_scene_load_builtin(const char *name, const drape_scene_options *options,

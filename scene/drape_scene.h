@@ -91,6 +91,9 @@ const char *drape_scene_builtin_name(size_t index);
 /* A line on what a built-in scene shows, or NULL for an unknown name. */
 const char *drape_scene_builtin_summary(const char *name);
 
+/* The scene file of built-in scene `name` (scenes/NAME.json, embedded at build time), which loads
+ * to the same world as the built-in; NULL for an unknown name. *size (may be NULL) gets its bytes. */
+const char *drape_scene_builtin_json(const char *name, size_t *size);
 /* Builds a built-in scene by name. options may be NULL (defaults). */
 drape_scene_status drape_scene_load_builtin(const char *name, const drape_scene_options *options,
                                             drape_scene **out, drape_scene_error *err);

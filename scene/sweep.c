@@ -212,21 +212,26 @@ static bool parse_variation(sc_json *j, drape_sweep *s)
     return ok;
 }
 
-/* Reads the base scene file named by "base" (relative to the sweep file's directory). */
+/* Reads the base scene named by "base": a built-in scene's name, else a file relative to the sweep
+ * file's directory. */
 static drape_scene_status read_base(sc_json *j, drape_sweep *s, const char *sweep_path,
                                     drape_scene_error *err)
 {
     const char *rel = NULL;
     if (!sc_json_require(j, s->root, "base") || !sc_json_get_string(j, s->root, "base", &rel))
         return err->status;
-    char *dir = sc_dirname(sweep_path);
-    char *path = dir ? sc_join(dir, rel) : NULL;
+    /* A built-in scene's name: its embedded file; it has no meshes to find. */
+    size_t size = 0;
+    const char *builtin = drape_scene_builtin_json(rel, &size);
+    char *dir = builtin ? NULL : sc_dirname(sweep_path);
+    char *path = builtin ? sc_strdup(rel) : dir ? sc_join(dir, rel) : NULL;
     free(dir);
     if (!path)
         return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
     char *data = NULL;
-    size_t size = 0;
-    drape_scene_status st = sc_read_file(path, &data, &size, err);
+    drape_scene_status st = builtin ? DRAPE_SCENE_OK : sc_read_file(path, &data, &size, err);
+    if (builtin && !(data = sc_strdup(builtin)))
+        st = sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
     if (st != DRAPE_SCENE_OK) {
         size_t mark = sc_json_enter_key(j, "base");
         char why[sizeof err->message];
@@ -240,7 +245,7 @@ static drape_scene_status read_base(sc_json *j, drape_sweep *s, const char *swee
     if (st == DRAPE_SCENE_OK && !cJSON_IsObject(s->base))
         st = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: $: must be an object", path);
     char resolved[PATH_MAX];
-    char *base_dir = st == DRAPE_SCENE_OK ? sc_dirname(path) : NULL;
+    char *base_dir = st == DRAPE_SCENE_OK ? sc_dirname(builtin ? "" : path) : NULL;
     if (st == DRAPE_SCENE_OK && (!base_dir || !realpath(base_dir[0] ? base_dir : ".", resolved)))
         st = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot resolve its folder", path);
     if (st == DRAPE_SCENE_OK) {

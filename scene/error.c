@@ -21,6 +21,16 @@ drape_scene_status sc_vfail(drape_scene_error *err, drape_scene_status status, d
     return status;
 }
 
+drape_scene_error *sc_error_reset(drape_scene_error *err, drape_scene_error *local)
+{
+    if (!err)
+        err = local;
+    err->status = DRAPE_SCENE_OK;
+    err->result = DRAPE_OK;
+    err->message[0] = '\0';
+    return err;
+}
+
 drape_scene_status sc_fail(drape_scene_error *err, drape_scene_status status, drape_result result,
                            const char *fmt, ...)
 {

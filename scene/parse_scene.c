@@ -182,11 +182,7 @@ drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const 
                                            drape_scene_error *err)
 {
     drape_scene_error local;
-    if (!err)
-        err = &local;
-    err->status = DRAPE_SCENE_OK;
-    err->result = DRAPE_OK;
-    err->message[0] = '\0';
+    err = sc_error_reset(err, &local);
     const char *file = name ? name : "(scene)";
     if (!out || (!data && size))
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: no data or no place for the scene",

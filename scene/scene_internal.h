@@ -22,6 +22,8 @@
 
 /* ---- error.c ---- */
 
+/* The error to fill: err, or local when err is NULL; cleared (OK, no message). */
+drape_scene_error *sc_error_reset(drape_scene_error *err, drape_scene_error *local);
 /* Sets *err (status, result, formatted message) and returns status. */
 drape_scene_status sc_fail(drape_scene_error *err, drape_scene_status status, drape_result result,
                            const char *fmt, ...) SC_PRINTF(4, 5);

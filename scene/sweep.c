@@ -293,11 +293,7 @@ drape_scene_status drape_sweep_load_file(const char *path, drape_sweep **out,
                                          drape_scene_error *err)
 {
     drape_scene_error local;
-    if (!err)
-        err = &local;
-    err->status = DRAPE_SCENE_OK;
-    err->result = DRAPE_OK;
-    err->message[0] = '\0';
+    err = sc_error_reset(err, &local);
     if (!out)
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "no place for the sweep");
     *out = NULL;

@@ -10,18 +10,9 @@ set -eu
 drape=$1 sweep=$2 out=$3/resume
 rm -rf "$out" "$out.first" "$out.second"
 mkdir -p "$3"
-fail() { echo "FAILED: $*"; exit 1; }
-done_cases() { find "$out" -maxdepth 2 -path '*/case-*/done' 2>/dev/null | wc -l; }
+. "$(dirname "$0")/sweep_background.sh"
 
-"$drape" sweep "$sweep" --out "$out" --jobs 2 > "$out.log" 2>&1 &
-parent=$!
-tries=0
-while [ "$(done_cases)" -lt 3 ]; do
-    kill -0 "$parent" 2>/dev/null || fail "the sweep ended early: $(cat "$out.log")"
-    sleep 0.05
-    tries=$((tries + 1))
-    [ $tries -lt 1200 ] || { kill "$parent"; fail "no case done after 60 s"; }
-done
+start_sweep 3
 victim=$(pgrep -P "$parent" | head -n 1)
 [ -n "$victim" ] || fail "no worker process to kill"
 kill -KILL "$victim"

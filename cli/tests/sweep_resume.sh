@@ -5,27 +5,47 @@
 # with every case done exactly once: the cases done before keep their files (same inodes), the
 # index has one line per case, and no staging folder or temporary file is left.
 #
-#   sweep_resume.sh DRAPE SWEEP SCRATCH_DIR
+# With an MPI launcher command, MPI rank 1 is killed instead: MPI then ends the whole job, and the
+# same command again finishes the sweep in the same way.
+#
+#   sweep_resume.sh DRAPE SWEEP SCRATCH_DIR [MPIRUN ARGS...]
 set -eu
 drape=$1 sweep=$2 out=$3/resume
+shift 3
+launcher=""
+if [ $# -gt 0 ]; then
+    launcher="$* -np 3"
+    out=$out-mpi
+fi
 rm -rf "$out" "$out.first" "$out.second"
-mkdir -p "$3"
+mkdir -p "$(dirname "$out")"
 . "$(dirname "$0")/sweep_background.sh"
 
 start_sweep 3
-victim=$(pgrep -P "$parent" | head -n 1)
+victim=""
+for p in $(pgrep -P "$parent"); do
+    if [ -z "$launcher" ] ||
+        tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+        victim=$p
+        break
+    fi
+done
 [ -n "$victim" ] || fail "no worker process to kill"
 kill -KILL "$victim"
 rc=0
 wait "$parent" || rc=$?
-[ "$rc" = 5 ] || fail "the first run exited with $rc, expected 5: $(cat "$out.log")"
-grep -q "not done (a worker died)" "$out.log" || fail "no word of the dead worker: $(cat "$out.log")"
+if [ -z "$launcher" ]; then
+    [ "$rc" = 5 ] || fail "the first run exited with $rc, expected 5: $(cat "$out.log")"
+    grep -q "not done (a worker died)" "$out.log" || fail "no word of the dead worker: $(cat "$out.log")"
+else
+    [ "$rc" != 0 ] || fail "the first run exited with 0 although rank 1 was killed"
+fi
 [ -n "$(ls -A "$out/.partial" 2>/dev/null)" ] || fail "the killed case left no staging folder"
 first=$(done_cases)
 [ "$first" -lt 16 ] || fail "every case is done although a worker was killed"
 (cd "$out" && stat -c '%n %i' case-*/done case-*/summary.json | sort) > "$out.first"
 
-"$drape" sweep "$sweep" --out "$out" --jobs 2 > "$out.log" 2>&1 || fail "the second run: $(cat "$out.log")"
+run_sweep > "$out.log" 2>&1 || fail "the second run: $(cat "$out.log")"
 grep -q "$first of 16 cases were done by an earlier run" "$out.log" ||
     fail "the second run did not skip the $first done cases: $(cat "$out.log")"
 [ "$(done_cases)" = 16 ] || fail "$(done_cases) cases done, expected 16"
@@ -41,4 +61,6 @@ for k in $(seq 0 15); do
 done
 left=$(find "$out" -name '.partial' -o -name '*.tmp*')
 [ -z "$left" ] || fail "partial files left: $left"
-echo "ok: a worker killed; the first run ended with $first of 16 done, the re-run did the other $((16 - first)), each once"
+who="a worker"
+[ -z "$launcher" ] || who="MPI rank 1"
+echo "ok: $who killed; the first run ended with $first of 16 done, the re-run did the other $((16 - first)), each once"

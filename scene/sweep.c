@@ -439,7 +439,7 @@ static bool absolute_mesh_paths(const drape_sweep *s, cJSON *scene)
         char *path = sc_join(s->base_dir, obj->valuestring);
         cJSON *abs = path ? cJSON_CreateString(path) : NULL;
         free(path);
-        if (!abs || !cJSON_ReplaceItemViaPointer(m, obj, abs)) {
+        if (!abs || !cJSON_ReplaceItemInObjectCaseSensitive(m, "obj", abs)) {
             cJSON_Delete(abs);
             return false;
         }

@@ -89,10 +89,12 @@ bool cli_sweep_case_done(const char *out, uint32_t index);
 /* The index line of a done case: its summary as one line of JSON (malloc'ed), or NULL when the
  * case is not done or its summary cannot be read. */
 char *cli_sweep_read_row(const char *out, uint32_t index);
-/* Creates OUT when missing, checks that it holds this sweep (OUT/sweep.json, written on the first
- * run) and removes OUT/.partial, the staging folders of an earlier run that was cut short. Only one
- * process (the parent, rank 0) calls it, before any case starts. CLI_OK or CLI_OUTPUT (printed). */
-int cli_sweep_prepare_folder(const cli_sweep_context *c);
+/* Creates OUT when missing, locks it (OUT/.lock, a POSIX record lock held until *lock is closed or
+ * the process ends, so that a second sweep command on the folder is refused), checks that it holds
+ * this sweep (OUT/sweep.json, written on the first run) and removes OUT/.partial, the staging
+ * folders of an earlier run that was cut short. Only one process (the parent, rank 0) calls it,
+ * before any case starts. CLI_OK with *lock set (close it at the end), or CLI_OUTPUT (printed). */
+int cli_sweep_prepare_folder(const cli_sweep_context *c, int *lock);
 /* Writes OUT/index.jsonl: one line per case in case order, `rows[k]` where given, else read from
  * the case's summary; a case that is not done gets {"case": k, "status": "pending"}. Counts the
  * cases by status. CLI_OK or CLI_OUTPUT (printed). */

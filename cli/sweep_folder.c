@@ -3,13 +3,15 @@
  * it exists (sweep_case.c), so "is case k done?" is one stat of its marker, and a re-run skips what
  * is done. OUT/sweep.json records which sweep (and which backend) the folder belongs to, so that a
  * re-run with another sweep file cannot mix two sweeps' cases under one index. OUT/index.jsonl is
- * written last, from the cases' summaries, one line per case in case order.
+ * written last, from the cases' summaries, one line per case in case order. OUT/.lock keeps a
+ * second sweep command off a folder that one is filling.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,12 +94,39 @@ static const char *backend_word(const cli_sweep_context *c)
            : c->backend == DRAPE_BACKEND_AUTO ? "auto" : "cpu";
 }
 
-int cli_sweep_prepare_folder(const cli_sweep_context *c)
+/* Takes OUT/.lock for this process; -1 (printed) when another process holds it. */
+static int lock_folder(const char *out)
 {
+    char path[4200];
+    cli_pathf(path, sizeof path, "%s/.lock", out);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        cli_error("%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
+    struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_SETLK, &l) != 0) {
+        int error = errno;
+        close(fd);
+        if (error == EACCES || error == EAGAIN)
+            cli_error("%s is in use by another drape sweep (it holds %s); wait for it, or give "
+                      "another --out", out, path);
+        else
+            cli_error("%s: cannot lock: %s", path, strerror(error));
+        return -1;
+    }
+    return fd;
+}
+
+int cli_sweep_prepare_folder(const cli_sweep_context *c, int *lock)
+{
+    *lock = -1;
     if (mkdir(c->out, 0777) != 0 && errno != EEXIST) {
         cli_error("%s: cannot create the output folder: %s", c->out, strerror(errno));
         return CLI_OUTPUT;
     }
+    if ((*lock = lock_folder(c->out)) < 0)
+        return CLI_OUTPUT;
     char path[4200], why[512];
     char *identity = drape_sweep_identity(c->sweep);
     size_t n = identity ? strlen(identity) + 64 : 0;
@@ -128,6 +157,10 @@ int cli_sweep_prepare_folder(const cli_sweep_context *c)
         cli_error("%s: cannot remove the partial cases of an earlier run: %s", path,
                   strerror(errno));
         rc = CLI_OUTPUT;
+    }
+    if (rc != CLI_OK) {
+        close(*lock);
+        *lock = -1;
     }
     return rc;
 }

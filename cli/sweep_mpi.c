@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool cli_sweep_under_mpi(void)
 {
@@ -88,7 +89,8 @@ static void worker(cli_sweep_context *c)
 static int dispatcher(cli_sweep_context *c, int ranks)
 {
     const uint32_t total = drape_sweep_case_count(c->sweep);
-    int rc = cli_sweep_prepare_folder(c);
+    int lock = -1;
+    int rc = cli_sweep_prepare_folder(c, &lock);
     char **rows = calloc((size_t)total + 1, sizeof *rows);
     uint32_t *todo = malloc(((size_t)total + 1) * sizeof *todo), count = 0, next = 0;
     if (rc == CLI_OK && (!rows || !todo)) {
@@ -152,6 +154,8 @@ static int dispatcher(cli_sweep_context *c, int ranks)
         free(rows[k]);
     free(rows);
     free(todo);
+    if (lock >= 0)
+        close(lock);
     return rc != CLI_OK ? rc : finished;
 }
 

@@ -230,13 +230,15 @@ static int dispatch(worker *workers, uint32_t jobs, const uint32_t *todo,
 
 int cli_sweep_run_local(cli_sweep_context *c, uint32_t jobs)
 {
-    int rc = cli_sweep_prepare_folder(c);
+    int lock = -1;
+    int rc = cli_sweep_prepare_folder(c, &lock);
     if (rc != CLI_OK)
         return rc;
     const uint32_t total = drape_sweep_case_count(c->sweep);
     uint32_t *todo = malloc(((size_t)total + 1) * sizeof *todo), count = 0;
     if (!todo) {
         cli_error("no memory");
+        close(lock);
         return CLI_RUNTIME;
     }
     for (uint32_t k = 0; k < total; ++k)
@@ -273,5 +275,6 @@ int cli_sweep_run_local(cli_sweep_context *c, uint32_t jobs)
     }
     free(todo);
     int finished = cli_sweep_finish(c, &p, NULL, lost);
+    close(lock);
     return rc != CLI_OK ? rc : finished;
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Ctrl-C (SIGINT) stops a sweep cleanly: exit 130, every case folder complete, no staging folder or
+# A second sweep command on a folder that one is filling is refused (exit 4). Ctrl-C (SIGINT) stops a
+# sweep cleanly: exit 130, every case folder complete, no staging folder or
 # temporary file left, an index with the cases not done marked "pending"; the same command then
 # finishes the sweep.
 #
@@ -11,6 +12,11 @@ mkdir -p "$3"
 . "$(dirname "$0")/sweep_background.sh"
 
 start_sweep 2
+# While it runs, the folder is locked: a second command on it is refused.
+rc=0
+"$drape" sweep "$sweep" --out "$out" --jobs 1 > "$out.second.log" 2>&1 || rc=$?
+[ "$rc" = 4 ] || fail "a second sweep on the folder: exit $rc, expected 4: $(cat "$out.second.log")"
+grep -q "is in use by another drape sweep" "$out.second.log" || fail "$(cat "$out.second.log")"
 kill -INT "$parent"
 rc=0
 wait "$parent" || rc=$?

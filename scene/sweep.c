@@ -244,9 +244,12 @@ static drape_scene_status read_base(sc_json *j, drape_sweep *s, const char *swee
     free(data);
     if (st == DRAPE_SCENE_OK && !cJSON_IsObject(s->base))
         st = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: $: must be an object", path);
-    char resolved[PATH_MAX];
+    /* A built-in scene has no folder (and no meshes): "/" keeps the sweep the same sweep from
+     * whichever folder it is run. */
+    char resolved[PATH_MAX] = "/";
     char *base_dir = st == DRAPE_SCENE_OK ? sc_dirname(builtin ? "" : path) : NULL;
-    if (st == DRAPE_SCENE_OK && (!base_dir || !realpath(base_dir[0] ? base_dir : ".", resolved)))
+    if (st == DRAPE_SCENE_OK && !builtin &&
+        (!base_dir || !realpath(base_dir[0] ? base_dir : ".", resolved)))
         st = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot resolve its folder", path);
     if (st == DRAPE_SCENE_OK) {
         size_t n = strlen(resolved);

@@ -1,13 +1,16 @@
 /* Sweep files (docs/sweep-format.md): how cases are numbered (a grid's last key fastest, a list in
  * order), that random samples depend only on the seed and the case (not on how many cases there
  * are), that JSON paths replace, add and index as documented, that a resolved case is a scene that
- * loads with the case's values in it, with mesh paths made absolute, and that path errors name the
- * sweep file and the JSON path.
+ * loads with the case's values in it, with mesh paths made absolute, that a sweep on a built-in
+ * scene is the same sweep from any working folder, and that path errors name the sweep file and
+ * the JSON path.
  */
+#define _POSIX_C_SOURCE 200809L /* chdir, getcwd */
 #include "drape_sweep.h"
 #include "scene_test.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Writes text to DIR/name; the path into buf. */
 static const char *write_file(char *buf, size_t size, const char *dir, const char *name,
@@ -181,6 +184,27 @@ static void mesh_paths_become_absolute(st_run *t)
     CHECK(t, ok);
 }
 
+/* The identity that a re-run compares: for a built-in base it names no folder, so the same sweep
+ * run from another working folder is the same sweep. */
+static void builtin_identity_is_the_same_from_any_folder(st_run *t)
+{
+    char dir[512], here[1024];
+    drape_scene_error e;
+    CHECK(t, st_scratch_dir(dir, sizeof dir, "sweep-identity") && getcwd(here, sizeof here));
+    const char *text = "{\"base\": \"triangle-plane\", \"grid\": {\"$.steps\": [4]}}";
+    drape_sweep *a = load(dir, text, &e);
+    CHECK(t, a && chdir("/") == 0);
+    drape_sweep *b = load(dir, text, &e);
+    int back = chdir(here);
+    char *ia = drape_sweep_identity(a), *ib = b ? drape_sweep_identity(b) : NULL;
+    int same = ia && ib && !strcmp(ia, ib);
+    free(ia);
+    free(ib);
+    drape_sweep_destroy(a);
+    drape_sweep_destroy(b);
+    CHECK(t, back == 0 && same);
+}
+
 static void path_errors(st_run *t)
 {
     static const struct {
@@ -217,6 +241,7 @@ int main(void)
     RUN(&t, random_depends_on_seed_and_case_only);
     RUN(&t, paths_replace_add_and_index);
     RUN(&t, mesh_paths_become_absolute);
+    RUN(&t, builtin_identity_is_the_same_from_any_folder);
     RUN(&t, path_errors);
     return st_finish(&t);
 }

@@ -8,6 +8,7 @@
  *   3  bad input: a scene or mesh file is missing, unreadable, malformed or invalid
  *   4  output: an export directory or dump file cannot be written
  *   130 interrupted (SIGINT or SIGTERM) between two steps; every file written is complete
+ * `drape sweep` adds its own (cli/sweep.h).
  */
 #ifndef DRAPE_CLI_H
 #define DRAPE_CLI_H

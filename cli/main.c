@@ -1,8 +1,9 @@
 /* drape: the command line. `drape run`, `drape info` and `drape devices` are the subcommands
- * (cmd_*.c), and `drape sweep` runs many variations of one (cmd_sweep.c); `drape` alone runs the default scene (a cloth dropped on a sphere) headless for five
- * simulated seconds and prints one line per simulated second, as the README's main job. Scenes are
- * the built-ins or JSON files (docs/scene-format.md), through the drape_scene library. Whatever the
- * command, a write error on stdout (a full disk, a closed pipe) is exit code 4, never success.
+ * (cmd_*.c), and `drape sweep` runs many variations of one (cmd_sweep.c); `drape` alone runs the
+ * default scene (a cloth dropped on a sphere) headless for five simulated seconds and prints one
+ * line per simulated second, as the README's main job. Scenes are the built-ins or JSON files
+ * (docs/scene-format.md), through the drape_scene library. Whatever the command, a write error on
+ * stdout (a full disk, a closed pipe) is exit code 4, never success.
  */
 #include "cli.h"
 
@@ -31,7 +32,9 @@ static void usage(FILE *to)
                 "  2  usage error (unknown command or option, bad value)\n"
                 "  3  bad input: a scene or mesh file is missing, malformed or invalid\n"
                 "  4  an output (OBJ export, CSV dump, stdout) cannot be written\n"
-                "  130  interrupted (Ctrl-C) between two steps; every file written is complete\n");
+                "  130  interrupted (Ctrl-C) between two steps; every file written is complete\n"
+                "`drape sweep` also uses 1 (some cases failed) and 5 (cases not done); see\n"
+                "`drape sweep --help`.\n");
 }
 
 /* Runs the command line; main checks that stdout took it all. */

@@ -15,7 +15,7 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: drape sweep SWEEP.json --out DIR [--jobs N] [--backend cpu|opencl|auto]\n"
-            "                   [--device D]\n"
+            "                   [--device D] [--allow-outside-paths]\n"
             "       mpirun -np N drape sweep SWEEP.json --out DIR [--backend ...]\n"
             "\n"
             "Runs every case of a sweep file (docs/sweep-format.md): a base scene and the fields\n"
@@ -30,6 +30,7 @@ static void usage(FILE *to)
             "  --backend B    cpu, opencl or auto, instead of the scenes' own\n"
             "  --device D     OpenCL device: an index or part of its name (default: each worker\n"
             "                 or MPI rank takes device (its number on the machine) mod devices)\n"
+            "  --allow-outside-paths  mesh paths may lead out of the base scene's folder\n"
             "  --help         this text\n"
             "\n"
             "Exit codes: 0 every case succeeded; 1 every case is done and some failed (see the\n"
@@ -73,10 +74,12 @@ static uint32_t default_jobs(const cli_sweep_context *c)
 int cli_cmd_sweep(int argc, char **argv)
 {
     const char *file = NULL, *out = NULL, *jobs_text = NULL, *backend = NULL;
+    bool allow_outside_paths = false;
     cli_sweep_context c = {0};
     const cli_option options[] = {
         {"--out", &out, NULL},         {"--jobs", &jobs_text, NULL},
         {"--backend", &backend, NULL}, {"--device", &c.device, NULL},
+        {"--allow-outside-paths", NULL, &allow_outside_paths},
     };
     int n = 0;
     int rc = cli_parse("sweep", argc, argv, options, sizeof options / sizeof options[0], &file, 1,
@@ -101,7 +104,7 @@ int cli_cmd_sweep(int argc, char **argv)
 
     drape_sweep *sweep = NULL;
     drape_scene_error e;
-    drape_scene_status st = drape_sweep_load_file(file, &sweep, &e);
+    drape_scene_status st = drape_sweep_load_file(file, allow_outside_paths, &sweep, &e);
     if (st != DRAPE_SCENE_OK) {
         cli_error("%s", e.message);
         return cli_exit_code(st);

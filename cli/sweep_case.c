@@ -181,6 +181,9 @@ static void run_scene(const cli_sweep_context *c, const char *scene_text, const 
     o.override_backend = c->has_backend;
     o.backend = c->backend;
     o.device = c->device;
+    /* The sweep made the mesh paths absolute, after checking them against the base scene's
+     * folder (or with --allow-outside-paths). */
+    o.allow_outside_paths = true;
     drape_scene *s = NULL;
     drape_scene_error e;
     drape_scene_status st =

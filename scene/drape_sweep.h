@@ -29,9 +29,11 @@ typedef struct drape_sweep_outputs {
     uint32_t obj_every; /* an OBJ frame every this many steps (obj/), 0 = none; default 0 */
 } drape_sweep_outputs;
 
-/* Reads a sweep file; the base scene's path in it is relative to the sweep file's directory. */
-drape_scene_status drape_sweep_load_file(const char *path, drape_sweep **out,
-                                         drape_scene_error *err);
+/* Reads a sweep file; the base scene's path in it is relative to the sweep file's directory. Mesh
+ * paths in the base scene and the cases must stay inside the base scene's folder, as in a scene
+ * file (drape_scene_options.allow_outside_paths), unless allow_outside_paths. */
+drape_scene_status drape_sweep_load_file(const char *path, bool allow_outside_paths,
+                                         drape_sweep **out, drape_scene_error *err);
 void drape_sweep_destroy(drape_sweep *sweep);
 
 uint32_t drape_sweep_case_count(const drape_sweep *sweep);
@@ -44,8 +46,9 @@ char *drape_sweep_identity(const drape_sweep *sweep);
 
 /* Resolves case `index`: *scene_json gets the whole scene file of the case and *params_json the
  * case's values as one JSON object line {"$.path": value, ...} (both malloc'ed; free() them). Mesh
- * paths in the scene are absolute, so the file runs from any folder. Fails (BAD_INPUT) when a path
- * does not fit the base scene, or WORLD_FAILED when out of memory. */
+ * paths in the scene are absolute, so the file runs from any folder (load it with
+ * allow_outside_paths). Fails (BAD_INPUT) when a path does not fit the base scene or a mesh path
+ * leads out of the base scene's folder, or WORLD_FAILED when out of memory. */
 drape_scene_status drape_sweep_case(const drape_sweep *sweep, uint32_t index, char **scene_json,
                                     char **params_json, drape_scene_error *err);
 

@@ -29,6 +29,7 @@ struct drape_sweep {
     uint32_t count;
     uint32_t seed;
     drape_sweep_outputs outputs;
+    bool allow_outside_paths; /* mesh paths may lead out of the base scene's folder */
 };
 
 static const char *const sweep_keys[] = {"version", "description", "base", "set", "grid",
@@ -280,6 +281,7 @@ static bool check_base(sc_json *j, const drape_sweep *s)
     o.override_backend = true;
     o.backend = DRAPE_BACKEND_CPU;
     o.log = NULL;
+    o.allow_outside_paths = s->allow_outside_paths;
     drape_scene *scene = NULL;
     drape_scene_error e;
     drape_scene_status st =
@@ -292,8 +294,8 @@ static bool check_base(sc_json *j, const drape_sweep *s)
                                sc_json_member(s->root, "set") ? " with \"set\"" : "", e.message);
 }
 
-drape_scene_status drape_sweep_load_file(const char *path, drape_sweep **out,
-                                         drape_scene_error *err)
+drape_scene_status drape_sweep_load_file(const char *path, bool allow_outside_paths,
+                                         drape_sweep **out, drape_scene_error *err)
 {
     drape_scene_error local;
     err = sc_error_reset(err, &local);
@@ -305,6 +307,7 @@ drape_scene_status drape_sweep_load_file(const char *path, drape_sweep **out,
     drape_sweep *s = calloc(1, sizeof *s);
     if (!s)
         return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
+    s->allow_outside_paths = allow_outside_paths;
     char *data = NULL;
     size_t size = 0;
     drape_scene_status st = sc_read_file(path, &data, &size, err);
@@ -431,23 +434,33 @@ static cJSON *case_values(const drape_sweep *s, uint32_t index)
     return values;
 }
 
-/* Makes the scene's relative mesh paths ($.meshes[i].obj) absolute. */
-static bool absolute_mesh_paths(const drape_sweep *s, cJSON *scene)
+/* Makes the scene's relative mesh paths ($.meshes[i].obj) absolute, so that the resolved scene runs
+ * from any folder; unless the sweep allows it, a path must stay inside the base scene's folder, as
+ * a scene file's must (sc_path_inside). */
+static drape_scene_status absolute_mesh_paths(const drape_sweep *s, uint32_t index, cJSON *scene,
+                                              drape_scene_error *err)
 {
     const cJSON *meshes = cJSON_GetObjectItemCaseSensitive(scene, "meshes");
-    for (cJSON *m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next) {
+    int k = 0;
+    for (cJSON *m = cJSON_IsArray(meshes) ? meshes->child : NULL; m; m = m->next, ++k) {
         cJSON *obj = cJSON_GetObjectItemCaseSensitive(m, "obj");
-        if (!cJSON_IsString(obj) || !obj->valuestring || obj->valuestring[0] == '/')
+        if (!cJSON_IsString(obj) || !obj->valuestring)
+            continue;
+        char why[512];
+        if (!s->allow_outside_paths && !sc_path_inside(s->base_dir, obj->valuestring, why, sizeof why))
+            return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "case %u: $.meshes[%d].obj: %s",
+                           index, k, why);
+        if (obj->valuestring[0] == '/')
             continue;
         char *path = sc_join(s->base_dir, obj->valuestring);
         cJSON *abs = path ? cJSON_CreateString(path) : NULL;
         free(path);
         if (!abs || !cJSON_ReplaceItemInObjectCaseSensitive(m, "obj", abs)) {
             cJSON_Delete(abs);
-            return false;
+            return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
         }
     }
-    return true;
+    return DRAPE_SCENE_OK;
 }
 
 drape_scene_status drape_sweep_case(const drape_sweep *s, uint32_t index, char **scene_json,
@@ -471,8 +484,8 @@ drape_scene_status drape_sweep_case(const drape_sweep *s, uint32_t index, char *
         if (!sc_json_path_set(scene, m->string, m, why, sizeof why))
             st = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "case %u: %s", index, why);
     }
-    if (st == DRAPE_SCENE_OK && !absolute_mesh_paths(s, scene))
-        st = sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
+    if (st == DRAPE_SCENE_OK)
+        st = absolute_mesh_paths(s, index, scene, err);
     if (st == DRAPE_SCENE_OK) {
         *scene_json = cJSON_Print(scene);
         *params_json = cJSON_PrintUnformatted(values);

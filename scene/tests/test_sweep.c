@@ -1,9 +1,9 @@
 /* Sweep files (docs/sweep-format.md): how cases are numbered (a grid's last key fastest, a list in
  * order), that random samples depend only on the seed and the case (not on how many cases there
  * are), that JSON paths replace, add and index as documented, that a resolved case is a scene that
- * loads with the case's values in it, with mesh paths made absolute, that a sweep on a built-in
- * scene is the same sweep from any working folder, and that path errors name the sweep file and
- * the JSON path.
+ * loads with the case's values in it, with mesh paths made absolute (and kept inside the base
+ * scene's folder), that a sweep on a built-in scene is the same sweep from any working folder, and
+ * that path errors name the sweep file and the JSON path.
  */
 #define _POSIX_C_SOURCE 200809L /* chdir, getcwd */
 #include "drape_sweep.h"
@@ -31,7 +31,7 @@ static drape_sweep *load(const char *dir, const char *text, drape_scene_error *e
     drape_sweep *s = NULL;
     if (!write_file(path, sizeof path, dir, "sweep.json", text))
         return NULL;
-    if (drape_sweep_load_file(path, &s, e) != DRAPE_SCENE_OK)
+    if (drape_sweep_load_file(path, false, &s, e) != DRAPE_SCENE_OK)
         return NULL;
     return s;
 }
@@ -173,6 +173,7 @@ static void mesh_paths_become_absolute(st_run *t)
     drape_sweep_destroy(s);
     /* Loaded under a name in another folder, the case still finds its mesh. */
     drape_scene_options o = st_cpu_options();
+    o.allow_outside_paths = true;
     drape_scene *sc = NULL;
     drape_scene_status st =
         drape_scene_load_buffer(scene, strlen(scene), "/elsewhere/case.json", &o, &sc, &e);
@@ -182,6 +183,17 @@ static void mesh_paths_become_absolute(st_run *t)
     CHECK_MSG(t, st == DRAPE_SCENE_OK, "%s", e.message);
     drape_scene_destroy(sc);
     CHECK(t, ok);
+
+    /* A case whose mesh path climbs out of the base scene's folder fails, as a scene file would. */
+    s = load(dir, "{\"base\": \"base.json\", \"list\": [{\"$.meshes[0].obj\": \"../mesh.obj\"}]}",
+             &e);
+    CHECK_MSG(t, s, "%s", e.message);
+    scene = params = NULL;
+    st = drape_sweep_case(s, 0, &scene, &params, &e);
+    free(scene);
+    free(params);
+    drape_sweep_destroy(s);
+    CHECK(t, st == DRAPE_SCENE_BAD_INPUT && st_has_all(e.message, "case 0: $.meshes[0].obj", NULL));
 }
 
 /* The identity that a re-run compares: for a built-in base it names no folder, so the same sweep

@@ -1,6 +1,6 @@
-/* Removing a folder and everything in it: the staging folders of cases that were cut short. It walks
- * depth first without following symbolic links (nftw with FTW_PHYS), so a link inside a folder is
- * removed, never what it points to.
+/* Removing a folder and everything in it: the staging folders of cases that were cut short. It
+ * walks depth first without following symbolic links (nftw with FTW_PHYS), so a link inside a
+ * folder is removed, never what it points to.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "sweep.h"

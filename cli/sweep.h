@@ -37,7 +37,8 @@ typedef struct cli_sweep_context {
     const char *out;         /* the output folder */
     bool has_backend;        /* --backend given: instead of the scenes' own */
     drape_backend backend;
-    const char *device;      /* --device, or the device this process is pinned to; NULL: the scene's */
+    const char *device;      /* --device, or the device this process is pinned to; NULL: the
+                                scene's */
     const char *tag;         /* names this process's staging folders ("p1234", "r3") */
 } cli_sweep_context;
 

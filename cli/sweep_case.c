@@ -96,7 +96,8 @@ static void simulate(const cli_sweep_context *c, drape_scene *s, const char *sta
     cli_pathf(obj_dir, sizeof obj_dir, "%s/obj", stage);
     drape_scene_error e;
     uint32_t frame = 0;
-    if (outputs.obj_every && !scene_output(run, drape_scene_export_obj(s, obj_dir, frame++, &e), &e))
+    if (outputs.obj_every &&
+        !scene_output(run, drape_scene_export_obj(s, obj_dir, frame++, &e), &e))
         return;
     cli_edge_lengths edges;
     drape_result r = cli_edge_lengths_init(s, &edges);

@@ -1,8 +1,8 @@
 /* A sweep over MPI ranks, for many machines: `mpirun -np N drape sweep SWEEP.json --out OUT` (or a
- * batch scheduler's `srun`). Rank 0 prepares the output folder, hands out case numbers one at a time
- * to whichever rank reports (so uneven cases balance), gathers each case's index line from the rank
- * that ran it and writes the index; ranks 1 .. N-1 run cases. Each rank pins itself to an OpenCL
- * device by its rank on its node (MPI_Comm_split_type, MPI-3), with --backend opencl and no
+ * batch scheduler's `srun`). Rank 0 prepares the output folder, hands out case numbers one at a
+ * time to whichever rank reports (so uneven cases balance), gathers each case's index line from the
+ * rank that ran it and writes the index; ranks 1 .. N-1 run cases. Each rank pins itself to an
+ * OpenCL device by its rank on its node (MPI_Comm_split_type, MPI-3), with --backend opencl and no
  * --device. Cases are written by the rank that runs them, into the output folder, which must be one
  * folder for every machine (a shared file system); see docs/sweep-format.md.
  *

@@ -1,13 +1,13 @@
-/* drape_sweep: sweep files (docs/sweep-format.md), which name a base scene file and the scene fields
- * to vary, by JSON path, over a grid, an explicit list or random samples. A sweep is a numbered list
- * of cases; case k resolves to a whole scene file (the base with the case's values put in) that
- * `drape run` can run alone. Resolving depends on nothing but the sweep and k, so every process of a
- * parallel or MPI run that asks for case k gets the same bytes.
+/* drape_sweep: sweep files (docs/sweep-format.md), which name a base scene file and the scene
+ * fields to vary, by JSON path, over a grid, an explicit list or random samples. A sweep is a
+ * numbered list of cases; case k resolves to a whole scene file (the base with the case's values
+ * put in) that `drape run` can run alone. Resolving depends on nothing but the sweep and k, so
+ * every process of a parallel or MPI run that asks for case k gets the same bytes.
  *
- * Loading is as strict as scene loading: an unknown key, a value of the wrong type, a malformed JSON
- * path or one that names no field of the base scene fails with "FILE: $.json.path: what is wrong".
- * Whether a case's values make a valid scene is only known when the case is loaded: that failure
- * belongs to the case, not to the sweep.
+ * Loading is as strict as scene loading: an unknown key, a value of the wrong type, a malformed
+ * JSON path or one that names no field of the base scene fails with "FILE: $.json.path: what is
+ * wrong". Whether a case's values make a valid scene is only known when the case is loaded: that
+ * failure belongs to the case, not to the sweep.
  */
 #ifndef DRAPE_SWEEP_H
 #define DRAPE_SWEEP_H

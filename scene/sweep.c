@@ -3,10 +3,10 @@
  * case is a copy of that tree with the case's values put in at their JSON paths (json_path.c).
  *
  * The cases are numbered 0 .. count-1: a grid is the cartesian product of its value lists in the
- * file's key order, the last key varying fastest; a list is its entries in order; random samples draw
- * each value uniformly from its range with a generator seeded from (seed, case, parameter) alone
- * (SplitMix64, Steele et al., "Fast splittable pseudorandom number generators", OOPSLA 2014), so that
- * case k is the same whichever process resolves it and whatever it resolved before.
+ * file's key order, the last key varying fastest; a list is its entries in order; random samples
+ * draw each value uniformly from its range with a generator seeded from (seed, case, parameter)
+ * alone (SplitMix64, Steele et al., "Fast splittable pseudorandom number generators", OOPSLA 2014),
+ * so that case k is the same whichever process resolves it and whatever it resolved before.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "drape_sweep.h"
@@ -89,7 +89,8 @@ static bool parse_set(sc_json *j, const cJSON *set, cJSON *base)
     for (const cJSON *m = set->child; m; m = m->next) {
         size_t mark = sc_json_enter_quoted(j, m->string);
         char why[256];
-        bool ok = sc_json_path_set(base, m->string, m, why, sizeof why) || sc_json_fail(j, "%s", why);
+        bool ok =
+            sc_json_path_set(base, m->string, m, why, sizeof why) || sc_json_fail(j, "%s", why);
         sc_json_leave(j, mark);
         if (!ok)
             return false;
@@ -411,7 +412,8 @@ static cJSON *case_values(const drape_sweep *s, uint32_t index)
         bool ok = true;
         for (int k = 0; k < n && ok; ++k) {
             cJSON *copy = cJSON_Duplicate(picked[k], true);
-            ok = copy && cJSON_AddItemToObject(values, cJSON_GetArrayItem(s->vary, k)->string, copy);
+            const char *key = cJSON_GetArrayItem(s->vary, k)->string;
+            ok = copy && cJSON_AddItemToObject(values, key, copy);
             if (!ok)
                 cJSON_Delete(copy);
         }
@@ -447,7 +449,8 @@ static drape_scene_status absolute_mesh_paths(const drape_sweep *s, uint32_t ind
         if (!cJSON_IsString(obj) || !obj->valuestring)
             continue;
         char why[512];
-        if (!s->allow_outside_paths && !sc_path_inside(s->base_dir, obj->valuestring, why, sizeof why))
+        if (!s->allow_outside_paths &&
+            !sc_path_inside(s->base_dir, obj->valuestring, why, sizeof why))
             return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "case %u: $.meshes[%d].obj: %s",
                            index, k, why);
         if (obj->valuestring[0] == '/')

@@ -118,7 +118,8 @@ static void paths_replace_add_and_index(st_run *t)
     /* "solver" is added (triangle-plane has none), an array element and a vector component are
      * replaced, a whole collider is replaced. */
     drape_sweep *s = load(dir,
-                          "{\"base\": \"triangle-plane\", \"set\": {\"$.solver\": {\"damping\": 0.5}},"
+                          "{\"base\": \"triangle-plane\","
+                          " \"set\": {\"$.solver\": {\"damping\": 0.5}},"
                           " \"list\": [{\"$.particles[1].position[2]\": 0.25},"
                           " {\"$.colliders[0]\": {\"type\": \"sphere\", \"position\": [0, 0, 0], "
                           "\"radius\": 0.125}}]}",

@@ -133,10 +133,9 @@ bool cli_sweep_under_mpi(void);
  * cases. Returns the exit code (every rank). */
 int cli_sweep_run_mpi(cli_sweep_context *c);
 
-/* ---- atomic_file.c ---- */
-
-/* Writes `size` bytes to `path` through a temporary file in the same folder that is synced and
- * renamed over it: the path holds either its old content or all of the new. false with why. */
+/* Writes `size` bytes to `path` through the scene library's atomic output (drape_output_open: a
+ * temporary file in the same folder, renamed over the path): the path holds either its old content
+ * or all of the new. false with why. */
 bool cli_write_atomic(const char *path, const char *data, size_t size, char *why, size_t why_size);
 
 /* ---- remove_tree.c ---- */

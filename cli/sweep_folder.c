@@ -18,6 +18,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+bool cli_write_atomic(const char *path, const char *data, size_t size, char *why, size_t why_size)
+{
+    drape_output o;
+    drape_scene_error e;
+    drape_scene_status st = drape_output_open(&o, path, &e);
+    if (st == DRAPE_SCENE_OK && fwrite(data, 1, size, o.file) != size) {
+        drape_output_discard(&o);
+        cli_pathf(why, why_size, "%s: cannot write", path);
+        return false;
+    }
+    if (st == DRAPE_SCENE_OK)
+        st = drape_output_commit(&o, &e);
+    if (st != DRAPE_SCENE_OK)
+        cli_pathf(why, why_size, "%s", e.message);
+    return st == DRAPE_SCENE_OK;
+}
+
 bool cli_pathf(char *buf, size_t size, const char *fmt, ...)
 {
     va_list ap;

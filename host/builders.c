@@ -28,6 +28,8 @@ drape_cloth_def drape_default_cloth_def(void)
         .stretch = {1.0f, -1.0f},
         .shear_stiffness = {1.0f, -1.0f},
         .bend_stiffness = {0.2f, -1.0f},
+        .tethers = true,
+        .tether_stiffness = {1.0f, -1.0f},
     };
     return d;
 }
@@ -146,14 +148,18 @@ static bool valid_stiffness(drape_stiffness s)
     return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance <= DR_MAX_COMPLIANCE;
 }
 
+/* The constraint types a builder adds to, and so rolls back. */
+static const drape_constraint_type built[3] = {DRAPE_CONSTRAINT_DISTANCE, DRAPE_CONSTRAINT_DIHEDRAL,
+                                               DRAPE_CONSTRAINT_TETHER};
+
 /* Removes what a failed builder added, so that the world is as it was. */
-static void roll_back(drape_world *w, uint32_t particles, const uint32_t counts[2])
+static void roll_back(drape_world *w, uint32_t particles, const uint32_t counts[3])
 {
     w->particle_count = particles;
-    w->constraints[DRAPE_CONSTRAINT_DISTANCE].count = counts[0];
-    w->constraints[DRAPE_CONSTRAINT_DISTANCE].live = counts[0];
-    w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count = counts[1];
-    w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].live = counts[1];
+    for (int t = 0; t < 3; ++t) {
+        w->constraints[built[t]].count = counts[t];
+        w->constraints[built[t]].live = counts[t];
+    }
     w->solver_dirty = true;
     w->stale = DR_STALE_ALL;
 }
@@ -175,10 +181,10 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
                        "within %g (m, m/s)",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
     if (!valid_stiffness(d->stretch) || !valid_stiffness(d->shear_stiffness) ||
-        !valid_stiffness(d->bend_stiffness))
+        !valid_stiffness(d->bend_stiffness) || !valid_stiffness(d->tether_stiffness))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: a stiffness of def->stretch, shear_stiffness or bend_stiffness is "
-                       "outside [0, 1] or a compliance is NaN or above %g", fn,
+                       "%s: a stiffness of def->stretch, shear_stiffness, bend_stiffness or "
+                       "tether_stiffness is outside [0, 1] or a compliance is NaN or above %g", fn,
                        (double)DR_MAX_COMPLIANCE);
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
@@ -186,10 +192,12 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
     /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2
-     * skip-one springs per particle, 3 dihedrals per quad. */
+     * skip-one springs per particle, 3 dihedrals per quad, a tether per particle (the size of a
+     * spring). */
     const uint64_t quads = (uint64_t)(nx - 1) * (ny - 1);
     const uint64_t springs = 2ull * n + (d->shear ? 2 * quads : 0) +
-                             (d->bending == DRAPE_BENDING_SKIP_ONE ? 2ull * n : 0);
+                             (d->bending == DRAPE_BENDING_SKIP_ONE ? 2ull * n : 0) +
+                             (d->tethers && d->pins != DRAPE_PIN_NONE ? n : 0);
     char what[64];
     snprintf(what, sizeof what, "a %u x %u cloth", nx, ny);
     drape_result fits = dr_check_memory(w, fn, what, n, springs,
@@ -211,8 +219,9 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
             p->mass = pinned(d->pins, i, j, nx, ny) ? 0.0f : m;
         }
     const uint32_t particles0 = w->particle_count;
-    const uint32_t counts0[2] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
-                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count};
+    const uint32_t counts0[3] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
+                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count,
+                                 w->constraints[DRAPE_CONSTRAINT_TETHER].count};
     uint32_t base;
     drape_result r = drape_world_add_particles(w, defs, n, &base);
     free(defs);
@@ -233,6 +242,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
             r = add_family(w, base, nx, ny, &families[f]);
     if (r == DRAPE_OK && d->bending == DRAPE_BENDING_DIHEDRAL)
         r = add_dihedrals(w, base, nx, ny, d->bend_stiffness);
+    if (r == DRAPE_OK)
+        r = dr_add_cloth_tethers(w, base, d);
     if (r != DRAPE_OK) {
         roll_back(w, particles0, counts0);
         return r;
@@ -244,6 +255,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
         out->distance_count = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count - counts0[0];
         out->first_dihedral = counts0[1];
         out->dihedral_count = w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count - counts0[1];
+        out->first_tether = counts0[2];
+        out->tether_count = w->constraints[DRAPE_CONSTRAINT_TETHER].count - counts0[2];
     }
     return DRAPE_OK;
 }
@@ -265,8 +278,9 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
                        "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
                        "or above %g", fn, (double)DR_MAX_COMPLIANCE);
     const uint32_t particles0 = w->particle_count;
-    const uint32_t counts0[2] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
-                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count};
+    const uint32_t counts0[3] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
+                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count,
+                                 w->constraints[DRAPE_CONSTRAINT_TETHER].count};
     char what[64];
     snprintf(what, sizeof what, "a rope of %u particles", d->count);
     drape_result fits = dr_check_memory(w, fn, what, d->count, 2ull * d->count, 0);
@@ -308,6 +322,8 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         out->distance_count = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count - counts0[0];
         out->first_dihedral = counts0[1];
         out->dihedral_count = 0;
+        out->first_tether = counts0[2];
+        out->tether_count = 0;
     }
     return DRAPE_OK;
 }

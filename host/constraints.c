@@ -93,23 +93,24 @@ static bool reserve_one(dr_constraints *s)
     return true;
 }
 
-/* Checks what every constraint shares: particle indices in range and distinct, a stiffness in [0, 1],
- * a finite compliance. `what` names the def in messages. */
-static drape_result check_common(const drape_world *w, const char *fn, const uint32_t *idx,
-                                 uint32_t arity, float stiffness, float compliance)
+static const char *const particle_names[] = {"particle"}, *const pair_names[] = {"a", "b"},
+                         *const hinge_names[] = {"edge0", "edge1", "wing0", "wing1"};
+
+drape_result dr_check_constraint(const drape_world *w, const char *fn, const uint32_t *idx,
+                                 const char *const *names, uint32_t arity, float stiffness,
+                                 float compliance)
 {
-    static const char *const names[4][4] = {{"particle"}, {"a", "b"}, {0}, {"edge0", "edge1", "wing0", "wing1"}};
     for (uint32_t i = 0; i < arity; ++i) {
         if (idx[i] >= w->particle_count)
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
                            "%s: def->%s = %u is out of range (the world has %u particles)", fn,
-                           names[arity - 1][i], idx[i], w->particle_count);
+                           names[i], idx[i], w->particle_count);
         for (uint32_t j = 0; j < i; ++j)
             if (idx[i] == idx[j])
                 return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                                "%s: def->%s and def->%s are both particle %u: a constraint needs "
                                "distinct particles",
-                               fn, names[arity - 1][j], names[arity - 1][i], idx[i]);
+                               fn, names[j], names[i], idx[i]);
     }
     if (!(stiffness >= 0.0f && stiffness <= 1.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -121,10 +122,9 @@ static drape_result check_common(const drape_world *w, const char *fn, const uin
     return DRAPE_OK;
 }
 
-/* Stores a checked constraint in a free slot and marks the world for recolouring. */
-static drape_result store(drape_world *w, drape_constraint_type type, const char *fn,
-                          const uint32_t *idx, float rest, float stiffness, float compliance,
-                          uint8_t kind, dr_vec4 target, uint32_t *out_id)
+drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, const char *fn,
+                                 const uint32_t *idx, float rest, float stiffness,
+                                 float compliance, uint8_t kind, dr_vec4 target, uint32_t *out_id)
 {
     dr_constraints *s = &w->constraints[type];
     uint32_t id;
@@ -157,7 +157,7 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     uint32_t idx[2] = {def->a, def->b};
-    drape_result r = check_common(w, fn, idx, 2, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, idx, pair_names, 2, def->stiffness, def->compliance);
     if (r == DRAPE_OK)
         r = dr_world_pull(w); /* the rest length may come from the current positions */
     if (r != DRAPE_OK)
@@ -170,7 +170,7 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
                        fn, (int)def->kind);
     float rest = def->rest_length >= 0.0f ? def->rest_length
                                           : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
-    return store(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness, def->compliance,
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness, def->compliance,
                  (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
@@ -181,7 +181,7 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
-    drape_result r = check_common(w, fn, idx, 4, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, idx, hinge_names, 4, def->stiffness, def->compliance);
     if (r == DRAPE_OK)
         r = dr_world_pull(w);
     if (r != DRAPE_OK)
@@ -193,7 +193,7 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
     float rest = !isnan(def->rest_angle)
                      ? def->rest_angle
                      : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
-    return store(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness, def->compliance, 0,
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness, def->compliance, 0,
                  DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
@@ -203,14 +203,14 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
     static const char fn[] = "drape_world_add_attachment";
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
-    drape_result r = check_common(w, fn, &def->particle, 1, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, &def->particle, particle_names, 1, def->stiffness, def->compliance);
     if (r != DRAPE_OK)
         return r;
     if (!dr_within3(def->target))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->target must be finite and within %g m", fn,
                        (double)DR_MAX_MAGNITUDE);
-    return store(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f, def->stiffness,
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f, def->stiffness,
                  def->compliance, 0, dr_vec4_from(def->target, 0.0f), out_id);
 }
 

@@ -60,6 +60,10 @@ static void project_constraints(drape_world *w, float inv_h2, float sag)
     for (uint32_t c = 0; c < a->count; ++c)
         dr_solve_attachment(w->x, w->d, a->idx[c], a->target[c], a->kprime[c], a->compliance[c], inv_h2,
                             &a->lambda[c]);
+    const dr_solver_set *t = &w->solver[DRAPE_CONSTRAINT_TETHER];
+    for (uint32_t c = 0; c < t->count; ++c)
+        dr_solve_tether(w->x, w->d, t->idx[2 * c], t->idx[2 * c + 1], t->rest[c], t->kprime[c],
+                        t->compliance[c], inv_h2, sag, &t->lambda[c]);
 }
 
 static void project_contacts(drape_world *w, float h)

@@ -143,12 +143,26 @@ uint64_t dr_world_bytes_for(const drape_world *world, uint64_t particles, uint64
 void dr_constraints_init(dr_constraints *set, uint32_t arity);
 void dr_constraints_free(dr_constraints *set);
 void dr_solver_set_free(dr_solver_set *set);
+/* Checks what every constraint shares: particle indices in range and distinct (`names` names them
+ * in messages, def->names[i]), a stiffness in [0, 1], a compliance at most DR_MAX_COMPLIANCE. */
+drape_result dr_check_constraint(const drape_world *w, const char *fn, const uint32_t *idx,
+                                 const char *const *names, uint32_t arity, float stiffness,
+                                 float compliance);
+/* Stores a checked constraint of `type` in a free slot and marks the world for recolouring. */
+drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, const char *fn,
+                                 const uint32_t *idx, float rest, float stiffness,
+                                 float compliance, uint8_t kind, dr_vec4 target, uint32_t *out_id);
 /* Recolours every constraint type (if dirty) and refreshes the corrected stiffness (if dirty). */
 drape_result dr_world_prepare(drape_world *world);
 
 /* Makes the host's positions and velocities current (the OpenCL backend may be ahead after a step).
  * Every call that reads or edits particles calls it first. The world is logically const. */
 drape_result dr_world_pull(const drape_world *world);
+
+/* ---- tethers.c ---- */
+/* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from
+ * every movable particle to its nearest pinned one; none when no particle is pinned. */
+drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def);
 
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);

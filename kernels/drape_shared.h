@@ -237,6 +237,20 @@ DR_FN void dr_solve_attachment(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
     d[a] = dr_madd3(da, r, da.w * dl / len);
 }
 
+/* A tether (Kim et al., "Long Range Attachments", SCA 2012): the one-sided C = |pa - pb| - max <= 0
+ * between a particle a and its anchor b, usually pinned. Inside max_length it does nothing; beyond,
+ * it is the distance constraint to max_length (dr_solve_distance, whose step then only shortens).
+ * The test is on the squared length, so that a tether at rest costs one dot product. */
+DR_FN void dr_solve_tether(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a, unsigned b,
+                           float max_length, float kprime, float compliance, float inv_h2,
+                           float sag, DR_GLOBAL float *lambda)
+{
+    dr_vec4 r = dr_add3(dr_sub3(x[a], x[b]), dr_sub3(d[a], d[b]));
+    if (dr_dot3(r, r) <= max_length * max_length)
+        return;
+    dr_solve_distance(x, d, a, b, max_length, kprime, compliance, inv_h2, sag, lambda);
+}
+
 /* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
  * relative), so that the CPU and the device, which both round those operations exactly, get bitwise
  * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits, and

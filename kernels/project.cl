@@ -132,6 +132,20 @@ __kernel void solve_attachment(__global const float4 *x, __global float4 *d,
     dr_solve_attachment(x, d, idx[c], target[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
 }
 
+/* Tethers: the distance kernel's arguments, max_length in rest. */
+__kernel void solve_tether(__global const float4 *x, __global float4 *d, __global const uint *idx,
+                           __global const float *rest, __global const float *kprime,
+                           __global const float *compliance, __global float *lambda, float inv_h2,
+                           float sag, uint offset, uint count)
+{
+    uint k = get_global_id(0);
+    if (k >= count)
+        return;
+    uint c = offset + k;
+    uint2 ab = vload2(c, idx);
+    dr_solve_tether(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, sag, &lambda[c]);
+}
+
 /* Every particle against every collider at its current prediction (dr_project_contacts); t is the
  * substep's start. */
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,

@@ -64,6 +64,7 @@ static drape_world *hanging_cloth(int iterations, drape_stiffness stretch, float
     cd.pins = DRAPE_PIN_ROW_FIRST;
     cd.stretch = stretch;
     cd.shear_stiffness = stretch;
+    cd.tethers = false; /* the springs' own stretch, which tethers would cap */
     if (drape_world_add_cloth(w, &cd, NULL) != DRAPE_OK) {
         drape_world_destroy(w);
         return NULL;

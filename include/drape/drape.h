@@ -342,11 +342,29 @@ drape_result drape_world_add_attachment(drape_world *world, const drape_attachme
 drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id, drape_vec3 target);
 drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
 
+/* A tether (long-range attachment, Kim, Chentanez, Müller, "Long Range Attachments", SCA 2012):
+ * the one-sided C = |p - anchor| - max_length <= 0, projected only while the particle is farther
+ * from its anchor than max_length. A tether to a pinned anchor moves only the particle, so that a
+ * hanging cloth cannot stretch however few the iterations. The cloth builder makes one from every
+ * movable particle to its nearest pinned particle (drape_cloth_def.tethers). Solved in
+ * DRAPE_MODE_PBD only, after the other constraints. */
+typedef struct drape_tether_def {
+    uint32_t particle, anchor; /* particle indices, distinct; the anchor is usually pinned */
+    float max_length; /* m; < 0 takes the current distance between particle and anchor; default -1 */
+    float stiffness;  /* PBD k in [0, 1]; default 1 */
+    float compliance; /* m/N; < 0 selects PBD; default -1 */
+} drape_tether_def;
+
+drape_tether_def drape_default_tether_def(void);
+drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *def,
+                                    uint32_t *out_id);
+
 typedef enum drape_constraint_type {
     DRAPE_CONSTRAINT_DISTANCE = 0,
     DRAPE_CONSTRAINT_DIHEDRAL = 1,
     DRAPE_CONSTRAINT_ATTACHMENT = 2,
-    DRAPE_CONSTRAINT_TYPE_COUNT = 3,
+    DRAPE_CONSTRAINT_TETHER = 3,
+    DRAPE_CONSTRAINT_TYPE_COUNT = 4,
 } drape_constraint_type;
 
 /* Number of live constraints of a type. */
@@ -467,6 +485,10 @@ typedef struct drape_cloth_def {
     drape_stiffness stretch;   /* default PBD k = 1 */
     drape_stiffness shear_stiffness; /* default PBD k = 1 */
     drape_stiffness bend_stiffness;  /* default PBD k = 0.2 */
+    bool tethers;        /* a pinned cloth gets a tether from every movable particle to its
+                            nearest pinned particle (by rest distance; ties to the lowest index),
+                            with that distance as max_length; default true */
+    drape_stiffness tether_stiffness; /* default PBD k = 1 */
 } drape_cloth_def;
 
 drape_cloth_def drape_default_cloth_def(void);
@@ -478,6 +500,7 @@ typedef struct drape_build_info {
     uint32_t first_particle, particle_count;
     uint32_t first_distance, distance_count;
     uint32_t first_dihedral, dihedral_count;
+    uint32_t first_tether, tether_count;
 } drape_build_info;
 
 drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,

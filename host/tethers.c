@@ -1,0 +1,147 @@
+/* Tethers: long-range attachments (Kim, Chentanez, Müller, "Long Range Attachments - A Method to
+ * Simulate Inextensible Clothing in Computer Games", SCA 2012).
+ *
+ * A hanging cloth stretches at few iterations because Gauss-Seidel carries the pull of a pin down a
+ * chain of n links only one link per iteration. A tether ties each movable particle straight to a
+ * pinned one with the one-sided C = |p - anchor| - max_length <= 0 (dr_solve_tether in
+ * kernels/drape_shared.h), so no particle ever ends a projection farther from its anchor than its
+ * rest distance, whatever the iteration count. Each particle has one tether and its anchor is pinned,
+ * so all of a cloth's tethers share no movable particle: they colour in one colour.
+ *
+ * The cloth builder ties every movable particle to its nearest pinned particle. On a grid whose
+ * particle (i, j) rests at origin + U i + V j, the distance to the pinned particles of a pinned row j0
+ * is |U (i' - i) + V (j0 - j)|, a convex quadratic in i': its integer minimum is one of the two
+ * integers beside the real one, clamped to the row. So each pin family (a corner, a row, a column)
+ * offers at most two candidates, and the search is O(1) per particle rather than O(pinned).
+ */
+#include "world_internal.h"
+
+#include <math.h>
+
+/* The longest max_length (m): its square must stay a float. */
+#define DR_MAX_TETHER 1e10f
+
+drape_tether_def drape_default_tether_def(void)
+{
+    drape_tether_def d = {0, 0, -1.0f, 1.0f, -1.0f};
+    return d;
+}
+
+drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def, uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_tether";
+    static const char *const names[] = {"particle", "anchor"};
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    const uint32_t idx[2] = {def->particle, def->anchor};
+    drape_result r = dr_check_constraint(w, fn, idx, names, 2, def->stiffness, def->compliance);
+    if (r == DRAPE_OK)
+        r = dr_world_pull(w); /* max_length may come from the current positions */
+    if (r != DRAPE_OK)
+        return r;
+    if (!(fabsf(def->max_length) <= DR_MAX_TETHER))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->max_length = %g m must be finite and at most %g (or < 0: the "
+                       "current distance)",
+                       fn, (double)def->max_length, (double)DR_MAX_TETHER);
+    const float max_length = def->max_length >= 0.0f
+                                 ? def->max_length
+                                 : dr_len3(dr_sub3(w->x[def->particle], w->x[def->anchor]));
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_TETHER, fn, idx, max_length, def->stiffness,
+                               def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+/* ---- the cloth builder's tethers ------------------------------------------------------------- */
+
+typedef struct grid {
+    const drape_world *w;
+    uint32_t base, nx, ny;
+    double u[3], v[3]; /* m per grid step along i and along j */
+} grid;
+
+static uint32_t grid_index(const grid *g, uint32_t i, uint32_t j) { return g->base + j * g->nx + i; }
+
+static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* The best anchor so far: squared distance (from the float positions) and index. */
+typedef struct nearest {
+    double dist2;
+    uint32_t anchor;
+} nearest;
+
+static void offer(const grid *g, uint32_t particle, uint32_t candidate, nearest *best)
+{
+    const dr_vec4 r = dr_sub3(g->w->x[particle], g->w->x[candidate]);
+    const double d2 = (double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z;
+    if (d2 < best->dist2 || (d2 == best->dist2 && candidate < best->anchor)) {
+        best->dist2 = d2;
+        best->anchor = candidate;
+    }
+}
+
+/* The two integers beside i + k in [0, n - 1], k = argmin |a k + b off| over the reals: the
+ * candidates along a pinned line whose direction per step is a, off steps away along b. */
+static void line_candidates(const double *a, const double *b, double off, uint32_t i, uint32_t n,
+                            uint32_t out[2])
+{
+    const double aa = dot(a, a);
+    const double c = (double)i + (aa > 0.0 ? -dot(a, b) * off / aa : 0.0);
+    for (int s = 0; s < 2; ++s) {
+        double t = floor(c) + s;
+        t = t < 0.0 ? 0.0 : t > (double)(n - 1) ? (double)(n - 1) : t;
+        out[s] = (uint32_t)t;
+    }
+}
+
+static nearest nearest_pin(const grid *g, uint32_t pins, uint32_t i, uint32_t j)
+{
+    const uint32_t nx = g->nx, ny = g->ny, me = grid_index(g, i, j);
+    nearest best = {INFINITY, UINT32_MAX};
+    static const uint32_t corner_flags[4] = {DRAPE_PIN_CORNER_00, DRAPE_PIN_CORNER_10,
+                                             DRAPE_PIN_CORNER_01, DRAPE_PIN_CORNER_11};
+    for (uint32_t c = 0; c < 4; ++c)
+        if (pins & corner_flags[c])
+            offer(g, me, grid_index(g, (c & 1) ? nx - 1 : 0, (c & 2) ? ny - 1 : 0), &best);
+    for (int last = 0; last < 2; ++last) {
+        uint32_t k[2];
+        if (pins & (last ? DRAPE_PIN_ROW_LAST : DRAPE_PIN_ROW_FIRST)) {
+            const uint32_t j0 = last ? ny - 1 : 0;
+            line_candidates(g->u, g->v, (double)j0 - (double)j, i, nx, k);
+            offer(g, me, grid_index(g, k[0], j0), &best);
+            offer(g, me, grid_index(g, k[1], j0), &best);
+        }
+        if (pins & (last ? DRAPE_PIN_COLUMN_LAST : DRAPE_PIN_COLUMN_FIRST)) {
+            const uint32_t i0 = last ? nx - 1 : 0;
+            line_candidates(g->v, g->u, (double)i0 - (double)i, j, ny, k);
+            offer(g, me, grid_index(g, i0, k[0]), &best);
+            offer(g, me, grid_index(g, i0, k[1]), &best);
+        }
+    }
+    return best;
+}
+
+drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def)
+{
+    if (!def->tethers || def->pins == DRAPE_PIN_NONE)
+        return DRAPE_OK;
+    grid g = {w, base, def->nx, def->ny, {0}, {0}};
+    const double su = 1.0 / (double)(def->nx - 1), sv = 1.0 / (double)(def->ny - 1);
+    const drape_vec3 u = def->u_axis, v = def->v_axis;
+    g.u[0] = u.x * su, g.u[1] = u.y * su, g.u[2] = u.z * su;
+    g.v[0] = v.x * sv, g.v[1] = v.y * sv, g.v[2] = v.z * sv;
+    drape_tether_def t = drape_default_tether_def();
+    t.stiffness = def->tether_stiffness.stiffness;
+    t.compliance = def->tether_stiffness.compliance;
+    for (uint32_t j = 0; j < def->ny; ++j)
+        for (uint32_t i = 0; i < def->nx; ++i) {
+            t.particle = grid_index(&g, i, j);
+            if (!(w->x[t.particle].w > 0.0f))
+                continue;
+            const nearest n = nearest_pin(&g, def->pins, i, j);
+            t.anchor = n.anchor;
+            drape_result r = drape_world_add_tether(w, &t, NULL);
+            if (r != DRAPE_OK)
+                return r;
+        }
+    return DRAPE_OK;
+}

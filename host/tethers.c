@@ -51,6 +51,23 @@ drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def,
                                def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
+drape_result drape_world_get_tether(const drape_world *w, uint32_t id, drape_tether_def *out)
+{
+    static const char fn[] = "drape_world_get_tether";
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_TETHER];
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (id >= s->count)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: tether id %u does not exist (the world has %u)", fn, id, s->count);
+    out->particle = s->idx[2 * (size_t)id];
+    out->anchor = s->idx[2 * (size_t)id + 1];
+    out->max_length = s->rest[id];
+    out->stiffness = s->stiffness[id];
+    out->compliance = s->compliance[id];
+    return DRAPE_OK;
+}
+
 /* ---- the cloth builder's tethers ------------------------------------------------------------- */
 
 typedef struct grid {

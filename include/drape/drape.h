@@ -358,6 +358,8 @@ typedef struct drape_tether_def {
 drape_tether_def drape_default_tether_def(void);
 drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *def,
                                     uint32_t *out_id);
+/* The tether `id` as stored: its max_length resolved (m). */
+drape_result drape_world_get_tether(const drape_world *world, uint32_t id, drape_tether_def *out);
 
 typedef enum drape_constraint_type {
     DRAPE_CONSTRAINT_DISTANCE = 0,

@@ -1,0 +1,243 @@
+/* Tethers (long-range attachments, Kim et al. 2012): a long curtain that does not stretch at few
+ * iterations, the cloth builder's choice of anchors, the one-sided constraint, its colouring and its
+ * bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* A 1 m x 4 m curtain (11 x 41 particles, 10 cm apart) pinned along its top edge, hanging in the
+ * x-y plane, at 5 iterations. */
+static drape_world *curtain(bool tethers)
+{
+    drape_world_def def = tu_def(NULL);
+    def.iterations = 5;
+    def.damping = 0.05f;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NULL;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 11, c.ny = 41;
+    c.origin = tu_v3(-0.5f, 4.5f, 0.0f);
+    c.u_axis = tu_v3(1.0f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, -4.0f, 0.0f);
+    c.mass = 0.4f;
+    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.tethers = tethers;
+    if (drape_world_add_cloth(w, &c, NULL) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* The curtain's stretch: over its columns, the mean of (the sum of the column's link lengths) / 4 m
+ * - 1; and the largest relative stretch of one vertical link. */
+static void curtain_stretch(const tu_state *s, double *mean, double *largest)
+{
+    double sum = 0.0;
+    *largest = 0.0;
+    for (uint32_t i = 0; i < 11; ++i) {
+        double length = 0.0;
+        for (uint32_t j = 0; j + 1 < 41; ++j) {
+            double l = tu_dist(s->x[j * 11 + i], s->x[(j + 1) * 11 + i]);
+            length += l;
+            *largest = fmax(*largest, l / 0.1 - 1.0);
+        }
+        sum += length / 4.0 - 1.0;
+    }
+    *mean = sum / 11.0;
+}
+
+static void test_curtain_stretches_five_times_less(void)
+{
+    double mean[2], largest[2];
+    for (int k = 0; k < 2; ++k) {
+        drape_world *w = curtain(k == 1);
+        ENSURE(w);
+        ENSURE(tu_step(w, 180)); /* 3 s: settled */
+        tu_state s;
+        ENSURE(tu_read(w, &s));
+        curtain_stretch(&s, &mean[k], &largest[k]);
+        tu_state_free(&s);
+        drape_world_destroy(w);
+    }
+    printf("  1 m x 4 m curtain, 5 iterations: stretch %.3f%% without tethers, %.2g%% with "
+           "(largest link %.3f%%, %.2g%%)\n",
+           100.0 * mean[0], 100.0 * mean[1], 100.0 * largest[0], 100.0 * largest[1]);
+    ENSURE(mean[0] > 0.002); /* without tethers it really stretches (8 mm over the 4 m) */
+    ENSURE_LE(5.0 * fabs(mean[1]), mean[0]);
+    ENSURE_LE(5.0 * largest[1], largest[0]);
+}
+
+/* Every movable particle of a pinned cloth gets one tether, to a pinned particle no farther than
+ * any other, with that distance as its max_length; on a skewed grid with three pin families. */
+static void test_builder_ties_each_particle_to_its_nearest_pin(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 9, c.ny = 13;
+    c.origin = tu_v3(0.1f, 2.0f, -0.3f);
+    c.u_axis = tu_v3(1.0f, 0.1f, 0.6f);
+    c.v_axis = tu_v3(0.7f, -1.5f, 0.2f);
+    c.pins = DRAPE_PIN_ROW_FIRST | DRAPE_PIN_COLUMN_LAST | DRAPE_PIN_CORNER_01;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_cloth(w, &c, &info));
+    tu_state s;
+    ENSURE(tu_read(w, &s));
+    uint32_t movable = 0;
+    for (uint32_t i = 0; i < s.n; ++i)
+        movable += s.m[i] > 0.0f;
+    ENSURE(info.tether_count == movable);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == movable);
+    uint8_t *seen = calloc(s.n, 1);
+    ENSURE(seen);
+    for (uint32_t id = info.first_tether; id < info.first_tether + info.tether_count; ++id) {
+        drape_tether_def t;
+        ENSURE_OK(drape_world_get_tether(w, id, &t));
+        ENSURE(t.particle < s.n && t.anchor < s.n);
+        ENSURE(s.m[t.particle] > 0.0f && s.m[t.anchor] == 0.0f);
+        ENSURE(!seen[t.particle]);
+        seen[t.particle] = 1;
+        double nearest = INFINITY;
+        for (uint32_t p = 0; p < s.n; ++p)
+            if (s.m[p] == 0.0f)
+                nearest = fmin(nearest, tu_dist(s.x[t.particle], s.x[p]));
+        const double d = tu_dist(s.x[t.particle], s.x[t.anchor]);
+        ENSURE_LE(d, nearest * (1.0 + 1e-6));
+        ENSURE_NEAR(t.max_length, d, 1e-6 * d);
+        ENSURE(t.stiffness == 1.0f && t.compliance < 0.0f);
+    }
+    free(seen);
+    tu_state_free(&s);
+    /* One tether per movable particle, each to a pinned anchor: one colour. */
+    drape_coloring_stats st;
+    ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_TETHER, &st));
+    ENSURE(st.colors == 1 && st.constraints == movable);
+    drape_world_destroy(w);
+}
+
+static void test_no_tethers_without_pins_or_when_off(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 6;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_cloth(w, &c, &info)); /* no pins */
+    ENSURE(info.tether_count == 0);
+    c.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10;
+    c.tethers = false;
+    ENSURE_OK(drape_world_add_cloth(w, &c, &info));
+    ENSURE(info.tether_count == 0);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 0);
+    c.tethers = true;
+    ENSURE_OK(drape_world_add_cloth(w, &c, &info));
+    ENSURE(info.tether_count == 34 && info.first_tether == 0);
+    drape_world_destroy(w);
+}
+
+/* Inside its max_length a tether does nothing: the particle falls bitwise as a free one does; past
+ * it, the particle hangs at max_length. */
+static void test_one_sided(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[3] = {drape_default_particle_def(), drape_default_particle_def(),
+                               drape_default_particle_def()};
+    p[0].mass = 0.0f;
+    p[1].position = tu_v3(0.1f, -0.2f, 0.0f);
+    p[2].position = tu_v3(0.1f, -0.2f, 5.0f); /* the same, untethered */
+    ENSURE_OK(drape_world_add_particles(w, p, 3, NULL));
+    drape_tether_def t = drape_default_tether_def();
+    t.particle = 1, t.anchor = 0, t.max_length = 1.0f;
+    uint32_t id;
+    ENSURE_OK(drape_world_add_tether(w, &t, &id));
+    int free_steps = 0;
+    for (int step = 0; step < 120; ++step) {
+        ENSURE(tu_step(w, 1));
+        drape_vec3 x[3];
+        ENSURE_OK(drape_world_get_positions(w, 0, 3, x));
+        const double d = tu_dist(x[1], x[0]);
+        if (d < 0.999) { /* still inside: exactly the free particle's fall */
+            ENSURE(x[1].x == x[2].x && x[1].y == x[2].y);
+            ++free_steps;
+        }
+        ENSURE_LE(d, 1.0 + 1e-5);
+    }
+    drape_vec3 x[2];
+    ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
+    printf("  %d steps of free fall inside the tether, then hanging at %.6f m\n", free_steps,
+           tu_dist(x[1], x[0]));
+    ENSURE(free_steps >= 15);             /* it fell 0.8 m before the tether took it */
+    ENSURE_NEAR(tu_dist(x[1], x[0]), 1.0, 1e-4); /* and then hangs on it */
+    drape_world_destroy(w);
+}
+
+static void test_bad_tethers(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[2] = {drape_default_particle_def(), drape_default_particle_def()};
+    p[1].position = tu_v3(1.0f, 0.0f, 0.0f);
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    tu_log_reset(&log);
+    ENSURE_RESULT(drape_world_add_tether(w, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def is NULL"));
+    drape_tether_def t = drape_default_tether_def();
+    t.particle = 0, t.anchor = 2;
+    ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "def->anchor = 2 is out of range"));
+    t.anchor = 0;
+    ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->particle and def->anchor are both particle 0"));
+    t.anchor = 1;
+    const float bad_lengths[] = {NAN, INFINITY, -INFINITY, 2e10f};
+    for (size_t i = 0; i < sizeof bad_lengths / sizeof *bad_lengths; ++i) {
+        t.max_length = bad_lengths[i];
+        ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+        ENSURE(tu_log_has(&log, "def->max_length"));
+    }
+    t.max_length = -1.0f;
+    t.stiffness = 1.5f;
+    ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->stiffness = 1.5"));
+    t.stiffness = 1.0f, t.compliance = NAN;
+    ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->compliance"));
+    drape_tether_def got;
+    ENSURE_RESULT(drape_world_get_tether(w, 0, &got), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "tether id 0 does not exist"));
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 0);
+    /* A cloth with a bad tether stiffness adds nothing. */
+    drape_cloth_def c = drape_default_cloth_def();
+    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.tether_stiffness.stiffness = -0.5f;
+    ENSURE_RESULT(drape_world_add_cloth(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "tether_stiffness"));
+    ENSURE(drape_world_particle_count(w) == 2);
+    /* The default max_length is the current distance. */
+    t.compliance = -1.0f;
+    ENSURE_OK(drape_world_add_tether(w, &t, NULL));
+    ENSURE_OK(drape_world_get_tether(w, 0, &got));
+    ENSURE(got.particle == 0 && got.anchor == 1 && got.max_length == 1.0f);
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_curtain_stretches_five_times_less);
+    RUN_TEST(test_builder_ties_each_particle_to_its_nearest_pin);
+    RUN_TEST(test_no_tethers_without_pins_or_when_off);
+    RUN_TEST(test_one_sided);
+    RUN_TEST(test_bad_tethers);
+    return th_finish();
+}

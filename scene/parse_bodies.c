@@ -85,7 +85,8 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
 {
     static const char *const keys[] = {
         "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
-        "bending", "stretch", "shear_stiffness", "bend_stiffness", NULL};
+        "bending", "stretch", "shear_stiffness", "bend_stiffness", "tethers", "tether_stiffness",
+        NULL};
     static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
     sc_json *j = &p->json;
     drape_cloth_def d = drape_default_cloth_def();
@@ -103,7 +104,9 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_enum(j, o, "bending", bendings, &bending) &&
               get_stiffness_object(p, o, "stretch", &d.stretch) &&
               get_stiffness_object(p, o, "shear_stiffness", &d.shear_stiffness) &&
-              get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness);
+              get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
+              sc_json_get_bool(j, o, "tethers", &d.tethers) &&
+              get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness);
     d.bending = (drape_bending)bending;
     return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
 }

@@ -1,4 +1,4 @@
-/* The constraint sections of a scene file: "distances" and "dihedrals" one by one, and
+/* The constraint sections of a scene file: "distances", "dihedrals" and "tethers" one by one, and
  * "attachments", whose target is fixed or follows a scripted "path" (a circle or a line) that the
  * scene applies before every step. Particles are named by references (parse_common.c); the world's
  * own checks (indices past the particles, repeated particles) come back with the path.
@@ -65,6 +65,27 @@ static bool parse_dihedral(sc_parser *p, const cJSON *o, size_t index)
 bool sc_parse_dihedrals(sc_parser *p, const cJSON *array)
 {
     return sc_parse_each(p, array, parse_dihedral);
+}
+
+static bool parse_tether(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"particle", "anchor", "max_length", "stiffness",
+                                       "compliance", NULL};
+    (void)index;
+    drape_tether_def d = drape_default_tether_def();
+    drape_stiffness k = {d.stiffness, d.compliance};
+    bool ok = sc_json_object(&p->json, o, keys) && get_ref(p, o, "particle", &d.particle) &&
+              get_ref(p, o, "anchor", &d.anchor) &&
+              sc_json_get_float(&p->json, o, "max_length", sc_nonneg, &d.max_length) &&
+              sc_json_get_stiffness(&p->json, o, &k);
+    d.stiffness = k.stiffness;
+    d.compliance = k.compliance;
+    return ok && sc_parse_check(p, sc_scene_add_tether(p->scene, &d));
+}
+
+bool sc_parse_tethers(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_tether);
 }
 
 /* A scripted target path: {"type": "circle", "centre", "radius", "period", "normal", "phase"} or

@@ -2,7 +2,7 @@
  * from the offset where cJSON stopped), then the top-level keys, then the sections in a fixed order
  * whatever their order in the file: "solver" (the world is created from it), "particles", "cloths",
  * "ropes", "meshes" (which number the particles in that order), "distances", "dihedrals",
- * "attachments", "colliders" and "triangles". The format is docs/scene-format.md.
+ * "attachments", "tethers", "colliders" and "triangles". The format is docs/scene-format.md.
  */
 #include "scene_internal.h"
 
@@ -13,7 +13,7 @@
 
 static const char *const top_keys[] = {
     "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
-    "meshes", "distances", "dihedrals", "attachments", "colliders", "triangles", NULL};
+    "meshes", "distances", "dihedrals", "attachments", "tethers", "colliders", "triangles", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -173,6 +173,7 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
            section(p, root, "distances", sc_parse_distances) &&
            section(p, root, "dihedrals", sc_parse_dihedrals) &&
            section(p, root, "attachments", sc_parse_attachments) &&
+           section(p, root, "tethers", sc_parse_tethers) &&
            section(p, root, "colliders", sc_parse_colliders) &&
            section(p, root, "triangles", sc_parse_triangles);
 }

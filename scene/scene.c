@@ -336,6 +336,12 @@ drape_result sc_scene_add_distance(drape_scene *s, const drape_distance_def *d)
     return drape_world_add_distance(s->world, d, NULL);
 }
 
+drape_result sc_scene_add_tether(drape_scene *s, const drape_tether_def *d)
+{
+    clear_error(s);
+    return drape_world_add_tether(s->world, d, NULL);
+}
+
 drape_result sc_scene_add_dihedral(drape_scene *s, const drape_dihedral_def *d)
 {
     clear_error(s);

@@ -238,6 +238,7 @@ drape_result sc_scene_add_rope(drape_scene *scene, const char *name, const drape
 drape_result sc_scene_add_mesh(drape_scene *scene, const char *name, const drape_mesh *mesh,
                                const sc_mesh_def *def);
 drape_result sc_scene_add_distance(drape_scene *scene, const drape_distance_def *def);
+drape_result sc_scene_add_tether(drape_scene *scene, const drape_tether_def *def);
 drape_result sc_scene_add_dihedral(drape_scene *scene, const drape_dihedral_def *def);
 /* path may be NULL (a fixed target); with a path the target starts where the path is at time 0. */
 drape_result sc_scene_add_attachment(drape_scene *scene, const drape_attachment_def *def,
@@ -380,6 +381,7 @@ bool sc_parse_ropes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_meshes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_distances(sc_parser *p, const struct cJSON *array);
 bool sc_parse_dihedrals(sc_parser *p, const struct cJSON *array);
+bool sc_parse_tethers(sc_parser *p, const struct cJSON *array);
 bool sc_parse_attachments(sc_parser *p, const struct cJSON *array);
 bool sc_parse_colliders(sc_parser *p, const struct cJSON *array);
 bool sc_parse_triangles(sc_parser *p, const struct cJSON *array);

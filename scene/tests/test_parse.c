@@ -50,6 +50,11 @@ static void bad_inputs(st_run *t)
         {"mesh_pentagon.json", "$.meshes[0].obj: "},
         {"mesh_nan.json", "$.meshes[0].obj: "},
         {"mesh_pinned_range.json", "$.meshes[0]: pinned vertex 99 is out of range"},
+        {"tether_stiffness.json", "$.cloths[0].tether_stiffness.stiffness: must be in [0, 1], got 1.5"},
+        {"tethers_not_bool.json", "$.cloths[0].tethers: must be true or false, got a string"},
+        {"tether_past_particles.json",
+         "$.tethers[0]: drape_world_add_tether: def->anchor = 9 is out of range (the world has 2"},
+        {"tether_negative.json", "$.tethers[0].max_length: must be >= 0, got -2"},
     };
     static const struct {
         const char *file, *piece;
@@ -190,6 +195,13 @@ static void docs_example(st_run *t)
     /* 2 particles, a 16 x 16 cloth, a 12-particle rope and the 5 x 4 banner. */
     CHECK(t, drape_world_particle_count(w) == 2 + 256 + 12 + 20);
     CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 3);
+    /* The sheet's 254 movable particles, each tethered to a pinned corner with its compliance,
+     * and the rope's end to particle 0. */
+    CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 254 + 1);
+    drape_tether_def tether;
+    CHECK(t, drape_world_get_tether(w, 0, &tether) == DRAPE_OK && tether.compliance == 1e-7f);
+    CHECK(t, drape_world_get_tether(w, 254, &tether) == DRAPE_OK && tether.anchor == 0 &&
+                 tether.particle == 2 + 256 + 11 && tether.max_length == 2.5f);
     CHECK(t, drape_world_collider_count(w) == 3);
     CHECK(t, !strcmp(drape_scene_name(s), "showcase") && drape_scene_default_steps(s) == 240);
     drape_scene_info info;

@@ -157,7 +157,8 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     uint32_t idx[2] = {def->a, def->b};
-    drape_result r = dr_check_constraint(w, fn, idx, pair_names, 2, def->stiffness, def->compliance);
+    drape_result r =
+        dr_check_constraint(w, fn, idx, pair_names, 2, def->stiffness, def->compliance);
     if (r == DRAPE_OK)
         r = dr_world_pull(w); /* the rest length may come from the current positions */
     if (r != DRAPE_OK)
@@ -170,8 +171,9 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
                        fn, (int)def->kind);
     float rest = def->rest_length >= 0.0f ? def->rest_length
                                           : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness, def->compliance,
-                 (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness,
+                               def->compliance, (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f),
+                               out_id);
 }
 
 drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *def,
@@ -181,7 +183,8 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
-    drape_result r = dr_check_constraint(w, fn, idx, hinge_names, 4, def->stiffness, def->compliance);
+    drape_result r =
+        dr_check_constraint(w, fn, idx, hinge_names, 4, def->stiffness, def->compliance);
     if (r == DRAPE_OK)
         r = dr_world_pull(w);
     if (r != DRAPE_OK)
@@ -193,8 +196,8 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
     float rest = !isnan(def->rest_angle)
                      ? def->rest_angle
                      : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness, def->compliance, 0,
-                 DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness,
+                               def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
 drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,
@@ -203,15 +206,17 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
     static const char fn[] = "drape_world_add_attachment";
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
-    drape_result r = dr_check_constraint(w, fn, &def->particle, particle_names, 1, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, &def->particle, particle_names, 1, def->stiffness,
+                                         def->compliance);
     if (r != DRAPE_OK)
         return r;
     if (!dr_within3(def->target))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->target must be finite and within %g m", fn,
                        (double)DR_MAX_MAGNITUDE);
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f, def->stiffness,
-                 def->compliance, 0, dr_vec4_from(def->target, 0.0f), out_id);
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f,
+                               def->stiffness, def->compliance, 0, dr_vec4_from(def->target, 0.0f),
+                               out_id);
 }
 
 static drape_result check_attachment_id(const drape_world *w, uint32_t id, const char *fn)

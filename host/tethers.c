@@ -5,12 +5,12 @@
  * chain of n links only one link per iteration. A tether ties each movable particle straight to a
  * pinned one with the one-sided C = |p - anchor| - max_length <= 0 (dr_solve_tether in
  * kernels/drape_shared.h), so no particle ever ends a projection farther from its anchor than its
- * rest distance, whatever the iteration count. Each particle has one tether and its anchor is pinned,
- * so all of a cloth's tethers share no movable particle: they colour in one colour.
+ * rest distance, whatever the iteration count. Each particle has one tether and its anchor is
+ * pinned, so all of a cloth's tethers share no movable particle: they colour in one colour.
  *
  * The cloth builder ties every movable particle to its nearest pinned particle. On a grid whose
- * particle (i, j) rests at origin + U i + V j, the distance to the pinned particles of a pinned row j0
- * is |U (i' - i) + V (j0 - j)|, a convex quadratic in i': its integer minimum is one of the two
+ * particle (i, j) rests at origin + U i + V j, the distance to the pinned particles of a pinned row
+ * j0 is |U (i' - i) + V (j0 - j)|, a convex quadratic in i': its integer minimum is one of the two
  * integers beside the real one, clamped to the row. So each pin family (a corner, a row, a column)
  * offers at most two candidates, and the search is O(1) per particle rather than O(pinned).
  */
@@ -76,9 +76,15 @@ typedef struct grid {
     double u[3], v[3]; /* m per grid step along i and along j */
 } grid;
 
-static uint32_t grid_index(const grid *g, uint32_t i, uint32_t j) { return g->base + j * g->nx + i; }
+static uint32_t grid_index(const grid *g, uint32_t i, uint32_t j)
+{
+    return g->base + j * g->nx + i;
+}
 
-static double dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double dot(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 /* The best anchor so far: squared distance (from the float positions) and index. */
 typedef struct nearest {

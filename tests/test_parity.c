@@ -3,8 +3,9 @@
  * Each scene runs 300 steps on both backends from the same inputs; every particle's position must
  * agree to 1e-5 relative (of max(1 m, |x|)). Both backends run the same kernels/drape_shared.h
  * maths in the same colour order, so on a CPU device (PoCL) positions and velocities must agree
- * bitwise; the tolerance is what a GPU, which may contract or order differently, is held to. Then the OpenCL run is repeated and must be bitwise
- * identical, checked through a hash of the positions and velocities. Skips (77) without OpenCL.
+ * bitwise; the tolerance is what a GPU, which may contract or order differently, is held to. Then
+ * the OpenCL run is repeated and must be bitwise identical, checked through a hash of the positions
+ * and velocities. Skips (77) without OpenCL.
  */
 #include "test_harness.h"
 #include "test_util.h"

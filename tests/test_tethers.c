@@ -1,6 +1,6 @@
 /* Tethers (long-range attachments, Kim et al. 2012): a long curtain that does not stretch at few
- * iterations, the cloth builder's choice of anchors, the one-sided constraint, its colouring and its
- * bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
+ * iterations, the cloth builder's choice of anchors, the one-sided constraint, its colouring and
+ * its bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
  */
 #include "test_harness.h"
 #include "test_util.h"

@@ -350,7 +350,8 @@ drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
  * DRAPE_MODE_PBD only, after the other constraints. */
 typedef struct drape_tether_def {
     uint32_t particle, anchor; /* particle indices, distinct; the anchor is usually pinned */
-    float max_length; /* m; < 0 takes the current distance between particle and anchor; default -1 */
+    float max_length; /* m, at most 1e10; < 0 takes the current distance between particle and
+                         anchor; default -1 */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* m/N; < 0 selects PBD; default -1 */
 } drape_tether_def;

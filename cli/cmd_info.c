@@ -29,7 +29,8 @@ static void usage(FILE *to)
 }
 
 static const char *const type_names[DRAPE_CONSTRAINT_TYPE_COUNT] = {"distance", "dihedral",
-                                                                    "attachment", "tether"};
+                                                                    "attachment", "tether",
+                                                                    "volume"};
 static const char *const kind_names[3] = {"stretch", "shear", "bend"};
 static const char *const collider_names[3] = {"plane", "sphere", "capsule"};
 

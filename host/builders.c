@@ -143,25 +143,49 @@ static bool pinned(uint32_t pins, uint32_t i, uint32_t j, uint32_t nx, uint32_t 
            ((pins & DRAPE_PIN_COLUMN_LAST) && last_i);
 }
 
-static bool valid_stiffness(drape_stiffness s)
+bool dr_valid_stiffness(drape_stiffness s)
 {
     return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance <= DR_MAX_COMPLIANCE;
 }
 
-/* The constraint types a builder adds to, and so rolls back. */
-static const drape_constraint_type built[3] = {DRAPE_CONSTRAINT_DISTANCE, DRAPE_CONSTRAINT_DIHEDRAL,
-                                               DRAPE_CONSTRAINT_TETHER};
-
-/* Removes what a failed builder added, so that the world is as it was. */
-static void roll_back(drape_world *w, uint32_t particles, const uint32_t counts[3])
+dr_build_mark dr_build_begin(const drape_world *w)
 {
-    w->particle_count = particles;
-    for (int t = 0; t < 3; ++t) {
-        w->constraints[built[t]].count = counts[t];
-        w->constraints[built[t]].live = counts[t];
-    }
+    dr_build_mark m = {w->particle_count, {0}};
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        m.counts[t] = w->constraints[t].count;
+    return m;
+}
+
+/* Attachments are the one type that builders never add to and users remove from. */
+static bool built_type(int t) { return t != DRAPE_CONSTRAINT_ATTACHMENT; }
+
+void dr_build_roll_back(drape_world *w, const dr_build_mark *m)
+{
+    w->particle_count = m->particles;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        if (built_type(t)) {
+            w->constraints[t].count = m->counts[t];
+            w->constraints[t].live = m->counts[t];
+        }
     w->solver_dirty = true;
     w->stale = DR_STALE_ALL;
+}
+
+void dr_build_info_since(const drape_world *w, const dr_build_mark *m, drape_build_info *out)
+{
+    if (!out)
+        return;
+    const dr_constraints *c = w->constraints;
+    out->first_particle = m->particles;
+    out->particle_count = w->particle_count - m->particles;
+    out->first_distance = m->counts[DRAPE_CONSTRAINT_DISTANCE];
+    out->distance_count = c[DRAPE_CONSTRAINT_DISTANCE].count - out->first_distance;
+    out->first_dihedral = m->counts[DRAPE_CONSTRAINT_DIHEDRAL];
+    out->dihedral_count = c[DRAPE_CONSTRAINT_DIHEDRAL].count - out->first_dihedral;
+    out->first_tether = m->counts[DRAPE_CONSTRAINT_TETHER];
+    out->tether_count = c[DRAPE_CONSTRAINT_TETHER].count - out->first_tether;
+    out->first_volume = m->counts[DRAPE_CONSTRAINT_VOLUME];
+    out->volume_count = c[DRAPE_CONSTRAINT_VOLUME].count - out->first_volume;
 }
 
 drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
@@ -180,8 +204,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
                        "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite and "
                        "within %g (m, m/s)",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
-    if (!valid_stiffness(d->stretch) || !valid_stiffness(d->shear_stiffness) ||
-        !valid_stiffness(d->bend_stiffness) || !valid_stiffness(d->tether_stiffness))
+    if (!dr_valid_stiffness(d->stretch) || !dr_valid_stiffness(d->shear_stiffness) ||
+        !dr_valid_stiffness(d->bend_stiffness) || !dr_valid_stiffness(d->tether_stiffness))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: a stiffness of def->stretch, shear_stiffness, bend_stiffness or "
                        "tether_stiffness is outside [0, 1] or a compliance is NaN or above %g", fn,
@@ -218,10 +242,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
             p->velocity = d->velocity;
             p->mass = pinned(d->pins, i, j, nx, ny) ? 0.0f : m;
         }
-    const uint32_t particles0 = w->particle_count;
-    const uint32_t counts0[3] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
-                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count,
-                                 w->constraints[DRAPE_CONSTRAINT_TETHER].count};
+    const dr_build_mark mark = dr_build_begin(w);
     uint32_t base;
     drape_result r = drape_world_add_particles(w, defs, n, &base);
     free(defs);
@@ -245,19 +266,10 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     if (r == DRAPE_OK)
         r = dr_add_cloth_tethers(w, base, d);
     if (r != DRAPE_OK) {
-        roll_back(w, particles0, counts0);
+        dr_build_roll_back(w, &mark);
         return r;
     }
-    if (out) {
-        out->first_particle = base;
-        out->particle_count = n;
-        out->first_distance = counts0[0];
-        out->distance_count = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count - counts0[0];
-        out->first_dihedral = counts0[1];
-        out->dihedral_count = w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count - counts0[1];
-        out->first_tether = counts0[2];
-        out->tether_count = w->constraints[DRAPE_CONSTRAINT_TETHER].count - counts0[2];
-    }
+    dr_build_info_since(w, &mark, out);
     return DRAPE_OK;
 }
 
@@ -273,14 +285,11 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->mass = %g kg must be > 0 and start, end finite and within %g m",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
-    if (!valid_stiffness(d->stretch) || !valid_stiffness(d->bend_stiffness))
+    if (!dr_valid_stiffness(d->stretch) || !dr_valid_stiffness(d->bend_stiffness))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
                        "or above %g", fn, (double)DR_MAX_COMPLIANCE);
-    const uint32_t particles0 = w->particle_count;
-    const uint32_t counts0[3] = {w->constraints[DRAPE_CONSTRAINT_DISTANCE].count,
-                                 w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count,
-                                 w->constraints[DRAPE_CONSTRAINT_TETHER].count};
+    const dr_build_mark mark = dr_build_begin(w);
     char what[64];
     snprintf(what, sizeof what, "a rope of %u particles", d->count);
     drape_result fits = dr_check_memory(w, fn, what, d->count, 2ull * d->count, 0);
@@ -312,18 +321,9 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     if (r == DRAPE_OK && d->bending)
         r = add_family(w, base, d->count, 1, &bends);
     if (r != DRAPE_OK) {
-        roll_back(w, particles0, counts0);
+        dr_build_roll_back(w, &mark);
         return r;
     }
-    if (out) {
-        out->first_particle = base;
-        out->particle_count = d->count;
-        out->first_distance = counts0[0];
-        out->distance_count = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count - counts0[0];
-        out->first_dihedral = counts0[1];
-        out->dihedral_count = 0;
-        out->first_tether = counts0[2];
-        out->tether_count = 0;
-    }
+    dr_build_info_since(w, &mark, out);
     return DRAPE_OK;
 }

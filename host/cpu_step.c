@@ -64,6 +64,12 @@ static void project_constraints(drape_world *w, float inv_h2, float sag)
     for (uint32_t c = 0; c < t->count; ++c)
         dr_solve_tether(w->x, w->d, t->idx[2 * c], t->idx[2 * c + 1], t->rest[c], t->kprime[c],
                         t->compliance[c], inv_h2, sag, &t->lambda[c]);
+    const dr_solver_set *v = &w->solver[DRAPE_CONSTRAINT_VOLUME];
+    for (uint32_t c = 0; c < v->count; ++c) {
+        const uint32_t *q = &v->idx[4 * c];
+        dr_solve_volume(w->x, w->d, q[0], q[1], q[2], q[3], v->rest[c], v->kprime[c],
+                        v->compliance[c], inv_h2, &v->lambda[c]);
+    }
 }
 
 static void project_contacts(drape_world *w, float h)

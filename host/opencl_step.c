@@ -13,7 +13,8 @@
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per distance constraint: indices 8 B,
- * rest, k', compliance, lambda 4 B each: 24 B (dihedral 32 B; attachment 36 B; tether 24 B).
+ * rest, k', compliance, lambda 4 B each: 24 B (dihedral 32 B; attachment 36 B; tether 24 B;
+ * volume 32 B).
  */
 #include "world_internal.h"
 
@@ -39,7 +40,7 @@ enum {
     K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
     K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
     K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_SOLVE_TETHER,
-    K_COUNT
+    K_SOLVE_VOLUME, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
@@ -53,7 +54,7 @@ static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"mass_spring.cl", "euler_integrate"}, {"mass_spring.cl", "verlet_begin"},
     {"mass_spring.cl", "verlet_end"},     {"diagnostics.cl", "kinetic_energy"},
     {"diagnostics.cl", "distance_residual"},
-    {"project.cl", "solve_tether"},
+    {"project.cl", "solve_tether"},       {"volume.cl", "solve_volume"},
 };
 
 struct dr_opencl {
@@ -441,8 +442,9 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
 static drape_result project(dr_opencl *cl, const drape_world *w, float h)
 {
     const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
-                                                      K_SOLVE_ATTACHMENT, K_SOLVE_TETHER};
-    const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1, 1};
+                                                      K_SOLVE_ATTACHMENT, K_SOLVE_TETHER,
+                                                      K_SOLVE_VOLUME};
+    const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1, 1, 1};
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h), zero = 0.0f;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const cl_set *s = &cl->set[t];

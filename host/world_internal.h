@@ -159,6 +159,21 @@ drape_result dr_world_prepare(drape_world *world);
  * Every call that reads or edits particles calls it first. The world is logically const. */
 drape_result dr_world_pull(const drape_world *world);
 
+/* ---- builders.c ---- */
+/* Where the world stood before a builder added to it: what a failed builder rolls back to and what
+ * its drape_build_info counts from. */
+typedef struct dr_build_mark {
+    uint32_t particles;
+    uint32_t counts[DRAPE_CONSTRAINT_TYPE_COUNT];
+} dr_build_mark;
+dr_build_mark dr_build_begin(const drape_world *w);
+/* Removes what a failed builder added, so that the world is as it was. */
+void dr_build_roll_back(drape_world *w, const dr_build_mark *m);
+/* What a builder added since the mark (out may be NULL). */
+void dr_build_info_since(const drape_world *w, const dr_build_mark *m, drape_build_info *out);
+/* A stiffness in [0, 1] and a compliance at most DR_MAX_COMPLIANCE. */
+bool dr_valid_stiffness(drape_stiffness s);
+
 /* ---- tethers.c ---- */
 /* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from
  * every movable particle to its nearest pinned one; none when no particle is pinned. */

@@ -251,6 +251,41 @@ DR_FN void dr_solve_tether(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
     dr_solve_distance(x, d, a, b, max_length, kprime, compliance, inv_h2, sag, lambda);
 }
 
+/* Six times the signed volume of the tetrahedron (0, a, b, c): a . (b x c), m^3. */
+DR_FN float dr_volume6(dr_vec4 a, dr_vec4 b, dr_vec4 c) { return dr_dot3(a, dr_cross3(b, c)); }
+
+/* The volume of a tetrahedron (PBD paper, section 4.3): C = 6 (V - V0) = e1 . (e2 x e3) - 6 V0 with
+ * e_k = p_k - p_0 on the predicted positions (formed as (x_k - x_0) + (d_k - d_0), exact for nearby
+ * particles). grad_k C = e_(k+1) x e_(k+2) (cyclic), grad_0 C = -(the sum of the others); each
+ * movable particle moves by w_k grad_k C times the multiplier step. rest6 is 6 V0. */
+DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
+                           unsigned i1, unsigned i2, unsigned i3, float rest6, float kprime,
+                           float compliance, float inv_h2, DR_GLOBAL float *lambda)
+{
+    const unsigned idx[4] = {i0, i1, i2, i3};
+    dr_vec4 ds[4], e[4], g[4];
+    for (int k = 0; k < 4; ++k)
+        ds[k] = d[idx[k]];
+    for (int k = 1; k < 4; ++k)
+        e[k] = dr_add3(dr_sub3(x[idx[k]], x[i0]), dr_sub3(ds[k], ds[0]));
+    g[1] = dr_cross3(e[2], e[3]);
+    g[2] = dr_cross3(e[3], e[1]);
+    g[3] = dr_cross3(e[1], e[2]);
+    g[0] = dr_scale3(dr_add3(dr_add3(g[1], g[2]), g[3]), -1.0f);
+    float wsum = 0.0f;
+    for (int k = 0; k < 4; ++k)
+        wsum += ds[k].w * dr_dot3(g[k], g[k]);
+    if (!(wsum > 0.0f))
+        return;
+    float dl = dr_delta_lambda(dr_dot3(e[1], g[1]) - rest6, wsum, kprime, compliance, inv_h2,
+                               *lambda);
+    if (compliance >= 0.0f)
+        *lambda += dl;
+    for (int k = 0; k < 4; ++k)
+        if (ds[k].w > 0.0f)
+            d[idx[k]] = dr_madd3(ds[k], g[k], ds[k].w * dl);
+}
+
 /* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
  * relative), so that the CPU and the device, which both round those operations exactly, get bitwise
  * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits, and

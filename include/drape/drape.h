@@ -362,12 +362,31 @@ drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *
 /* The tether `id` as stored: its max_length resolved (m). */
 drape_result drape_world_get_tether(const drape_world *world, uint32_t id, drape_tether_def *out);
 
+/* The volume of a tetrahedron (Müller et al., "Position Based Dynamics", 2007, section 4.3 with
+ * k_s = 1): C = 6 (V - V0), where 6 V = (p1 - p0) . ((p2 - p0) x (p3 - p0)) is positive when
+ * p1 - p0, p2 - p0, p3 - p0 make a right-handed frame (p0 = 0, p1 = x, p2 = y, p3 = z). With
+ * compliance 0 it keeps each tetrahedron's volume; XPBD compliance is in m^6/J (C is in m^3). */
+typedef struct drape_volume_def {
+    uint32_t particles[4]; /* distinct particle indices */
+    float rest_volume; /* m^3, > 0; < 0 takes the current volume, which must then be positive (not
+                          inverted) and not degenerate; default -1 */
+    float stiffness;   /* PBD k in [0, 1]; default 1 */
+    float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
+} drape_volume_def;
+
+drape_volume_def drape_default_volume_def(void);
+drape_result drape_world_add_volume(drape_world *world, const drape_volume_def *def,
+                                    uint32_t *out_id);
+/* The volume constraint `id` as stored: its rest_volume resolved (m^3). */
+drape_result drape_world_get_volume(const drape_world *world, uint32_t id, drape_volume_def *out);
+
 typedef enum drape_constraint_type {
     DRAPE_CONSTRAINT_DISTANCE = 0,
     DRAPE_CONSTRAINT_DIHEDRAL = 1,
     DRAPE_CONSTRAINT_ATTACHMENT = 2,
     DRAPE_CONSTRAINT_TETHER = 3,
-    DRAPE_CONSTRAINT_TYPE_COUNT = 4,
+    DRAPE_CONSTRAINT_VOLUME = 4,
+    DRAPE_CONSTRAINT_TYPE_COUNT = 5,
 } drape_constraint_type;
 
 /* Number of live constraints of a type. */
@@ -504,6 +523,7 @@ typedef struct drape_build_info {
     uint32_t first_distance, distance_count;
     uint32_t first_dihedral, dihedral_count;
     uint32_t first_tether, tether_count;
+    uint32_t first_volume, volume_count;
 } drape_build_info;
 
 drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
@@ -522,6 +542,24 @@ typedef struct drape_rope_def {
 drape_rope_def drape_default_rope_def(void);
 drape_result drape_world_add_rope(drape_world *world, const drape_rope_def *def,
                                   drape_build_info *out_info);
+
+/* A soft box: a grid of nx x ny x nz particles filling origin .. origin + size, each cubic cell
+ * split into six tetrahedra around its diagonal from (i, j, k) to (i+1, j+1, k+1) (a conforming
+ * Freudenthal split), with a volume constraint per tetrahedron and a distance constraint along
+ * every tetrahedron edge (kind stretch). Particle (i, j, k) is first_particle + (k ny + j) nx + i. */
+typedef struct drape_soft_box_def {
+    uint32_t nx, ny, nz; /* particles per axis, each >= 2; default 4 x 4 x 4 */
+    drape_vec3 origin;   /* m, the corner particle (0, 0, 0); default (-0.25, 1, -0.25) */
+    drape_vec3 size;     /* m, each component > 0; default (0.5, 0.5, 0.5) */
+    drape_vec3 velocity; /* m/s, of every particle; default 0 */
+    float mass;          /* kg, the whole box, spread evenly; default 1 */
+    drape_stiffness edges;  /* the edge distances; default PBD k = 0.5 */
+    drape_stiffness volume; /* the tetrahedra's volumes; default XPBD compliance 0 (hard) */
+} drape_soft_box_def;
+
+drape_soft_box_def drape_default_soft_box_def(void);
+drape_result drape_world_add_soft_box(drape_world *world, const drape_soft_box_def *def,
+                                      drape_build_info *out_info);
 
 #ifdef __cplusplus
 }

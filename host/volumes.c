@@ -1,0 +1,241 @@
+/* Tetrahedral volumes: the volume constraint of the PBD paper (Müller et al. 2007, section 4.3),
+ * C = 6 (V - V0) per tetrahedron, PBD or XPBD (dr_solve_volume in kernels/drape_shared.h), and the
+ * soft box builder that fills a box with them.
+ *
+ * A tetrahedron must be positively oriented and have a volume: an inverted or flat one at creation
+ * would have the constraint turn it inside out or divide by nothing, so both are refused, with the
+ * particles named. The box is a grid of particles whose cubic cells are split into six tetrahedra
+ * around the diagonal from (i, j, k) to (i+1, j+1, k+1): Freudenthal's split, which is the same in
+ * every cell, so neighbouring cells share their face diagonals and the mesh is conforming. Its
+ * edges are the seven positive grid offsets (three axes, three face diagonals, the body diagonal);
+ * each becomes a distance constraint, which gives the box its shape while the volumes keep its bulk.
+ */
+#include "world_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A tetrahedron flatter than this fraction of its longest edge cubed is degenerate. */
+#define DR_MIN_VOLUME_RATIO 1e-6f
+/* m^3: the largest rest volume (the cube of the largest coordinate). */
+#define DR_MAX_VOLUME 1e27f
+
+drape_volume_def drape_default_volume_def(void)
+{
+    drape_volume_def d = {{0, 0, 0, 0}, -1.0f, 1.0f, -1.0f};
+    return d;
+}
+
+/* 6 V of the tetrahedron of idx at the current positions, and its longest edge (m). */
+static float current_volume6(const drape_world *w, const uint32_t idx[4], float *longest)
+{
+    dr_vec4 e[4];
+    *longest = 0.0f;
+    for (int k = 1; k < 4; ++k)
+        e[k] = dr_sub3(w->x[idx[k]], w->x[idx[0]]);
+    for (int a = 1; a < 4; ++a) {
+        *longest = fmaxf(*longest, dr_len3(e[a]));
+        for (int b = a + 1; b < 4; ++b)
+            *longest = fmaxf(*longest, dr_len3(dr_sub3(e[a], e[b])));
+    }
+    return dr_volume6(e[1], e[2], e[3]);
+}
+
+drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def, uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_volume";
+    static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
+                                        "particles[3]"};
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    const uint32_t *idx = def->particles;
+    drape_result r = dr_check_constraint(w, fn, idx, names, 4, def->stiffness, def->compliance);
+    if (r == DRAPE_OK)
+        r = dr_world_pull(w); /* the rest volume may come from the current positions */
+    if (r != DRAPE_OK)
+        return r;
+    float rest6;
+    if (def->rest_volume < 0.0f) {
+        float longest;
+        rest6 = current_volume6(w, idx, &longest);
+        const float cube = longest * longest * longest;
+        if (!(fabsf(rest6) > 6.0f * DR_MIN_VOLUME_RATIO * cube))
+            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                           "%s: the tetrahedron of particles %u, %u, %u, %u is degenerate: its "
+                           "volume %g m^3 is below %g of its longest edge (%g m) cubed",
+                           fn, idx[0], idx[1], idx[2], idx[3], (double)(rest6 / 6.0f),
+                           (double)DR_MIN_VOLUME_RATIO, (double)longest);
+        if (rest6 < 0.0f)
+            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                           "%s: the tetrahedron of particles %u, %u, %u, %u is inverted (volume "
+                           "%g m^3): p1 - p0, p2 - p0, p3 - p0 must make a right-handed frame; "
+                           "swap two of its particles",
+                           fn, idx[0], idx[1], idx[2], idx[3], (double)(rest6 / 6.0f));
+    } else {
+        if (!(def->rest_volume > 0.0f && def->rest_volume <= DR_MAX_VOLUME))
+            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                           "%s: def->rest_volume = %g m^3 must be > 0 and at most %g (or < 0: the "
+                           "current volume)",
+                           fn, (double)def->rest_volume, (double)DR_MAX_VOLUME);
+        rest6 = 6.0f * def->rest_volume;
+    }
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_VOLUME, fn, idx, rest6, def->stiffness,
+                               def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+drape_result drape_world_get_volume(const drape_world *w, uint32_t id, drape_volume_def *out)
+{
+    static const char fn[] = "drape_world_get_volume";
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_VOLUME];
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (id >= s->count)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: volume id %u does not exist (the world has %u)", fn, id, s->count);
+    for (int k = 0; k < 4; ++k)
+        out->particles[k] = s->idx[4 * (size_t)id + k];
+    out->rest_volume = s->rest[id] / 6.0f;
+    out->stiffness = s->stiffness[id];
+    out->compliance = s->compliance[id];
+    return DRAPE_OK;
+}
+
+/* ---- the soft box ---------------------------------------------------------------------------- */
+
+drape_soft_box_def drape_default_soft_box_def(void)
+{
+    drape_soft_box_def d = {
+        .nx = 4,
+        .ny = 4,
+        .nz = 4,
+        .origin = {-0.25f, 1.0f, -0.25f},
+        .size = {0.5f, 0.5f, 0.5f},
+        .velocity = {0.0f, 0.0f, 0.0f},
+        .mass = 1.0f,
+        .edges = {0.5f, -1.0f},
+        .volume = {1.0f, 0.0f},
+    };
+    return d;
+}
+
+typedef struct box {
+    uint32_t base, nx, ny, nz;
+} box;
+
+static uint32_t box_index(const box *b, uint32_t i, uint32_t j, uint32_t k)
+{
+    return b->base + (k * b->ny + j) * b->nx + i;
+}
+
+/* The edges: from every particle along the seven positive offsets, where they stay in the box. */
+static drape_result add_edges(drape_world *w, const box *b, drape_stiffness s)
+{
+    static const uint32_t offsets[7][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0},
+                                           {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+    drape_distance_def d = drape_default_distance_def();
+    d.stiffness = s.stiffness;
+    d.compliance = s.compliance;
+    for (int o = 0; o < 7; ++o)
+        for (uint32_t k = 0; k + offsets[o][2] < b->nz; ++k)
+            for (uint32_t j = 0; j + offsets[o][1] < b->ny; ++j)
+                for (uint32_t i = 0; i + offsets[o][0] < b->nx; ++i) {
+                    d.a = box_index(b, i, j, k);
+                    d.b = box_index(b, i + offsets[o][0], j + offsets[o][1], k + offsets[o][2]);
+                    drape_result r = drape_world_add_distance(w, &d, NULL);
+                    if (r != DRAPE_OK)
+                        return r;
+                }
+    return DRAPE_OK;
+}
+
+/* The six tetrahedra of every cell: for each order (a, b, c) of the axes, the path 000 -> e_a ->
+ * e_a + e_b -> 111. Even orders are right-handed; odd ones swap their last two corners. */
+static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness s)
+{
+    static const int orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                     {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    drape_volume_def v = drape_default_volume_def();
+    v.stiffness = s.stiffness;
+    v.compliance = s.compliance;
+    for (uint32_t k = 0; k + 1 < b->nz; ++k)
+        for (uint32_t j = 0; j + 1 < b->ny; ++j)
+            for (uint32_t i = 0; i + 1 < b->nx; ++i)
+                for (int t = 0; t < 6; ++t) {
+                    uint32_t step[3] = {0, 0, 0}, corner[4];
+                    corner[0] = box_index(b, i, j, k);
+                    for (int c = 0; c < 3; ++c) {
+                        step[orders[t][c]] = 1;
+                        corner[c + 1] = box_index(b, i + step[0], j + step[1], k + step[2]);
+                    }
+                    const bool odd = t >= 3;
+                    v.particles[0] = corner[0], v.particles[1] = corner[1];
+                    v.particles[2] = corner[odd ? 3 : 2], v.particles[3] = corner[odd ? 2 : 3];
+                    drape_result r = drape_world_add_volume(w, &v, NULL);
+                    if (r != DRAPE_OK)
+                        return r;
+                }
+    return DRAPE_OK;
+}
+
+drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *d,
+                                      drape_build_info *out)
+{
+    static const char fn[] = "drape_world_add_soft_box";
+    if (!d)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    if (d->nx < 2 || d->ny < 2 || d->nz < 2 || (uint64_t)d->nx * d->ny * d->nz > (1u << 24))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->nx = %u, ny = %u, nz = %u: each must be >= 2 and nx*ny*nz <= "
+                       "2^24",
+                       fn, d->nx, d->ny, d->nz);
+    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->origin) ||
+        !dr_within3(d->size) || !(d->size.x > 0.0f && d->size.y > 0.0f && d->size.z > 0.0f) ||
+        !dr_within3(d->velocity))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->mass = %g kg and every component of def->size must be > 0, and "
+                       "origin, size, velocity finite and within %g (m, m/s)",
+                       fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+    if (!dr_valid_stiffness(d->edges) || !dr_valid_stiffness(d->volume))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->edges or def->volume has a stiffness outside [0, 1] or a "
+                       "compliance that is NaN or above %g",
+                       fn, (double)DR_MAX_COMPLIANCE);
+    const uint32_t nx = d->nx, ny = d->ny, nz = d->nz, n = nx * ny * nz;
+    const uint64_t cells = (uint64_t)(nx - 1) * (ny - 1) * (nz - 1);
+    char what[80];
+    snprintf(what, sizeof what, "a %u x %u x %u soft box", nx, ny, nz);
+    /* at most 7 edges per particle; a tetrahedron takes the room of a dihedral (4 particles) */
+    drape_result r = dr_check_memory(w, fn, what, n, 7ull * n, 6 * cells);
+    if (r != DRAPE_OK)
+        return r;
+    drape_particle_def *defs = malloc((size_t)n * sizeof *defs);
+    if (!defs)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn, n);
+    const float m = d->mass / (float)n;
+    for (uint32_t k = 0; k < nz; ++k)
+        for (uint32_t j = 0; j < ny; ++j)
+            for (uint32_t i = 0; i < nx; ++i) {
+                drape_particle_def *p = &defs[(k * ny + j) * nx + i];
+                p->position = (drape_vec3){d->origin.x + d->size.x * (float)i / (float)(nx - 1),
+                                           d->origin.y + d->size.y * (float)j / (float)(ny - 1),
+                                           d->origin.z + d->size.z * (float)k / (float)(nz - 1)};
+                p->velocity = d->velocity;
+                p->mass = m;
+            }
+    const dr_build_mark mark = dr_build_begin(w);
+    box b = {0, nx, ny, nz};
+    r = drape_world_add_particles(w, defs, n, &b.base);
+    free(defs);
+    if (r != DRAPE_OK)
+        return r;
+    r = add_edges(w, &b, d->edges);
+    if (r == DRAPE_OK)
+        r = add_tetrahedra(w, &b, d->volume);
+    if (r != DRAPE_OK) {
+        dr_build_roll_back(w, &mark);
+        return r;
+    }
+    dr_build_info_since(w, &mark, out);
+    return DRAPE_OK;
+}

@@ -167,6 +167,21 @@ static void build_tethered(drape_world *w)
     ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) > 0);
 }
 
+/* A jelly cube with XPBD volumes thrown onto a sphere and the ground, spinning. */
+static void build_jelly(drape_world *w)
+{
+    drape_soft_box_def b = drape_default_soft_box_def();
+    b.origin = tu_v3(-0.2f, 0.5f, -0.3f);
+    b.size = tu_v3(0.4f, 0.3f, 0.5f);
+    b.velocity = tu_v3(0.3f, 0.0f, 0.2f);
+    b.edges.stiffness = 0.1f;
+    b.volume.compliance = 1e-9f;
+    drape_collider_def s = sphere_at(0.1f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_soft_box(w, &b, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
 static const scene scenes[] = {
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
@@ -176,6 +191,7 @@ static const scene scenes[] = {
     {"mass-spring, semi-implicit Euler", false, build_rope_on_sphere, springs_euler, NULL},
     {"mass-spring, velocity Verlet", false, build_cloth_sphere, springs_verlet, NULL},
     {"tethered curtain, XPBD tethers", true, build_tethered, windy, NULL},
+    {"jelly on a sphere, XPBD volumes", false, build_jelly, NULL, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

@@ -1,6 +1,6 @@
-/* The sections of a scene file that add particles: "particles" one by one, "cloths" and "ropes"
- * through the library's builders (every field of drape_cloth_def / drape_rope_def, pins by name),
- * and "meshes" read from OBJ files. Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
+/* The sections of a scene file that add particles: "particles" one by one, "cloths", "ropes" and
+ * "soft_boxes" through the library's builders (every field of their defs, pins by name), and
+ * "meshes" read from OBJ files. Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
  * ... by default) that particle references use.
  */
 #include "scene_internal.h"
@@ -139,6 +139,31 @@ static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
 bool sc_parse_ropes(sc_parser *p, const cJSON *array)
 {
     return sc_parse_each(p, array, parse_rope);
+}
+
+static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"name", "nx",       "ny",   "nz",    "origin", "size",
+                                       "velocity", "mass", "edges", "volume", NULL};
+    sc_json *j = &p->json;
+    drape_soft_box_def d = drape_default_soft_box_def();
+    char name[80];
+    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "box", index, name, sizeof name) &&
+              sc_json_get_u32(j, o, "nx", 2, 256, &d.nx) &&
+              sc_json_get_u32(j, o, "ny", 2, 256, &d.ny) &&
+              sc_json_get_u32(j, o, "nz", 2, 256, &d.nz) &&
+              sc_json_get_vec3(j, o, "origin", sc_any, &d.origin) &&
+              sc_json_get_vec3(j, o, "size", sc_any, &d.size) &&
+              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
+              get_stiffness_object(p, o, "edges", &d.edges) &&
+              get_stiffness_object(p, o, "volume", &d.volume);
+    return ok && sc_parse_check(p, sc_scene_add_soft_box(p->scene, name, &d));
+}
+
+bool sc_parse_soft_boxes(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_soft_box);
 }
 
 /* "pinned": vertex indices into a malloc'ed array (NULL when empty). */

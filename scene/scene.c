@@ -236,6 +236,48 @@ drape_result sc_scene_add_rope(drape_scene *s, const char *name, const drape_rop
     return r;
 }
 
+/* The surface of a soft box: two triangles per boundary quad, counter-clockwise seen from outside.
+ * On the face where axis a is at its last index the outward normal is +e_a = e_u x e_v for the
+ * next two axes u, v; on its first index the triangles turn the other way. */
+static drape_result push_box_surface(drape_scene *s, uint32_t base, const uint32_t n[3])
+{
+    drape_result r = DRAPE_OK;
+    for (int a = 0; a < 3; ++a) {
+        const int u = (a + 1) % 3, v = (a + 2) % 3;
+        for (int last = 0; last < 2; ++last) {
+            uint32_t g[3];
+            g[a] = last ? n[a] - 1 : 0;
+            for (g[v] = 0; g[v] + 1 < n[v]; ++g[v])
+                for (g[u] = 0; g[u] + 1 < n[u] && r == DRAPE_OK; ++g[u]) {
+                    const uint32_t su = u == 0 ? 1 : u == 1 ? n[0] : n[0] * n[1];
+                    const uint32_t sv = v == 0 ? 1 : v == 1 ? n[0] : n[0] * n[1];
+                    const uint32_t p00 = base + (g[2] * n[1] + g[1]) * n[0] + g[0];
+                    const uint32_t p10 = p00 + su, p01 = p00 + sv, p11 = p00 + su + sv;
+                    r = last ? push_triangle(s, p00, p10, p11) : push_triangle(s, p00, p11, p10);
+                    if (r == DRAPE_OK)
+                        r = last ? push_triangle(s, p00, p11, p01)
+                                 : push_triangle(s, p00, p01, p11);
+                }
+        }
+    }
+    return r;
+}
+
+drape_result sc_scene_add_soft_box(drape_scene *s, const char *name, const drape_soft_box_def *d)
+{
+    drape_result r = check_new(s, name, (uint64_t)d->nx * d->ny * d->nz);
+    drape_build_info info;
+    if (r == DRAPE_OK)
+        r = drape_world_add_soft_box(s->world, d, &info);
+    /* drawn and exported as the mesh of its surface */
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_MESH, info.first_particle, info.particle_count, 0, 0);
+    const uint32_t n[3] = {d->nx, d->ny, d->nz};
+    if (r == DRAPE_OK)
+        r = push_box_surface(s, info.first_particle, n);
+    return r;
+}
+
 sc_mesh_def sc_default_mesh_def(void)
 {
     sc_mesh_def d = {

@@ -235,6 +235,8 @@ drape_result sc_scene_add_particles(drape_scene *scene, const drape_particle_def
                                     uint32_t count);
 drape_result sc_scene_add_cloth(drape_scene *scene, const char *name, const drape_cloth_def *def);
 drape_result sc_scene_add_rope(drape_scene *scene, const char *name, const drape_rope_def *def);
+drape_result sc_scene_add_soft_box(drape_scene *scene, const char *name,
+                                   const drape_soft_box_def *def);
 drape_result sc_scene_add_mesh(drape_scene *scene, const char *name, const drape_mesh *mesh,
                                const sc_mesh_def *def);
 drape_result sc_scene_add_distance(drape_scene *scene, const drape_distance_def *def);
@@ -378,6 +380,7 @@ bool sc_parse_solver(sc_parser *p, const struct cJSON *solver, drape_world_def *
 bool sc_parse_particles(sc_parser *p, const struct cJSON *array);
 bool sc_parse_cloths(sc_parser *p, const struct cJSON *array);
 bool sc_parse_ropes(sc_parser *p, const struct cJSON *array);
+bool sc_parse_soft_boxes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_meshes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_distances(sc_parser *p, const struct cJSON *array);
 bool sc_parse_dihedrals(sc_parser *p, const struct cJSON *array);

@@ -8,7 +8,8 @@
  * around the diagonal from (i, j, k) to (i+1, j+1, k+1): Freudenthal's split, which is the same in
  * every cell, so neighbouring cells share their face diagonals and the mesh is conforming. Its
  * edges are the seven positive grid offsets (three axes, three face diagonals, the body diagonal);
- * each becomes a distance constraint, which gives the box its shape while the volumes keep its bulk.
+ * each becomes a distance constraint, which gives the box its shape while the volumes keep its
+ * bulk.
  */
 #include "world_internal.h"
 

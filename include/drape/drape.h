@@ -546,7 +546,8 @@ drape_result drape_world_add_rope(drape_world *world, const drape_rope_def *def,
 /* A soft box: a grid of nx x ny x nz particles filling origin .. origin + size, each cubic cell
  * split into six tetrahedra around its diagonal from (i, j, k) to (i+1, j+1, k+1) (a conforming
  * Freudenthal split), with a volume constraint per tetrahedron and a distance constraint along
- * every tetrahedron edge (kind stretch). Particle (i, j, k) is first_particle + (k ny + j) nx + i. */
+ * every tetrahedron edge (kind stretch). Particle (i, j, k) is first_particle + (k ny + j) nx + i.
+ */
 typedef struct drape_soft_box_def {
     uint32_t nx, ny, nz; /* particles per axis, each >= 2; default 4 x 4 x 4 */
     drape_vec3 origin;   /* m, the corner particle (0, 0, 0); default (-0.25, 1, -0.25) */

@@ -57,7 +57,8 @@ static void bad_inputs(st_run *t)
          "$.tethers[0]: drape_world_add_tether: def->anchor = 9 is out of range (the world has 2"},
         {"tether_negative.json", "$.tethers[0].max_length: must be >= 0, got -2"},
         {"soft_box_flat.json",
-         "$.soft_boxes[0]: drape_world_add_soft_box: def->mass = 1 kg and every component of def->size"},
+         "$.soft_boxes[0]: drape_world_add_soft_box: def->mass = 1 kg and every component of "
+         "def->size"},
         {"soft_box_key.json", "$.soft_boxes[0]: unknown key 'stiffness'"},
     };
     static const struct {
@@ -225,16 +226,17 @@ static void jelly_scene(st_run *t)
     drape_scene *s;
     drape_scene_error e;
     drape_scene_options o = st_cpu_options();
-    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "jelly.json"), &o, &s, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    st_scene_path(path, sizeof path, "jelly.json");
+    CHECK_MSG(t, drape_scene_load_file(path, &o, &s, &e) == DRAPE_SCENE_OK, "%s", e.message);
     drape_world *w = drape_scene_world(s);
     CHECK(t, drape_world_particle_count(w) == 216);
     CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_VOLUME) == 6 * 125);
-    drape_volume_def v;
-    CHECK(t, drape_world_get_volume(w, 0, &v) == DRAPE_OK && v.compliance == 0.0f);
+    drape_volume_def vol;
+    CHECK(t, drape_world_get_volume(w, 0, &vol) == DRAPE_OK && vol.compliance == 0.0f);
     drape_scene_object obj;
     CHECK(t, drape_scene_object_count(s) == 1 && drape_scene_get_object(s, 0, &obj));
-    CHECK(t, !strcmp(obj.name, "jelly") && obj.kind == DRAPE_SCENE_MESH && obj.particle_count == 216);
+    CHECK(t, !strcmp(obj.name, "jelly") && obj.kind == DRAPE_SCENE_MESH);
+    CHECK(t, obj.particle_count == 216);
     uint32_t count;
     const uint32_t *tri = drape_scene_triangles(s, &count);
     CHECK(t, count == 6 * 2 * 25);
@@ -244,9 +246,10 @@ static void jelly_scene(st_run *t)
     uint32_t outward = 0;
     for (uint32_t k = 0; k < count; ++k) {
         const drape_vec3 a = x[tri[3 * k]], b = x[tri[3 * k + 1]], c = x[tri[3 * k + 2]];
-        const double u[3] = {b.x - a.x, b.y - a.y, b.z - a.z}, v3[3] = {c.x - a.x, c.y - a.y, c.z - a.z};
-        const double n[3] = {u[1] * v3[2] - u[2] * v3[1], u[2] * v3[0] - u[0] * v3[2],
-                             u[0] * v3[1] - u[1] * v3[0]};
+        const double u[3] = {b.x - a.x, b.y - a.y, b.z - a.z};
+        const double v[3] = {c.x - a.x, c.y - a.y, c.z - a.z};
+        const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                             u[0] * v[1] - u[1] * v[0]};
         const double r[3] = {a.x - centre[0], a.y - centre[1], a.z - centre[2]};
         outward += n[0] * r[0] + n[1] * r[1] + n[2] * r[2] > 0.0;
     }

@@ -13,7 +13,7 @@
 #ifndef DRAPE_CLI_H
 #define DRAPE_CLI_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 
 #include <stdbool.h>
 #include <stdint.h>

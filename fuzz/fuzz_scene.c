@@ -3,7 +3,7 @@
  * input must either load (then its statistics are taken, which colours the constraints) or fail
  * with a message that names the input; anything else, a crash or a sanitizer report is a bug.
  */
-#include "drape_scene.h"
+#include <drape/scene.h>
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #ifndef DRAPE_SCENE_INTERNAL_H
 #define DRAPE_SCENE_INTERNAL_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #ifndef DRAPE_SCENE_TEST_H
 #define DRAPE_SCENE_TEST_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,13 +16,16 @@
  *     the kernel into them and releases them. Nothing crosses to the host.
  *
  * The state lives in world->render, made on first use and freed by drape_world_destroy before the
- * backend (its cl_mem belong to the backend's context).
+ * backend (its cl_mem belong to the backend's context). A build without OpenCL (DRAPE_HAVE_OPENCL 0)
+ * keeps the first way alone.
  */
 #include "world_internal.h"
 
+#if DRAPE_HAVE_OPENCL
 #include "opencl/dr_cl.h"
 
 #include <CL/cl_gl.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,16 +36,18 @@ typedef struct dr_render {
     uint32_t vertex_count; /* particles the adjacency covers; rebuilt when the world grows */
     uint32_t *offsets;     /* vertex_count + 1: vertex v's triangles are incident[offsets[v] ..] */
     uint32_t *incident;    /* 3 * triangle_count triangle ids */
-
-    /* OpenCL backend */
-    cl_kernel kernel;
     bool device_stale;     /* triangles or adjacency changed since they were uploaded */
+
+#if DRAPE_HAVE_OPENCL /* the OpenCL backend */
+    cl_kernel kernel;
     cl_mem d_triangles, d_offsets, d_incident;
     cl_mem d_positions, d_normals; /* the read-back path's outputs */
     size_t d_vertices;             /* particles d_positions and d_normals hold */
     cl_mem gl_positions, gl_normals; /* the viewer's GL buffers, shared */
+#endif
 } dr_render;
 
+#if DRAPE_HAVE_OPENCL
 static dr_cl_context *cl_ctx(const drape_world *w) { return dr_opencl_context(w->cl); }
 
 static void release_gl(dr_render *r)
@@ -53,12 +58,14 @@ static void release_gl(dr_render *r)
         clReleaseMemObject(r->gl_normals);
     r->gl_positions = r->gl_normals = NULL;
 }
+#endif
 
 void dr_render_destroy(drape_world *w)
 {
     dr_render *r = w->render;
     if (!r)
         return;
+#if DRAPE_HAVE_OPENCL
     if (w->cl) {
         dr_cl_context *ctx = cl_ctx(w);
         release_gl(r);
@@ -70,6 +77,7 @@ void dr_render_destroy(drape_world *w)
         if (r->kernel)
             clReleaseKernel(r->kernel);
     }
+#endif
     free(r->triangles);
     free(r->offsets);
     free(r->incident);
@@ -174,6 +182,7 @@ static drape_result prepare(drape_world *w, const char *fn, dr_render **out)
 }
 
 /* ---- OpenCL ------------------------------------------------------------------------------------ */
+#if DRAPE_HAVE_OPENCL
 
 static drape_result make_buffer(dr_cl_context *ctx, cl_mem *buf, size_t bytes, const char *what,
                                 const void *src)
@@ -252,6 +261,7 @@ static drape_result device_render_data(drape_world *w, dr_render *r, float *posi
         res = dr_cl_buffer_read(ctx, r->d_normals, 0, bytes, normals);
     return res;
 }
+#endif
 
 /* ---- the API ----------------------------------------------------------------------------------- */
 
@@ -267,12 +277,14 @@ drape_result drape_world_get_render_data(drape_world *w, float *positions, float
     drape_result res = prepare(w, fn, &r);
     if (res != DRAPE_OK)
         return res;
+#if DRAPE_HAVE_OPENCL
     if (w->cl) {
         res = device_render_data(w, r, positions, normals);
         return res == DRAPE_OK
                    ? DRAPE_OK
                    : dr_fail(&w->def, res, "%s: the OpenCL backend failed (see above)", fn);
     }
+#endif
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         dr_vec4 p = dr_render_position(w->x[i]);
         dr_vec4 nrm = dr_vertex_normal(w->x, r->triangles, r->incident, r->offsets[i],
@@ -285,7 +297,12 @@ drape_result drape_world_get_render_data(drape_world *w, float *positions, float
 
 bool drape_world_has_gl_sharing(const drape_world *w)
 {
+#if DRAPE_HAVE_OPENCL
     return w && w->cl && dr_opencl_context(w->cl)->gl_sharing;
+#else
+    (void)w;
+    return false;
+#endif
 }
 
 drape_result drape_world_bind_gl_buffers(drape_world *w, uint32_t positions_vbo,
@@ -300,6 +317,7 @@ drape_result drape_world_bind_gl_buffers(drape_world *w, uint32_t positions_vbo,
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: positions_vbo = %u and normals_vbo = %u must be two buffer objects", fn,
                        positions_vbo, normals_vbo);
+#if DRAPE_HAVE_OPENCL
     dr_render *r = NULL;
     drape_result res = get_render(w, fn, &r);
     if (res != DRAPE_OK)
@@ -317,8 +335,12 @@ drape_result drape_world_bind_gl_buffers(drape_world *w, uint32_t positions_vbo,
     r->gl_positions = pos;
     r->gl_normals = nrm;
     return DRAPE_OK;
+#else
+    return DRAPE_ERROR_UNSUPPORTED; /* not reached: there is no sharing without OpenCL */
+#endif
 }
 
+#if DRAPE_HAVE_OPENCL
 /* Checks that a shared GL buffer holds 16 bytes per particle. */
 static drape_result check_size(drape_world *w, cl_mem buffer, const char *what)
 {
@@ -333,10 +355,12 @@ static drape_result check_size(drape_world *w, cl_mem buffer, const char *what)
                        what, size, w->particle_count, need);
     return DRAPE_OK;
 }
+#endif
 
 drape_result drape_world_update_gl_buffers(drape_world *w)
 {
     static const char fn[] = "drape_world_update_gl_buffers";
+#if DRAPE_HAVE_OPENCL
     if (!w->render || !w->render->gl_positions)
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
                        "%s: no GL buffers are bound (drape_world_bind_gl_buffers)", fn);
@@ -364,4 +388,8 @@ drape_result drape_world_update_gl_buffers(drape_world *w)
         res = dr_cl_finish(ctx);
     return res == DRAPE_OK ? DRAPE_OK
                            : dr_fail(&w->def, res, "%s: the OpenCL backend failed (see above)", fn);
+#else
+    return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
+                   "%s: no GL buffers are bound (drape_world_bind_gl_buffers)", fn);
+#endif
 }

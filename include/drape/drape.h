@@ -13,7 +13,7 @@
  *
  * The solver is the PBD loop of Müller et al., "Position Based Dynamics" (2007), with substeps
  * (Macklin et al., "Small Steps in Physics Simulation", 2019) and per-constraint XPBD compliance
- * (Macklin, Müller, Chentanez, "XPBD", 2016). See shared/design.md for the picture of the code.
+ * (Macklin, Müller, Chentanez, "XPBD", 2016). docs/design.md draws the picture of the code.
  */
 #ifndef DRAPE_DRAPE_H
 #define DRAPE_DRAPE_H
@@ -21,9 +21,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The version of this header (semantic versioning; CMakeLists.txt reads it from here, and
+ * drape_version() gives the library's, which differs when a program runs with another build). */
+#define DRAPE_VERSION_MAJOR 0
+#define DRAPE_VERSION_MINOR 1
+#define DRAPE_VERSION_PATCH 0
+#define DRAPE_VERSION_STRING "0.1.0"
+/* One number that compares: 10000 * major + 100 * minor + patch. */
+#define DRAPE_VERSION (DRAPE_VERSION_MAJOR * 10000 + DRAPE_VERSION_MINOR * 100 + DRAPE_VERSION_PATCH)
+
+/* DRAPE_API marks the library's functions: the shared library is built with hidden visibility and
+ * exports these alone, so that none of its internal symbols can clash with a program's. */
+#ifndef DRAPE_API
+#if defined(__GNUC__) || defined(__clang__)
+#define DRAPE_API __attribute__((visibility("default")))
+#else
+#define DRAPE_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The library's version, DRAPE_VERSION of the build it comes from. */
+DRAPE_API int drape_version(void);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Results and logging                                                                            */
@@ -40,7 +62,7 @@ typedef enum drape_result {
 } drape_result;
 
 /* A short constant English name for a result, e.g. "invalid argument". Never NULL. */
-const char *drape_result_string(drape_result result);
+DRAPE_API const char *drape_result_string(drape_result result);
 
 typedef enum drape_log_level {
     DRAPE_LOG_ERROR = 0,
@@ -52,7 +74,7 @@ typedef enum drape_log_level {
 typedef void (*drape_log_fn)(drape_log_level level, const char *message, void *user);
 
 /* The default log callback: errors and warnings to stderr, info dropped. */
-void drape_log_stderr(drape_log_level level, const char *message, void *user);
+DRAPE_API void drape_log_stderr(drape_log_level level, const char *message, void *user);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Limits                                                                                         */
@@ -148,28 +170,28 @@ typedef struct drape_world_def {
     void *log_user;                /* passed to `log` */
 } drape_world_def;
 
-drape_world_def drape_default_world_def(void);
+DRAPE_API drape_world_def drape_default_world_def(void);
 
 /* Creates an empty world. On failure *out is NULL and the def's log callback says why. */
-drape_result drape_world_create(const drape_world_def *def, drape_world **out);
-void drape_world_destroy(drape_world *world);
+DRAPE_API drape_result drape_world_create(const drape_world_def *def, drape_world **out);
+DRAPE_API void drape_world_destroy(drape_world *world);
 
 /* The settings in force; changing them takes a whole def, validated like drape_world_create. */
-drape_world_def drape_world_get_def(const drape_world *world);
-drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
+DRAPE_API drape_world_def drape_world_get_def(const drape_world *world);
+DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 
 /* Advances the world by def.dt seconds (def.substeps substeps). DRAPE_ERROR_NON_FINITE when the step
  * made a particle's position or velocity non-finite (the log names the particle and the phase); the
  * world then holds that state. */
-drape_result drape_world_step(drape_world *world);
+DRAPE_API drape_result drape_world_step(drape_world *world);
 
 /* Simulated time since creation, s. */
-double drape_world_time(const drape_world *world);
+DRAPE_API double drape_world_time(const drape_world *world);
 
 /* The backend that steps the world (AUTO resolves at creation), and its device in words
  * ("CPU reference" or the OpenCL device's description). */
-drape_backend drape_world_backend(const drape_world *world);
-const char *drape_world_device(const drape_world *world);
+DRAPE_API drape_backend drape_world_backend(const drape_world *world);
+DRAPE_API const char *drape_world_device(const drape_world *world);
 
 /* Where the time of the steps went, summed since creation or the last reset: device time from
  * OpenCL events on the OpenCL backend, wall time on the CPU. */
@@ -184,8 +206,8 @@ typedef struct drape_profile {
                               (only the types that changed are), e.g. 1 for a mouse grab */
 } drape_profile;
 
-drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
-void drape_world_reset_profile(drape_world *world);
+DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
+DRAPE_API void drape_world_reset_profile(drape_world *world);
 
 /* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend). */
 typedef struct drape_diagnostics {
@@ -193,7 +215,7 @@ typedef struct drape_diagnostics {
     double distance_residual; /* m, root mean square of |xa - xb| - rest over distance constraints */
 } drape_diagnostics;
 
-drape_result drape_world_get_diagnostics(drape_world *world, drape_diagnostics *out);
+DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_diagnostics *out);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Rendering                                                                                      */
@@ -206,23 +228,23 @@ drape_result drape_world_get_diagnostics(drape_world *world, drape_diagnostics *
 
 /* The triangles to render: 3 * count particle indices, counter-clockwise seen from the front.
  * Replaces the previous set. */
-drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices, uint32_t count);
+DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices, uint32_t count);
 
 /* Positions (m) and unit area-weighted vertex normals of every particle, 4 floats each (w = 0). */
-drape_result drape_world_get_render_data(drape_world *world, float *positions, float *normals);
+DRAPE_API drape_result drape_world_get_render_data(drape_world *world, float *positions, float *normals);
 
 /* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a
  * device with cl_khr_gl_sharing). */
-bool drape_world_has_gl_sharing(const drape_world *world);
+DRAPE_API bool drape_world_has_gl_sharing(const drape_world *world);
 
 /* Shares two GL buffer objects, each of 16 bytes per particle, with the world. Fails with
  * DRAPE_ERROR_UNSUPPORTED when drape_world_has_gl_sharing is false. */
-drape_result drape_world_bind_gl_buffers(drape_world *world, uint32_t positions_vbo,
-                                         uint32_t normals_vbo);
+DRAPE_API drape_result drape_world_bind_gl_buffers(drape_world *world, uint32_t positions_vbo,
+                                                   uint32_t normals_vbo);
 
 /* Writes the current positions and normals into the bound GL buffers (acquire, kernel, release).
  * Call with the GL context current, after glFinish or with GL work on the buffers complete. */
-drape_result drape_world_update_gl_buffers(drape_world *world);
+DRAPE_API drape_result drape_world_update_gl_buffers(drape_world *world);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* OpenCL devices                                                                                 */
@@ -240,8 +262,8 @@ typedef struct drape_device_info {
 
 /* Lists up to `capacity` OpenCL devices into out (may be NULL when capacity is 0); *count gets how
  * many there are. No OpenCL platform: DRAPE_ERROR_UNSUPPORTED with a message to `log` (NULL: stderr). */
-drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint32_t *count,
-                                drape_log_fn log, void *log_user);
+DRAPE_API drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint32_t *count,
+                                          drape_log_fn log, void *log_user);
 
 /* The device a world would choose for this selector (as drape_world_def.device: NULL or "" reads
  * $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a viewer
@@ -259,26 +281,26 @@ typedef struct drape_particle_def {
     float mass;          /* kg; 0 pins the particle (infinite mass: it never moves); default 1 */
 } drape_particle_def;
 
-drape_particle_def drape_default_particle_def(void);
+DRAPE_API drape_particle_def drape_default_particle_def(void);
 
 /* Appends `count` particles; their indices are *first_index ... *first_index + count - 1.
  * first_index may be NULL. */
-drape_result drape_world_add_particles(drape_world *world, const drape_particle_def *defs,
-                                       uint32_t count, uint32_t *first_index);
-uint32_t drape_world_particle_count(const drape_world *world);
+DRAPE_API drape_result drape_world_add_particles(drape_world *world, const drape_particle_def *defs,
+                                                 uint32_t count, uint32_t *first_index);
+DRAPE_API uint32_t drape_world_particle_count(const drape_world *world);
 
 /* Replaces one particle's position, velocity and mass (0 pins it). */
-drape_result drape_world_set_particle(drape_world *world, uint32_t index,
-                                      const drape_particle_def *def);
+DRAPE_API drape_result drape_world_set_particle(drape_world *world, uint32_t index,
+                                                const drape_particle_def *def);
 
 /* Copies positions (m) / velocities (m/s) of particles first .. first + count - 1 into out. */
-drape_result drape_world_get_positions(const drape_world *world, uint32_t first, uint32_t count,
-                                       drape_vec3 *out);
-drape_result drape_world_get_velocities(const drape_world *world, uint32_t first, uint32_t count,
-                                        drape_vec3 *out);
+DRAPE_API drape_result drape_world_get_positions(const drape_world *world, uint32_t first, uint32_t count,
+                                                 drape_vec3 *out);
+DRAPE_API drape_result drape_world_get_velocities(const drape_world *world, uint32_t first, uint32_t count,
+                                                  drape_vec3 *out);
 /* Copies masses (kg, 0 = pinned). */
-drape_result drape_world_get_masses(const drape_world *world, uint32_t first, uint32_t count,
-                                    float *out);
+DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t first, uint32_t count,
+                                              float *out);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Constraints                                                                                    */
@@ -305,10 +327,10 @@ typedef struct drape_distance_def {
     drape_distance_kind kind; /* for statistics and stress display only; default stretch */
 } drape_distance_def;
 
-drape_distance_def drape_default_distance_def(void);
+DRAPE_API drape_distance_def drape_default_distance_def(void);
 /* out_id may be NULL. Ids count up from 0 in the order of creation. */
-drape_result drape_world_add_distance(drape_world *world, const drape_distance_def *def,
-                                      uint32_t *out_id);
+DRAPE_API drape_result drape_world_add_distance(drape_world *world, const drape_distance_def *def,
+                                                uint32_t *out_id);
 
 /* The dihedral-angle bending constraint between triangles (edge0, edge1, wing0) and
  * (edge1, edge0, wing1) that share the edge edge0-edge1 (PBD paper, appendix A). */
@@ -322,9 +344,9 @@ typedef struct drape_dihedral_def {
     float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
 } drape_dihedral_def;
 
-drape_dihedral_def drape_default_dihedral_def(void);
-drape_result drape_world_add_dihedral(drape_world *world, const drape_dihedral_def *def,
-                                      uint32_t *out_id);
+DRAPE_API drape_dihedral_def drape_default_dihedral_def(void);
+DRAPE_API drape_result drape_world_add_dihedral(drape_world *world, const drape_dihedral_def *def,
+                                                uint32_t *out_id);
 
 /* Ties one particle to a point in space that the user can move each step: a pin that moves, a mouse
  * grab, an inverse-kinematics target. Its rest length is 0. */
@@ -335,12 +357,12 @@ typedef struct drape_attachment_def {
     float compliance;  /* m/N; < 0 selects PBD; default -1 */
 } drape_attachment_def;
 
-drape_attachment_def drape_default_attachment_def(void);
+DRAPE_API drape_attachment_def drape_default_attachment_def(void);
 /* The id stays valid until the attachment is removed; removed ids are reused by later adds. */
-drape_result drape_world_add_attachment(drape_world *world, const drape_attachment_def *def,
-                                        uint32_t *out_id);
-drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id, drape_vec3 target);
-drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
+DRAPE_API drape_result drape_world_add_attachment(drape_world *world, const drape_attachment_def *def,
+                                                  uint32_t *out_id);
+DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id, drape_vec3 target);
+DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
 
 /* A tether (long-range attachment, Kim, Chentanez, Müller, "Long Range Attachments", SCA 2012):
  * the one-sided C = |p - anchor| - max_length <= 0, projected only while the particle is farther
@@ -390,10 +412,10 @@ typedef enum drape_constraint_type {
 } drape_constraint_type;
 
 /* Number of live constraints of a type. */
-uint32_t drape_world_constraint_count(const drape_world *world, drape_constraint_type type);
+DRAPE_API uint32_t drape_world_constraint_count(const drape_world *world, drape_constraint_type type);
 
 /* Number of distance constraints of one kind (stretch, shear, bend). */
-uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kind kind);
+DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kind kind);
 
 /* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
  * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
@@ -412,7 +434,7 @@ drape_result drape_world_set_stiffness(drape_world *world, drape_constraint_type
                                        uint32_t kinds, float stiffness, float compliance);
 
 /* Bytes of host memory the world holds: its arrays at their allocated sizes. */
-uint64_t drape_world_host_bytes(const drape_world *world);
+DRAPE_API uint64_t drape_world_host_bytes(const drape_world *world);
 
 /* Bytes this process can still allocate, as far as the system tells: the smaller of the memory the
  * system has available (MemAvailable plus free swap) and what the address-space limit (RLIMIT_AS)
@@ -429,8 +451,8 @@ uint64_t drape_host_memory_available(void);
  * The world recolours itself whenever constraints are added or removed.
  */
 
-drape_result drape_world_get_coloring(const drape_world *world, drape_constraint_type type,
-                                      drape_coloring_stats *out);
+DRAPE_API drape_result drape_world_get_coloring(const drape_world *world, drape_constraint_type type,
+                                                drape_coloring_stats *out);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Colliders                                                                                      */
@@ -453,17 +475,17 @@ typedef struct drape_collider_def {
     float restitution;         /* fraction of the normal approach speed returned, [0, 1]; default 0 */
 } drape_collider_def;
 
-drape_collider_def drape_default_collider_def(void);
-drape_result drape_world_add_collider(drape_world *world, const drape_collider_def *def,
-                                      uint32_t *out_id);
+DRAPE_API drape_collider_def drape_default_collider_def(void);
+DRAPE_API drape_result drape_world_add_collider(drape_world *world, const drape_collider_def *def,
+                                                uint32_t *out_id);
 /* Replaces a collider's def; its motion restarts from `position` at the current time. */
-drape_result drape_world_set_collider(drape_world *world, uint32_t id, const drape_collider_def *def);
-uint32_t drape_world_collider_count(const drape_world *world);
+DRAPE_API drape_result drape_world_set_collider(drape_world *world, uint32_t id, const drape_collider_def *def);
+DRAPE_API uint32_t drape_world_collider_count(const drape_world *world);
 
 /* Signed distance (m) from `point` to collider `id` at the current time, negative inside; the
  * collision margin is not included. */
-drape_result drape_world_collider_distance(const drape_world *world, uint32_t id, drape_vec3 point,
-                                           float *out_distance);
+DRAPE_API drape_result drape_world_collider_distance(const drape_world *world, uint32_t id, drape_vec3 point,
+                                                     float *out_distance);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Builders                                                                                       */
@@ -513,7 +535,7 @@ typedef struct drape_cloth_def {
     drape_stiffness tether_stiffness; /* default PBD k = 1 */
 } drape_cloth_def;
 
-drape_cloth_def drape_default_cloth_def(void);
+DRAPE_API drape_cloth_def drape_default_cloth_def(void);
 
 /* What a builder added: contiguous index ranges in the world. The cloth's particle (i, j) is
  * first_particle + j * nx + i; its quads are split into triangles along the (i,j)-(i+1,j+1)
@@ -526,8 +548,8 @@ typedef struct drape_build_info {
     uint32_t first_volume, volume_count;
 } drape_build_info;
 
-drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
-                                   drape_build_info *out_info);
+DRAPE_API drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
+                                             drape_build_info *out_info);
 
 typedef struct drape_rope_def {
     uint32_t count;          /* particles, >= 2; default 16 */
@@ -539,9 +561,9 @@ typedef struct drape_rope_def {
     drape_stiffness bend_stiffness; /* default PBD k = 0.2 */
 } drape_rope_def;
 
-drape_rope_def drape_default_rope_def(void);
-drape_result drape_world_add_rope(drape_world *world, const drape_rope_def *def,
-                                  drape_build_info *out_info);
+DRAPE_API drape_rope_def drape_default_rope_def(void);
+DRAPE_API drape_result drape_world_add_rope(drape_world *world, const drape_rope_def *def,
+                                            drape_build_info *out_info);
 
 /* A soft box: a grid of nx x ny x nz particles filling origin .. origin + size, each cubic cell
  * split into six tetrahedra around its diagonal from (i, j, k) to (i+1, j+1, k+1) (a conforming

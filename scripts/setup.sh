@@ -35,6 +35,7 @@ packages=(
   xvfb xauth                           # headless rendering of the viewer (tests, machines without X)
   python3-matplotlib                   # bench/plot.py
   libopenmpi-dev openmpi-bin           # `drape sweep` over MPI ranks (mpirun, srun)
+  pkgconf                              # the install test builds a program with pkg-config
 )
 missing=()
 for p in "${packages[@]}"; do

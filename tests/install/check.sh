@@ -1,0 +1,57 @@
+#!/bin/sh
+# Installs a drape build into a temporary prefix and builds an outside C program against it
+# (consumer/), once through find_package(drape) and once through pkg-config, and runs both. The
+# build decides the kind: a static libdrape is linked with `pkg-config --static`, a shared one must
+# export exactly the functions drape.h marks DRAPE_API. Registered with ctest as install.consumer.
+#
+#   check.sh BUILD_DIR SCRATCH_DIR
+set -eu
+build=$1 scratch=$2
+here=$(cd "$(dirname "$0")" && pwd)
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+version=$(cache CMAKE_PROJECT_VERSION)
+shared=$(cache BUILD_SHARED_LIBS)
+cc=$(cache CMAKE_C_COMPILER)
+case "$shared" in ON|on|1|TRUE|true|YES|yes) shared=1 ;; *) shared=0 ;; esac
+
+rm -rf "$scratch"
+mkdir -p "$scratch"
+prefix=$scratch/prefix
+cmake --install "$build" --prefix "$prefix" >"$scratch/install.log"
+echo "installed drape $version ($( [ $shared = 1 ] && echo shared || echo static)) into $prefix"
+
+# find_package(drape), the CMake way.
+cmake -S "$here/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_C_COMPILER="$cc" -DDRAPE_EXPECT_VERSION="$version" >"$scratch/cmake.log"
+cmake --build "$scratch/cmake" >>"$scratch/cmake.log"
+"$scratch/cmake/consumer"
+
+# pkg-config, with nothing but the installed tree on its path.
+pc=$(find "$prefix" -name drape.pc)
+[ -n "$pc" ] || { echo "no drape.pc under $prefix"; exit 1; }
+export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_LIBDIR="$(dirname "$pc")"
+[ "$(pkg-config --modversion drape)" = "$version" ] || { echo "drape.pc says $(pkg-config --modversion drape), not $version"; exit 1; }
+if [ $shared = 1 ]; then
+  libs="$(pkg-config --libs drape) -Wl,-rpath,$(pkg-config --variable=libdir drape)"
+else
+  libs=$(pkg-config --static --libs drape)
+fi
+# shellcheck disable=SC2046,SC2086 # the flags are words
+"$cc" -std=c17 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags drape) \
+      "$here/consumer/main.c" -o "$scratch/consumer-pc" $libs -lm
+"$scratch/consumer-pc"
+
+# A shared libdrape exports the DRAPE_API functions and nothing else.
+if [ $shared = 1 ]; then
+  lib=$(find "$prefix" -name 'libdrape.so.*.*.*' | head -n 1)
+  sed -n 's/^DRAPE_API [^(]*[ *]\(drape_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/drape/drape.h" |
+    sort >"$scratch/declared.txt"
+  nm -D --defined-only "$lib" | awk '{print $3}' | sort >"$scratch/exported.txt"
+  if ! cmp -s "$scratch/declared.txt" "$scratch/exported.txt"; then
+    echo "$lib exports other symbols than drape.h declares (< declared, > exported):"
+    diff "$scratch/declared.txt" "$scratch/exported.txt" || true
+    exit 1
+  fi
+  echo "$lib exports the $(wc -l <"$scratch/declared.txt") functions of drape.h and nothing else"
+fi
+echo "install check passed"

@@ -44,7 +44,9 @@ fi
 # A shared libdrape exports the DRAPE_API functions and nothing else.
 if [ $shared = 1 ]; then
   lib=$(find "$prefix" -name 'libdrape.so.*.*.*' | head -n 1)
-  sed -n 's/^DRAPE_API [^(]*[ *]\(drape_[a-z0-9_]*\)(.*/\1/p' "$prefix/include/drape/drape.h" |
+  # Every function declared in drape.h, marked DRAPE_API or not.
+  grep -v '^typedef' "$prefix/include/drape/drape.h" |
+    sed -n 's/^\(DRAPE_API \)\{0,1\}[a-z][a-z0-9_ ]*[ *]\(drape_[a-z0-9_]*\)(.*/\2/p' |
     sort >"$scratch/declared.txt"
   nm -D --defined-only "$lib" | awk '{print $3}' | sort >"$scratch/exported.txt"
   if ! cmp -s "$scratch/declared.txt" "$scratch/exported.txt"; then

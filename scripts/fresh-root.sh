@@ -19,7 +19,7 @@ keep=0
 case "${1:-}" in
   "") ;;
   --keep) keep=1 ;;
-  -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   *) echo "fresh-root.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
 esac
 

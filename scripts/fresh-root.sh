@@ -85,8 +85,13 @@ printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"
 chmod +x "$root/usr/sbin/policy-rc.d"
 log "root ready after $(($(date +%s) - start)) s"
 
-git clone --quiet --no-hardlinks "$repo" "$root/root/drape"
-log "cloned $(git -C "$repo" rev-parse --short HEAD)"
+rev=$(git -C "$repo" rev-parse HEAD)
+git -c advice.detachedHead=false clone --quiet --no-hardlinks "$repo" "$root/root/drape"
+if [ "$(git -C "$root/root/drape" rev-parse HEAD)" != "$rev" ]; then
+  log "the clone is not at $rev"
+  exit 1
+fi
+log "cloned ${rev:0:12}"
 if [ -n "$(git -C "$repo" status --porcelain --untracked-files=no)" ]; then
   log "note: the working tree has uncommitted changes; the check runs the commit"
 fi

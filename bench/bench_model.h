@@ -2,7 +2,7 @@
  * projection moves, and how much memory a case needs before it is created.
  *
  * The numbers are written down here, once, so that the effective bandwidth the benchmark reports can
- * be checked by hand (bench/README.md, "Performance model"). They follow shared/design.md: a
+ * be checked by hand (bench/README.md, "Performance model"). They follow docs/design.md: a
  * distance projection with float4 positions moves its two indices, its parameters and both
  * positions, read and written.
  */
@@ -18,7 +18,7 @@
  *   rest, k', compliance                3 x 4 B   read
  *   start positions x[a], x[b]          2 x 16 B  read
  *   displacements d[a], d[b]            2 x 16 B  read, and written back: 2 x 16 B
- * = 116 B. design.md's ~76 B (indices, rest, two positions read and written) predates the
+ * = 116 B. The first estimate, ~76 B (indices, rest, two positions read and written), predates the
  * displacement form and leaves out k' and compliance. An XPBD constraint also reads and writes its
  * multiplier lambda (124 B); a PBD one never touches it. */
 #define BENCH_BYTES_PER_DISTANCE 116u

@@ -1,4 +1,4 @@
-/* drape-bench: the GPU path against the CPU reference, in one run (issue 7).
+/* drape-bench: the GPU path against the CPU reference, in one run.
  *
  * Sweeps cloth sizes x iterations x substeps over the CPU reference (one thread) and OpenCL devices,
  * each case warmed up, calibrated to a target time and repeated (bench_case.c); measures each

@@ -2,7 +2,7 @@
 #
 # Run at build time by host/opencl/CMakeLists.txt (add_custom_command, cmake -P) whenever a kernel
 # file changes. The generated file is build output and is never committed: the .cl files in kernels/
-# stay the only copy of the kernels (shared/design.md: no kernels duplicated as committed strings).
+# stay the only copy of the kernels (docs/design.md: no kernel is duplicated as a committed string).
 #
 #   cmake -DOUTPUT=<file.c> -DFILES=<a.cl|b.cl> -DHEADERS=<h.h|...> -DINCLUDE=<header> -P embed.cmake
 #

@@ -4,8 +4,8 @@
  * The cloth's constraints are generated family by family, each family split by index parity so that
  * no two constraints of one family share a particle: structural (horizontal, then vertical), shear
  * (both diagonals) and skip-one bending (horizontal, then vertical). Greedy first-fit colouring in
- * this natural order then reaches the lower bound (4, 8 and 12 colours; shared/design.md). The mass-
- * spring cloth of seed 002 uses the same three families of springs.
+ * this natural order then reaches the lower bound (4, 8 and 12 colours; docs/design.md). The mass-
+ * spring cloth of the Taichi mass-spring cloth demo uses the same three families of springs.
  */
 #include "world_internal.h"
 

@@ -1,6 +1,7 @@
 /* Colliders: infinite planes, spheres and capsules, each static or moving with a prescribed
  * velocity. They are stored as dr_collider (kernels/drape_shared.h), the layout both backends read;
- * collision constraints against them are generated each substep (seed 000, generateCollisionConstraints). */
+ * collision constraints against them are generated each substep (Müller et al., "Position Based
+ * Dynamics", 2007, section 3.4, generateCollisionConstraints). */
 #include "world_internal.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The CPU reference solver: the seeds' Algorithm 1 with substeps, in plain C on one thread.
+/* The CPU reference solver: the PBD paper's Algorithm 1 with substeps, in plain C on one thread.
  *
  *   for each substep, h = dt / substeps:
  *     predict   v += h (g + drag (wind - v)); damp(v); p = x + h v      (or the mass-spring forces)

@@ -1,5 +1,5 @@
 /* Momentum-preserving damping on the CPU (Müller et al., "Position Based Dynamics", 2007, section
- * 3.5; seed 000, dampVelocities).
+ * 3.5, dampVelocities).
  *
  * The movable particles are treated as one body: its centre of mass, velocity and angular velocity
  * give the rigid motion v_cm + omega x r, and each particle's deviation from it is reduced by the

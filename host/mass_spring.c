@@ -1,5 +1,6 @@
-/* The mass-spring mode (seed 002): the same cloth topology, but every distance constraint is a Hooke
- * spring with damping along it, integrated explicitly, for comparison with PBD.
+/* The mass-spring mode (after the Taichi mass-spring cloth demo, with semi-implicit Euler and
+ * velocity Verlet): the same cloth topology, but every distance constraint is a Hooke spring with
+ * damping along it, integrated explicitly, for comparison with PBD.
  *
  * Spring constant: 1 / compliance where the constraint has a positive compliance, else the world's
  * spring_stiffness. Attachments become zero-length springs to their targets; dihedral constraints

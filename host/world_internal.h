@@ -1,6 +1,6 @@
 /* The world's state as the host keeps it, shared by the files of host/ and by nothing else.
  *
- * Data flows one way (shared/design.md): the user's particles and constraints in creation order
+ * Data flows one way (docs/design.md): the user's particles and constraints in creation order
  * -> colouring, which copies each constraint type into colour order (the solver sets) -> a backend
  * that steps those arrays. The solver sets are derived state: they are rebuilt whenever the
  * constraints change, and their iteration-corrected stiffness whenever the iteration count does.

@@ -1,5 +1,5 @@
 /* Collision generation: one contact per particle, the ray x -> p against every collider
- * (seed 000, generateCollisionConstraints), the deepest collider winning (dr_contact in
+ * (the PBD paper, section 3.4, generateCollisionConstraints), the deepest collider winning (dr_contact in
  * kernels/drape_shared.h). */
 #include "drape_shared.h"
 

@@ -18,7 +18,8 @@
  * the distance and the dihedral-bending constraints, damping and collision constraints; Macklin,
  * Müller, Chentanez, "XPBD" (2016) for compliance; Macklin et al., "Unified Particle Physics for
  * Real-Time Applications" (2014) for position-level friction. The dihedral gradients follow
- * Bender's PositionBasedDynamics library (MIT). Seed documents: shared/seeds/000..003.
+ * Bender's PositionBasedDynamics library (MIT). The mass-spring forces follow the Taichi mass-spring
+ * cloth demo (structural, shear and bending springs, semi-implicit Euler and velocity Verlet).
  */
 #ifndef DRAPE_SHARED_H
 #define DRAPE_SHARED_H
@@ -516,7 +517,8 @@ DR_FN dr_vec4 dr_damp_velocity(dr_vec4 v, dr_vec4 x, dr_vec4 xcm, dr_vec4 vcm, d
 }
 
 /* The force (N) on particle a of a Hooke spring a-b with rest length `rest` (m), stiffness ks (N/m)
- * and damping kd (N s/m) along the spring (seed 002); b gets the opposite force. */
+ * and damping kd (N s/m) along the spring (the Taichi mass-spring cloth demo); b gets the opposite
+ * force. */
 DR_FN dr_vec4 dr_spring_force(dr_vec4 xa, dr_vec4 xb, dr_vec4 va, dr_vec4 vb, float rest, float ks,
                               float kd)
 {
@@ -679,7 +681,7 @@ DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec
     return dr_sphere_entry(dr_sub3(q0, c->a), D, R);
 }
 
-/* generateCollisionConstraints for one particle, continuously: the first collider that the segment
+/* generateCollisionConstraints (the PBD paper, 3.4) for one particle, continuously: the first collider that the segment
  * x -> p = x + d enters, or the one it starts inside. t is the substep's start, h its length. */
 DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
                                      DR_GLOBAL const dr_collider *colliders, unsigned count,

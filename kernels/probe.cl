@@ -1,7 +1,7 @@
 /* Probe kernels: the smallest real users of the OpenCL chain, and the copy-bandwidth probe.
  *
  * copy_float4 streams n float4 from src to dst. Benchmarks time it to measure the device's copy
- * bandwidth, against which the solver's effective bandwidth is reported (shared/design.md,
+ * bandwidth, against which the solver's effective bandwidth is reported (docs/design.md,
  * "Performance model"). scale3_float4 scales xyz and keeps w through drape_shared.h, so the tests see
  * the whole chain work: embedding, the spliced shared header, the tunables header (DR_WG_SIZE),
  * build, the program cache and dr_cl_launch_1d. The global size is rounded up to whole work groups,

@@ -1,13 +1,14 @@
-/* The built-in scenes: the systems of the seed documents, built in C through the same calls the
+/* The built-in scenes: a cloth on a sphere, a falling triangle, an IK chain, a
+ * curtain and a flag, built in C through the same calls the
  * scene parser uses. Each is also shipped as scenes/<name>.json, which a test loads and steps next
  * to the built-in to show that the file makes the same world, bit for bit; the files are also
  * embedded (drape_scene_builtin_json), for sweeps that vary a built-in scene by JSON path.
  *
- *   cloth-sphere    a square cloth dropped on a sphere above the ground (seed 002); the default
+ *   cloth-sphere    a square cloth dropped on a sphere above the ground; the default
  *   triangle-plane  a rigid triangle, three particles and three distance constraints, falling on a
- *                   plane (seed 000)
+ *                   plane
  *   ik-chain        a chain pinned at one end whose other end is attached to a target moving on a
- *                   circle: PBD as inverse kinematics (seed 001)
+ *                   circle: PBD as inverse kinematics
  *   curtain         a curtain pinned along its top edge, with dihedral bending, pushed by a sphere
  *   flag            a flag pinned along one side, in wind
  */
@@ -145,11 +146,11 @@ static drape_result build_flag(drape_scene *s)
 }
 
 static const builtin builtins[] = {
-    {"cloth-sphere", "a square cloth dropped on a sphere above the ground (seed 002)", 300,
+    {"cloth-sphere", "a square cloth dropped on a sphere above the ground", 300,
      build_cloth_sphere},
-    {"triangle-plane", "a rigid triangle of three particles falling on a plane (seed 000)", 180,
+    {"triangle-plane", "a rigid triangle of three particles falling on a plane", 180,
      build_triangle_plane},
-    {"ik-chain", "a chain whose end follows a target moving on a circle: PBD as IK (seed 001)",
+    {"ik-chain", "a chain whose end follows a target moving on a circle: PBD as IK",
      360, build_ik_chain},
     {"curtain", "a curtain pinned along its top edge, pushed by a moving sphere", 300,
      build_curtain},

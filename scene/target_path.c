@@ -1,5 +1,5 @@
 /* Scripted attachment targets: a path that says where a target is at time t, so that a scene file
- * can move an attachment (PBD as inverse kinematics, seed 001: the end of a chain follows a target
+ * can move an attachment (PBD as inverse kinematics: the end of a chain follows a target
  * and the solver finds the pose). The scene sets each scripted target to where its path is at the
  * end of the coming step, through drape_world_set_attachment_target, before every step.
  *

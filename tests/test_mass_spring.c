@@ -1,4 +1,4 @@
-/* Mass-spring mode (seed 002): distance constraints become Hooke springs with damping along them,
+/* Mass-spring mode (the Taichi mass-spring cloth demo): distance constraints become Hooke springs with damping along them,
  * integrated by semi-implicit Euler or velocity Verlet.
  *
  * - For both integrators, a particle of 0.5 kg hanging from a pin by a spring of 100 N/m (given

@@ -99,7 +99,7 @@ static void build_slide(drape_world *w)
     ENSURE(drape_world_add_collider(w, &floor, NULL) == DRAPE_OK);
 }
 
-/* A chain whose end follows a moving target: PBD as inverse kinematics (seed 001). */
+/* A chain whose end follows a moving target: PBD as inverse kinematics. */
 static uint32_t chain_target;
 
 static void build_chain(drape_world *w)

@@ -1,4 +1,4 @@
-/* Keys and mouse (app.h). The keys follow the classic mass-spring demo (Q, C, Z, V, Y/U/I/O) and
+/* Keys and mouse (app.h). The keys follow the Taichi mass-spring cloth demo (Q, C, Z, V, Y/U/I/O) and
  * common PBD demos (space, S, R); P shows or hides the panel. Keys and the mouse go to the panel
  * instead while it wants them (a slider being dragged, a field being typed in). Keys that change the simulation's settings (V, the
  * resolutions, R) only set them and ask for a rebuild, which the frame loop does between frames.

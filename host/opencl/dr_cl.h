@@ -1,7 +1,7 @@
 /* The infrastructure of drape's OpenCL backend: device choice, program build and cache, checked
  * buffers, kernel launch, profiling and CLBlast reductions. The solver's step (host/) is built on it.
  *
- * Design, in the manner of CLBlast (CNugteren/CLBlast) and shared/design.md:
+ * Design, in the manner of CLBlast (CNugteren/CLBlast); docs/design.md:
  *
  * - No global state. Everything lives in a dr_cl_context, so two worlds can each own one. The only
  *   process-wide state is CLBlast's own cache of compiled routines (see dr_cl_blast.c).

@@ -1,7 +1,7 @@
 /* The OpenCL context of one world: the chosen device, its cl_context and queue, the tunables, the
  * build options and the programs built so far.
  *
- * There is no global state (shared/design.md): two worlds each create their own dr_cl_context, and
+ * There is no global state (docs/design.md): two worlds each create their own dr_cl_context, and
  * everything, the log callback included, is reached through it. Creation lists the devices, chooses
  * one (the def's selector, else $DRAPE_DEVICE, else the first GPU, else the first device), reports it
  * at info level and makes an in-order queue with profiling enabled. Programs are built lazily, on the

@@ -2,7 +2,7 @@
  *
  * Discovery walks every platform and every device, in the order the ICD loader reports them, and
  * numbers the devices 0, 1, ... across platforms; that number is what DRAPE_DEVICE=<index> names.
- * The default choice is the first GPU, else the first device of any type (issue 4). A selector that
+ * The default choice is the first GPU, else the first device of any type. A selector that
  * is not a number is matched, without regard to case, as a substring of the device name, the platform
  * name or the platform vendor, so "nvidia", "pocl" (PoCL's vendor is "The pocl project"), "portable"
  * or "h200" all work. A selector that names nothing is an

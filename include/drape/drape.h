@@ -102,7 +102,7 @@ typedef struct drape_world drape_world;
 
 typedef enum drape_solver_mode {
     DRAPE_MODE_PBD = 0,         /* position-based dynamics, each constraint PBD or XPBD */
-    DRAPE_MODE_MASS_SPRING = 1, /* distance constraints become Hooke springs (seed 002) */
+    DRAPE_MODE_MASS_SPRING = 1, /* distance constraints become Hooke springs, as in the Taichi mass-spring cloth demo */
 } drape_solver_mode;
 
 typedef enum drape_integrator {
@@ -138,7 +138,7 @@ typedef struct drape_world_def {
     int substeps;       /* substeps per step, h = dt / substeps; default 4 */
     int iterations;     /* constraint iterations per substep; default 8 */
     float damping;      /* PBD momentum-preserving damping k in [0, 1], applied each substep; it damps
-                           only the motion that is not rigid (seed 000, dampVelocities); default 0 */
+                           only the motion that is not rigid (PBD paper 3.5, dampVelocities); default 0 */
     float air_drag;     /* 1/s: each particle's velocity relaxes towards `wind` at this rate
                            (a = air_drag * (wind - v)); with no wind it is plain linear drag; default 0 */
     drape_vec3 wind;           /* m/s, the velocity of the air; default 0 */
@@ -307,7 +307,7 @@ DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t
 /*
  * Each constraint is either PBD or XPBD, chosen per constraint:
  *   compliance < 0  PBD with stiffness k in [0, 1], corrected for the iteration count n as
- *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (seed 001);
+ *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD paper 3.3);
  *   compliance >= 0 XPBD with that compliance (the inverse stiffness; m/N for distances and
  *                   attachments, rad/(N m) for bending angles) and lambda accumulated per substep.
  *                   Compliance 0 is a hard constraint, like PBD with k = 1.

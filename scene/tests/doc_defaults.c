@@ -1,0 +1,120 @@
+/* Prints the library's defaults (drape_default_*_def) as JSON, one object per section of
+ * docs/scene-format.md ("Solver", "Particles", ...) keyed by the scene file's key names, for
+ * check_doc_defaults.py, which compares them with the defaults the document's tables state. Enums are
+ * written as the scene format spells them. */
+#include <drape/drape.h>
+
+#include <stdio.h>
+
+static void vec(const char *key, drape_vec3 v, const char *sep)
+{
+    printf("    \"%s\": [%.7g, %.7g, %.7g]%s\n", key, (double)v.x, (double)v.y, (double)v.z, sep);
+}
+
+static void num(const char *key, double value, const char *sep)
+{
+    printf("    \"%s\": %.7g%s\n", key, value, sep);
+}
+
+static void str(const char *key, const char *value, const char *sep)
+{
+    printf("    \"%s\": \"%s\"%s\n", key, value, sep);
+}
+
+static void boolean(const char *key, bool value, const char *sep)
+{
+    printf("    \"%s\": %s%s\n", key, value ? "true" : "false", sep);
+}
+
+/* A stiffness family as the scene format writes it: {"stiffness": k} or {"compliance": c}. */
+static void stiffness(const char *key, drape_stiffness s, const char *sep)
+{
+    if (s.compliance >= 0.0f)
+        printf("    \"%s\": {\"compliance\": %.7g}%s\n", key, (double)s.compliance, sep);
+    else
+        printf("    \"%s\": {\"stiffness\": %.7g}%s\n", key, (double)s.stiffness, sep);
+}
+
+int main(void)
+{
+    static const char *const modes[] = {"pbd", "mass-spring"};
+    static const char *const integrators[] = {"semi-implicit-euler", "velocity-verlet"};
+    static const char *const orders[] = {"natural", "largest-first", "random"};
+    static const char *const backends[] = {"cpu", "opencl", "auto"};
+    static const char *const bendings[] = {"none", "skip-one", "dihedral"};
+    static const char *const kinds[] = {"stretch", "shear", "bend"};
+
+    const drape_world_def w = drape_default_world_def();
+    printf("{\n  \"Solver\": {\n");
+    num("dt", w.dt, ",");
+    num("substeps", w.substeps, ",");
+    num("iterations", w.iterations, ",");
+    num("damping", w.damping, ",");
+    num("air_drag", w.air_drag, ",");
+    vec("wind", w.wind, ",");
+    vec("gravity", w.gravity, ",");
+    num("collision_margin", w.collision_margin, ",");
+    str("mode", modes[w.mode], ",");
+    str("integrator", integrators[w.integrator], ",");
+    num("spring_stiffness", w.spring_stiffness, ",");
+    num("spring_damping", w.spring_damping, ",");
+    str("color_order", orders[w.color_order], ",");
+    num("color_seed", (double)w.color_seed, ",");
+    boolean("color_balance", w.color_balance, ",");
+    str("backend", backends[w.backend], "");
+
+    const drape_particle_def p = drape_default_particle_def();
+    printf("  },\n  \"Particles\": {\n");
+    vec("velocity", p.velocity, ",");
+    num("mass", p.mass, "");
+
+    const drape_cloth_def c = drape_default_cloth_def();
+    printf("  },\n  \"Cloths\": {\n");
+    num("nx", c.nx, ",");
+    num("ny", c.ny, ",");
+    vec("origin", c.origin, ",");
+    vec("u_axis", c.u_axis, ",");
+    vec("v_axis", c.v_axis, ",");
+    vec("velocity", c.velocity, ",");
+    num("mass", c.mass, ",");
+    printf("    \"pins\": %s,\n", c.pins == DRAPE_PIN_NONE ? "[]" : "\"some\"");
+    boolean("shear", c.shear, ",");
+    str("bending", bendings[c.bending], ",");
+    stiffness("stretch", c.stretch, ",");
+    stiffness("shear_stiffness", c.shear_stiffness, ",");
+    stiffness("bend_stiffness", c.bend_stiffness, "");
+
+    const drape_rope_def r = drape_default_rope_def();
+    printf("  },\n  \"Ropes\": {\n");
+    num("count", r.count, ",");
+    vec("start", r.start, ",");
+    vec("end", r.end, ",");
+    num("mass", r.mass, ",");
+    boolean("pin_start", r.pin_start, ",");
+    boolean("pin_end", r.pin_end, ",");
+    stiffness("stretch", r.stretch, ",");
+    boolean("bending", r.bending, ",");
+    stiffness("bend_stiffness", r.bend_stiffness, "");
+
+    const drape_distance_def d = drape_default_distance_def();
+    printf("  },\n  \"Distances\": {\n");
+    num("stiffness", d.stiffness, ",");
+    str("kind", kinds[d.kind], "");
+
+    printf("  },\n  \"Dihedrals\": {\n");
+    num("stiffness", drape_default_dihedral_def().stiffness, "");
+
+    printf("  },\n  \"Attachments\": {\n");
+    num("stiffness", drape_default_attachment_def().stiffness, "");
+
+    const drape_collider_def k = drape_default_collider_def();
+    printf("  },\n  \"Colliders\": {\n");
+    vec("position", k.position, ",");
+    vec("normal", k.normal, ",");
+    vec("velocity", k.velocity, ",");
+    num("static_friction", k.static_friction, ",");
+    num("kinetic_friction", k.kinetic_friction, ",");
+    num("restitution", k.restitution, "");
+    printf("  }\n}\n");
+    return 0;
+}

@@ -13,7 +13,7 @@ static const char no_opencl[] = "this drape was built without OpenCL (DRAPE_OPEN
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out)
 {
     *out = NULL;
-    return dr_fail(&world->def, DRAPE_ERROR_UNSUPPORTED, "drape_world_create: %s", no_opencl);
+    return dr_fail(&world->def, DRAPE_ERROR_UNSUPPORTED, "%s", no_opencl);
 }
 
 void dr_opencl_destroy(dr_opencl *cl) { (void)cl; }

@@ -130,6 +130,39 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
     return DRAPE_OK;
 }
 
+/* DRAPE_BACKEND_AUTO: the OpenCL backend if it starts (w->cl), else the CPU reference with one
+ * warning that says why (no platform, a selector that matched nothing, a kernel that did not
+ * build); the backend's own error messages are not errors here, so they go into that warning. */
+typedef struct auto_log {
+    drape_log_fn log;
+    void *user;
+    char why[480];
+} auto_log;
+
+static void keep_error(drape_log_level level, const char *message, void *user)
+{
+    auto_log *a = user;
+    if (level == DRAPE_LOG_ERROR)
+        snprintf(a->why, sizeof a->why, "%s", message);
+    else
+        a->log(level, message, a->user);
+}
+
+static drape_result auto_opencl_create(drape_world *w)
+{
+    auto_log a = {w->def.log ? w->def.log : drape_log_stderr, w->def.log_user, ""};
+    w->def.log = keep_error;
+    w->def.log_user = &a;
+    drape_result r = dr_opencl_create(w, &w->cl);
+    w->def.log = a.log;
+    w->def.log_user = a.user;
+    if (r != DRAPE_OK)
+        dr_log(&w->def, DRAPE_LOG_WARNING,
+               "drape_world_create: falling back to the CPU reference solver: %s",
+               a.why[0] ? a.why : "the OpenCL backend could not start");
+    return DRAPE_OK;
+}
+
 drape_result drape_world_create(const drape_world_def *def, drape_world **out)
 {
     if (out)
@@ -165,19 +198,15 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     w->backend = DRAPE_BACKEND_CPU;
     snprintf(w->device_name, sizeof w->device_name, "CPU reference (one thread)");
     if (def->backend != DRAPE_BACKEND_CPU) {
-        r = dr_opencl_create(w, &w->cl);
-        if (r == DRAPE_OK) {
+        r = def->backend == DRAPE_BACKEND_AUTO ? auto_opencl_create(w) : dr_opencl_create(w, &w->cl);
+        if (w->cl) {
             w->backend = DRAPE_BACKEND_OPENCL;
             dr_opencl_device_name(w->cl, w->device_name, sizeof w->device_name);
-        } else if (def->backend == DRAPE_BACKEND_OPENCL) {
+        } else if (r != DRAPE_OK) {
             dr_fail(def, r, "drape_world_create: the OpenCL backend was asked for and could not "
                             "start (see the message above)");
             drape_world_destroy(w);
             return r;
-        } else {
-            dr_log(def, DRAPE_LOG_WARNING,
-                   "drape_world_create: no usable OpenCL device, falling back to the CPU reference "
-                   "solver");
         }
     }
     *out = w;

@@ -53,6 +53,9 @@ static void device_named_nothing(void)
     unsetenv("DRAPE_DEVICE");
     ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
     ENSURE(tu_log_has(&log, "falling back to the CPU"));
+    /* One warning that names the selector that matched nothing, and no error: the world works. */
+    ENSURE(tu_log_has(&log, "no OpenCL device matches \"no-such-device-anywhere\""));
+    ENSURE(log.errors == 0 && log.count == 1);
     drape_world_destroy(w);
 }
 
@@ -167,6 +170,8 @@ static void no_platform(void)
     ENSURE_OK(drape_world_create(&def, &w));
     ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
     ENSURE(tu_log_has(&log, "falling back to the CPU"));
+    ENSURE(tu_log_has(&log, "no OpenCL platform"));
+    ENSURE(log.errors == 0 && log.count == 1);
     ENSURE(tu_step(w, 2));
     drape_world_destroy(w);
 }

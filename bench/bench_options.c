@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench_options.h"
 
+#include <drape/drape.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ void bench_print_help(const char *program)
            "  --json FILE         write one record per case (and the probes) as JSON\n"
            "  --csv FILE          write one row per case as CSV\n"
            "  --help              this text\n"
+           "  --version           the version of drape\n"
            "\n"
            "Sizes whose estimated memory exceeds what the device (or host) has are skipped and\n"
            "reported as such. Environment: DRAPE_DEVICE is not used here; name devices with --device.\n",
@@ -127,6 +130,10 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             value = arg + len + 1;
         if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
             bench_print_help(program);
+            return 1;
+        }
+        if (strcmp(name, "--version") == 0) {
+            printf("drape-bench %s\n", DRAPE_VERSION_STRING);
             return 1;
         }
         if (strcmp(name, "--quick") == 0) {

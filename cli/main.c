@@ -19,6 +19,7 @@ static void usage(FILE *to)
             "       drape devices              list the OpenCL devices\n"
             "       drape sweep SWEEP.json ... run many variations of a scene (docs/sweep-format.md)\n"
             "       drape COMMAND --help       the options of a command\n"
+            "       drape --version            the version of drape\n"
             "\n"
             "Scene files are JSON, described in docs/scene-format.md. Built-in scenes:",
             drape_scene_builtin_name(0));
@@ -53,6 +54,10 @@ static int run_command(int argc, char **argv)
         return cli_cmd_devices(argc - 1, argv + 1);
     if (!strcmp(command, "sweep"))
         return cli_cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(command, "--version")) {
+        printf("drape %s\n", DRAPE_VERSION_STRING);
+        return CLI_OK;
+    }
     if (!strcmp(command, "--help") || !strcmp(command, "-h") || !strcmp(command, "help")) {
         usage(stdout);
         return CLI_OK;

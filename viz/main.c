@@ -7,9 +7,14 @@
 #include "options.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--version")) {
+        printf("drape-view %s\n", DRAPE_VERSION_STRING);
+        return 0;
+    }
     viz_options options;
     if (!viz_options_parse(argc, argv, &options)) {
         viz_options_usage(stderr);

@@ -20,6 +20,9 @@ prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix" >"$scratch/install.log"
 echo "installed drape $version ($( [ $shared = 1 ] && echo shared || echo static)) into $prefix"
 
+# The installed tools run from the prefix (a shared build finds libdrape through its RUNPATH).
+"$prefix/bin/drape" --version | grep -qx "drape $version" || { echo "$prefix/bin/drape --version is wrong"; exit 1; }
+
 # find_package(drape), the CMake way.
 cmake -S "$here/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
       -DCMAKE_C_COMPILER="$cc" -DDRAPE_EXPECT_VERSION="$version" >"$scratch/cmake.log"

@@ -7,14 +7,26 @@ one line per backend (the CPU reference and each OpenCL device), for one iterati
 Reads the JSON that `drape-bench --json` writes (the CSV works too). Without --iterations and
 --substeps it takes 5 iterations and 1 substep when the run has them, else the first pair it finds.
 Uses matplotlib's Agg backend, so it needs no display (Debian: python3-matplotlib, installed by
-scripts/setup.sh).
+scripts/setup.sh). Run by a python3 without matplotlib (a pyenv or a virtual environment first on
+PATH), it runs itself again with Debian's /usr/bin/python3, or says what to install.
 """
 import argparse
 import csv
 import json
+import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    SYSTEM_PYTHON = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON) and \
+            os.access(SYSTEM_PYTHON, os.X_OK) and not os.environ.get("DRAPE_PLOT_REEXEC"):
+        os.environ["DRAPE_PLOT_REEXEC"] = "1"
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    sys.exit(f"plot.py: matplotlib is not installed for {sys.executable}: install Debian's "
+             f"python3-matplotlib (bash scripts/setup.sh does, for {SYSTEM_PYTHON}) or "
+             "`pip install matplotlib` for this python3")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)

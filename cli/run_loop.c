@@ -142,6 +142,7 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     if (!c->json)
         print_header(s, steps);
     cli_interrupt_install();
+    drape_scene_set_last_frame(s, steps / c->every);
     if (c->export_dir)
         rc = export_frame(s, c->export_dir, frames++);
 

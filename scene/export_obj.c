@@ -1,4 +1,5 @@
-/* OBJ export of a scene, one file per frame: DIR/NAME_0001.obj, DIR/NAME_0002.obj, ... which Blender
+/* OBJ export of a scene, one file per frame: DIR/NAME_0001.obj, DIR/NAME_0002.obj, ... (as many
+ * digits as the last frame needs, so that the names sort in frame order) which Blender
  * (and other tools that read OBJ sequences) import as an animation. Every particle is a vertex, with
  * its area-weighted normal as the world computes it for the viewer; the scene's triangles (cloth triangulations, meshes, the file's own
  * "triangles") are faces and its ropes are polylines, so vertex k is always particle k - 1. Each
@@ -36,6 +37,14 @@ static drape_result world_normals(const drape_scene *s, uint32_t n, drape_vec3 *
     return DRAPE_OK;
 }
 
+void drape_scene_set_last_frame(drape_scene *s, uint32_t last_frame)
+{
+    uint32_t digits = 1;
+    for (uint32_t f = last_frame; f >= 10; f /= 10)
+        ++digits;
+    s->frame_digits = digits;
+}
+
 drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir, uint32_t frame,
                                           drape_scene_error *err)
 {
@@ -48,8 +57,8 @@ drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir,
     char *path = malloc(size);
     if (!path)
         return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY, "no memory");
-    snprintf(path, size, "%s%s%s_%04u.obj", dir, dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "",
-             s->name, frame);
+    snprintf(path, size, "%s%s%s_%0*u.obj", dir, dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "",
+             s->name, s->frame_digits > 4 ? (int)s->frame_digits : 4, frame);
 
     uint32_t n;
     drape_vec3 *x = NULL, *normals = NULL;

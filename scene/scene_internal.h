@@ -205,6 +205,7 @@ struct drape_scene {
     uint32_t collider_count, collider_capacity;
     uint32_t colliders_by_type[3];
     uint32_t moving_colliders;
+    uint32_t frame_digits; /* width of exported frame numbers (drape_scene_set_last_frame), >= 4 */
 };
 
 /* A mesh's placement and material. */

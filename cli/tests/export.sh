@@ -14,4 +14,13 @@ frames=$(ls "$dir" | grep -c '^triangle-plane_000[0-3]\.obj$')
 grep -q '^f 1//1 2//2 3//3$' "$dir/triangle-plane_0003.obj" || { echo "FAILED: face"; exit 1; }
 [ "$(head -n 1 "$dir/final.csv")" = "index,x,y,z,vx,vy,vz,mass" ] || { echo "FAILED: header"; exit 1; }
 [ "$(wc -l < "$dir/final.csv")" = 4 ] || { echo "FAILED: CSV rows"; exit 1; }
-echo "ok: 4 frames and a CSV of 3 particles"
+
+# A run of more than 9999 frames pads every frame number to 5 digits, so that the names sort.
+long=$2/export-long
+rm -rf "$long"
+"$drape" run triangle-plane --steps 10000 --export-obj "$long" >/dev/null
+[ "$(ls "$long" | head -n 1)" = triangle-plane_00000.obj ] || { echo "FAILED: first name"; exit 1; }
+[ "$(ls "$long" | tail -n 1)" = triangle-plane_10000.obj ] || { echo "FAILED: last name"; exit 1; }
+[ "$(ls "$long" | grep -c '^triangle-plane_[0-9]\{5\}\.obj$')" = 10001 ] || { echo "FAILED: names"; exit 1; }
+rm -rf "$long"
+echo "ok: 4 frames and a CSV of 3 particles; 10001 frames named with 5 digits"

@@ -186,13 +186,18 @@ drape_scene_status drape_output_commit(drape_output *out, drape_scene_error *err
 void drape_output_discard(drape_output *out);
 
 /* Writes the current state as DIR/NAME_FFFF.obj (NAME the scene's name, FFFF the frame number,
- * zero-padded to 4 digits): every particle as a vertex with its area-weighted normal, the scene's
- * triangles as faces and its ropes as polylines. Blender imports the files as a sequence. DIR is
- * created when missing (one level). Every output is written atomically (drape_output_open); a
- * state with a non-finite number is not written (DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_NON_FINITE,
- * and the message names the particle). */
+ * zero-padded to 4 digits, or to those of the last frame drape_scene_set_last_frame announced):
+ * every particle as a vertex with its area-weighted normal, the scene's triangles as faces and its
+ * ropes as polylines (rope particles have no triangle, so their normal is (0, 0, 0)). Blender
+ * imports the files as a sequence. DIR is created when missing (one level). Every output is
+ * written atomically (drape_output_open); a state with a non-finite number is not written
+ * (DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_NON_FINITE, and the message names the particle). */
 drape_scene_status drape_scene_export_obj(const drape_scene *scene, const char *dir, uint32_t frame,
                                           drape_scene_error *err);
+
+/* Announces the largest frame number a run will export, so that every file name is padded to its
+ * digits (at least 4) and the files of any length of run sort in frame order. */
+void drape_scene_set_last_frame(drape_scene *scene, uint32_t last_frame);
 
 /* Writes the current state as CSV: a header line, then one row per particle with index, position
  * (m), velocity (m/s) and mass (kg, 0 = pinned). */

@@ -81,6 +81,11 @@ void cli_error(const char *fmt, ...)
 #endif
     ;
 
+/* ---- output_path.c ---- */
+/* Whether `path` can be written, checked before a run without writing anything: prints
+ * "drape: PATH: cannot write: why" and returns false when it cannot. */
+bool cli_output_writable(const char *path);
+
 /* The exit code of a scene library failure. */
 int cli_exit_code(drape_scene_status status);
 

@@ -145,6 +145,9 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     drape_scene_set_last_frame(s, steps / c->every);
     if (c->export_dir)
         rc = export_frame(s, c->export_dir, frames++);
+    /* After frame 0, which makes the export directory that the dump may go into. */
+    if (rc == CLI_OK && c->dump && !cli_output_writable(c->dump))
+        rc = CLI_OUTPUT;
 
     cli_progress bar;
     cli_progress_start(&bar, steps);

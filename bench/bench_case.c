@@ -171,6 +171,7 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
         snprintf(out->status, sizeof out->status,
                  "skipped: needs about %.2f GiB, %s has %.2f GiB", (double)need / (1 << 30),
                  cpu ? "the host" : "the device", (double)def->memory_available / (1 << 30));
+        out->skipped = true;
         return;
     }
 

@@ -25,6 +25,7 @@ typedef struct bench_result {
     char device[320];    /* the device in words, as drape_world_device says */
     char status[200];    /* "ok", or why the case was skipped or failed */
     bool ok;
+    bool skipped;        /* not run: too large for the memory (not a failure) */
     uint64_t particles, constraints;
     uint32_t colors;
     double setup_ms;     /* world creation, cloth, colouring and the first step (upload, build) */

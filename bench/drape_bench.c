@@ -6,14 +6,16 @@
  * as a fraction of what the device can move; then prints a table and writes CSV and JSON
  * (bench_report.c). The figures are defined in bench/README.md; the byte counts in bench_model.h.
  *
- * Exit status: 0 when at least one case ran and every requested file was written; 1 otherwise;
- * 2 for a bad command line.
+ * Exit status: 0 when at least one case ran, none failed (a case too large for the memory is
+ * skipped, not failed) and every requested file was written; 1 otherwise; 2 for a bad command line.
+ * A busy machine or a noisy case only gets a warning (bench_verdict.c).
  */
 #include "bench_case.h"
 #include "bench_machine.h"
 #include "bench_options.h"
 #include "bench_probe.h"
 #include "bench_report.h"
+#include "bench_verdict.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -156,6 +158,8 @@ int main(int argc, char **argv)
     bench_machine_load(run.machine.load_after);
     relate(&run);
     bench_print_table(stdout, &run);
+    fflush(stdout);
+    const int failed = bench_verdict(stderr, &run);
 
     bool written = true;
     if (options.csv_path)
@@ -163,5 +167,5 @@ int main(int argc, char **argv)
     if (options.json_path)
         written = bench_write_json(options.json_path, &run) && written;
     free(run.results);
-    return ok_cases > 0 && written ? 0 : 1;
+    return failed == 0 && ok_cases > 0 && written ? 0 : 1;
 }

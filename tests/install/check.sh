@@ -1,8 +1,9 @@
 #!/bin/sh
-# Installs a drape build into a temporary prefix and builds an outside C program against it
-# (consumer/), once through find_package(drape) and once through pkg-config, and runs both. The
-# build decides the kind: a static libdrape is linked with `pkg-config --static`, a shared one must
-# export exactly the functions drape.h marks DRAPE_API. Registered with ctest as install.consumer.
+# Installs a drape build into a temporary prefix and builds outside C programs against it
+# (consumer/: one on the library, one on the scene library), once through find_package(drape) and
+# once through pkg-config, and runs them, and the installed `drape --version`. The build decides the
+# kind: a static libdrape is linked with `pkg-config --static`, a shared one must export exactly the
+# functions drape.h declares. Registered with ctest as install.consumer.
 #
 #   check.sh BUILD_DIR SCRATCH_DIR
 set -eu
@@ -28,11 +29,14 @@ cmake -S "$here/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
       -DCMAKE_C_COMPILER="$cc" -DDRAPE_EXPECT_VERSION="$version" >"$scratch/cmake.log"
 cmake --build "$scratch/cmake" >>"$scratch/cmake.log"
 "$scratch/cmake/consumer"
+"$scratch/cmake/scene_consumer"
 
-# pkg-config, with nothing but the installed tree on its path.
+# pkg-config, with the installed tree first on its path (the system's has cJSON's libcjson.pc).
 pc=$(find "$prefix" -name drape.pc)
 [ -n "$pc" ] || { echo "no drape.pc under $prefix"; exit 1; }
-export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_LIBDIR="$(dirname "$pc")"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+pkg-config --exists --print-errors drape drape-scene
+[ "$(pkg-config --variable=prefix drape)" -ef "$prefix" ] || { echo "drape.pc is not the installed one"; exit 1; }
 [ "$(pkg-config --modversion drape)" = "$version" ] || { echo "drape.pc says $(pkg-config --modversion drape), not $version"; exit 1; }
 if [ $shared = 1 ]; then
   libs="$(pkg-config --libs drape) -Wl,-rpath,$(pkg-config --variable=libdir drape)"
@@ -43,6 +47,12 @@ fi
 "$cc" -std=c17 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags drape) \
       "$here/consumer/main.c" -o "$scratch/consumer-pc" $libs -lm
 "$scratch/consumer-pc"
+# The scene library is static; it brings libdrape and cJSON through Requires.
+# shellcheck disable=SC2046
+"$cc" -std=c17 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags drape-scene) \
+      "$here/consumer/scene_consumer.c" -o "$scratch/scene-consumer-pc" \
+      $(pkg-config --static --libs drape-scene) $( [ $shared = 1 ] && echo "-Wl,-rpath,$(pkg-config --variable=libdir drape)")
+"$scratch/scene-consumer-pc"
 
 # A shared libdrape exports the DRAPE_API functions and nothing else.
 if [ $shared = 1 ]; then

@@ -681,8 +681,8 @@ DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec
     return dr_sphere_entry(dr_sub3(q0, c->a), D, R);
 }
 
-/* generateCollisionConstraints (the PBD paper, 3.4) for one particle, continuously: the first collider that the segment
- * x -> p = x + d enters, or the one it starts inside. t is the substep's start, h its length. */
+/* generateCollisionConstraints (the PBD paper, 3.4) for one particle, continuously: the first
+ * collider that the segment x -> p = x + d enters, or the one it starts inside. t is the substep's start, h its length. */
 DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
                                      DR_GLOBAL const dr_collider *colliders, unsigned count,
                                      float t, float h, float margin)

@@ -33,6 +33,13 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/drapeConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/drapeConfig.cmake ${PROJECT_BINARY_DIR}/drapeConfigVersion.cmake
         DESTINATION ${DRAPE_CMAKE_DIR})
 
+# A sanitizer build's library needs the sanitizer runtimes in the program that links it.
+set(DRAPE_PC_LIBS "-ldrape")
+if(DRAPE_SANITIZE)
+  target_link_options(drape INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
+  set(DRAPE_PC_LIBS "-ldrape -fsanitize=address,undefined")
+endif()
+
 # pkg-config: a static libdrape needs its dependencies on the link line (pkg-config --static).
 set(DRAPE_PC_LIBS_PRIVATE "-lm")
 if(DRAPE_OPENCL)

@@ -12,7 +12,7 @@
  * FIFO, a device, a directory) is refused, since renaming over it would replace it.
  */
 #define _XOPEN_SOURCE 700 /* fdopen, lstat, realpath, readlink */
-#include "drape_scene.h"
+#include <drape/scene.h>
 #include "scene_internal.h"
 
 #include <errno.h>

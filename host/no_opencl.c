@@ -18,6 +18,12 @@ drape_result dr_opencl_create(drape_world *world, dr_opencl **out)
 
 void dr_opencl_destroy(dr_opencl *cl) { (void)cl; }
 
+bool dr_opencl_uses_host_memory(const dr_opencl *cl)
+{
+    (void)cl;
+    return false;
+}
+
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
 {
     (void)cl;

@@ -440,7 +440,7 @@ DRAPE_API uint64_t drape_world_host_bytes(const drape_world *world);
  * system has available (MemAvailable plus free swap) and what the address-space limit (RLIMIT_AS)
  * leaves; UINT64_MAX when neither is known. The builders check what they will need against it
  * first, and fail with DRAPE_ERROR_OUT_OF_MEMORY and a message naming the bytes. */
-uint64_t drape_host_memory_available(void);
+DRAPE_API uint64_t drape_host_memory_available(void);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Colouring                                                                                      */

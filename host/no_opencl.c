@@ -18,6 +18,13 @@ drape_result dr_opencl_create(drape_world *world, dr_opencl **out)
 
 void dr_opencl_destroy(dr_opencl *cl) { (void)cl; }
 
+void dr_opencl_set_log(dr_opencl *cl, drape_log_fn log, void *user)
+{
+    (void)cl;
+    (void)log;
+    (void)user;
+}
+
 bool dr_opencl_uses_host_memory(const dr_opencl *cl)
 {
     (void)cl;

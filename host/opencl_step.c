@@ -203,6 +203,12 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     return DRAPE_OK;
 }
 
+void dr_opencl_set_log(dr_opencl *cl, drape_log_fn log, void *user)
+{
+    cl->ctx->logger.log = log;
+    cl->ctx->logger.user = user;
+}
+
 bool dr_opencl_uses_host_memory(const dr_opencl *cl)
 {
     return (cl->ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;

@@ -150,13 +150,16 @@ static void keep_error(drape_log_level level, const char *message, void *user)
 
 static drape_result auto_opencl_create(drape_world *w)
 {
-    auto_log a = {w->def.log ? w->def.log : drape_log_stderr, w->def.log_user, ""};
+    const drape_log_fn def_log = w->def.log;
+    auto_log a = {def_log ? def_log : drape_log_stderr, w->def.log_user, ""};
     w->def.log = keep_error;
     w->def.log_user = &a;
     drape_result r = dr_opencl_create(w, &w->cl);
-    w->def.log = a.log;
+    w->def.log = def_log;
     w->def.log_user = a.user;
-    if (r != DRAPE_OK)
+    if (r == DRAPE_OK) /* the backend must not keep this function's log, which ends here */
+        dr_opencl_set_log(w->cl, a.log, a.user);
+    else
         dr_log(&w->def, DRAPE_LOG_WARNING,
                "drape_world_create: falling back to the CPU reference solver: %s",
                a.why[0] ? a.why : "the OpenCL backend could not start");

@@ -182,6 +182,8 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);
 void dr_opencl_destroy(dr_opencl *cl);
+/* Where the backend sends its messages from now on (it keeps the world's log from creation). */
+void dr_opencl_set_log(dr_opencl *cl, drape_log_fn log, void *user);
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size);
 /* Whether the device's buffers live in host memory (a CPU device such as PoCL's). */
 bool dr_opencl_uses_host_memory(const dr_opencl *cl);

@@ -67,6 +67,17 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
     return DRAPE_ERROR_UNSUPPORTED;
 }
 
+drape_result drape_choose_device(const char *selector, drape_device_info *out, drape_log_fn log,
+                                 void *log_user)
+{
+    (void)selector;
+    (void)out;
+    char message[160];
+    snprintf(message, sizeof message, "drape_choose_device: %s", no_opencl);
+    (log ? log : drape_log_stderr)(DRAPE_LOG_ERROR, message, log_user);
+    return DRAPE_ERROR_UNSUPPORTED;
+}
+
 drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint32_t *count,
                                 drape_log_fn log, void *log_user)
 {

@@ -4,7 +4,7 @@
 #ifndef VIZ_COLLIDER_VIEW_H
 #define VIZ_COLLIDER_VIEW_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 #include "view_params.h"
 
 #include <glad/gl.h>

@@ -5,7 +5,7 @@
 #ifndef VIZ_SIM_H
 #define VIZ_SIM_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 #include "topology.h"
 #include "vecmath.h"
 

@@ -7,7 +7,7 @@
 #ifndef VIZ_TOPOLOGY_H
 #define VIZ_TOPOLOGY_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 
 #include <drape/drape.h>
 #include <stdbool.h>

@@ -228,10 +228,12 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
 
 /* The triangles to render: 3 * count particle indices, counter-clockwise seen from the front.
  * Replaces the previous set. */
-DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices, uint32_t count);
+DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices,
+                                                 uint32_t count);
 
 /* Positions (m) and unit area-weighted vertex normals of every particle, 4 floats each (w = 0). */
-DRAPE_API drape_result drape_world_get_render_data(drape_world *world, float *positions, float *normals);
+DRAPE_API drape_result drape_world_get_render_data(drape_world *world, float *positions,
+                                                   float *normals);
 
 /* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a
  * device with cl_khr_gl_sharing). */
@@ -262,15 +264,15 @@ typedef struct drape_device_info {
 
 /* Lists up to `capacity` OpenCL devices into out (may be NULL when capacity is 0); *count gets how
  * many there are. No OpenCL platform: DRAPE_ERROR_UNSUPPORTED with a message to `log` (NULL: stderr). */
-DRAPE_API drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint32_t *count,
-                                          drape_log_fn log, void *log_user);
+DRAPE_API drape_result drape_list_devices(drape_device_info *out, uint32_t capacity,
+                                          uint32_t *count, drape_log_fn log, void *log_user);
 
 /* The device a world would choose for this selector (as drape_world_def.device: NULL or "" reads
  * $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a viewer
  * asks it before handing its OpenGL context to OpenCL. Fails like world creation would, with the
  * same message to `log` (NULL: stderr). */
-drape_result drape_choose_device(const char *selector, drape_device_info *out, drape_log_fn log,
-                                 void *log_user);
+DRAPE_API drape_result drape_choose_device(const char *selector, drape_device_info *out,
+                                           drape_log_fn log, void *log_user);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Particles                                                                                      */
@@ -294,13 +296,13 @@ DRAPE_API drape_result drape_world_set_particle(drape_world *world, uint32_t ind
                                                 const drape_particle_def *def);
 
 /* Copies positions (m) / velocities (m/s) of particles first .. first + count - 1 into out. */
-DRAPE_API drape_result drape_world_get_positions(const drape_world *world, uint32_t first, uint32_t count,
-                                                 drape_vec3 *out);
-DRAPE_API drape_result drape_world_get_velocities(const drape_world *world, uint32_t first, uint32_t count,
-                                                  drape_vec3 *out);
+DRAPE_API drape_result drape_world_get_positions(const drape_world *world, uint32_t first,
+                                                 uint32_t count, drape_vec3 *out);
+DRAPE_API drape_result drape_world_get_velocities(const drape_world *world, uint32_t first,
+                                                  uint32_t count, drape_vec3 *out);
 /* Copies masses (kg, 0 = pinned). */
-DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t first, uint32_t count,
-                                              float *out);
+DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t first,
+                                              uint32_t count, float *out);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Constraints                                                                                    */
@@ -359,9 +361,11 @@ typedef struct drape_attachment_def {
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
 /* The id stays valid until the attachment is removed; removed ids are reused by later adds. */
-DRAPE_API drape_result drape_world_add_attachment(drape_world *world, const drape_attachment_def *def,
+DRAPE_API drape_result drape_world_add_attachment(drape_world *world,
+                                                  const drape_attachment_def *def,
                                                   uint32_t *out_id);
-DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id, drape_vec3 target);
+DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id,
+                                                         drape_vec3 target);
 DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
 
 /* A tether (long-range attachment, Kim, Chentanez, Müller, "Long Range Attachments", SCA 2012):
@@ -412,7 +416,8 @@ typedef enum drape_constraint_type {
 } drape_constraint_type;
 
 /* Number of live constraints of a type. */
-DRAPE_API uint32_t drape_world_constraint_count(const drape_world *world, drape_constraint_type type);
+DRAPE_API uint32_t drape_world_constraint_count(const drape_world *world,
+                                                drape_constraint_type type);
 
 /* Number of distance constraints of one kind (stretch, shear, bend). */
 DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_distance_kind kind);
@@ -420,18 +425,18 @@ DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_di
 /* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
  * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
  * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. */
-drape_result drape_world_get_distances(const drape_world *world, uint32_t first, uint32_t count,
-                                       drape_distance_def *out);
+DRAPE_API drape_result drape_world_get_distances(const drape_world *world, uint32_t first,
+                                                 uint32_t count, drape_distance_def *out);
 /* The same for dihedral constraints (never removed either). */
-drape_result drape_world_get_dihedrals(const drape_world *world, uint32_t first, uint32_t count,
-                                       drape_dihedral_def *out);
+DRAPE_API drape_result drape_world_get_dihedrals(const drape_world *world, uint32_t first,
+                                                 uint32_t count, drape_dihedral_def *out);
 
 /* Sets the stiffness of every constraint of `type` (for distances, of the kinds in `kinds`, a mask
  * of 1 << drape_distance_kind; ignored for the other types): PBD k in [0, 1] when compliance < 0,
  * else XPBD compliance (m/N, or rad/(N m) for dihedrals). Takes effect at the next step without
  * recolouring. */
-drape_result drape_world_set_stiffness(drape_world *world, drape_constraint_type type,
-                                       uint32_t kinds, float stiffness, float compliance);
+DRAPE_API drape_result drape_world_set_stiffness(drape_world *world, drape_constraint_type type,
+                                                 uint32_t kinds, float stiffness, float compliance);
 
 /* Bytes of host memory the world holds: its arrays at their allocated sizes. */
 DRAPE_API uint64_t drape_world_host_bytes(const drape_world *world);
@@ -451,7 +456,8 @@ DRAPE_API uint64_t drape_host_memory_available(void);
  * The world recolours itself whenever constraints are added or removed.
  */
 
-DRAPE_API drape_result drape_world_get_coloring(const drape_world *world, drape_constraint_type type,
+DRAPE_API drape_result drape_world_get_coloring(const drape_world *world,
+                                                drape_constraint_type type,
                                                 drape_coloring_stats *out);
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -479,13 +485,14 @@ DRAPE_API drape_collider_def drape_default_collider_def(void);
 DRAPE_API drape_result drape_world_add_collider(drape_world *world, const drape_collider_def *def,
                                                 uint32_t *out_id);
 /* Replaces a collider's def; its motion restarts from `position` at the current time. */
-DRAPE_API drape_result drape_world_set_collider(drape_world *world, uint32_t id, const drape_collider_def *def);
+DRAPE_API drape_result drape_world_set_collider(drape_world *world, uint32_t id,
+                                                const drape_collider_def *def);
 DRAPE_API uint32_t drape_world_collider_count(const drape_world *world);
 
 /* Signed distance (m) from `point` to collider `id` at the current time, negative inside; the
  * collision margin is not included. */
-DRAPE_API drape_result drape_world_collider_distance(const drape_world *world, uint32_t id, drape_vec3 point,
-                                                     float *out_distance);
+DRAPE_API drape_result drape_world_collider_distance(const drape_world *world, uint32_t id,
+                                                     drape_vec3 point, float *out_distance);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Builders                                                                                       */

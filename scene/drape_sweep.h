@@ -12,7 +12,7 @@
 #ifndef DRAPE_SWEEP_H
 #define DRAPE_SWEEP_H
 
-#include "drape_scene.h"
+#include <drape/scene.h>
 
 #ifdef __cplusplus
 extern "C" {

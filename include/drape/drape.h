@@ -382,11 +382,11 @@ typedef struct drape_tether_def {
     float compliance; /* m/N; < 0 selects PBD; default -1 */
 } drape_tether_def;
 
-drape_tether_def drape_default_tether_def(void);
-drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *def,
-                                    uint32_t *out_id);
+DRAPE_API drape_tether_def drape_default_tether_def(void);
+DRAPE_API drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *def,
+                                              uint32_t *out_id);
 /* The tether `id` as stored: its max_length resolved (m). */
-drape_result drape_world_get_tether(const drape_world *world, uint32_t id, drape_tether_def *out);
+DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t id, drape_tether_def *out);
 
 /* The volume of a tetrahedron (Müller et al., "Position Based Dynamics", 2007, section 4.3 with
  * k_s = 1): C = 6 (V - V0), where 6 V = (p1 - p0) . ((p2 - p0) x (p3 - p0)) is positive when
@@ -400,11 +400,11 @@ typedef struct drape_volume_def {
     float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
 } drape_volume_def;
 
-drape_volume_def drape_default_volume_def(void);
-drape_result drape_world_add_volume(drape_world *world, const drape_volume_def *def,
-                                    uint32_t *out_id);
+DRAPE_API drape_volume_def drape_default_volume_def(void);
+DRAPE_API drape_result drape_world_add_volume(drape_world *world, const drape_volume_def *def,
+                                              uint32_t *out_id);
 /* The volume constraint `id` as stored: its rest_volume resolved (m^3). */
-drape_result drape_world_get_volume(const drape_world *world, uint32_t id, drape_volume_def *out);
+DRAPE_API drape_result drape_world_get_volume(const drape_world *world, uint32_t id, drape_volume_def *out);
 
 typedef enum drape_constraint_type {
     DRAPE_CONSTRAINT_DISTANCE = 0,
@@ -587,9 +587,10 @@ typedef struct drape_soft_box_def {
     drape_stiffness volume; /* the tetrahedra's volumes; default XPBD compliance 0 (hard) */
 } drape_soft_box_def;
 
-drape_soft_box_def drape_default_soft_box_def(void);
-drape_result drape_world_add_soft_box(drape_world *world, const drape_soft_box_def *def,
-                                      drape_build_info *out_info);
+DRAPE_API drape_soft_box_def drape_default_soft_box_def(void);
+DRAPE_API drape_result drape_world_add_soft_box(drape_world *world,
+                                                const drape_soft_box_def *def,
+                                                drape_build_info *out_info);
 
 #ifdef __cplusplus
 }

@@ -120,10 +120,16 @@ realtime)
     run slow --backend cpu --resolution 256 --frames 6
     f=$(factor slow)
     awk -v f="$f" 'BEGIN { exit !(f > 0 && f < 0.8) }' || { echo "slow: factor $f, expected < 0.8"; exit 1; }
-    # A cheap scene keeps real time: the simulated time follows the wall clock.
+    # A cheap scene keeps real time: the simulated time follows the wall clock, never ahead of it
+    # and behind it by less than the accumulator's remainder (under one step) plus the last frame.
+    # The factor itself is not compared with 1: 200 fast frames can last a few steps only, and
+    # then one step of remainder is a large fraction (the pacer's own test covers the arithmetic).
     run fast --backend cpu ik-chain --frames 200
-    f=$(factor fast)
-    awk -v f="$f" 'BEGIN { exit !(f > 0.8 && f < 1.05) }' || { echo "fast: factor $f, expected ~1"; exit 1; }
+    sed -n 's/.*simulated \([0-9.]*\) s in \([0-9]*\) steps over \([0-9.]*\) s.*/\1 \2 \3/p' fast.txt |
+        awk '{ s = $1; n = $2; w = $3; dt = n > 0 ? s / n : 0
+               ok = n > 0 && s <= w + 1e-3 && w - s <= 2 * dt + 0.2 * w
+               if (!ok) printf "fast: simulated %s s in %s steps over %s s of wall time\n", s, n, w
+               exit !ok }' || { echo "fast: the simulation does not follow the wall clock"; exit 1; }
     # --every-frame: 30 frames, 30 steps, 0.5 s whatever the wall clock.
     run every --backend cpu ik-chain --every-frame --frames 30
     grep -q "simulated 0.5000 s in 30 steps" every.txt || { echo "every: expected 0.5 s in 30 steps"; exit 1; }

@@ -39,6 +39,14 @@ const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
     return buf;
 }
 
+void dr_opencl_configure(drape_world *world) { (void)world; }
+
+drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
+{
+    (void)cl;
+    return DRAPE_DISTANCE_KERNEL_AUTO;
+}
+
 drape_result dr_opencl_step(drape_world *world)
 {
     (void)world;

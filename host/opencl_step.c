@@ -69,10 +69,11 @@ struct dr_opencl {
     size_t scratch_bytes;
     uint32_t collider_count;
     cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
-    int distance_kernel;     /* K_SOLVE_DISTANCE, or K_SOLVE_DISTANCE_X16 on CPU devices */
+    int distance_kernel;     /* K_SOLVE_DISTANCE or K_SOLVE_DISTANCE_X16 (dr_opencl_configure) */
     uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1 or 16 */
     bool device_ahead; /* x and v on the device are newer than the host's */
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
+    uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
 };
 
 /* The CLBlast routines the step and the diagnostics call. */
@@ -176,16 +177,17 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     def.gl_display = w->def.gl_display;
     def.log = w->def.log ? w->def.log : drape_log_stderr;
     def.log_user = w->def.log_user;
+    def.profiling = w->def.profiling;
     drape_result r = dr_cl_context_create(&def, &cl->ctx);
     for (int i = 0; r == DRAPE_OK && i < K_COUNT; ++i)
         r = dr_cl_kernel_create(cl->ctx, kernel_names[i].file, kernel_names[i].name, &cl->k[i]);
     for (int i = 0; r == DRAPE_OK && i < PHASES; ++i)
         cl->phase[i] = dr_cl_profile_phase(cl->ctx, phase_names[i]);
-    /* CPU compilers do not vectorise solve_distance across work-items: give them sixteen
-     * constraints per work-item in float16 lanes (kernels/project.cl). */
-    const bool cpu = r == DRAPE_OK && (cl->ctx->device.type & CL_DEVICE_TYPE_CPU);
-    cl->distance_kernel = cpu ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
-    cl->distance_lanes = cpu ? 16 : 1;
+    if (r == DRAPE_OK) {
+        w->cl = cl;
+        dr_opencl_configure(w);
+        w->cl = NULL;
+    }
     if (r == DRAPE_OK)
         r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, DR_DAMP_ROW * sizeof(double),
                                 "damping sums", &cl->sums);
@@ -212,6 +214,27 @@ void dr_opencl_set_log(dr_opencl *cl, drape_log_fn log, void *user)
 bool dr_opencl_uses_host_memory(const dr_opencl *cl)
 {
     return (cl->ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+void dr_opencl_configure(drape_world *w)
+{
+    dr_opencl *cl = w->cl;
+    cl->ctx->profile.enabled = w->def.profiling;
+    drape_distance_kernel k = w->kernel_request;
+    /* CPU compilers do not vectorise solve_distance across work-items: give them sixteen
+     * constraints per work-item in float16 lanes (kernels/project.cl). */
+    if (k == DRAPE_DISTANCE_KERNEL_AUTO)
+        k = (cl->ctx->device.type & CL_DEVICE_TYPE_CPU) ? DRAPE_DISTANCE_KERNEL_LANES16
+                                                         : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
+    const bool lanes = k == DRAPE_DISTANCE_KERNEL_LANES16;
+    cl->distance_kernel = lanes ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
+    cl->distance_lanes = lanes ? 16 : 1;
+}
+
+drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
+{
+    return cl->distance_kernel == K_SOLVE_DISTANCE_X16 ? DRAPE_DISTANCE_KERNEL_LANES16
+                                                        : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
 }
 
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
@@ -517,13 +540,14 @@ drape_result dr_opencl_step(drape_world *w)
         r = substep(cl, w, h);
         w->time += h;
     }
-    if (r == DRAPE_OK)
-        r = dr_cl_finish(cl->ctx);
-    if (r == DRAPE_OK)
-        r = dr_cl_profile_collect(cl->ctx);
     cl->device_ahead = true;
+    /* The check's read is blocking: on the in-order queue it returns once the whole step has run, so
+     * the step needs no clFinish, and the step that made the state non-finite is the one that
+     * reports it. Events are collected only when profiling is on; they have all completed by then. */
     if (r == DRAPE_OK)
         r = read_nonfinite(cl, w);
+    if (r == DRAPE_OK && cl->ctx->profile.enabled)
+        r = dr_cl_profile_collect(cl->ctx);
     return r;
 }
 
@@ -535,10 +559,15 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
         *ms[i] = ph ? 1e3 * ph->seconds : 0.0;
     }
     out->device_bytes = cl->ctx->allocated;
+    out->launches = cl->ctx->enqueued - cl->enqueued_at_reset;
     return DRAPE_OK;
 }
 
-void dr_opencl_reset_profile(dr_opencl *cl) { dr_cl_profile_reset(cl->ctx); }
+void dr_opencl_reset_profile(dr_opencl *cl)
+{
+    dr_cl_profile_reset(cl->ctx);
+    cl->enqueued_at_reset = cl->ctx->enqueued;
+}
 
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
 {

@@ -60,6 +60,31 @@ bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem)
     return true;
 }
 
+const char *drape_distance_kernel_name(drape_distance_kernel kernel)
+{
+    static const char *const names[DRAPE_DISTANCE_KERNEL_COUNT] = {"auto", "per-constraint",
+                                                                   "lanes16"};
+    return (unsigned)kernel < DRAPE_DISTANCE_KERNEL_COUNT ? names[kernel] : NULL;
+}
+
+/* The distance kernel a def asks for: its own, else $DRAPE_DISTANCE_KERNEL, else AUTO (the backend
+ * then picks by device type). An unknown name in the variable fails, naming it and the choices. */
+static drape_result requested_kernel(const drape_world_def *def, drape_distance_kernel *out)
+{
+    *out = def->distance_kernel;
+    const char *env = getenv("DRAPE_DISTANCE_KERNEL");
+    if (*out != DRAPE_DISTANCE_KERNEL_AUTO || !env || !*env)
+        return DRAPE_OK;
+    for (int k = 0; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k)
+        if (strcmp(env, drape_distance_kernel_name((drape_distance_kernel)k)) == 0) {
+            *out = (drape_distance_kernel)k;
+            return DRAPE_OK;
+        }
+    return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                   "DRAPE_DISTANCE_KERNEL=\"%s\" is not a distance kernel: use auto, "
+                   "per-constraint or lanes16", env);
+}
+
 /* Checks a def field by field; `fn` names the API call in the message. */
 static drape_result validate_def(const drape_world_def *def, const char *fn)
 {
@@ -121,6 +146,10 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         def->backend != DRAPE_BACKEND_AUTO)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.backend = %d is not a backend",
                        fn, (int)def->backend);
+    if (!drape_distance_kernel_name(def->distance_kernel))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.distance_kernel = %d is not a distance kernel", fn,
+                       (int)def->distance_kernel);
     if (def->color_order != DRAPE_COLOR_ORDER_NATURAL &&
         def->color_order != DRAPE_COLOR_ORDER_LARGEST_FIRST &&
         def->color_order != DRAPE_COLOR_ORDER_RANDOM)
@@ -200,6 +229,12 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     w->stale = DR_STALE_ALL;
     w->backend = DRAPE_BACKEND_CPU;
     snprintf(w->device_name, sizeof w->device_name, "CPU reference (one thread)");
+    if (def->backend != DRAPE_BACKEND_CPU)
+        r = requested_kernel(def, &w->kernel_request);
+    if (r != DRAPE_OK) {
+        drape_world_destroy(w);
+        return r;
+    }
     if (def->backend != DRAPE_BACKEND_CPU) {
         r = def->backend == DRAPE_BACKEND_AUTO ? auto_opencl_create(w) : dr_opencl_create(w, &w->cl);
         if (w->cl) {
@@ -255,6 +290,12 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
                        "drape_world_set_def: def.backend cannot change after creation (%d -> %d)",
                        (int)w->def.backend, (int)def->backend);
+    drape_distance_kernel kernel = w->kernel_request;
+    if (w->cl && def->distance_kernel != w->def.distance_kernel) {
+        r = requested_kernel(def, &kernel);
+        if (r != DRAPE_OK)
+            return r;
+    }
     if (def->iterations != w->def.iterations)
         w->stiffness_dirty = true;
     if (def->color_order != w->def.color_order || def->color_seed != w->def.color_seed ||
@@ -262,6 +303,9 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
         w->solver_dirty = true;
     w->def = *def;
     w->def.device = w->device_selector;
+    w->kernel_request = kernel;
+    if (w->cl)
+        dr_opencl_configure(w);
     return DRAPE_OK;
 }
 
@@ -270,6 +314,11 @@ double drape_world_time(const drape_world *w) { return w->time; }
 drape_backend drape_world_backend(const drape_world *w) { return w->backend; }
 
 const char *drape_world_device(const drape_world *w) { return w->device_name; }
+
+drape_distance_kernel drape_world_distance_kernel(const drape_world *w)
+{
+    return w->cl ? dr_opencl_distance_kernel(w->cl) : DRAPE_DISTANCE_KERNEL_AUTO;
+}
 
 drape_result dr_world_pull(const drape_world *w)
 {

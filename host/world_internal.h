@@ -66,6 +66,7 @@ struct drape_world {
 
     drape_backend backend; /* the one in use: CPU or OpenCL */
     dr_opencl *cl;         /* the OpenCL backend, NULL on the CPU */
+    drape_distance_kernel kernel_request; /* def.distance_kernel, else $DRAPE_DISTANCE_KERNEL */
     unsigned stale;        /* DR_STALE_* flags */
     char device_name[320];
     drape_profile profile; /* CPU backend: wall time per phase */
@@ -181,6 +182,9 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
 
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);
+/* Applies the settings a def may change after creation: the distance kernel, profiling on or off. */
+void dr_opencl_configure(drape_world *world);
+drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl);
 void dr_opencl_destroy(dr_opencl *cl);
 /* Where the backend sends its messages from now on (it keeps the world's log from creation). */
 void dr_opencl_set_log(dr_opencl *cl, drape_log_fn log, void *user);

@@ -26,7 +26,7 @@
 
 #ifdef __OPENCL_VERSION__
 #pragma OPENCL FP_CONTRACT OFF
-#ifdef cl_khr_fp64
+#if defined(cl_khr_fp64) && !defined(DR_NO_FP64) /* DR_NO_FP64: doubles hidden (dr_cl.h) */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double dr_wide; /* global sums: double where the device has it, as on the CPU */
 #else

@@ -47,7 +47,10 @@ __kernel void attachment_forces(__global float4 *force, __global const float4 *x
     if (k >= count)
         return;
     uint c = offset + k, a = idx[c];
-    float4 f = dr_spring_force(position(x, d, use_d, a), target[c], vel[a], (float4)(0.0f), 0.0f,
+    float4 pa = position(x, d, use_d, a);
+    if (!(pa.w > 0.0f)) /* pinned: attachments of one colour may share it, and it gets no force */
+        return;
+    float4 f = dr_spring_force(pa, target[c], vel[a], (float4)(0.0f), 0.0f,
                                dr_spring_constant(compliance[c], default_stiffness), damping);
     force[a] = dr_add3(force[a], f);
 }

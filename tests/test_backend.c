@@ -130,11 +130,46 @@ static void allocation_message_names_bytes(void)
     drape_world_destroy(w);
 }
 
+/* Launches per step: those of the step's plan, the same with profiling on or off, and no
+ * per-phase times unless profiling was asked for. */
+static void launches_per_step(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    def.substeps = 2;
+    def.iterations = 3;
+    drape_world *quiet = cloth_world(&def, 20);
+    def.profiling = true;
+    drape_world *timed = cloth_world(&def, 20);
+    ENSURE(quiet && timed);
+    ENSURE(tu_step(quiet, 1) && tu_step(timed, 1)); /* the first step uploads */
+    drape_world_reset_profile(quiet);
+    drape_world_reset_profile(timed);
+    ENSURE(tu_step(quiet, 5) && tu_step(timed, 5));
+    drape_profile a, b;
+    ENSURE_OK(drape_world_get_profile(quiet, &a));
+    ENSURE_OK(drape_world_get_profile(timed, &b));
+    drape_coloring_stats colors;
+    ENSURE_OK(drape_world_get_coloring(quiet, DRAPE_CONSTRAINT_DISTANCE, &colors));
+    /* per substep: predict (2), contacts (1), per iteration one launch per colour of the distance
+     * constraints (the cloth's only kind) and the contacts (1), the update (1); per step the read of
+     * the non-finite check (1) */
+    const uint64_t per_step = 2u * (2u + 1u + 3u * (colors.colors + 1u) + 1u) + 1u;
+    ENSURE_MSG(a.launches == 5u * per_step, "%llu launches in 5 steps, the plan has %llu",
+               (unsigned long long)a.launches, (unsigned long long)(5u * per_step));
+    ENSURE(b.launches == a.launches);
+    ENSURE(a.steps == 5 && a.project_ms == 0.0 && a.predict_ms == 0.0);
+    ENSURE(b.project_ms > 0.0 && b.predict_ms > 0.0);
+    drape_world_destroy(quiet);
+    drape_world_destroy(timed);
+}
+
 static void profile_and_diagnostics(void)
 {
     drape_world_def def = tu_def(NULL);
     drape_world *cpu = cloth_world(&def, 24);
     def.backend = DRAPE_BACKEND_OPENCL;
+    def.profiling = true;
     drape_world *gpu = cloth_world(&def, 24);
     ENSURE(cpu && gpu);
     ENSURE(tu_step(cpu, 45) && tu_step(gpu, 45));
@@ -199,5 +234,6 @@ int main(int argc, char **argv)
     RUN_TEST(device_too_small);
     RUN_TEST(allocation_message_names_bytes);
     RUN_TEST(profile_and_diagnostics);
+    RUN_TEST(launches_per_step);
     return th_finish();
 }

@@ -165,8 +165,10 @@ static void test_damping_conserves_momentum_and_damps_deformation(void)
            damped.dL);
     ENSURE(damped.ke_deform0 > 1e-4); /* the scene does deform */
     ENSURE_LE(damped.ke_deform, 0.1 * free.ke_deform);
-    ENSURE_LE(damped.dP, 1e-5);
-    ENSURE_LE(damped.dL, 1e-5);
+    /* float damping sums on the device (doubles hidden): docs/opencl-variants.md's bound */
+    const bool floats = tu_float_sums();
+    ENSURE_LE(damped.dP, floats ? 3e-5 : 1e-5);
+    ENSURE_LE(damped.dL, floats ? 1e-4 : 1e-5);
 }
 
 int main(void)

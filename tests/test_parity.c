@@ -5,7 +5,9 @@
  * maths in the same colour order, so on a CPU device (PoCL) positions and velocities must agree
  * bitwise; the tolerance is what a GPU, which may contract or order differently, is held to. Then
  * the OpenCL run is repeated and must be bitwise identical, checked through a hash of the positions
- * and velocities. Skips (77) without OpenCL.
+ * and velocities. With the device's doubles hidden (the float-sums run) the damped scenes are held
+ * to the float bound of docs/opencl-variants.md instead, and the bitwise check is skipped. Skips
+ * (77) without OpenCL.
  */
 #include "test_harness.h"
 #include "test_util.h"
@@ -265,8 +267,9 @@ static void parity(void)
             worst = fmax(worst, tu_dist(a.x[i], b.x[i]) / scale);
         }
         printf("  %-36s %5u particles, worst relative difference %.3g\n", s->name, a.n, worst);
-        ENSURE(worst <= 1e-5);
-        if (cpu_device) { /* the project's promise: bitwise on a CPU device (PoCL) */
+        /* float damping sums (doubles hidden): the bound of docs/opencl-variants.md */
+        ENSURE_LE(worst, tu_float_sums() ? 1e-3 : 1e-5);
+        if (cpu_device && !tu_float_sums()) { /* the project's promise: bitwise on a CPU device */
             ENSURE(tu_same_bits(a.x, b.x, a.n * sizeof *a.x));
             ENSURE(tu_same_bits(a.v, b.v, a.n * sizeof *a.v));
         }

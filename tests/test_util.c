@@ -54,7 +54,31 @@ drape_world *tu_world(const drape_world_def *def)
         fprintf(stderr, "tu_world: drape_world_create failed: %s\n", drape_result_string(r));
         return NULL;
     }
+    if (!tu_kernel_as_asked(world)) {
+        drape_world_destroy(world);
+        return NULL;
+    }
     return world;
+}
+
+bool tu_float_sums(void)
+{
+    const char *fp64 = getenv("DRAPE_OPENCL_FP64");
+    return fp64 && !strcmp(fp64, "off");
+}
+
+bool tu_kernel_as_asked(const drape_world *world)
+{
+    const char *asked = getenv("DRAPE_DISTANCE_KERNEL");
+    if (!asked || !*asked || !strcmp(asked, "auto") ||
+        drape_world_backend(world) != DRAPE_BACKEND_OPENCL)
+        return true;
+    const char *runs = drape_distance_kernel_name(drape_world_distance_kernel(world));
+    if (runs && !strcmp(runs, asked))
+        return true;
+    fprintf(stderr, "DRAPE_DISTANCE_KERNEL=%s but the world runs the %s kernel\n", asked,
+            runs ? runs : "(unknown)");
+    return false;
 }
 
 bool tu_step(drape_world *world, int n)

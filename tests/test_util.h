@@ -26,8 +26,17 @@ bool tu_log_has(const tu_log *log, const char *needle);
 /* drape_default_world_def() with the log sent to `log` (which may be NULL: stderr), on the OpenCL
  * backend when the environment has DRAPE_TEST_BACKEND=opencl. */
 drape_world_def tu_def(tu_log *log);
-/* Creates a world; NULL (with a message on stderr) on failure. */
+/* Creates a world; NULL (with a message on stderr) on failure, and also when the environment asks
+ * for a distance kernel (DRAPE_DISTANCE_KERNEL, set by ctest for each variant) that the world does
+ * not run: see tu_kernel_as_asked. */
 drape_world *tu_world(const drape_world_def *def);
+/* False (with a message on stderr) when $DRAPE_DISTANCE_KERNEL names a variant other than the one
+ * the OpenCL world runs, so that a variant's test run cannot pass on another variant. */
+bool tu_kernel_as_asked(const drape_world *world);
+/* True when the OpenCL backend runs with its doubles hidden (DRAPE_OPENCL_FP64=off, set by ctest for
+ * the float-sums runs): the damping's global sums are then floats, and the tests hold the backend to
+ * the bounds documented in docs/opencl-variants.md instead of the fp64 ones. */
+bool tu_float_sums(void);
 /* Steps n times; false (with a message on stderr) if a step fails. */
 bool tu_step(drape_world *world, int n);
 

@@ -26,7 +26,8 @@
  *
  * The functions return a drape_result; on failure the message has already gone to the log callback.
  * A context is used by one thread at a time, like the world that owns it.
- * Environment: DRAPE_DEVICE (device choice), DRAPE_CACHE_DIR (program cache directory).
+ * Environment: DRAPE_DEVICE (device choice), DRAPE_CACHE_DIR (program cache directory),
+ * DRAPE_OPENCL_FP64=off (hide the device's doubles: dr_cl_context_def.hide_fp64).
  */
 #ifndef DR_CL_H
 #define DR_CL_H
@@ -182,6 +183,9 @@ typedef struct dr_cl_context_def {
                               $HOME/.cache/drape; "" (here or in $DRAPE_CACHE_DIR) disables the cache */
     uint32_t work_group_size; /* 0: per device (128 on GPUs, 64 otherwise, at most the device's max) */
     bool profiling;        /* record launch events per phase; default true */
+    bool hide_fp64;        /* treat the device as one without doubles (cl_khr_fp64), so that the
+                              float fallback of the sums is run and tested on any device; also set
+                              by DRAPE_OPENCL_FP64=off; default false */
     uint64_t memory_limit; /* bytes of device memory this context may hold; 0: the device's own */
     void *gl_context;      /* a GLXContext to share buffers with, or NULL (default); with gl_display
                               the context is made from it (cl_khr_gl_sharing) when the device can,
@@ -243,6 +247,9 @@ typedef struct dr_cl_context {
     dr_cl_build_stats stats;
 
     uint64_t allocated; /* bytes in buffers made by dr_cl_buffer_create and not yet released */
+    uint64_t enqueued;  /* commands enqueued through the functions below: launches, reads, writes,
+                           fills, and one per CLBlast call (which may run several kernels); not the
+                           profiling markers */
     dr_cl_profile profile;
 
     /* CLBlast reductions (dr_cl_blast.c) */
@@ -327,7 +334,8 @@ drape_result dr_cl_profile_record(dr_cl_context *ctx, int phase, cl_event event)
  * before a library call (CLBlast's dot is two kernels but returns the event of the last only). */
 drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event first,
                                        cl_event last);
-/* Waits for the recorded events and adds their device time (end - start) to their phases. */
+/* Waits for the recorded events (one wait, for the last: the queue is in order) and adds their
+ * device time (end - start) to their phases. */
 drape_result dr_cl_profile_collect(dr_cl_context *ctx);
 /* Zeroes every phase's time and count; drops pending events. */
 void dr_cl_profile_reset(dr_cl_context *ctx);

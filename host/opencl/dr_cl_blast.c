@@ -158,6 +158,7 @@ drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t f
             return r;
         }
         call = "CLBlastSgemv";
+        ctx->enqueued++;
         status = CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, n, 4, 1.0f, buffer,
                               4 * first, 4, w, 0, 1, 0.0f, result, result_offset, 1, &ctx->queue,
                               out_event);
@@ -169,6 +170,7 @@ drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t f
                 clReleaseEvent(event);
                 event = NULL;
             }
+            ctx->enqueued++;
             status = CLBlastSdot(n, result, result_offset + k, buffer, 4 * first + k, 4, w, 0, 1,
                                  &ctx->queue, out_event);
         }
@@ -210,6 +212,7 @@ drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, si
     cl_event marker = NULL, event = NULL;
     if ((r = dr_cl_blast_begin(ctx, phase, &marker)) != DRAPE_OK)
         return r;
+    ctx->enqueued++;
     CLBlastStatusCode status = CLBlastSdot(n, ctx->sum_result, 0, buffer, first, 1, w, 0, 1,
                                            &ctx->queue, marker ? &event : NULL);
     if (status != CLBlastSuccess) {
@@ -258,6 +261,7 @@ drape_result dr_cl_sum_rows_device(dr_cl_context *ctx, cl_mem buffer, size_t row
     if (r != DRAPE_OK)
         return r;
     cl_event *out_event = marker ? &event : NULL;
+    ctx->enqueued++;
     CLBlastStatusCode status =
         fp64 ? CLBlastDgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, rows, cols, one64, buffer,
                             0, cols, ones, 0, 1, zero64, result, 0, 1, &ctx->queue, out_event)

@@ -88,6 +88,7 @@ drape_result dr_cl_buffer_write(dr_cl_context *ctx, cl_mem buffer, size_t offset
 {
     if (bytes == 0)
         return DRAPE_OK;
+    ctx->enqueued++;
     DR_CL_CHECK(&ctx->logger, clEnqueueWriteBuffer(ctx->queue, buffer, CL_TRUE, offset, bytes, src,
                                                    0, NULL, NULL));
     return DRAPE_OK;
@@ -98,6 +99,7 @@ drape_result dr_cl_buffer_read(dr_cl_context *ctx, cl_mem buffer, size_t offset,
 {
     if (bytes == 0)
         return DRAPE_OK;
+    ctx->enqueued++;
     DR_CL_CHECK(&ctx->logger, clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, offset, bytes, dst,
                                                   0, NULL, NULL));
     return DRAPE_OK;
@@ -108,6 +110,7 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
 {
     if (bytes == 0)
         return DRAPE_OK;
+    ctx->enqueued++;
     DR_CL_CHECK(&ctx->logger, clEnqueueFillBuffer(ctx->queue, buffer, pattern, pattern_size,
                                                   offset, bytes, 0, NULL, NULL));
     return DRAPE_OK;
@@ -121,6 +124,7 @@ drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int
     size_t global = (n + local - 1) / local * local;
     bool record = ctx->profile.enabled && phase >= 0;
     cl_event event = NULL;
+    ctx->enqueued++;
     cl_int code = clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL,
                                          record ? &event : NULL);
     if (code != CL_SUCCESS) {

@@ -164,9 +164,19 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
      * launch overhead); on GPUs the serial gemv loses from a few thousand elements on. The GPU
      * threshold is an estimate: no GPU was at hand to measure it (see dr_cl_blast.c). */
     ctx->tunables.sum_dot_min = (ctx->device.type & CL_DEVICE_TYPE_GPU) ? 4096 : SIZE_MAX;
-    snprintf(ctx->build_options, sizeof ctx->build_options, "-cl-std=CL1.2%s",
+    /* Hiding doubles: the kernels see DR_NO_FP64 and take their float fallback (dr_wide), and the
+     * host's sums (dr_cl_sum_rows_device) follow device.fp64. */
+    const char *fp64_env = getenv("DRAPE_OPENCL_FP64");
+    const bool hide_fp64 = def->hide_fp64 || (fp64_env && strcmp(fp64_env, "off") == 0);
+    if (hide_fp64 && ctx->device.fp64) {
+        ctx->device.fp64 = false;
+        dr_cl_logf(L, DRAPE_LOG_INFO, "%s: double precision hidden (%s): float sums", ctx->device.name,
+                   def->hide_fp64 ? "hide_fp64" : "DRAPE_OPENCL_FP64=off");
+    }
+    snprintf(ctx->build_options, sizeof ctx->build_options, "-cl-std=CL1.2%s%s",
              ctx->device.correctly_rounded_divide_sqrt ? " -cl-fp32-correctly-rounded-divide-sqrt"
-                                                       : "");
+                                                       : "",
+             hide_fp64 ? " -DDR_NO_FP64" : "");
     if (!ctx->device.correctly_rounded_divide_sqrt)
         dr_cl_logf(L, DRAPE_LOG_WARNING,
                    "%s has no correctly rounded single-precision division and sqrt; results will "

@@ -128,12 +128,13 @@ drape_result dr_cl_profile_collect(dr_cl_context *ctx)
 {
     dr_cl_profile *p = &ctx->profile;
     drape_result result = DRAPE_OK;
+    /* The queue is in order: once the last record has completed, so have all before it. */
+    if (p->pending_count) {
+        cl_int code = clWaitForEvents(1, &p->pending[p->pending_count - 1].last);
+        if (code != CL_SUCCESS)
+            result = dr_cl_fail(&ctx->logger, "clWaitForEvents", code);
+    }
     for (size_t i = 0; i < p->pending_count; ++i) {
-        if (result == DRAPE_OK) {
-            cl_int code = clWaitForEvents(1, &p->pending[i].last);
-            if (code != CL_SUCCESS)
-                result = dr_cl_fail(&ctx->logger, "clWaitForEvents", code);
-        }
         if (result == DRAPE_OK)
             result = dr_cl_profile_account(ctx, &p->pending[i]);
         else

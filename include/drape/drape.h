@@ -132,6 +132,22 @@ typedef enum drape_backend {
     DRAPE_BACKEND_AUTO = 2,   /* OpenCL where a device can be used, else the CPU with a warning */
 } drape_backend;
 
+/* Which OpenCL kernel projects the distance constraints (kernels/project.cl). Both give bitwise the
+ * same results; they differ in speed. */
+typedef enum drape_distance_kernel {
+    DRAPE_DISTANCE_KERNEL_AUTO = 0,           /* $DRAPE_DISTANCE_KERNEL if set, else by device type:
+                                                 LANES16 on CPU devices, PER_CONSTRAINT elsewhere */
+    DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT = 1, /* solve_distance: one constraint per work-item (GPUs) */
+    DRAPE_DISTANCE_KERNEL_LANES16 = 2,        /* solve_distance_x16: sixteen per work-item in float16
+                                                 lanes (CPU devices, which do not vectorise across
+                                                 work-items) */
+    DRAPE_DISTANCE_KERNEL_COUNT = 3
+} drape_distance_kernel;
+
+/* The variant's name as $DRAPE_DISTANCE_KERNEL spells it: "auto", "per-constraint", "lanes16";
+ * NULL for a value that is not a variant. */
+DRAPE_API const char *drape_distance_kernel_name(drape_distance_kernel kernel);
+
 typedef struct drape_world_def {
     drape_vec3 gravity; /* m/s^2; default (0, -9.81, 0) */
     float dt;           /* s, the length of one drape_world_step; default 1/60 */
@@ -166,6 +182,11 @@ typedef struct drape_world_def {
     void *gl_display;              /* its display (Display * on X11); default NULL */
     uint64_t device_memory_limit;  /* bytes of device memory the OpenCL backend may use; 0: all the
                                       device has; default 0 */
+    drape_distance_kernel distance_kernel; /* OpenCL distance kernel; default AUTO (see the enum) */
+    bool profiling;                /* OpenCL: time every launch with events, for the per-phase times of
+                                      drape_world_get_profile (costs host time per launch); default
+                                      false: the profile then counts steps and launches only. Fixed
+                                      at creation */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
 } drape_world_def;
@@ -192,6 +213,9 @@ DRAPE_API double drape_world_time(const drape_world *world);
  * ("CPU reference" or the OpenCL device's description). */
 DRAPE_API drape_backend drape_world_backend(const drape_world *world);
 DRAPE_API const char *drape_world_device(const drape_world *world);
+/* The distance kernel the OpenCL backend runs (AUTO resolved); DRAPE_DISTANCE_KERNEL_AUTO on the
+ * CPU. */
+DRAPE_API drape_distance_kernel drape_world_distance_kernel(const drape_world *world);
 
 /* Where the time of the steps went, summed since creation or the last reset: device time from
  * OpenCL events on the OpenCL backend, wall time on the CPU. */
@@ -204,6 +228,8 @@ typedef struct drape_profile {
     uint64_t device_bytes; /* bytes held in OpenCL buffers; 0 on the CPU */
     uint64_t recolored;    /* constraints coloured again because constraints were added or removed
                               (only the types that changed are), e.g. 1 for a mouse grab */
+    uint64_t launches;     /* OpenCL commands enqueued by the steps (kernels, fills, reads); 0 on
+                              the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

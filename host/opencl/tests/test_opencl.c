@@ -358,6 +358,56 @@ static int test_build_failure(void)
     return 0;
 }
 
+/* Hidden doubles: the kernels compile their float fallback (dr_wide is float) and the host's row
+ * sums follow (device.fp64 false), so the float-sums test runs exercise it on any device. */
+static int wide_size(dr_cl_context *ctx, cl_uint *out)
+{
+    const char *source = "#include \"drape_shared.h\"\n"
+                         "__kernel void wide(__global uint *o) { o[0] = sizeof(dr_wide); }\n";
+    cl_program program = NULL;
+    cl_kernel kernel = NULL;
+    cl_mem buf = NULL;
+    cl_int code = CL_SUCCESS;
+    ENSURE(dr_cl_program_build_source(ctx, "wide.cl", source, NULL, &program) == DRAPE_OK);
+    kernel = clCreateKernel(program, "wide", &code);
+    ENSURE(code == CL_SUCCESS);
+    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, sizeof *out, "wide", &buf) == DRAPE_OK);
+    ENSURE(clSetKernelArg(kernel, 0, sizeof buf, &buf) == CL_SUCCESS);
+    ENSURE(dr_cl_launch_1d(ctx, kernel, 1, -1) == DRAPE_OK);
+    ENSURE(dr_cl_buffer_read(ctx, buf, 0, sizeof *out, out) == DRAPE_OK);
+    dr_cl_buffer_release(ctx, &buf);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    return 0;
+}
+
+static int test_hide_fp64(void)
+{
+    if (!have_device())
+        return SKIP;
+    capture c;
+    capture_clear(&c);
+    dr_cl_context_def def = dr_cl_default_context_def();
+    def.log = capture_log;
+    def.log_user = &c;
+    def.cache_dir = "";
+    dr_cl_context *ctx = NULL;
+    ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK);
+    const bool had_fp64 = ctx->device.fp64;
+    cl_uint size = 0;
+    ENSURE(wide_size(ctx, &size) == 0);
+    ENSURE(size == (had_fp64 ? 8u : 4u));
+    dr_cl_context_destroy(ctx);
+    def.hide_fp64 = true;
+    ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK);
+    ENSURE(!ctx->device.fp64);
+    ENSURE(strstr(ctx->build_options, "-DDR_NO_FP64") != NULL);
+    ENSURE(wide_size(ctx, &size) == 0);
+    ENSURE(size == 4u);
+    dr_cl_context_destroy(ctx);
+    return 0;
+}
+
 /* ---- buffers and launches -------------------------------------------------------------------- */
 
 static int run_probe(dr_cl_context *ctx, uint32_t n, uint32_t seed)
@@ -860,6 +910,7 @@ static const test_entry tests[] = {
     {"gpu", test_gpu},
     {"build", test_build},
     {"build_failure", test_build_failure},
+    {"hide_fp64", test_hide_fp64},
     {"probe_copy", test_probe_copy},
     {"two_contexts", test_two_contexts},
     {"oversize_alloc", test_oversize_alloc},

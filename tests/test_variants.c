@@ -1,0 +1,151 @@
+/* The OpenCL backend's kernel variants (drape_distance_kernel): every variant is run by the test
+ * suite, each is chosen by the def, by $DRAPE_DISTANCE_KERNEL, or by device type, and all give
+ * bitwise the CPU reference's state.
+ *
+ * Usage: test_variants VARIANT... where the arguments are the variants ctest runs the OpenCL core
+ * and parity tests with (tests/CMakeLists.txt); a variant of the enum missing from them fails here,
+ * so that a new kernel cannot go untested. Skips (77) without OpenCL.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int listed_count;
+static char **listed;
+
+static drape_world *cloth(drape_world_def *def)
+{
+    drape_world *w = NULL;
+    if (drape_world_create(def, &w) != DRAPE_OK)
+        return NULL;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 21, c.ny = 19; /* colours of sizes that are not multiples of sixteen */
+    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.stretch.compliance = 1e-7f; /* XPBD: the multipliers are read and written */
+    drape_collider_def s = drape_default_collider_def();
+    s.type = DRAPE_COLLIDER_SPHERE;
+    s.position = tu_v3(0.5f, -0.4f, 0.4f);
+    s.radius = 0.3f;
+    if (drape_world_add_cloth(w, &c, NULL) != DRAPE_OK ||
+        drape_world_add_collider(w, &s, NULL) != DRAPE_OK || !tu_step(w, 40)) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void every_variant_is_run_by_ctest(void)
+{
+    for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k) {
+        const char *name = drape_distance_kernel_name((drape_distance_kernel)k);
+        bool found = false;
+        for (int i = 0; i < listed_count; ++i)
+            found = found || !strcmp(listed[i], name);
+        ENSURE_MSG(found, "the %s kernel is never selected by a test run", name);
+    }
+    for (int i = 0; i < listed_count; ++i) {
+        bool known = false;
+        for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k)
+            known = known || !strcmp(listed[i], drape_distance_kernel_name((drape_distance_kernel)k));
+        ENSURE_MSG(known, "\"%s\" is not a distance kernel", listed[i]);
+    }
+    ENSURE(drape_distance_kernel_name(DRAPE_DISTANCE_KERNEL_COUNT) == NULL);
+}
+
+/* Each variant, asked for by the def, runs and agrees bitwise with the CPU reference. */
+static void variants_match_the_reference(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *cpu = cloth(&def);
+    ENSURE(cpu != NULL);
+    ENSURE(drape_world_distance_kernel(cpu) == DRAPE_DISTANCE_KERNEL_AUTO);
+    tu_state ref;
+    ENSURE(tu_read(cpu, &ref));
+    def.backend = DRAPE_BACKEND_OPENCL;
+    for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k) {
+        def.distance_kernel = (drape_distance_kernel)k;
+        drape_world *w = cloth(&def);
+        ENSURE(w != NULL);
+        ENSURE(drape_world_distance_kernel(w) == (drape_distance_kernel)k);
+        tu_state s;
+        ENSURE(tu_read(w, &s));
+        ENSURE(s.n == ref.n);
+        ENSURE_MSG(tu_same_bits(s.x, ref.x, s.n * sizeof *s.x) &&
+                       tu_same_bits(s.v, ref.v, s.n * sizeof *s.v),
+                   "the %s kernel differs from the CPU reference",
+                   drape_distance_kernel_name((drape_distance_kernel)k));
+        tu_state_free(&s);
+        drape_world_destroy(w);
+    }
+    tu_state_free(&ref);
+    drape_world_destroy(cpu);
+}
+
+/* AUTO: the environment's choice, else by device type; the def wins over the environment; a bad
+ * name in the environment or the def fails with a message that names it; set_def switches. */
+static void choice_and_override(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    def.backend = DRAPE_BACKEND_OPENCL;
+    unsetenv("DRAPE_DISTANCE_KERNEL");
+    drape_world *w = NULL;
+    ENSURE_OK(drape_world_create(&def, &w));
+    const bool cpu_device = strstr(drape_world_device(w), "; CPU;") != NULL;
+    ENSURE(drape_world_distance_kernel(w) == (cpu_device ? DRAPE_DISTANCE_KERNEL_LANES16
+                                                         : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT));
+    drape_world_def d = drape_world_get_def(w);
+    d.distance_kernel = DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
+    ENSURE_OK(drape_world_set_def(w, &d));
+    ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT);
+    d.distance_kernel = DRAPE_DISTANCE_KERNEL_LANES16;
+    ENSURE_OK(drape_world_set_def(w, &d));
+    ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_LANES16);
+    d.distance_kernel = (drape_distance_kernel)7;
+    ENSURE_RESULT(drape_world_set_def(w, &d), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def.distance_kernel = 7"));
+    ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_LANES16);
+    drape_world_destroy(w);
+
+    const char *names[] = {"per-constraint", "lanes16"};
+    const drape_distance_kernel kernels[] = {DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT,
+                                             DRAPE_DISTANCE_KERNEL_LANES16};
+    for (int i = 0; i < 2; ++i) {
+        setenv("DRAPE_DISTANCE_KERNEL", names[i], 1);
+        ENSURE_OK(drape_world_create(&def, &w));
+        ENSURE(drape_world_distance_kernel(w) == kernels[i]);
+        drape_world_destroy(w);
+        def.distance_kernel = kernels[1 - i]; /* the def wins */
+        ENSURE_OK(drape_world_create(&def, &w));
+        ENSURE(drape_world_distance_kernel(w) == kernels[1 - i]);
+        drape_world_destroy(w);
+        def.distance_kernel = DRAPE_DISTANCE_KERNEL_AUTO;
+    }
+    setenv("DRAPE_DISTANCE_KERNEL", "sixteen", 1);
+    ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(w == NULL);
+    ENSURE(tu_log_has(&log, "DRAPE_DISTANCE_KERNEL=\"sixteen\""));
+    def.backend = DRAPE_BACKEND_CPU; /* the CPU has one kernel: the variable is not read */
+    ENSURE_OK(drape_world_create(&def, &w));
+    drape_world_destroy(w);
+    unsetenv("DRAPE_DISTANCE_KERNEL");
+}
+
+int main(int argc, char **argv)
+{
+    listed_count = argc - 1;
+    listed = argv + 1;
+    RUN_TEST(every_variant_is_run_by_ctest);
+    uint32_t devices = 0;
+    if (drape_list_devices(NULL, 0, &devices, tu_log_capture, &(tu_log){0}) != DRAPE_OK ||
+        devices == 0) {
+        printf("no OpenCL device: the variants themselves are skipped\n");
+        return th_finish() ? 1 : 77;
+    }
+    RUN_TEST(variants_match_the_reference);
+    RUN_TEST(choice_and_override);
+    return th_finish();
+}

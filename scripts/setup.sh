@@ -36,6 +36,7 @@ packages=(
   python3-matplotlib                   # bench/plot.py
   libopenmpi-dev openmpi-bin           # `drape sweep` over MPI ranks (mpirun, srun)
   pkgconf                              # the install test builds a program with pkg-config
+  oclgrind                             # the race check: an OpenCL simulator with race detection
 )
 missing=()
 for p in "${packages[@]}"; do

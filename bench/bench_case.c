@@ -11,8 +11,9 @@
  *   4. times `repetitions` repetitions with CLOCK_MONOTONIC around drape_world_step (which returns
  *      once the device has finished), resetting the profile before each, so that the per-phase
  *      time of each repetition is the device time of its OpenCL events (wall time on the CPU);
- *   5. reports medians over the repetitions, the residual after the last step, the colours and the
- *      device memory in use.
+ *   5. reports medians over the repetitions, the residual after the last step, the colours, the
+ *      device memory in use and the OpenCL commands enqueued per step (launches, fills, the one
+ *      read of the non-finite check).
  * Sizes whose estimated memory exceeds what is available are skipped before anything is allocated;
  * a world that fails anyway (out of memory, no device) is reported, not fatal.
  */
@@ -119,6 +120,7 @@ static void measure(drape_world *w, const bench_case_def *def, bench_result *out
         phase[3][r] = prof.update_ms * k;
         phase[4][r] = phase[0][r] + phase[1][r] + phase[2][r] + phase[3][r];
         out->device_bytes = prof.device_bytes;
+        out->launches_per_step = (double)prof.launches * k;
     }
     out->wall_ms = bench_summarize(wall, (size_t)reps);
     out->predict_ms = bench_median(phase[0], (size_t)reps);
@@ -181,6 +183,7 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
     wdef.device = def->device;
     wdef.iterations = def->iterations;
     wdef.substeps = def->substeps;
+    wdef.profiling = true; /* the per-phase device times */
     wdef.log = case_log_fn;
     wdef.log_user = &log;
     const double t0 = bench_now_ms();

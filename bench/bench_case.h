@@ -33,6 +33,7 @@ typedef struct bench_result {
     bench_summary wall_ms;                  /* wall ms per step over the repetitions */
     double device_ms;                       /* median of predict + collide + project + update */
     double predict_ms, collide_ms, project_ms, update_ms; /* medians per step */
+    double launches_per_step;               /* OpenCL commands enqueued per step; 0 on the CPU */
     double projections_per_step;            /* constraints x iterations x substeps */
     double projections_per_s;               /* per wall second (median) */
     double project_projections_per_s;       /* per second of the project phase */

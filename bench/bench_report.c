@@ -13,9 +13,10 @@
 void bench_print_row(FILE *f, const bench_result *r, bool header)
 {
     if (header) {
-        fprintf(f, "%-12s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s\n", "backend",
+        fprintf(f, "%-12s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s\n", "backend",
                 "size", "it", "ss", "constr.", "col", "wall ms", "spread", "device ms pre/col/proj/upd",
-                "Mproj/s", "GB/s", "%copy", "speedup", "residual", "dev MiB");
+                "Mproj/s", "GB/s", "%copy", "speedup", "residual", "dev MiB",
+                "launches");
         return;
     }
     char backend[13]; /* "opencl#" and the selector, cut to the column */
@@ -34,11 +35,11 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
         snprintf(copy, sizeof copy, "%.0f%%", 100.0 * r->copy_fraction);
     if (r->speedup > 0.0)
         snprintf(speedup, sizeof speedup, "%.2fx", r->speedup);
-    fprintf(f, "%-12s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f\n",
+    fprintf(f, "%-12s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f %8.1f\n",
             backend, r->def.size, r->def.iterations, r->def.substeps,
             (unsigned long long)r->constraints, r->colors, r->wall_ms.median,
             100.0 * r->wall_ms.spread, phases, r->projections_per_s * 1e-6, r->effective_gbs, copy,
-            speedup, r->residual, (double)r->device_bytes / (1 << 20));
+            speedup, r->residual, (double)r->device_bytes / (1 << 20), r->launches_per_step);
 }
 
 void bench_print_table(FILE *f, const bench_run *run)
@@ -64,7 +65,8 @@ void bench_print_table(FILE *f, const bench_run *run)
                "device ms: per-phase time per step (OpenCL events; wall time on the CPU);\n"
                "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
                "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
-               "second of project-phase time; %%copy: that as a share of the copy probe.\n\n",
+               "second of project-phase time; %%copy: that as a share of the copy probe;\n"
+               "launches: OpenCL commands enqueued per step (kernels, fills, reads).\n\n",
             BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS);
     bench_print_row(f, NULL, true);
     for (size_t i = 0; i < run->result_count; ++i)
@@ -97,7 +99,7 @@ bool bench_write_csv(const char *path, const bench_run *run)
                "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
                "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
                "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
-               "simulated_s,device_bytes,setup_ms,load\n");
+               "simulated_s,device_bytes,setup_ms,load,launches_per_step\n");
     for (size_t i = 0; i < run->result_count; ++i) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,", r->backend);
@@ -109,13 +111,14 @@ bool bench_write_csv(const char *path, const bench_run *run)
         csv_text(f, r->status);
         fprintf(f,
                 ",%d,%d,%.6g,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g\n",
+                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g,%.6g\n",
                 r->steps_per_rep, r->ok ? r->def.repetitions : 0, r->wall_ms.median,
                 r->wall_ms.min, r->wall_ms.max, r->wall_ms.spread, r->device_ms, r->predict_ms,
                 r->collide_ms, r->project_ms, r->update_ms, r->projections_per_step,
                 r->projections_per_s, r->project_projections_per_s, r->project_bytes_per_step,
                 r->effective_gbs, r->copy_gbs, r->copy_fraction, r->speedup, r->residual,
-                r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms, r->load);
+                r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms, r->load,
+                r->launches_per_step);
     }
     bool ok = !ferror(f);
     ok = fclose(f) == 0 && ok;
@@ -211,6 +214,7 @@ static void json_case(FILE *f, const bench_result *r)
         {"simulated_s", r->simulated_s, false},
         {"setup_ms", r->setup_ms, false},
         {"load_average", r->load, false},
+        {"launches_per_step", r->launches_per_step, false},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i) {
         json_key(f, in, numbers[i].key);

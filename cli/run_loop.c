@@ -139,11 +139,17 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     const uint64_t per_second =
         per >= 1.0 && per < 1e18 ? (uint64_t)per : per < 1.0 ? 1 : UINT64_MAX;
     uint32_t frames = 0, step = 0;
-    if (!c->json)
+    if (c->json) { /* the report has the per-phase device times: time the launches */
+        drape_world_def def = drape_world_get_def(w);
+        def.profiling = true;
+        if (drape_world_set_def(w, &def) != DRAPE_OK)
+            rc = CLI_RUNTIME;
+    } else {
         print_header(s, steps);
+    }
     cli_interrupt_install();
     drape_scene_set_last_frame(s, steps / c->every);
-    if (c->export_dir)
+    if (rc == CLI_OK && c->export_dir)
         rc = export_frame(s, c->export_dir, frames++);
     /* After frame 0, which makes the export directory that the dump may go into. */
     if (rc == CLI_OK && c->dump && !cli_output_writable(c->dump))

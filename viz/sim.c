@@ -137,7 +137,10 @@ bool viz_sim_build(viz_sim *s)
     s->strain_scale = s->mode == VIZ_MODE_MASS_SPRING ? 0.2f : 0.02f;
     s->steps = 0;
     const uint32_t n = drape_world_particle_count(s->world);
-    bool ok = apply_mode(s) && viz_topology_build(&s->topology, s->scene);
+    drape_world_def def = drape_world_get_def(s->world);
+    def.profiling = true; /* the HUD shows the device time per step */
+    bool ok = drape_world_set_def(s->world, &def) == DRAPE_OK && apply_mode(s) &&
+              viz_topology_build(&s->topology, s->scene);
     ok = ok && drape_world_set_triangles(s->world, s->topology.triangles,
                                          s->topology.triangle_count) == DRAPE_OK;
     s->scratch = ok ? malloc((size_t)n * sizeof *s->scratch + 1) : NULL;

@@ -7,9 +7,10 @@
  * kernels/drape_shared.h maths the CPU reference runs, and the damping's global sums are CLBlast
  * GEMVs whose results stay on the device.
  *
- * Launches per substep: predict (1, or 3 + 5 GEMVs with damping, or the spring forces), collide (1),
- * project (iterations x (colours of every type + 1)),
- * update (1). After the step, one read of three integers: the non-finite check.
+ * Launches per substep: predict (2, or 4 + 2 CLBlast calls with damping, or the spring forces),
+ * collide (1), project (iterations x (colours of every type + 1), plus a multiplier fill per XPBD
+ * set; or 1, solve_fused, for small cloths), update (1). After the step, one read of three
+ * integers: the non-finite check, which is also the step's only wait for the device.
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per distance constraint: indices 8 B,
@@ -32,7 +33,9 @@ static const char *const phase_names[PHASES] = {"predict", "collide", "project",
 typedef struct cl_set {
     uint32_t count;
     bool xpbd; /* some constraint has a compliance: its multipliers are zeroed each substep */
+    uint32_t colors;
     cl_mem idx, rest, kprime, compliance, lambda, target;
+    cl_mem offsets; /* colors + 1 colour offsets, for solve_fused */
 } cl_set;
 
 enum {
@@ -40,7 +43,7 @@ enum {
     K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
     K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
     K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_SOLVE_TETHER,
-    K_SOLVE_VOLUME, K_COUNT
+    K_SOLVE_VOLUME, K_SOLVE_FUSED, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
@@ -55,6 +58,7 @@ static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"mass_spring.cl", "verlet_end"},     {"diagnostics.cl", "kinetic_energy"},
     {"diagnostics.cl", "distance_residual"},
     {"project.cl", "solve_tether"},       {"volume.cl", "solve_volume"},
+    {"project.cl", "solve_fused"},
 };
 
 struct dr_opencl {
@@ -71,6 +75,8 @@ struct dr_opencl {
     cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
     int distance_kernel;     /* K_SOLVE_DISTANCE or K_SOLVE_DISTANCE_X16 (dr_opencl_configure) */
     uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1 or 16 */
+    drape_distance_kernel request; /* the world's request; AUTO: by device type and size */
+    uint32_t fused_max; /* AUTO takes solve_fused up to this many constraints (0: never) */
     bool device_ahead; /* x and v on the device are newer than the host's */
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
@@ -131,7 +137,8 @@ static void release_set(dr_opencl *cl, cl_set *s)
     dr_cl_buffer_release(cl->ctx, &s->compliance);
     dr_cl_buffer_release(cl->ctx, &s->lambda);
     dr_cl_buffer_release(cl->ctx, &s->target);
-    s->count = 0;
+    dr_cl_buffer_release(cl->ctx, &s->offsets);
+    s->count = s->colors = 0;
 }
 
 static void release_particles(dr_opencl *cl)
@@ -220,19 +227,49 @@ void dr_opencl_configure(drape_world *w)
 {
     dr_opencl *cl = w->cl;
     cl->ctx->profile.enabled = w->def.profiling;
-    drape_distance_kernel k = w->kernel_request;
+    drape_distance_kernel k = cl->request = w->kernel_request;
     /* CPU compilers do not vectorise solve_distance across work-items: give them sixteen
-     * constraints per work-item in float16 lanes (kernels/project.cl). */
-    if (k == DRAPE_DISTANCE_KERNEL_AUTO)
-        k = (cl->ctx->device.type & CL_DEVICE_TYPE_CPU) ? DRAPE_DISTANCE_KERNEL_LANES16
-                                                         : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
+     * constraints per work-item in float16 lanes (kernels/project.cl). The per-colour kernel is
+     * also the fallback of FUSED, for the mass-spring mode's forces. */
+    const bool cpu = cl->ctx->device.type & CL_DEVICE_TYPE_CPU;
+    if (k == DRAPE_DISTANCE_KERNEL_AUTO || k == DRAPE_DISTANCE_KERNEL_FUSED)
+        k = cpu ? DRAPE_DISTANCE_KERNEL_LANES16 : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
+    /* AUTO fuses the projection of small cloths, where launches cost more than the arithmetic. On
+     * PoCL (one work-group runs on one core) fused was twice as fast at 16 x 16 (1.4 k
+     * constraints), even at 32 x 32, three times slower at 64 x 64 (docs/opencl-variants.md). On
+     * GPUs a launch costs about as much as projecting thousands of constraints; that bound is an
+     * estimate: no GPU was at hand to measure it. */
+    cl->fused_max = cpu ? 2048u : 16u * 1024u;
     const bool lanes = k == DRAPE_DISTANCE_KERNEL_LANES16;
     cl->distance_kernel = lanes ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
     cl->distance_lanes = lanes ? 16 : 1;
 }
 
+/* The constraint types solve_fused projects: the first FUSED_TYPES of drape_constraint_type
+ * (distance, dihedral, attachment, tether, volume), a set of kernel arguments each. A world with
+ * constraints of a later type is projected per colour, whatever the request. */
+#define FUSED_TYPES 5
+_Static_assert(FUSED_TYPES <= DRAPE_CONSTRAINT_TYPE_COUNT, "solve_fused takes a type drape lacks");
+
+/* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world of at most
+ * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks. */
+static bool fused(const dr_opencl *cl)
+{
+    uint64_t total = 0;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        if (t >= FUSED_TYPES && cl->set[t].count)
+            return false;
+        total += cl->set[t].count;
+    }
+    if (cl->request == DRAPE_DISTANCE_KERNEL_FUSED)
+        return true;
+    return cl->request == DRAPE_DISTANCE_KERNEL_AUTO && total > 0 && total <= cl->fused_max;
+}
+
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
 {
+    if (fused(cl))
+        return DRAPE_DISTANCE_KERNEL_FUSED;
     return cl->distance_kernel == K_SOLVE_DISTANCE_X16 ? DRAPE_DISTANCE_KERNEL_LANES16
                                                         : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
 }
@@ -311,6 +348,10 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
         r = make(cl, &d->lambda, n * sizeof(float), "multipliers", s->lambda);
     if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_ATTACHMENT)
         r = make(cl, &d->target, n * sizeof(dr_vec4), "attachment targets", s->target);
+    const uint32_t zero = 0, *offsets = n ? s->offsets : &zero;
+    d->colors = n ? s->stats.colors : 0;
+    if (r == DRAPE_OK)
+        r = make(cl, &d->offsets, (d->colors + 1) * sizeof(uint32_t), "colour offsets", offsets);
     if (r != DRAPE_OK) {
         release_set(cl, d);
         return r;
@@ -468,8 +509,33 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
 
+/* The whole projection in one launch of one work-group (solve_fused in kernels/project.cl). */
+static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
+{
+    const cl_uint n = cl->particles;
+    const float t = (float)w->time, margin = w->def.collision_margin;
+    const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
+    const cl_int iterations = w->def.iterations;
+    TRY(set_args(cl, K_SOLVE_FUSED, 0, 12, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
+                 A(cl->collider_count), A(t), A(h), A(margin), A(n), A(inv_h2), A(sag),
+                 A(iterations)));
+    for (int k = 0; k < FUSED_TYPES; ++k) {
+        const cl_set *s = &cl->set[k];
+        const cl_int xpbd = s->xpbd;
+        cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
+        if (!second) /* an empty set: any valid buffer, never read */
+            second = s->kprime;
+        TRY(set_args(cl, K_SOLVE_FUSED, 12 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
+                     A(s->kprime), A(s->compliance), A(s->lambda), A(s->offsets), A(s->colors),
+                     A(xpbd)));
+    }
+    return launch(cl, K_SOLVE_FUSED, cl->ctx->tunables.work_group_size, PROJECT);
+}
+
 static drape_result project(dr_opencl *cl, const drape_world *w, float h)
 {
+    if (fused(cl))
+        return project_fused(cl, w, h);
     const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
                                                       K_SOLVE_ATTACHMENT, K_SOLVE_TETHER,
                                                       K_SOLVE_VOLUME};

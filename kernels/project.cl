@@ -146,18 +146,96 @@ __kernel void solve_tether(__global const float4 *x, __global float4 *d, __globa
     dr_solve_tether(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, sag, &lambda[c]);
 }
 
-/* Every particle against every collider at its current prediction (dr_project_contacts); t is the
+/* Particle i against every collider at its current prediction (dr_project_contacts); t is the
  * substep's start. */
+static void contact_pass(__global float4 *d, __global const float4 *x,
+                         __global const dr_contact *contacts, __global const dr_collider *colliders,
+                         uint collider_count, float t, float h, float margin, uint i)
+{
+    float4 di = d[i];
+    float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h, margin);
+    if (any(dn != di)) /* most particles touch nothing: leave their d unwritten */
+        d[i] = dn;
+}
+
+/* Every particle's contact pass, one per work-item. */
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                                __global const dr_contact *contacts,
                                __global const dr_collider *colliders, uint collider_count,
                                float t, float h, float margin, uint n)
 {
     uint i = get_global_id(0);
-    if (i >= n)
-        return;
-    float4 di = d[i];
-    float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h, margin);
-    if (any(dn != di)) /* most particles touch nothing: leave their d unwritten */
-        d[i] = dn;
+    if (i < n)
+        contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, i);
+}
+
+/* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
+ * tether lengths or six rest volumes) and its colour offsets (colours + 1 entries). */
+#define DR_FUSED_SET(p, second_type, second)                                                       \
+    __global const uint *p##idx, __global const second_type *p##second,                           \
+        __global const float *p##kprime, __global const float *p##compliance,                      \
+        __global float *p##lambda, __global const uint *p##offsets, uint p##colors, int p##xpbd
+
+/* Zeroes a set's XPBD multipliers (the per-colour path fills them). */
+#define DR_FUSED_ZERO(p)                                                                           \
+    do {                                                                                           \
+        if (p##xpbd)                                                                               \
+            for (uint c = lid; c < p##offsets[p##colors]; c += size)                               \
+                p##lambda[c] = 0.0f;                                                               \
+    } while (0)
+
+/* One pass over a set, colour by colour, `solve` for constraint c, a barrier after each colour. */
+#define DR_FUSED_PASS(p, solve)                                                                    \
+    do {                                                                                           \
+        for (uint col = 0; col < p##colors; ++col) {                                               \
+            for (uint c = p##offsets[col] + lid; c < p##offsets[col + 1]; c += size)               \
+                solve;                                                                             \
+            barrier(CLK_GLOBAL_MEM_FENCE);                                                         \
+        }                                                                                          \
+    } while (0)
+
+/* The whole projection of a substep in one launch of one work-group, for cloths small enough that
+ * launches, not arithmetic, bound the step (the approach of NvCloth and of Kim et al., "Long Range
+ * Attachments", 2012: one cloth per work-group): the XPBD multipliers zeroed, then `iterations` times
+ * every constraint type colour by colour (in drape_constraint_type order: distance, dihedral,
+ * attachment, tether, volume) and the contacts, with a barrier after each colour, so that the
+ * Gauss-Seidel order and every operation are those of the per-colour launches: bitwise the same
+ * results, one launch instead of iterations x (colours + 1). Launched over exactly one work-group.
+ * The host takes it only for worlds whose constraint types are all among these five. */
+__kernel void solve_fused(__global const float4 *x, __global float4 *d,
+                          __global const dr_contact *contacts,
+                          __global const dr_collider *colliders, uint collider_count, float t,
+                          float h, float margin, uint n, float inv_h2, float sag, int iterations,
+                          DR_FUSED_SET(s_, float, rest), DR_FUSED_SET(b_, float, rest),
+                          DR_FUSED_SET(a_, float4, target), DR_FUSED_SET(t_, float, rest),
+                          DR_FUSED_SET(v_, float, rest))
+{
+    const uint lid = get_local_id(0), size = get_local_size(0);
+    DR_FUSED_ZERO(s_);
+    DR_FUSED_ZERO(b_);
+    DR_FUSED_ZERO(a_);
+    DR_FUSED_ZERO(t_);
+    DR_FUSED_ZERO(v_);
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int it = 0; it < iterations; ++it) {
+        DR_FUSED_PASS(s_, dr_solve_distance(x, d, s_idx[2 * c], s_idx[2 * c + 1], s_rest[c],
+                                            s_kprime[c], s_compliance[c], inv_h2, sag,
+                                            &s_lambda[c]));
+        DR_FUSED_PASS(b_, dr_solve_dihedral(x, d, b_idx[4 * c], b_idx[4 * c + 1], b_idx[4 * c + 2],
+                                            b_idx[4 * c + 3], b_rest[c], b_kprime[c],
+                                            b_compliance[c], inv_h2, &b_lambda[c]));
+        DR_FUSED_PASS(a_, dr_solve_attachment(x, d, a_idx[c], a_target[c], a_kprime[c],
+                                              a_compliance[c], inv_h2, &a_lambda[c]));
+        DR_FUSED_PASS(t_, dr_solve_tether(x, d, t_idx[2 * c], t_idx[2 * c + 1], t_rest[c],
+                                          t_kprime[c], t_compliance[c], inv_h2, sag,
+                                          &t_lambda[c]));
+        DR_FUSED_PASS(v_, dr_solve_volume(x, d, v_idx[4 * c], v_idx[4 * c + 1], v_idx[4 * c + 2],
+                                          v_idx[4 * c + 3], v_rest[c], v_kprime[c],
+                                          v_compliance[c], inv_h2, &v_lambda[c]));
+        if (collider_count) {
+            for (uint i = lid; i < n; i += size)
+                contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, i);
+            barrier(CLK_GLOBAL_MEM_FENCE);
+        }
+    }
 }

@@ -138,6 +138,7 @@ static void launches_per_step(void)
     def.backend = DRAPE_BACKEND_OPENCL;
     def.substeps = 2;
     def.iterations = 3;
+    def.distance_kernel = DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT; /* one launch per colour */
     drape_world *quiet = cloth_world(&def, 20);
     def.profiling = true;
     drape_world *timed = cloth_world(&def, 20);
@@ -160,6 +161,14 @@ static void launches_per_step(void)
     ENSURE(b.launches == a.launches);
     ENSURE(a.steps == 5 && a.project_ms == 0.0 && a.predict_ms == 0.0);
     ENSURE(b.project_ms > 0.0 && b.predict_ms > 0.0);
+    /* fused: the whole projection of a substep is one launch */
+    drape_world_def d = drape_world_get_def(quiet);
+    d.distance_kernel = DRAPE_DISTANCE_KERNEL_FUSED;
+    ENSURE_OK(drape_world_set_def(quiet, &d));
+    drape_world_reset_profile(quiet);
+    ENSURE(tu_step(quiet, 5));
+    ENSURE_OK(drape_world_get_profile(quiet, &a));
+    ENSURE(a.launches == 5u * (2u * (2u + 1u + 1u + 1u) + 1u));
     drape_world_destroy(quiet);
     drape_world_destroy(timed);
 }

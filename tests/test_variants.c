@@ -97,6 +97,12 @@ static void choice_and_override(void)
     const bool cpu_device = strstr(drape_world_device(w), "; CPU;") != NULL;
     ENSURE(drape_world_distance_kernel(w) == (cpu_device ? DRAPE_DISTANCE_KERNEL_LANES16
                                                          : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT));
+    /* a small cloth: AUTO fuses its projection into one launch, on every device type */
+    drape_cloth_def small = drape_default_cloth_def();
+    small.nx = small.ny = 10;
+    ENSURE_OK(drape_world_add_cloth(w, &small, NULL));
+    ENSURE(tu_step(w, 2));
+    ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_FUSED);
     drape_world_def d = drape_world_get_def(w);
     d.distance_kernel = DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
     ENSURE_OK(drape_world_set_def(w, &d));

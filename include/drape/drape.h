@@ -132,8 +132,8 @@ typedef enum drape_backend {
     DRAPE_BACKEND_AUTO = 2,   /* OpenCL where a device can be used, else the CPU with a warning */
 } drape_backend;
 
-/* Which OpenCL kernel projects the distance constraints (kernels/project.cl). Both give bitwise the
- * same results; they differ in speed. */
+/* Which OpenCL kernels project the constraints (kernels/project.cl). All give bitwise the same
+ * results; they differ in speed and in launches per step. */
 typedef enum drape_distance_kernel {
     DRAPE_DISTANCE_KERNEL_AUTO = 0,           /* $DRAPE_DISTANCE_KERNEL if set, else by device type:
                                                  LANES16 on CPU devices, PER_CONSTRAINT elsewhere */
@@ -141,11 +141,15 @@ typedef enum drape_distance_kernel {
     DRAPE_DISTANCE_KERNEL_LANES16 = 2,        /* solve_distance_x16: sixteen per work-item in float16
                                                  lanes (CPU devices, which do not vectorise across
                                                  work-items) */
-    DRAPE_DISTANCE_KERNEL_COUNT = 3
+    DRAPE_DISTANCE_KERNEL_FUSED = 3,          /* solve_fused: every constraint kind, colour, iteration
+                                                 and contact pass of a substep in one launch of one
+                                                 work-group (small cloths, where launches dominate);
+                                                 AUTO takes it on GPUs up to a constraint count */
+    DRAPE_DISTANCE_KERNEL_COUNT = 4
 } drape_distance_kernel;
 
-/* The variant's name as $DRAPE_DISTANCE_KERNEL spells it: "auto", "per-constraint", "lanes16";
- * NULL for a value that is not a variant. */
+/* The variant's name as $DRAPE_DISTANCE_KERNEL spells it: "auto", "per-constraint", "lanes16",
+ * "fused"; NULL for a value that is not a variant. */
 DRAPE_API const char *drape_distance_kernel_name(drape_distance_kernel kernel);
 
 typedef struct drape_world_def {

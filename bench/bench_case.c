@@ -14,6 +14,12 @@
  *   5. reports medians over the repetitions, the residual after the last step, the colours, the
  *      device memory in use and the OpenCL commands enqueued per step (launches, fills, the one
  *      read of the non-finite check).
+ * The many-cloths scene (drape-bench --scene many-cloths) is the data-generation case: `cloths` such
+ * cloths in one world, 1.25 m apart on a square grid, each starting 5 mm above its own patch of one
+ * ground plane (no sphere: the contact pass tests every particle against every collider, so one
+ * collider per cloth would make it quadratic). The world's colouring spans all cloths, so every
+ * colour of every cloth goes in one launch; drape-bench compares it with a world of one of these
+ * cloths, stepped `cloths` times.
  * Sizes whose estimated memory exceeds what is available are skipped before anything is allocated;
  * a world that fails anyway (out of memory, no device) is reported, not fatal.
  */
@@ -52,6 +58,25 @@ static drape_result build_scene(drape_world *w, uint32_t n)
         r = drape_world_add_collider(w, &sphere, NULL);
     drape_collider_def ground = drape_default_collider_def(); /* plane, normal +y */
     ground.position = (drape_vec3){0.0f, -0.3f, 0.0f};
+    if (r == DRAPE_OK)
+        r = drape_world_add_collider(w, &ground, NULL);
+    return r;
+}
+
+/* The many-cloths scene: `cloths` n x n cloths over one ground plane. */
+static drape_result build_many(drape_world *w, uint32_t n, uint32_t cloths)
+{
+    uint32_t side = 1;
+    while (side * side < cloths)
+        ++side;
+    drape_result r = DRAPE_OK;
+    for (uint32_t i = 0; i < cloths && r == DRAPE_OK; ++i) {
+        drape_cloth_def cloth = drape_default_cloth_def();
+        cloth.nx = cloth.ny = n;
+        cloth.origin = (drape_vec3){1.25f * (float)(i % side), 0.005f, 1.25f * (float)(i / side)};
+        r = drape_world_add_cloth(w, &cloth, NULL);
+    }
+    drape_collider_def ground = drape_default_collider_def(); /* plane through 0, normal +y */
     if (r == DRAPE_OK)
         r = drape_world_add_collider(w, &ground, NULL);
     return r;
@@ -164,11 +189,12 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
     const bool cpu = def->backend == DRAPE_BACKEND_CPU;
     snprintf(out->backend, sizeof out->backend, "%s", cpu ? "cpu" : "opencl");
     snprintf(out->device, sizeof out->device, "%s", cpu ? "CPU reference" : def->device);
-    out->particles = (uint64_t)def->size * def->size;
-    out->constraints = bench_cloth_constraints(def->size);
+    const uint64_t cloths = def->cloths ? def->cloths : 1;
+    out->particles = cloths * def->size * def->size;
+    out->constraints = cloths * bench_cloth_constraints(def->size);
 
-    const uint64_t need = cpu ? bench_cloth_host_bytes(def->size)
-                              : bench_cloth_device_bytes(def->size);
+    const uint64_t need = cloths * (cpu ? bench_cloth_host_bytes(def->size)
+                                        : bench_cloth_device_bytes(def->size));
     if (def->memory_available && need > def->memory_available) {
         snprintf(out->status, sizeof out->status,
                  "skipped: needs about %.2f GiB, %s has %.2f GiB", (double)need / (1 << 30),
@@ -193,7 +219,9 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
         return;
     }
     snprintf(out->device, sizeof out->device, "%s", drape_world_device(w));
-    if (build_scene(w, def->size) != DRAPE_OK) {
+    const drape_result built =
+        def->cloths ? build_many(w, def->size, def->cloths) : build_scene(w, def->size);
+    if (built != DRAPE_OK) {
         fail(out, "scene creation failed", &log);
         drape_world_destroy(w);
         return;

@@ -1,4 +1,5 @@
-/* One benchmark case: a cloth of n x n particles dropped on a sphere, stepped on one backend with
+/* One benchmark case: a cloth of n x n particles dropped on a sphere (or, in the many-cloths scene,
+ * `cloths` such cloths side by side over a ground plane, in one world), stepped on one backend with
  * given iterations and substeps; warmed up, calibrated to a target time, timed over repetitions. */
 #ifndef BENCH_CASE_H
 #define BENCH_CASE_H
@@ -17,6 +18,7 @@ typedef struct bench_case_def {
     double target_ms, warmup_ms;
     int repetitions;
     uint64_t memory_available; /* bytes of device (OpenCL) or host (CPU) memory; 0: unknown */
+    uint32_t cloths;        /* 0: the cloth on a sphere; N >= 1: the many-cloths scene, N cloths */
 } bench_case_def;
 
 typedef struct bench_result {
@@ -46,6 +48,9 @@ typedef struct bench_result {
     uint64_t device_bytes;                  /* bytes in OpenCL buffers; 0 on the CPU */
     double speedup;                         /* CPU reference ms / this ms, same run; 0: none */
     double load;                            /* the machine's 1-minute load average at the start */
+    /* many-cloths, the world of `cloths` cloths: the one-cloth world of the same backend and run,
+     * its ms and launches per step, and its ms times `cloths` over this case's; 0: none */
+    double one_cloth_ms, one_cloth_launches, batch_speedup;
 } bench_result;
 
 /* Runs one case into *out (never fails the run: out->ok and out->status tell). */

@@ -32,6 +32,11 @@ void bench_print_help(const char *program)
            "  --probe-mib MIB     buffer size of the copy-bandwidth probe; 0 skips it; default 256\n"
            "  --quick             a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
            "                      5 iterations, 1 substep, 3 short repetitions, 16 MiB probe\n"
+           "  --scene NAME        cloth (default): one cloth dropped on a sphere; many-cloths:\n"
+           "                      --count cloths side by side over a ground plane in one world,\n"
+           "                      against one world of one cloth stepped --count times (sizes\n"
+           "                      default to 32, iterations to 5, substeps to 1)\n"
+           "  --count N           cloths of the many-cloths scene; default 1000\n"
            "  --json FILE         write one record per case (and the probes) as JSON\n"
            "  --csv FILE          write one row per case as CSV\n"
            "  --help              this text\n"
@@ -116,6 +121,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
 {
     set_defaults(o);
     const char *program = argc > 0 ? argv[0] : "drape-bench";
+    bool many = false, count_given = false;
+    uint32_t count_value = 1000;
     for (int i = 1; i < argc; ++i) {
         char *arg = argv[i], *value = NULL;
         char name[32];
@@ -143,7 +150,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         static const char *const with_value[] = {"--sizes", "--backends", "--device", "--devices",
                                                  "--iterations", "--substeps", "--target-ms",
                                                  "--repetitions", "--warmup-ms", "--probe-mib",
-                                                 "--json", "--csv"};
+                                                 "--json", "--csv", "--scene", "--count"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -167,6 +174,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                 o->sizes[k] = (uint32_t)list[k];
             if (ok)
                 o->size_count = count;
+            o->sizes_set = true;
         } else if (strcmp(name, "--iterations") == 0 || strcmp(name, "--substeps") == 0) {
             bool it = name[2] == 'i';
             ok = parse_int_list(value, 1, 1000, list, &count);
@@ -174,6 +182,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
                 (it ? o->iterations : o->substeps)[k] = (int)list[k];
             if (ok)
                 *(it ? &o->iteration_count : &o->substep_count) = count;
+            *(it ? &o->iterations_set : &o->substeps_set) = true;
         } else if (strcmp(name, "--backends") == 0) {
             o->cpu = o->opencl = false;
             char buf[64];
@@ -201,6 +210,13 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         } else if (strcmp(name, "--probe-mib") == 0) {
             ok = parse_int(value, 0, 65536, &v);
             o->probe_mib = (uint32_t)v;
+        } else if (strcmp(name, "--scene") == 0) {
+            many = strcmp(value, "many-cloths") == 0;
+            ok = many || strcmp(value, "cloth") == 0;
+        } else if (strcmp(name, "--count") == 0) {
+            ok = parse_int(value, 1, 1000000, &v);
+            count_value = (uint32_t)v;
+            count_given = true;
         } else if (strcmp(name, "--json") == 0) {
             o->json_path = value;
         } else {
@@ -210,6 +226,18 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             fprintf(stderr, "%s: bad value '%s' for %s (try --help)\n", program, value, name);
             return 2;
         }
+    }
+    if (many) { /* the data-generation case: small garments, one solver setting */
+        o->cloths = count_value;
+        if (!o->sizes_set)
+            o->size_count = 1, o->sizes[0] = 32;
+        if (!o->iterations_set)
+            o->iteration_count = 1, o->iterations[0] = 5;
+        if (!o->substeps_set)
+            o->substep_count = 1, o->substeps[0] = 1;
+    } else if (count_given) {
+        fprintf(stderr, "%s: --count needs --scene many-cloths\n", program);
+        return 2;
     }
     return 0;
 }

@@ -23,6 +23,8 @@ typedef struct bench_options {
     double warmup_ms;  /* untimed stepping before calibration */
     uint32_t probe_mib; /* size of each buffer of the copy-bandwidth probe, MiB; 0: no probe */
     bool quick;        /* the small sweep the test suite runs */
+    uint32_t cloths;   /* --scene many-cloths: cloths per world (--count); 0: the cloth on a sphere */
+    bool sizes_set, iterations_set, substeps_set; /* given on the command line */
     const char *json_path, *csv_path; /* NULL: not written */
 } bench_options;
 

@@ -13,10 +13,10 @@
 void bench_print_row(FILE *f, const bench_result *r, bool header)
 {
     if (header) {
-        fprintf(f, "%-12s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s\n", "backend",
-                "size", "it", "ss", "constr.", "col", "wall ms", "spread", "device ms pre/col/proj/upd",
-                "Mproj/s", "GB/s", "%copy", "speedup", "residual", "dev MiB",
-                "launches");
+        fprintf(f, "%-12s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s\n",
+                "backend", "size", "it", "ss", "constr.", "col", "wall ms", "spread",
+                "device ms pre/col/proj/upd", "Mproj/s", "GB/s", "%copy", "speedup", "residual",
+                "dev MiB", "launches", "cloths");
         return;
     }
     char backend[13]; /* "opencl#" and the selector, cut to the column */
@@ -35,11 +35,14 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
         snprintf(copy, sizeof copy, "%.0f%%", 100.0 * r->copy_fraction);
     if (r->speedup > 0.0)
         snprintf(speedup, sizeof speedup, "%.2fx", r->speedup);
-    fprintf(f, "%-12s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f %8.1f\n",
+    fprintf(f,
+            "%-12s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f %8.1f "
+            "%6u\n",
             backend, r->def.size, r->def.iterations, r->def.substeps,
             (unsigned long long)r->constraints, r->colors, r->wall_ms.median,
             100.0 * r->wall_ms.spread, phases, r->projections_per_s * 1e-6, r->effective_gbs, copy,
-            speedup, r->residual, (double)r->device_bytes / (1 << 20), r->launches_per_step);
+            speedup, r->residual, (double)r->device_bytes / (1 << 20), r->launches_per_step,
+            r->def.cloths ? r->def.cloths : 1);
 }
 
 void bench_print_table(FILE *f, const bench_run *run)
@@ -66,11 +69,26 @@ void bench_print_table(FILE *f, const bench_run *run)
                "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
                "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
                "second of project-phase time; %%copy: that as a share of the copy probe;\n"
-               "launches: OpenCL commands enqueued per step (kernels, fills, reads).\n\n",
+               "launches: OpenCL commands enqueued per step (kernels, fills, reads); cloths: in the\n"
+               "world (many-cloths scene).\n\n",
             BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS);
     bench_print_row(f, NULL, true);
     for (size_t i = 0; i < run->result_count; ++i)
         bench_print_row(f, &run->results[i], false);
+    /* many-cloths: each world of all cloths against its one-cloth world stepped that many times */
+    for (size_t i = 0; i < run->result_count; ++i) {
+        const bench_result *r = &run->results[i];
+        if (r->def.cloths <= 1 || r->batch_speedup <= 0.0)
+            continue;
+        const double one = r->one_cloth_ms;
+        fprintf(f,
+                "many-cloths %s%s%s, %u cloths of %u x %u: one world %.3f ms per step (%.0f "
+                "launches); one world at a time %u x %.3f ms = %.3f ms (%.0f launches): %.2fx\n",
+                r->backend, r->def.device ? "#" : "", r->def.device ? r->def.device : "",
+                r->def.cloths, r->def.size, r->def.size, r->wall_ms.median, r->launches_per_step,
+                r->def.cloths, one, one * r->def.cloths, r->one_cloth_launches * r->def.cloths,
+                r->batch_speedup);
+    }
 }
 
 /* ---- CSV ------------------------------------------------------------------------------------- */
@@ -99,7 +117,7 @@ bool bench_write_csv(const char *path, const bench_run *run)
                "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
                "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
                "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
-               "simulated_s,device_bytes,setup_ms,load,launches_per_step\n");
+               "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup\n");
     for (size_t i = 0; i < run->result_count; ++i) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,", r->backend);
@@ -111,14 +129,14 @@ bool bench_write_csv(const char *path, const bench_run *run)
         csv_text(f, r->status);
         fprintf(f,
                 ",%d,%d,%.6g,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g,%.6g\n",
+                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g,%.6g,%u,%.6g\n",
                 r->steps_per_rep, r->ok ? r->def.repetitions : 0, r->wall_ms.median,
                 r->wall_ms.min, r->wall_ms.max, r->wall_ms.spread, r->device_ms, r->predict_ms,
                 r->collide_ms, r->project_ms, r->update_ms, r->projections_per_step,
                 r->projections_per_s, r->project_projections_per_s, r->project_bytes_per_step,
                 r->effective_gbs, r->copy_gbs, r->copy_fraction, r->speedup, r->residual,
                 r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms, r->load,
-                r->launches_per_step);
+                r->launches_per_step, r->def.cloths ? r->def.cloths : 1, r->batch_speedup);
     }
     bool ok = !ferror(f);
     ok = fclose(f) == 0 && ok;
@@ -184,6 +202,8 @@ static void json_case(FILE *f, const bench_result *r)
     fprintf(f, "%llu", (unsigned long long)r->constraints);
     json_key(f, in, "colors");
     fprintf(f, "%u", r->colors);
+    json_key(f, in, "cloths");
+    fprintf(f, "%u", r->def.cloths ? r->def.cloths : 1);
     json_key(f, in, "iterations");
     fprintf(f, "%d", r->def.iterations);
     json_key(f, in, "substeps");
@@ -215,6 +235,7 @@ static void json_case(FILE *f, const bench_result *r)
         {"setup_ms", r->setup_ms, false},
         {"load_average", r->load, false},
         {"launches_per_step", r->launches_per_step, false},
+        {"batch_speedup", r->batch_speedup, true},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i) {
         json_key(f, in, numbers[i].key);
@@ -298,12 +319,13 @@ bool bench_write_json(const char *path, const bench_run *run)
         return false;
     }
     const bench_options *o = run->options;
-    fprintf(f, "{\n  \"tool\": \"drape-bench\",\n  \"scene\": \"cloth on a sphere\",\n"
+    fprintf(f, "{\n  \"tool\": \"drape-bench\",\n  \"scene\": \"%s\",\n"
                "  \"model\": {\"bytes_per_distance_projection\": %u, "
                "\"bytes_per_particle_contact_pass\": %u},\n"
                "  \"settings\": {\"quick\": %s, \"target_ms\": %.6g, \"warmup_ms\": %.6g, "
                "\"repetitions\": %d, \"probe_mib\": %u},\n",
-            BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS, o->quick ? "true" : "false",
+            o->cloths ? "many cloths over a plane" : "cloth on a sphere", BENCH_BYTES_PER_DISTANCE,
+            BENCH_BYTES_PER_CONTACT_PASS, o->quick ? "true" : "false",
             o->target_ms, o->warmup_ms, o->repetitions, o->probe_mib);
     json_machine(f, &run->machine);
     fputs(",\n", f);

@@ -188,6 +188,8 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
     out->load = load[0];
     const bool cpu = def->backend == DRAPE_BACKEND_CPU;
     snprintf(out->backend, sizeof out->backend, "%s", cpu ? "cpu" : "opencl");
+    snprintf(out->kernel, sizeof out->kernel, "%s",
+             cpu ? "-" : drape_distance_kernel_name(def->kernel));
     snprintf(out->device, sizeof out->device, "%s", cpu ? "CPU reference" : def->device);
     const uint64_t cloths = def->cloths ? def->cloths : 1;
     out->particles = cloths * def->size * def->size;
@@ -210,6 +212,7 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
     wdef.iterations = def->iterations;
     wdef.substeps = def->substeps;
     wdef.profiling = true; /* the per-phase device times */
+    wdef.distance_kernel = def->kernel;
     wdef.log = case_log_fn;
     wdef.log_user = &log;
     const double t0 = bench_now_ms();
@@ -231,6 +234,8 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
                        drape_world_constraint_count(w, DRAPE_CONSTRAINT_DIHEDRAL) +
                        drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT);
     measure(w, def, out, &log);
+    snprintf(out->kernel, sizeof out->kernel, "%s",
+             cpu ? "-" : drape_distance_kernel_name(drape_world_distance_kernel(w)));
     drape_coloring_stats stats;
     if (drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &stats) == DRAPE_OK)
         out->colors = stats.colors;

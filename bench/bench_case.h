@@ -19,6 +19,7 @@ typedef struct bench_case_def {
     int repetitions;
     uint64_t memory_available; /* bytes of device (OpenCL) or host (CPU) memory; 0: unknown */
     uint32_t cloths;        /* 0: the cloth on a sphere; N >= 1: the many-cloths scene, N cloths */
+    drape_distance_kernel kernel; /* OpenCL: the projection kernel asked for; default AUTO */
 } bench_case_def;
 
 typedef struct bench_result {
@@ -26,6 +27,8 @@ typedef struct bench_result {
     char backend[8];     /* "cpu" or "opencl" */
     char device[320];    /* the device in words, as drape_world_device says */
     char status[200];    /* "ok", or why the case was skipped or failed */
+    char kernel[16];     /* the projection kernel the world ran (drape_distance_kernel_name); "-"
+                            on the CPU */
     bool ok;
     bool skipped;        /* not run: too large for the memory (not a failure) */
     uint64_t particles, constraints;

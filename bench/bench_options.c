@@ -37,6 +37,8 @@ void bench_print_help(const char *program)
            "                      against one world of one cloth stepped --count times (sizes\n"
            "                      default to 32, iterations to 5, substeps to 1)\n"
            "  --count N           cloths of the many-cloths scene; default 1000\n"
+           "  --kernels LIST      OpenCL projection kernels, each a case: auto, per-constraint,\n"
+           "                      lanes16, fused (docs/opencl-variants.md); default auto\n"
            "  --json FILE         write one record per case (and the probes) as JSON\n"
            "  --csv FILE          write one row per case as CSV\n"
            "  --help              this text\n"
@@ -104,6 +106,28 @@ static void set_defaults(bench_options *o)
     o->repetitions = 5;
     o->warmup_ms = 200.0;
     o->probe_mib = 256;
+    o->kernel_count = 1;
+    o->kernels[0] = DRAPE_DISTANCE_KERNEL_AUTO;
+}
+
+/* Parses "lanes16,fused" into kernel variants by their drape_distance_kernel_name. */
+static bool parse_kernels(const char *text, bench_options *o)
+{
+    char buf[256];
+    if (strlen(text) >= sizeof buf)
+        return false;
+    strcpy(buf, text);
+    o->kernel_count = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < DRAPE_DISTANCE_KERNEL_COUNT &&
+               strcmp(tok, drape_distance_kernel_name((drape_distance_kernel)k)) != 0)
+            ++k;
+        if (k == DRAPE_DISTANCE_KERNEL_COUNT || o->kernel_count == BENCH_MAX_LIST)
+            return false;
+        o->kernels[o->kernel_count++] = (drape_distance_kernel)k;
+    }
+    return o->kernel_count > 0;
 }
 
 /* --devices keeps pointers into argv, which outlives the options. */
@@ -150,7 +174,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         static const char *const with_value[] = {"--sizes", "--backends", "--device", "--devices",
                                                  "--iterations", "--substeps", "--target-ms",
                                                  "--repetitions", "--warmup-ms", "--probe-mib",
-                                                 "--json", "--csv", "--scene", "--count"};
+                                                 "--json", "--csv", "--scene", "--count",
+                                                 "--kernels"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
             known = known || strcmp(name, with_value[k]) == 0;
@@ -210,6 +235,8 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         } else if (strcmp(name, "--probe-mib") == 0) {
             ok = parse_int(value, 0, 65536, &v);
             o->probe_mib = (uint32_t)v;
+        } else if (strcmp(name, "--kernels") == 0) {
+            ok = parse_kernels(value, o);
         } else if (strcmp(name, "--scene") == 0) {
             many = strcmp(value, "many-cloths") == 0;
             ok = many || strcmp(value, "cloth") == 0;

@@ -2,6 +2,7 @@
 #ifndef BENCH_OPTIONS_H
 #define BENCH_OPTIONS_H
 
+#include <drape/drape.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,6 +24,8 @@ typedef struct bench_options {
     double warmup_ms;  /* untimed stepping before calibration */
     uint32_t probe_mib; /* size of each buffer of the copy-bandwidth probe, MiB; 0: no probe */
     bool quick;        /* the small sweep the test suite runs */
+    drape_distance_kernel kernels[BENCH_MAX_LIST]; /* OpenCL kernel variants (--kernels); AUTO */
+    int kernel_count;
     uint32_t cloths;   /* --scene many-cloths: cloths per world (--count); 0: the cloth on a sphere */
     bool sizes_set, iterations_set, substeps_set; /* given on the command line */
     const char *json_path, *csv_path; /* NULL: not written */

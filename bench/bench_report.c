@@ -13,8 +13,8 @@
 void bench_print_row(FILE *f, const bench_result *r, bool header)
 {
     if (header) {
-        fprintf(f, "%-12s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s\n",
-                "backend", "size", "it", "ss", "constr.", "col", "wall ms", "spread",
+        fprintf(f, "%-12s %-14s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s\n",
+                "backend", "kernel", "size", "it", "ss", "constr.", "col", "wall ms", "spread",
                 "device ms pre/col/proj/upd", "Mproj/s", "GB/s", "%copy", "speedup", "residual",
                 "dev MiB", "launches", "cloths");
         return;
@@ -23,8 +23,8 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
     snprintf(backend, sizeof backend, "%s%s%.12s", r->backend, r->def.device ? "#" : "",
              r->def.device ? r->def.device : "");
     if (!r->ok) {
-        fprintf(f, "%-12s %5u %3d %3d %9llu  %s\n", backend, r->def.size, r->def.iterations,
-                r->def.substeps, (unsigned long long)r->constraints, r->status);
+        fprintf(f, "%-12s %-14s %5u %3d %3d %9llu  %s\n", backend, r->kernel, r->def.size,
+                r->def.iterations, r->def.substeps, (unsigned long long)r->constraints, r->status);
         return;
     }
     char phases[64];
@@ -36,9 +36,9 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
     if (r->speedup > 0.0)
         snprintf(speedup, sizeof speedup, "%.2fx", r->speedup);
     fprintf(f,
-            "%-12s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f %8.1f "
-            "%6u\n",
-            backend, r->def.size, r->def.iterations, r->def.substeps,
+            "%-12s %-14s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f "
+            "%8.1f %6u\n",
+            backend, r->kernel, r->def.size, r->def.iterations, r->def.substeps,
             (unsigned long long)r->constraints, r->colors, r->wall_ms.median,
             100.0 * r->wall_ms.spread, phases, r->projections_per_s * 1e-6, r->effective_gbs, copy,
             speedup, r->residual, (double)r->device_bytes / (1 << 20), r->launches_per_step,
@@ -82,9 +82,9 @@ void bench_print_table(FILE *f, const bench_run *run)
             continue;
         const double one = r->one_cloth_ms;
         fprintf(f,
-                "many-cloths %s%s%s, %u cloths of %u x %u: one world %.3f ms per step (%.0f "
+                "many-cloths %s%s%s (%s), %u cloths of %u x %u: one world %.3f ms per step (%.0f "
                 "launches); one world at a time %u x %.3f ms = %.3f ms (%.0f launches): %.2fx\n",
-                r->backend, r->def.device ? "#" : "", r->def.device ? r->def.device : "",
+                r->backend, r->def.device ? "#" : "", r->def.device ? r->def.device : "", r->kernel,
                 r->def.cloths, r->def.size, r->def.size, r->wall_ms.median, r->launches_per_step,
                 r->def.cloths, one, one * r->def.cloths, r->one_cloth_launches * r->def.cloths,
                 r->batch_speedup);
@@ -117,7 +117,7 @@ bool bench_write_csv(const char *path, const bench_run *run)
                "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
                "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
                "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
-               "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup\n");
+               "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup,kernel\n");
     for (size_t i = 0; i < run->result_count; ++i) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,", r->backend);
@@ -129,7 +129,7 @@ bool bench_write_csv(const char *path, const bench_run *run)
         csv_text(f, r->status);
         fprintf(f,
                 ",%d,%d,%.6g,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g,%.6g,%u,%.6g\n",
+                "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g,%.6g,%u,%.6g,",
                 r->steps_per_rep, r->ok ? r->def.repetitions : 0, r->wall_ms.median,
                 r->wall_ms.min, r->wall_ms.max, r->wall_ms.spread, r->device_ms, r->predict_ms,
                 r->collide_ms, r->project_ms, r->update_ms, r->projections_per_step,
@@ -137,6 +137,8 @@ bool bench_write_csv(const char *path, const bench_run *run)
                 r->effective_gbs, r->copy_gbs, r->copy_fraction, r->speedup, r->residual,
                 r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms, r->load,
                 r->launches_per_step, r->def.cloths ? r->def.cloths : 1, r->batch_speedup);
+        csv_text(f, r->kernel);
+        fputc('\n', f);
     }
     bool ok = !ferror(f);
     ok = fclose(f) == 0 && ok;
@@ -202,6 +204,8 @@ static void json_case(FILE *f, const bench_result *r)
     fprintf(f, "%llu", (unsigned long long)r->constraints);
     json_key(f, in, "colors");
     fprintf(f, "%u", r->colors);
+    json_key(f, in, "kernel");
+    json_text(f, r->kernel);
     json_key(f, in, "cloths");
     fprintf(f, "%u", r->def.cloths ? r->def.cloths : 1);
     json_key(f, in, "iterations");

@@ -16,7 +16,7 @@ import sys
 REQUIRED = ["backend", "device", "size", "iterations", "substeps", "status", "ok", "constraints",
             "colors", "ms_per_step", "device_ms_per_step", "predict_ms", "collide_ms", "project_ms",
             "update_ms", "projections_per_s", "effective_gbs", "copy_fraction", "speedup",
-            "residual_m", "device_bytes", "spread"]
+            "residual_m", "device_bytes", "spread", "launches_per_step", "kernel", "cloths"]
 
 
 def fail(message):

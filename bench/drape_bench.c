@@ -92,7 +92,7 @@ static void relate(bench_run *run)
                 r->speedup = c->wall_ms.median / r->wall_ms.median;
             /* many-cloths: the one-cloth world of the same backend and device, stepped cloths times */
             if (c->ok && same && r->def.cloths > 1 && c->def.cloths == 1 &&
-                c->def.backend == r->def.backend &&
+                c->def.backend == r->def.backend && c->def.kernel == r->def.kernel &&
                 (c->def.device == r->def.device ||
                  (c->def.device && r->def.device && strcmp(c->def.device, r->def.device) == 0))) {
                 r->one_cloth_ms = c->wall_ms.median;
@@ -138,7 +138,9 @@ int main(int argc, char **argv)
 
     /* many-cloths: the world of all cloths, then the world of one */
     const int layouts = options.cloths ? 2 : 1;
-    const size_t per_config = ((size_t)(options.cpu ? 1 : 0) + (size_t)devices) * (size_t)layouts;
+    const size_t per_config = ((size_t)(options.cpu ? 1 : 0) +
+                               (size_t)devices * (size_t)options.kernel_count) *
+                              (size_t)layouts;
     const size_t total = (size_t)options.size_count * (size_t)options.iteration_count *
                          (size_t)options.substep_count * per_config;
     run.results = calloc(total ? total : 1, sizeof *run.results);
@@ -152,6 +154,7 @@ int main(int argc, char **argv)
         for (int it = 0; it < options.iteration_count; ++it)
             for (int ss = 0; ss < options.substep_count; ++ss)
                 for (int b = options.cpu ? -1 : 0; b < devices; ++b)
+                    for (int k = 0; k < (b < 0 ? 1 : options.kernel_count); ++k)
                     for (int l = 0; l < layouts; ++l) {
                         bench_case_def def = {
                             .backend = b < 0 ? DRAPE_BACKEND_CPU : DRAPE_BACKEND_OPENCL,
@@ -163,6 +166,7 @@ int main(int argc, char **argv)
                             .warmup_ms = options.warmup_ms,
                             .repetitions = options.repetitions,
                             .cloths = l == 0 ? options.cloths : 1,
+                            .kernel = b < 0 ? DRAPE_DISTANCE_KERNEL_AUTO : options.kernels[k],
                         };
                         const drape_device_info *info =
                             b < 0 ? NULL : resolve(&run.machine, def.device);

@@ -47,9 +47,10 @@ drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
     return DRAPE_DISTANCE_KERNEL_AUTO;
 }
 
-drape_result dr_opencl_step(drape_world *world)
+drape_result dr_opencl_step(drape_world *world, uint32_t steps)
 {
     (void)world;
+    (void)steps;
     return DRAPE_ERROR_UNSUPPORTED;
 }
 

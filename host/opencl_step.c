@@ -590,7 +590,7 @@ static drape_result read_nonfinite(dr_opencl *cl, drape_world *w)
     return DRAPE_OK;
 }
 
-drape_result dr_opencl_step(drape_world *w)
+drape_result dr_opencl_step(drape_world *w, uint32_t steps)
 {
     dr_opencl *cl = w->cl;
     drape_result r = upload(cl, w);
@@ -602,14 +602,16 @@ drape_result dr_opencl_step(drape_world *w)
             return r;
     }
     const float h = w->def.dt / (float)w->def.substeps;
-    for (int s = 0; s < w->def.substeps && r == DRAPE_OK; ++s) {
-        r = substep(cl, w, h);
-        w->time += h;
-    }
+    for (uint32_t step = 0; step < steps && r == DRAPE_OK; ++step)
+        for (int s = 0; s < w->def.substeps && r == DRAPE_OK; ++s) {
+            r = substep(cl, w, h);
+            w->time += h;
+        }
     cl->device_ahead = true;
-    /* The check's read is blocking: on the in-order queue it returns once the whole step has run, so
-     * the step needs no clFinish, and the step that made the state non-finite is the one that
-     * reports it. Events are collected only when profiling is on; they have all completed by then. */
+    /* The check's read is blocking: on the in-order queue it returns once every queued step has run,
+     * so the steps need no clFinish, and with one step the step that made the state non-finite is the
+     * one that reports it. Events are collected only when profiling is on; they have all completed
+     * by then. */
     if (r == DRAPE_OK)
         r = read_nonfinite(cl, w);
     if (r == DRAPE_OK && cl->ctx->profile.enabled)

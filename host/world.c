@@ -326,38 +326,57 @@ drape_result dr_world_pull(const drape_world *w)
     return w->cl ? dr_opencl_pull((drape_world *)w) : DRAPE_OK;
 }
 
-/* After a step: DRAPE_ERROR_NON_FINITE, with the particle and the phase, when the step's check
- * (w->nonfinite, filled by either backend) found a non-finite state. */
-static drape_result check_finite(drape_world *w)
+/* After `steps` steps run back to back (by `fn`): DRAPE_ERROR_NON_FINITE, with the particle and the
+ * phase, when their check (w->nonfinite, filled by either backend) found a non-finite state. */
+static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
 {
     static const char *const what[DR_NONFINITE_PHASES] = {
         "the prediction (external forces, damping or spring forces)",
         "the projection (constraints and contacts)", "the update (velocities and positions)"};
+    char when[96];
+    if (steps > 1)
+        snprintf(when, sizeof when, "one of the %u steps run back to back that ended at", steps);
+    else
+        snprintf(when, sizeof when, "the step that ended at");
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE)
             return dr_fail(&w->def, DRAPE_ERROR_NON_FINITE,
-                           "drape_world_step: the state became non-finite in the step that ended at "
-                           "t = %.6g s: particle %u first, in %s; the time step may be too long "
-                           "for the stiffness, drag or masses (more substeps), or an input is "
-                           "extreme",
-                           w->time, w->nonfinite[p], what[p]);
+                           "%s: the state became non-finite in %s t = %.6g s: particle %u first, in "
+                           "%s; the time step may be too long for the stiffness, drag or masses "
+                           "(more substeps), or an input is extreme",
+                           fn, when, w->time, w->nonfinite[p], what[p]);
     return DRAPE_OK;
 }
 
-drape_result drape_world_step(drape_world *w)
+/* drape_world_step and drape_world_step_n: OpenCL queues every step and checks once; the CPU checks
+ * each step. */
+static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
 {
+    if (steps == 0)
+        return DRAPE_OK;
     drape_result r = dr_world_prepare(w);
     if (r != DRAPE_OK)
         return r;
     if (w->cl) {
-        r = dr_opencl_step(w);
+        r = dr_opencl_step(w, steps);
         if (r != DRAPE_OK)
-            return dr_fail(&w->def, r, "drape_world_step: the OpenCL step failed (see above)");
-    } else {
-        dr_cpu_step(w);
+            return dr_fail(&w->def, r, "%s: the OpenCL step failed (see above)", fn);
+        w->profile.steps += steps;
+        return check_finite(w, fn, steps);
     }
-    w->profile.steps++;
-    return check_finite(w);
+    for (uint32_t i = 0; i < steps && r == DRAPE_OK; ++i) {
+        dr_cpu_step(w);
+        w->profile.steps++;
+        r = check_finite(w, fn, 1);
+    }
+    return r;
+}
+
+drape_result drape_world_step(drape_world *w) { return step_n(w, 1, "drape_world_step"); }
+
+drape_result drape_world_step_n(drape_world *w, uint32_t steps)
+{
+    return step_n(w, steps, "drape_world_step_n");
 }
 
 drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)

@@ -191,7 +191,8 @@ void dr_opencl_set_log(dr_opencl *cl, drape_log_fn log, void *user);
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size);
 /* Whether the device's buffers live in host memory (a CPU device such as PoCL's). */
 bool dr_opencl_uses_host_memory(const dr_opencl *cl);
-drape_result dr_opencl_step(drape_world *world);
+/* `steps` steps queued back to back, then one blocking read of the non-finite check. */
+drape_result dr_opencl_step(drape_world *world, uint32_t steps);
 drape_result dr_opencl_pull(drape_world *world);
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);
 void dr_opencl_reset_profile(dr_opencl *cl);

@@ -209,6 +209,13 @@ DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world
  * made a particle's position or velocity non-finite (the log names the particle and the phase); the
  * world then holds that state. */
 DRAPE_API drape_result drape_world_step(drape_world *world);
+/* Advances the world by `steps` steps (0: none), bitwise as that many drape_world_step calls. On the
+ * OpenCL backend they are queued back to back and the host waits once, after the last (one read of
+ * the non-finite check instead of one per step), so that the device does not idle between steps; a
+ * non-finite state is then reported after the last step, naming the range of steps it arose in, and
+ * the world holds the state after all of them. On the CPU each step is checked as drape_world_step
+ * does, and the first non-finite one stops the run. */
+DRAPE_API drape_result drape_world_step_n(drape_world *world, uint32_t steps);
 
 /* Simulated time since creation, s. */
 DRAPE_API double drape_world_time(const drape_world *world);

@@ -30,7 +30,7 @@ static void usage(FILE *to)
 
 static const char *const type_names[DRAPE_CONSTRAINT_TYPE_COUNT] = {"distance", "dihedral",
                                                                     "attachment", "tether",
-                                                                    "volume"};
+                                                                    "volume", "neo-hookean"};
 static const char *const kind_names[3] = {"stretch", "shear", "bend"};
 static const char *const collider_names[3] = {"plane", "sphere", "capsule"};
 

@@ -186,6 +186,8 @@ void dr_build_info_since(const drape_world *w, const dr_build_mark *m, drape_bui
     out->tether_count = c[DRAPE_CONSTRAINT_TETHER].count - out->first_tether;
     out->first_volume = m->counts[DRAPE_CONSTRAINT_VOLUME];
     out->volume_count = c[DRAPE_CONSTRAINT_VOLUME].count - out->first_volume;
+    out->first_neo_hookean = m->counts[DRAPE_CONSTRAINT_NEO_HOOKEAN];
+    out->neo_hookean_count = c[DRAPE_CONSTRAINT_NEO_HOOKEAN].count - out->first_neo_hookean;
 }
 
 drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,

@@ -35,6 +35,7 @@ void dr_constraints_init(dr_constraints *set, uint32_t arity)
 {
     memset(set, 0, sizeof *set);
     set->arity = arity;
+    set->multipliers = 1;
 }
 
 void dr_constraints_free(dr_constraints *set)
@@ -47,7 +48,11 @@ void dr_constraints_free(dr_constraints *set)
     free(set->target);
     free(set->removed);
     free(set->free_ids);
+    free(set->param);
+    const uint32_t params = set->params, multipliers = set->multipliers;
     dr_constraints_init(set, set->arity);
+    set->params = params;
+    set->multipliers = multipliers;
 }
 
 void dr_solver_set_free(dr_solver_set *s)
@@ -60,6 +65,7 @@ void dr_solver_set_free(dr_solver_set *s)
     free(s->target);
     free(s->slot_of);
     free(s->offsets);
+    free(s->param);
     memset(s, 0, sizeof *s);
 }
 
@@ -87,7 +93,8 @@ static bool reserve_one(dr_constraints *s)
         !resize((void **)&s->kind, cap * sizeof *s->kind) ||
         !resize((void **)&s->target, cap * sizeof *s->target) ||
         !resize((void **)&s->removed, cap * sizeof *s->removed) ||
-        !resize((void **)&s->free_ids, cap * sizeof *s->free_ids))
+        !resize((void **)&s->free_ids, cap * sizeof *s->free_ids) ||
+        (s->params && !resize((void **)&s->param, cap * s->params * sizeof *s->param)))
         return false;
     s->capacity = (uint32_t)cap;
     return true;
@@ -331,6 +338,11 @@ drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type typ
     if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: type = %d is not a type", fn,
                        (int)type);
+    if (type == DRAPE_CONSTRAINT_NEO_HOOKEAN)
+        return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
+                       "%s: Neo-Hookean tetrahedra take a Young's modulus and a Poisson's ratio, "
+                       "not a stiffness or compliance",
+                       fn);
     if (!(stiffness >= 0.0f && stiffness <= 1.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: stiffness = %g must be in [0, 1]", fn, (double)stiffness);
@@ -359,21 +371,22 @@ static size_t slot_bytes(const dr_constraints *s)
 {
     return s->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->stiffness +
            sizeof *s->compliance + sizeof *s->kind + sizeof *s->target + sizeof *s->removed +
-           sizeof *s->free_ids;
+           sizeof *s->free_ids + s->params * sizeof *s->param;
 }
 
 /* Bytes of one constraint in colour order, its slot_of entry included. */
-static size_t solver_constraint_bytes(uint32_t arity)
+static size_t solver_constraint_bytes(const dr_constraints *c)
 {
     const dr_solver_set *s = NULL;
-    return arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime + sizeof *s->compliance +
-           sizeof *s->lambda + sizeof *s->target + sizeof *s->slot_of;
+    return c->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime +
+           sizeof *s->compliance + c->multipliers * sizeof *s->lambda + sizeof *s->target +
+           sizeof *s->slot_of + c->params * sizeof *s->param;
 }
 
 /* Bytes of a solver set: its constraints, the slot map of `ids` creation ids, the colour offsets. */
-static size_t solver_bytes(const dr_solver_set *s, uint32_t arity, uint32_t ids)
+static size_t solver_bytes(const dr_solver_set *s, const dr_constraints *c, uint32_t ids)
 {
-    return s->count * (solver_constraint_bytes(arity) - sizeof *s->slot_of) +
+    return s->count * (solver_constraint_bytes(c) - sizeof *s->slot_of) +
            ids * sizeof *s->slot_of + (s->stats.colors + 1) * sizeof *s->offsets;
 }
 
@@ -388,7 +401,7 @@ uint64_t dr_world_bytes_for(const drape_world *w, uint64_t particles, uint64_t d
         const dr_constraints *s = &w->constraints[t];
         const uint64_t n = s->count + more[t];
         /* Creation order, colour order, and as much again while the colouring works. */
-        bytes += n * (slot_bytes(s) + 2 * solver_constraint_bytes(s->arity));
+        bytes += n * (slot_bytes(s) + 2 * solver_constraint_bytes(s));
     }
     return bytes;
 }
@@ -403,7 +416,7 @@ uint64_t drape_world_host_bytes(const drape_world *w)
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const dr_constraints *s = &w->constraints[t];
         bytes += (uint64_t)s->capacity * slot_bytes(s) +
-                 solver_bytes(&w->solver[t], s->arity, s->count);
+                 solver_bytes(&w->solver[t], s, s->count);
     }
     return bytes;
 }
@@ -441,14 +454,17 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
     fresh.rest = malloc(((size_t)n + 1) * sizeof *fresh.rest);
     fresh.kprime = malloc(((size_t)n + 1) * sizeof *fresh.kprime);
     fresh.compliance = malloc(((size_t)n + 1) * sizeof *fresh.compliance);
-    fresh.lambda = calloc((size_t)n + 1, sizeof *fresh.lambda);
+    fresh.lambda = calloc((size_t)n * s->multipliers + 1, sizeof *fresh.lambda);
+    if (s->params)
+        fresh.param = malloc(((size_t)n * s->params + 1) * sizeof *fresh.param);
     fresh.target = malloc(((size_t)n + 1) * sizeof *fresh.target);
     fresh.slot_of = malloc(((size_t)s->count + 1) * sizeof *fresh.slot_of);
     drape_result r = DRAPE_ERROR_OUT_OF_MEMORY;
     drape_coloring coloring;
     memset(&coloring, 0, sizeof coloring);
     if (!live_ids || !packed || !movable || !fresh.idx || !fresh.rest || !fresh.kprime ||
-        !fresh.compliance || !fresh.lambda || !fresh.target || !fresh.slot_of)
+        !fresh.compliance || !fresh.lambda || !fresh.target || !fresh.slot_of ||
+        (s->params && !fresh.param))
         goto done;
 
     uint32_t k = 0;
@@ -480,6 +496,9 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
         fresh.compliance[slot] = s->compliance[id];
         fresh.target[slot] = s->target[id];
         fresh.slot_of[id] = slot;
+        if (s->params)
+            memcpy(&fresh.param[(size_t)slot * s->params], &s->param[(size_t)id * s->params],
+                   s->params * sizeof *fresh.param);
     }
     fresh.count = n;
     fresh.offsets = coloring.offsets;

@@ -70,6 +70,13 @@ static void project_constraints(drape_world *w, float inv_h2, float sag)
         dr_solve_volume(w->x, w->d, q[0], q[1], q[2], q[3], v->rest[c], v->kprime[c],
                         v->compliance[c], inv_h2, &v->lambda[c]);
     }
+    const dr_solver_set *n = &w->solver[DRAPE_CONSTRAINT_NEO_HOOKEAN];
+    for (uint32_t c = 0; c < n->count; ++c) {
+        const uint32_t *q = &n->idx[4 * c];
+        dr_solve_neo_hookean(w->x, w->d, q[0], q[1], q[2], q[3],
+                             &n->param[(size_t)DR_NEO_HOOKEAN_PARAMS * c], inv_h2,
+                             &n->lambda[2 * (size_t)c]);
+    }
 }
 
 static void project_contacts(drape_world *w, float h)
@@ -114,7 +121,8 @@ static void substep(drape_world *w, float h)
         const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
             if (w->solver[t].count)
-                memset(w->solver[t].lambda, 0, w->solver[t].count * sizeof(float));
+                memset(w->solver[t].lambda, 0,
+                       w->solver[t].count * w->constraints[t].multipliers * sizeof(float));
         for (int it = 0; it < w->def.iterations; ++it) {
             project_constraints(w, inv_h2, sag);
             project_contacts(w, h);

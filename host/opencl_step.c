@@ -36,6 +36,7 @@ typedef struct cl_set {
     uint32_t colors;
     cl_mem idx, rest, kprime, compliance, lambda, target;
     cl_mem offsets; /* colors + 1 colour offsets, for solve_fused */
+    cl_mem param; /* per-constraint parameters (Neo-Hookean) */
 } cl_set;
 
 enum {
@@ -43,7 +44,7 @@ enum {
     K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
     K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
     K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_SOLVE_TETHER,
-    K_SOLVE_VOLUME, K_SOLVE_FUSED, K_COUNT
+    K_SOLVE_VOLUME, K_SOLVE_FUSED, K_SOLVE_NEO_HOOKEAN, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
@@ -59,6 +60,7 @@ static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"diagnostics.cl", "distance_residual"},
     {"project.cl", "solve_tether"},       {"volume.cl", "solve_volume"},
     {"project.cl", "solve_fused"},
+    {"neo_hookean.cl", "solve_neo_hookean"},
 };
 
 struct dr_opencl {
@@ -138,6 +140,7 @@ static void release_set(dr_opencl *cl, cl_set *s)
     dr_cl_buffer_release(cl->ctx, &s->lambda);
     dr_cl_buffer_release(cl->ctx, &s->target);
     dr_cl_buffer_release(cl->ctx, &s->offsets);
+    dr_cl_buffer_release(cl->ctx, &s->param);
     s->count = s->colors = 0;
 }
 
@@ -335,6 +338,7 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
 {
     const dr_solver_set *s = &w->solver[t];
     const size_t n = s->count, arity = w->constraints[t].arity;
+    const size_t multipliers = w->constraints[t].multipliers, params = w->constraints[t].params;
     cl_set *d = &cl->set[t];
     release_set(cl, d);
     drape_result r = make(cl, &d->idx, n * arity * sizeof(uint32_t), "constraint indices", s->idx);
@@ -345,7 +349,9 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     if (r == DRAPE_OK)
         r = make(cl, &d->compliance, n * sizeof(float), "compliance", s->compliance);
     if (r == DRAPE_OK)
-        r = make(cl, &d->lambda, n * sizeof(float), "multipliers", s->lambda);
+        r = make(cl, &d->lambda, n * multipliers * sizeof(float), "multipliers", s->lambda);
+    if (r == DRAPE_OK && params)
+        r = make(cl, &d->param, n * params * sizeof(float), "constraint parameters", s->param);
     if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_ATTACHMENT)
         r = make(cl, &d->target, n * sizeof(dr_vec4), "attachment targets", s->target);
     const uint32_t zero = 0, *offsets = n ? s->offsets : &zero;
@@ -538,8 +544,8 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
         return project_fused(cl, w, h);
     const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
                                                       K_SOLVE_ATTACHMENT, K_SOLVE_TETHER,
-                                                      K_SOLVE_VOLUME};
-    const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1, 1, 1};
+                                                      K_SOLVE_VOLUME, K_SOLVE_NEO_HOOKEAN};
+    const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1, 1, 1, 1};
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h), zero = 0.0f;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const cl_set *s = &cl->set[t];
@@ -547,10 +553,12 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
             continue;
         if (s->xpbd)
             TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
-                                  s->count * sizeof(float)));
+                                  s->count * w->constraints[t].multipliers * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
                      A(s->compliance), A(s->lambda), A(inv_h2), A(sag)));
+        if (s->param) /* after offset and count, which launch_colors sets */
+            TRY(set_args(cl, kernels[t], 11, 1, A(s->param)));
     }
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)

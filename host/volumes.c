@@ -43,6 +43,27 @@ static float current_volume6(const drape_world *w, const uint32_t idx[4], float 
     return dr_volume6(e[1], e[2], e[3]);
 }
 
+drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uint32_t idx[4],
+                                 float *rest6)
+{
+    float longest;
+    *rest6 = current_volume6(w, idx, &longest);
+    const float cube = longest * longest * longest;
+    if (!(fabsf(*rest6) > 6.0f * DR_MIN_VOLUME_RATIO * cube))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: the tetrahedron of particles %u, %u, %u, %u is degenerate: its "
+                       "volume %g m^3 is below %g of its longest edge (%g m) cubed",
+                       fn, idx[0], idx[1], idx[2], idx[3], (double)(*rest6 / 6.0f),
+                       (double)DR_MIN_VOLUME_RATIO, (double)longest);
+    if (*rest6 < 0.0f)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: the tetrahedron of particles %u, %u, %u, %u is inverted (volume "
+                       "%g m^3): p1 - p0, p2 - p0, p3 - p0 must make a right-handed frame; "
+                       "swap two of its particles",
+                       fn, idx[0], idx[1], idx[2], idx[3], (double)(*rest6 / 6.0f));
+    return DRAPE_OK;
+}
+
 drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def, uint32_t *out_id)
 {
     static const char fn[] = "drape_world_add_volume";
@@ -58,21 +79,9 @@ drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def,
         return r;
     float rest6;
     if (def->rest_volume < 0.0f) {
-        float longest;
-        rest6 = current_volume6(w, idx, &longest);
-        const float cube = longest * longest * longest;
-        if (!(fabsf(rest6) > 6.0f * DR_MIN_VOLUME_RATIO * cube))
-            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                           "%s: the tetrahedron of particles %u, %u, %u, %u is degenerate: its "
-                           "volume %g m^3 is below %g of its longest edge (%g m) cubed",
-                           fn, idx[0], idx[1], idx[2], idx[3], (double)(rest6 / 6.0f),
-                           (double)DR_MIN_VOLUME_RATIO, (double)longest);
-        if (rest6 < 0.0f)
-            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                           "%s: the tetrahedron of particles %u, %u, %u, %u is inverted (volume "
-                           "%g m^3): p1 - p0, p2 - p0, p3 - p0 must make a right-handed frame; "
-                           "swap two of its particles",
-                           fn, idx[0], idx[1], idx[2], idx[3], (double)(rest6 / 6.0f));
+        r = dr_rest_tetrahedron(w, fn, idx, &rest6);
+        if (r != DRAPE_OK)
+            return r;
     } else {
         if (!(def->rest_volume > 0.0f && def->rest_volume <= DR_MAX_VOLUME))
             return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -116,6 +125,8 @@ drape_soft_box_def drape_default_soft_box_def(void)
         .mass = 1.0f,
         .edges = {0.5f, -1.0f},
         .volume = {1.0f, 0.0f},
+        .youngs_modulus = 0.0f,
+        .poisson_ratio = 0.3f,
     };
     return d;
 }
@@ -152,30 +163,41 @@ static drape_result add_edges(drape_world *w, const box *b, drape_stiffness s)
 
 /* The six tetrahedra of every cell: for each order (a, b, c) of the axes, the path 000 -> e_a ->
  * e_a + e_b -> 111. Even orders are right-handed; odd ones swap their last two corners. */
-static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness s)
+void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out)
 {
     static const int orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
                                      {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    const box b = {0, nx, ny, nz};
+    size_t n = 0;
+    for (uint32_t k = 0; k + 1 < nz; ++k)
+        for (uint32_t j = 0; j + 1 < ny; ++j)
+            for (uint32_t i = 0; i + 1 < nx; ++i)
+                for (int t = 0; t < 6; ++t) {
+                    uint32_t step[3] = {0, 0, 0}, corner[4];
+                    corner[0] = box_index(&b, i, j, k);
+                    for (int c = 0; c < 3; ++c) {
+                        step[orders[t][c]] = 1;
+                        corner[c + 1] = box_index(&b, i + step[0], j + step[1], k + step[2]);
+                    }
+                    const bool odd = t >= 3;
+                    out[n++] = corner[0], out[n++] = corner[1];
+                    out[n++] = corner[odd ? 3 : 2], out[n++] = corner[odd ? 2 : 3];
+                }
+}
+
+static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness s,
+                                   const uint32_t *tets, uint64_t count)
+{
     drape_volume_def v = drape_default_volume_def();
     v.stiffness = s.stiffness;
     v.compliance = s.compliance;
-    for (uint32_t k = 0; k + 1 < b->nz; ++k)
-        for (uint32_t j = 0; j + 1 < b->ny; ++j)
-            for (uint32_t i = 0; i + 1 < b->nx; ++i)
-                for (int t = 0; t < 6; ++t) {
-                    uint32_t step[3] = {0, 0, 0}, corner[4];
-                    corner[0] = box_index(b, i, j, k);
-                    for (int c = 0; c < 3; ++c) {
-                        step[orders[t][c]] = 1;
-                        corner[c + 1] = box_index(b, i + step[0], j + step[1], k + step[2]);
-                    }
-                    const bool odd = t >= 3;
-                    v.particles[0] = corner[0], v.particles[1] = corner[1];
-                    v.particles[2] = corner[odd ? 3 : 2], v.particles[3] = corner[odd ? 2 : 3];
-                    drape_result r = drape_world_add_volume(w, &v, NULL);
-                    if (r != DRAPE_OK)
-                        return r;
-                }
+    for (uint64_t t = 0; t < count; ++t) {
+        for (int c = 0; c < 4; ++c)
+            v.particles[c] = b->base + tets[4 * t + (uint64_t)c];
+        drape_result r = drape_world_add_volume(w, &v, NULL);
+        if (r != DRAPE_OK)
+            return r;
+    }
     return DRAPE_OK;
 }
 
@@ -202,6 +224,11 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
                        "%s: def->edges or def->volume has a stiffness outside [0, 1] or a "
                        "compliance that is NaN or above %g",
                        fn, (double)DR_MAX_COMPLIANCE);
+    if (d->youngs_modulus != 0.0f && !(d->youngs_modulus > 0.0f && isfinite(d->youngs_modulus)))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->youngs_modulus = %g Pa must be > 0 and finite (or 0: edges and "
+                       "volumes)",
+                       fn, (double)d->youngs_modulus);
     const uint32_t nx = d->nx, ny = d->ny, nz = d->nz, n = nx * ny * nz;
     const uint64_t cells = (uint64_t)(nx - 1) * (ny - 1) * (nz - 1);
     char what[80];
@@ -211,8 +238,12 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
     if (r != DRAPE_OK)
         return r;
     drape_particle_def *defs = malloc((size_t)n * sizeof *defs);
-    if (!defs)
+    uint32_t *tets = malloc((size_t)(24 * cells) * sizeof *tets);
+    if (!defs || !tets) {
+        free(defs);
+        free(tets);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn, n);
+    }
     const float m = d->mass / (float)n;
     for (uint32_t k = 0; k < nz; ++k)
         for (uint32_t j = 0; j < ny; ++j)
@@ -224,19 +255,45 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
                 p->velocity = d->velocity;
                 p->mass = m;
             }
+    dr_grid_tetrahedra(nx, ny, nz, tets);
+    if (d->youngs_modulus > 0.0f) {
+        /* a Neo-Hookean solid: the tetrahedral mesh builder, with the box's mass by volume */
+        drape_vec3 *pos = malloc((size_t)n * sizeof *pos);
+        if (!pos)
+            r = dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn,
+                        n);
+        for (uint32_t i = 0; pos && i < n; ++i)
+            pos[i] = defs[i].position;
+        drape_tet_mesh_def t = drape_default_tet_mesh_def();
+        t.positions = pos;
+        t.vertex_count = n;
+        t.tets = tets;
+        t.tet_count = (uint32_t)(6 * cells);
+        t.velocity = d->velocity;
+        t.density = d->mass / (d->size.x * d->size.y * d->size.z);
+        t.youngs_modulus = d->youngs_modulus;
+        t.poisson_ratio = d->poisson_ratio;
+        if (pos)
+            r = drape_world_add_tet_mesh(w, &t, out);
+        free(pos);
+        free(defs);
+        free(tets);
+        return r;
+    }
     const dr_build_mark mark = dr_build_begin(w);
     box b = {0, nx, ny, nz};
     r = drape_world_add_particles(w, defs, n, &b.base);
     free(defs);
+    if (r == DRAPE_OK) {
+        r = add_edges(w, &b, d->edges);
+        if (r == DRAPE_OK)
+            r = add_tetrahedra(w, &b, d->volume, tets, 6 * cells);
+        if (r != DRAPE_OK)
+            dr_build_roll_back(w, &mark);
+    }
+    free(tets);
     if (r != DRAPE_OK)
         return r;
-    r = add_edges(w, &b, d->edges);
-    if (r == DRAPE_OK)
-        r = add_tetrahedra(w, &b, d->volume);
-    if (r != DRAPE_OK) {
-        dr_build_roll_back(w, &mark);
-        return r;
-    }
     dr_build_info_since(w, &mark, out);
     return DRAPE_OK;
 }

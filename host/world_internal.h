@@ -28,6 +28,9 @@ typedef struct dr_constraints {
     uint8_t *removed;  /* 1 for a removed slot, attachments only */
     uint32_t *free_ids; /* removed slots for reuse, attachments only */
     uint32_t free_count;
+    uint32_t params;      /* floats of per-constraint parameters (0: none), Neo-Hookean only */
+    uint32_t multipliers; /* XPBD multipliers per constraint: 1, or 2 for the Neo-Hookean pair */
+    float *param;         /* params * capacity */
 } dr_constraints;
 
 /* The same constraints in colour order: the arrays every backend projects, one colour a range. */
@@ -42,6 +45,7 @@ typedef struct dr_solver_set {
     uint32_t *slot_of;   /* creation id -> position here (UINT32_MAX if removed) */
     uint32_t *offsets;   /* stats.colors + 1: colour c is [offsets[c], offsets[c+1]) */
     drape_coloring_stats stats;
+    float *param;        /* params * count (dr_constraints.params), NULL when none */
 } dr_solver_set;
 
 /* What changed on the host since the device mirror was last uploaded (OpenCL backend). */
@@ -179,6 +183,15 @@ bool dr_valid_stiffness(drape_stiffness s);
 /* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from
  * every movable particle to its nearest pinned one; none when no particle is pinned. */
 drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def);
+
+/* ---- volumes.c ---- */
+/* 6 V0 of the tetrahedron of particles idx at their current positions (host arrays current), or
+ * DRAPE_ERROR_INVALID_ARGUMENT, naming the particles, when it is inverted or degenerate. */
+drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uint32_t idx[4],
+                                 float *rest6);
+/* The six right-handed tetrahedra of every cell of an nx x ny x nz grid of particles whose (i, j, k)
+ * is (k ny + j) nx + i (Freudenthal's split): 4 indices each into out, 6 (nx-1)(ny-1)(nz-1) of them. */
+void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out);
 
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);

@@ -287,6 +287,111 @@ DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
             d[idx[k]] = dr_madd3(ds[k], g[k], ds[k].w * dl);
 }
 
+/* The stable Neo-Hookean material as a pair of XPBD constraints per tetrahedron (Macklin and
+ * Müller, "A Constraint-based Formulation of Stable Neo-Hookean Materials", MIG 2021; the energy is
+ * Smith, de Goes, Kim, "Stable Neo-Hookean Flesh Simulation", 2018, without its log term):
+ *   energy density  Psi = mu/2 (I_C - 3) + lambda/2 (J - gamma)^2,   gamma = 1 + mu / lambda,
+ *   deviatoric      C_D = sqrt(I_C) = sqrt(tr(F^T F)),  compliance alpha_D = 1 / (mu V0),
+ *   hydrostatic     C_H = det F - gamma,                 compliance alpha_H = 1 / (lambda V0),
+ * with F = Ds Dm^-1, Ds = [p1 - p0, p2 - p0, p3 - p0] on the predicted positions and Dm the same at
+ * rest; 1/2 alpha^-1 C^2 summed over the pair is V0 Psi up to a constant, and gamma makes the rest
+ * shape stress-free (mu F + lambda (J - gamma) cof F = 0 at F = I). The gradients with respect to F
+ * are dC_D/dF = F / C_D and dC_H/dF = [f2 x f3, f3 x f1, f1 x f2] (f_j the columns of F); with
+ * respect to p_k (k = 1..3) they are row k of (dC/dF) Dm^-T read as a vector, g_k = sum_j
+ * (dC/dF)_j B[k][j] with B = Dm^-1, and g_0 = -(g_1 + g_2 + g_3). The pair takes the XPBD
+ * step (Macklin et al. 2016, eq. 18) with alpha~ = alpha / h^2, both at once (below).
+ *
+ * mu and lambda here are the energy's parameters: matching its linearisation at F = I to linear
+ * elasticity gives mu = mu_Lame, lambda = lambda_Lame + mu_Lame (host/neo_hookean.c converts
+ * Young's modulus and Poisson's ratio that way). param holds, per tetrahedron, B row-major (9
+ * floats), alpha_D, alpha_H (1/Pa/m^3) and gamma; lambda holds the two multipliers. */
+#define DR_NEO_HOOKEAN_PARAMS 12
+
+/* The columns f_j = sum_k e_k B[k][j] of F = Ds B. */
+DR_FN void dr_deformation_gradient(const dr_vec4 e[4], const float B[9], dr_vec4 f[3])
+{
+    for (int j = 0; j < 3; ++j)
+        f[j] = dr_add3(dr_add3(dr_scale3(e[1], B[j]), dr_scale3(e[2], B[3 + j])),
+                       dr_scale3(e[3], B[6 + j]));
+}
+
+/* g_k = sum_j P_j B[k][j] for k = 1..3, from the columns P_j of dC/dF. */
+DR_FN void dr_gradients_from_stress(const dr_vec4 P[3], const float B[9], dr_vec4 g[4])
+{
+    for (int k = 1; k < 4; ++k) {
+        const int r = 3 * (k - 1);
+        g[k] = dr_add3(dr_add3(dr_scale3(P[0], B[r]), dr_scale3(P[1], B[r + 1])),
+                       dr_scale3(P[2], B[r + 2]));
+    }
+}
+
+/* The edge vectors e_k = p_k - p_0 (k = 1..3) of the predicted positions. */
+DR_FN void dr_tet_edges(DR_GLOBAL const dr_vec4 *x, const unsigned idx[4], const dr_vec4 ds[4],
+                        dr_vec4 e[4])
+{
+    e[0] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int k = 1; k < 4; ++k)
+        e[k] = dr_add3(dr_sub3(x[idx[k]], x[idx[0]]), dr_sub3(ds[k], ds[0]));
+}
+
+/* Both constraints of one tetrahedron (see above), solved together: the 2 x 2 system of the pair,
+ *   [ sum w |g_D|^2 + aD~   sum w g_D.g_H       ] [dl_D]   [ -C_D - aD~ l_D ]
+ *   [ sum w g_H.g_D         sum w |g_H|^2 + aH~ ] [dl_H] = [ -C_H - aH~ l_H ],
+ * by Cramer's rule, then every corner moves by w_k (g_D,k dl_D + g_H,k dl_H). At rest the two
+ * gradients are parallel and their forces cancel, so the coupled step keeps the rest shape in one
+ * iteration where the sequential one (deviatoric, then hydrostatic) pulls it in and pushes it back
+ * out a little less each iteration, so that a stiff body at rest creeps. lambda[0] is the
+ * deviatoric multiplier, lambda[1] the hydrostatic one. */
+DR_FN void dr_solve_neo_hookean(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
+                                unsigned i1, unsigned i2, unsigned i3,
+                                DR_GLOBAL const float *param, float inv_h2,
+                                DR_GLOBAL float *lambda)
+{
+    const unsigned idx[4] = {i0, i1, i2, i3};
+    float B[9];
+    for (int k = 0; k < 9; ++k)
+        B[k] = param[k];
+    dr_vec4 ds[4], e[4], f[3], P[3], gd[4], gh[4];
+    for (int k = 0; k < 4; ++k)
+        ds[k] = d[idx[k]];
+    dr_tet_edges(x, idx, ds, e);
+    dr_deformation_gradient(e, B, f);
+    /* deviatoric: C_D = |F|, dC_D/dF = F / |F| */
+    float cd = DR_SQRT(dr_dot3(f[0], f[0]) + dr_dot3(f[1], f[1]) + dr_dot3(f[2], f[2]));
+    if (!(cd > DR_EPS))
+        return;
+    for (int j = 0; j < 3; ++j)
+        P[j] = dr_scale3(f[j], 1.0f / cd);
+    dr_gradients_from_stress(P, B, gd);
+    /* hydrostatic: C_H = det F - gamma, dC_H/dF = cof F */
+    P[0] = dr_cross3(f[1], f[2]);
+    P[1] = dr_cross3(f[2], f[0]);
+    P[2] = dr_cross3(f[0], f[1]);
+    float ch = dr_dot3(f[0], P[0]) - param[11];
+    dr_gradients_from_stress(P, B, gh);
+    gd[0] = dr_scale3(dr_add3(dr_add3(gd[1], gd[2]), gd[3]), -1.0f);
+    gh[0] = dr_scale3(dr_add3(dr_add3(gh[1], gh[2]), gh[3]), -1.0f);
+    float add = 0.0f, adh = 0.0f, ahh = 0.0f;
+    for (int k = 0; k < 4; ++k) {
+        add += ds[k].w * dr_dot3(gd[k], gd[k]);
+        adh += ds[k].w * dr_dot3(gd[k], gh[k]);
+        ahh += ds[k].w * dr_dot3(gh[k], gh[k]);
+    }
+    const float at_d = param[9] * inv_h2, at_h = param[10] * inv_h2;
+    add += at_d;
+    ahh += at_h;
+    const float det = add * ahh - adh * adh;
+    if (!(det > 0.0f))
+        return; /* every corner pinned (and no compliance), or a flat system */
+    const float rd = -cd - at_d * lambda[0], rh = -ch - at_h * lambda[1];
+    const float dl_d = (rd * ahh - adh * rh) / det, dl_h = (add * rh - adh * rd) / det;
+    lambda[0] += dl_d;
+    lambda[1] += dl_h;
+    for (int k = 0; k < 4; ++k)
+        if (ds[k].w > 0.0f)
+            d[idx[k]] = dr_madd3(dr_madd3(ds[k], gd[k], ds[k].w * dl_d), gh[k], ds[k].w * dl_h);
+}
+
 /* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
  * relative), so that the CPU and the device, which both round those operations exactly, get bitwise
  * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits, and

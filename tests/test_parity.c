@@ -184,6 +184,23 @@ static void build_jelly(drape_world *w)
     ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
 }
 
+/* A Neo-Hookean box (XPBD stable Neo-Hookean pair per tetrahedron) thrown onto a sphere and the
+ * ground, spinning. */
+static void build_neo_hookean(drape_world *w)
+{
+    drape_soft_box_def b = drape_default_soft_box_def();
+    b.origin = tu_v3(-0.2f, 0.5f, -0.3f);
+    b.size = tu_v3(0.4f, 0.3f, 0.5f);
+    b.velocity = tu_v3(0.3f, 0.0f, 0.2f);
+    b.youngs_modulus = 2e4f;
+    b.poisson_ratio = 0.4f;
+    drape_collider_def s = sphere_at(0.1f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_soft_box(w, &b, NULL) == DRAPE_OK);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_NEO_HOOKEAN) == 6 * 27);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
 static const scene scenes[] = {
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
@@ -194,6 +211,7 @@ static const scene scenes[] = {
     {"mass-spring, velocity Verlet", false, build_cloth_sphere, springs_verlet, NULL},
     {"tethered curtain, XPBD tethers", true, build_tethered, windy, NULL},
     {"jelly on a sphere, XPBD volumes", false, build_jelly, NULL, NULL},
+    {"Neo-Hookean box on a sphere", false, build_neo_hookean, NULL, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

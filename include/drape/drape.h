@@ -443,13 +443,33 @@ DRAPE_API drape_result drape_world_add_volume(drape_world *world, const drape_vo
 /* The volume constraint `id` as stored: its rest_volume resolved (m^3). */
 DRAPE_API drape_result drape_world_get_volume(const drape_world *world, uint32_t id, drape_volume_def *out);
 
+/* The stable Neo-Hookean material of one tetrahedron as the XPBD pair of constraints of Macklin and
+ * Müller, "A Constraint-based Formulation of Stable Neo-Hookean Materials" (2021): a deviatoric
+ * C_D = sqrt(tr(F^T F)) and a hydrostatic C_H = det F - gamma, with compliances from the material
+ * (kernels/drape_shared.h has the equations). The rest shape is the particles' current positions,
+ * which must be a positively oriented (as for drape_volume_def), non-degenerate tetrahedron. Its
+ * small-strain response is linear elasticity with this Young's modulus and Poisson's ratio. */
+typedef struct drape_neo_hookean_def {
+    uint32_t particles[4]; /* distinct particle indices */
+    float youngs_modulus;  /* Pa, > 0 and finite; default 1e5 */
+    float poisson_ratio;   /* in (-1, 0.5); default 0.3 */
+} drape_neo_hookean_def;
+
+DRAPE_API drape_neo_hookean_def drape_default_neo_hookean_def(void);
+DRAPE_API drape_result drape_world_add_neo_hookean(drape_world *world,
+                                                   const drape_neo_hookean_def *def,
+                                                   uint32_t *out_id);
+DRAPE_API drape_result drape_world_get_neo_hookean(const drape_world *world, uint32_t id,
+                                                   drape_neo_hookean_def *out);
+
 typedef enum drape_constraint_type {
     DRAPE_CONSTRAINT_DISTANCE = 0,
     DRAPE_CONSTRAINT_DIHEDRAL = 1,
     DRAPE_CONSTRAINT_ATTACHMENT = 2,
     DRAPE_CONSTRAINT_TETHER = 3,
     DRAPE_CONSTRAINT_VOLUME = 4,
-    DRAPE_CONSTRAINT_TYPE_COUNT = 5,
+    DRAPE_CONSTRAINT_NEO_HOOKEAN = 5,
+    DRAPE_CONSTRAINT_TYPE_COUNT = 6,
 } drape_constraint_type;
 
 /* Number of live constraints of a type. */
@@ -590,6 +610,7 @@ typedef struct drape_build_info {
     uint32_t first_dihedral, dihedral_count;
     uint32_t first_tether, tether_count;
     uint32_t first_volume, volume_count;
+    uint32_t first_neo_hookean, neo_hookean_count;
 } drape_build_info;
 
 DRAPE_API drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
@@ -622,11 +643,39 @@ typedef struct drape_soft_box_def {
     float mass;          /* kg, the whole box, spread evenly; default 1 */
     drape_stiffness edges;  /* the edge distances; default PBD k = 0.5 */
     drape_stiffness volume; /* the tetrahedra's volumes; default XPBD compliance 0 (hard) */
+    float youngs_modulus;   /* Pa; > 0 makes the box a Neo-Hookean solid instead (a
+                               drape_neo_hookean_def per tetrahedron, no edges or volumes, the mass
+                               lumped by tetrahedron volume as in drape_tet_mesh_def); default 0 */
+    float poisson_ratio;    /* with youngs_modulus > 0, in (-1, 0.5); default 0.3 */
 } drape_soft_box_def;
 
 DRAPE_API drape_soft_box_def drape_default_soft_box_def(void);
 DRAPE_API drape_result drape_world_add_soft_box(drape_world *world,
                                                 const drape_soft_box_def *def,
+                                                drape_build_info *out_info);
+
+/* A body made of tetrahedra (a TetGen mesh, say): its vertices become particles, each given a
+ * quarter of the mass of every tetrahedron it is a corner of (density times rest volume), and each
+ * tetrahedron becomes either a Neo-Hookean pair (youngs_modulus > 0) or a volume constraint plus a
+ * distance constraint along each of its edges (shared edges once). Tetrahedra are given as for
+ * drape_volume_def: p1 - p0, p2 - p0, p3 - p0 right-handed; an inverted or degenerate one, or a
+ * vertex of no tetrahedron, is refused with its index named. Vertex i is particle first_particle + i.
+ */
+typedef struct drape_tet_mesh_def {
+    const drape_vec3 *positions; /* m, vertex_count of them */
+    uint32_t vertex_count;
+    const uint32_t *tets;        /* 4 * tet_count vertex indices */
+    uint32_t tet_count;
+    drape_vec3 velocity;         /* m/s, of every particle; default 0 */
+    float density;               /* kg/m^3, > 0; default 1000 */
+    float youngs_modulus;        /* Pa; > 0: Neo-Hookean; 0: edges and volumes; default 1e5 */
+    float poisson_ratio;         /* in (-1, 0.5); default 0.3 */
+    drape_stiffness edges;       /* with youngs_modulus = 0; default PBD k = 0.5 */
+    drape_stiffness volume;      /* with youngs_modulus = 0; default XPBD compliance 0 */
+} drape_tet_mesh_def;
+
+DRAPE_API drape_tet_mesh_def drape_default_tet_mesh_def(void);
+DRAPE_API drape_result drape_world_add_tet_mesh(drape_world *world, const drape_tet_mesh_def *def,
                                                 drape_build_info *out_info);
 
 #ifdef __cplusplus

@@ -1,0 +1,105 @@
+/* The stable Neo-Hookean tetrahedron: the XPBD pair of constraints of Macklin and Müller, "A
+ * Constraint-based Formulation of Stable Neo-Hookean Materials" (2021), solved by
+ * dr_solve_neo_hookean in kernels/drape_shared.h (the equations are there).
+ *
+ * A tetrahedron is stored with its rest shape's inverse Dm^-1, the two compliances 1 / (mu V0) and
+ * 1 / (lambda V0) and gamma = 1 + mu / lambda (the solver set's param, DR_NEO_HOOKEAN_PARAMS floats),
+ * its rest volume V0 in rest, and the user's Young's modulus and Poisson's ratio in target, so that
+ * drape_world_get_neo_hookean gives back what was asked for. The Lamé parameters of the energy come
+ * from E and nu by matching its small-strain limit to linear elasticity: mu = E / (2 (1 + nu)),
+ * lambda = lambda_Lame + mu = mu / (1 - 2 nu) (the stable Neo-Hookean energy mu/2 (I_C - 3) +
+ * lambda/2 (J - 1 - mu/lambda)^2 has the stress mu (eps + eps^T) + (lambda - mu) tr(eps) I there).
+ */
+#include "world_internal.h"
+
+#include <math.h>
+
+drape_neo_hookean_def drape_default_neo_hookean_def(void)
+{
+    drape_neo_hookean_def d = {{0, 0, 0, 0}, 1e5f, 0.3f};
+    return d;
+}
+
+drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean_def *def,
+                                         uint32_t *out_id)
+{
+    static const char fn[] = "drape_world_add_neo_hookean";
+    static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
+                                        "particles[3]"};
+    if (!def)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    const uint32_t *idx = def->particles;
+    drape_result r = dr_check_constraint(w, fn, idx, names, 4, 1.0f, 0.0f);
+    if (r != DRAPE_OK)
+        return r;
+    const double E = def->youngs_modulus, nu = def->poisson_ratio;
+    if (!(E > 0.0) || !isfinite(E))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->youngs_modulus = %g Pa must be > 0 and finite", fn, E);
+    if (!(nu > -1.0 && nu < 0.5))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->poisson_ratio = %g must be in (-1, 0.5)", fn, nu);
+    r = dr_world_pull(w); /* the rest shape is the current one */
+    float rest6;
+    if (r == DRAPE_OK)
+        r = dr_rest_tetrahedron(w, fn, idx, &rest6);
+    if (r != DRAPE_OK)
+        return r;
+    /* Dm^-1: its rows are the cross products of Dm's columns over det Dm = 6 V0 (in double) */
+    double e[3][3];
+    for (int k = 0; k < 3; ++k) {
+        const dr_vec4 a = w->x[idx[k + 1]], o = w->x[idx[0]];
+        e[k][0] = (double)a.x - o.x, e[k][1] = (double)a.y - o.y, e[k][2] = (double)a.z - o.z;
+    }
+    const double det = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                       e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                       e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+    float param[DR_NEO_HOOKEAN_PARAMS];
+    for (int row = 0; row < 3; ++row) {
+        const double *a = e[(row + 1) % 3], *b = e[(row + 2) % 3];
+        const double c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                             a[0] * b[1] - a[1] * b[0]};
+        for (int col = 0; col < 3; ++col)
+            param[3 * row + col] = (float)(c[col] / det);
+    }
+    const double v0 = det / 6.0, mu = E / (2.0 * (1.0 + nu)), lambda = mu / (1.0 - 2.0 * nu);
+    const double alpha_d = 1.0 / (mu * v0), alpha_h = 1.0 / (lambda * v0);
+    if (!(alpha_d <= DR_MAX_COMPLIANCE && alpha_h <= DR_MAX_COMPLIANCE))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: the compliance 1 / (mu V0) = %g of the tetrahedron of particles %u, %u, "
+                       "%u, %u (V0 = %g m^3, mu = %g Pa) is above %g: too soft or too small",
+                       fn, fmax(alpha_d, alpha_h), idx[0], idx[1], idx[2], idx[3], v0, mu,
+                       (double)DR_MAX_COMPLIANCE);
+    param[9] = (float)alpha_d;
+    param[10] = (float)alpha_h;
+    param[11] = (float)(1.0 + mu / lambda);
+    uint32_t id;
+    r = dr_store_constraint(w, DRAPE_CONSTRAINT_NEO_HOOKEAN, fn, idx, (float)v0, 1.0f, 0.0f, 0,
+                            DR_V4(def->youngs_modulus, def->poisson_ratio, 0.0f, 0.0f), &id);
+    if (r != DRAPE_OK)
+        return r;
+    dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN];
+    for (int k = 0; k < DR_NEO_HOOKEAN_PARAMS; ++k)
+        s->param[(size_t)id * DR_NEO_HOOKEAN_PARAMS + (size_t)k] = param[k];
+    if (out_id)
+        *out_id = id;
+    return DRAPE_OK;
+}
+
+drape_result drape_world_get_neo_hookean(const drape_world *w, uint32_t id,
+                                         drape_neo_hookean_def *out)
+{
+    static const char fn[] = "drape_world_get_neo_hookean";
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN];
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (id >= s->count)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: Neo-Hookean id %u does not exist (the world has %u)", fn, id,
+                       s->count);
+    for (int k = 0; k < 4; ++k)
+        out->particles[k] = s->idx[4 * (size_t)id + k];
+    out->youngs_modulus = s->target[id].x;
+    out->poisson_ratio = s->target[id].y;
+    return DRAPE_OK;
+}

@@ -192,7 +192,7 @@ static void build_neo_hookean(drape_world *w)
     b.origin = tu_v3(-0.2f, 0.5f, -0.3f);
     b.size = tu_v3(0.4f, 0.3f, 0.5f);
     b.velocity = tu_v3(0.3f, 0.0f, 0.2f);
-    b.youngs_modulus = 2e4f;
+    b.youngs_modulus = 2e3f;
     b.poisson_ratio = 0.4f;
     drape_collider_def s = sphere_at(0.1f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
     ENSURE(drape_world_add_soft_box(w, &b, NULL) == DRAPE_OK);

@@ -1,0 +1,185 @@
+/* Stable Neo-Hookean tetrahedra: a body keeps its rest shape, a cantilever beam of Neo-Hookean
+ * tetrahedra sags under gravity towards the Euler-Bernoulli deflection w L^4 / (8 E I) as its mesh
+ * is refined, and bad tetrahedra and materials are refused with a message that names them. Runs on
+ * the CPU reference (core.neo_hookean); opencl.parity checks the device against it.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A Neo-Hookean box with no gravity does not move: the coupled solve of the pair keeps the rest
+ * shape, where the two constraints' forces cancel. */
+static void test_rest_shape_is_kept(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_soft_box_def b = drape_default_soft_box_def();
+    b.youngs_modulus = 2e3f; /* stiffer needs more substeps (see the beam) */
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_soft_box(w, &b, &info));
+    ENSURE(info.neo_hookean_count == 6 * 27 && info.volume_count == 0 && info.distance_count == 0);
+    tu_state s0, s1;
+    ENSURE(tu_read(w, &s0));
+    ENSURE(tu_step(w, 60));
+    ENSURE(tu_read(w, &s1));
+    double worst = 0.0;
+    for (uint32_t i = 0; i < s0.n; ++i)
+        worst = fmax(worst, tu_dist(s0.x[i], s1.x[i]));
+    printf("  a Neo-Hookean box at rest moves at most %.3g m in 1 s\n", worst);
+    ENSURE_LE(worst, 1e-5);
+    tu_state_free(&s0);
+    tu_state_free(&s1);
+    drape_world_destroy(w);
+}
+
+/* The tip deflection (m) of a steel-stiff 1 m x 0.1 m x 0.1 m cantilever (E = 50 MPa, nu = 0.3,
+ * 1000 kg/m^3) clamped at x = 0, of nl x nt x nt cubic cells, after `seconds` under gravity with
+ * air drag to bring it to rest: the mean sag of its tip face. */
+static double beam_deflection(uint32_t nt, float seconds)
+{
+    const uint32_t nl = 10 * nt;
+    drape_world_def def = tu_def(NULL);
+    def.substeps = 100; /* small steps: stiff tetrahedra need them to be stable at few iterations */
+    def.iterations = 4;
+    def.air_drag = 60.0f;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NAN;
+    drape_soft_box_def b = drape_default_soft_box_def();
+    b.nx = nl + 1, b.ny = nt + 1, b.nz = nt + 1;
+    b.origin = tu_v3(0.0f, 0.0f, 0.0f);
+    b.size = tu_v3(1.0f, 0.1f, 0.1f);
+    b.mass = 1000.0f * 1.0f * 0.1f * 0.1f;
+    b.youngs_modulus = 5e7f;
+    b.poisson_ratio = 0.3f;
+    drape_build_info info;
+    double sag = NAN;
+    tu_state s;
+    if (drape_world_add_soft_box(w, &b, &info) != DRAPE_OK || !tu_read(w, &s))
+        goto done;
+    for (uint32_t p = 0; p < s.n; ++p)
+        if (p % b.nx == 0) { /* the clamped end */
+            drape_particle_def pin = {s.x[p], tu_v3(0.0f, 0.0f, 0.0f), 0.0f};
+            if (drape_world_set_particle(w, p, &pin) != DRAPE_OK) {
+                tu_state_free(&s);
+                goto done;
+            }
+        }
+    double y0 = 0.0, y1 = 0.0;
+    for (uint32_t p = nl; p < s.n; p += b.nx)
+        y0 += s.x[p].y;
+    tu_state_free(&s);
+    if (!tu_step(w, (int)(seconds * 60.0f)) || !tu_read(w, &s))
+        goto done;
+    for (uint32_t p = nl; p < s.n; p += b.nx)
+        y1 += s.x[p].y;
+    tu_state_free(&s);
+    sag = (y0 - y1) / (double)((nt + 1) * (nt + 1));
+done:
+    drape_world_destroy(w);
+    return sag;
+}
+
+static void test_cantilever_converges(void)
+{
+    const double E = 5e7, a = 0.1, L = 1.0, weight = 1000.0 * a * a * 9.81; /* N/m */
+    const double euler_bernoulli = weight * L * L * L * L / (8.0 * E * a * a * a * a / 12.0);
+    double ratio[4] = {0};
+    for (uint32_t nt = 1; nt <= 3; ++nt) {
+        ratio[nt] = beam_deflection(nt, nt == 3 ? 0.6f : 0.4f) / euler_bernoulli;
+        printf("  cantilever %2u x %u x %u cells: tip deflection %.3f of w L^4 / (8 E I) = %.5f m\n",
+               10 * nt, nt, nt, ratio[nt], euler_bernoulli);
+    }
+    /* linear tetrahedra lock in bending: the deflection approaches the beam theory's from below */
+    ENSURE(ratio[1] > 0.1 && ratio[1] < ratio[2] && ratio[2] < ratio[3] && ratio[3] < 1.05);
+    ENSURE(1.0 - ratio[3] < 0.6 * (1.0 - ratio[2]));
+}
+
+static void test_bad_tetrahedra(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    const drape_particle_def p[5] = {
+        {{0, 0, 0}, {0, 0, 0}, 1}, {{1, 0, 0}, {0, 0, 0}, 1}, {{0, 1, 0}, {0, 0, 0}, 1},
+        {{0, 0, 1}, {0, 0, 0}, 1}, {{0.5f, 0.5f, 0}, {0, 0, 0}, 1}};
+    ENSURE_OK(drape_world_add_particles(w, p, 5, NULL));
+    drape_neo_hookean_def d = drape_default_neo_hookean_def();
+    const uint32_t inverted[4] = {0, 2, 1, 3}, flat[4] = {0, 1, 2, 4}, good[4] = {0, 1, 2, 3};
+    memcpy(d.particles, inverted, sizeof inverted);
+    ENSURE_RESULT(drape_world_add_neo_hookean(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "particles 0, 2, 1, 3 is inverted"));
+    memcpy(d.particles, flat, sizeof flat);
+    ENSURE_RESULT(drape_world_add_neo_hookean(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "particles 0, 1, 2, 4 is degenerate"));
+    memcpy(d.particles, good, sizeof good);
+    d.poisson_ratio = 0.5f;
+    ENSURE_RESULT(drape_world_add_neo_hookean(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->poisson_ratio = 0.5 must be in (-1, 0.5)"));
+    d = drape_default_neo_hookean_def();
+    memcpy(d.particles, good, sizeof good);
+    d.youngs_modulus = -1.0f;
+    ENSURE_RESULT(drape_world_add_neo_hookean(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->youngs_modulus = -1 Pa must be > 0"));
+    d.youngs_modulus = 2e5f;
+    uint32_t id;
+    ENSURE_OK(drape_world_add_neo_hookean(w, &d, &id));
+    drape_neo_hookean_def back;
+    ENSURE_OK(drape_world_get_neo_hookean(w, id, &back));
+    ENSURE(back.youngs_modulus == 2e5f && back.poisson_ratio == 0.3f && back.particles[3] == 3);
+    ENSURE_RESULT(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_NEO_HOOKEAN, 0, 1.0f, 0.0f),
+                  DRAPE_ERROR_UNSUPPORTED);
+
+    /* the mesh builder names the tetrahedron and adds nothing */
+    const drape_vec3 v[5] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+    const uint32_t tets_inverted[8] = {0, 1, 2, 3, 1, 3, 2, 4};
+    const uint32_t tets_range[8] = {0, 1, 2, 3, 1, 2, 9, 4};
+    drape_tet_mesh_def m = drape_default_tet_mesh_def();
+    m.positions = v, m.vertex_count = 5, m.tets = tets_inverted, m.tet_count = 2;
+    ENSURE_RESULT(drape_world_add_tet_mesh(w, &m, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "tetrahedron 1 (vertices 1, 3, 2, 4) is inverted"));
+    m.tets = tets_range;
+    ENSURE_RESULT(drape_world_add_tet_mesh(w, &m, NULL), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "def->tets[6] (tetrahedron 1, corner 2) = 9 is out of range"));
+    ENSURE(drape_world_particle_count(w) == 5);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_NEO_HOOKEAN) == 1);
+    drape_world_destroy(w);
+}
+
+/* The mesh builder lumps mass by volume and, without a Young's modulus, makes edges and volumes. */
+static void test_tet_mesh_builder(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    const drape_vec3 v[5] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+    const uint32_t tets[8] = {0, 1, 2, 3, 1, 2, 3, 4};
+    drape_tet_mesh_def m = drape_default_tet_mesh_def();
+    m.positions = v, m.vertex_count = 5, m.tets = tets, m.tet_count = 2, m.density = 6.0f;
+    m.youngs_modulus = 0.0f;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_tet_mesh(w, &m, &info));
+    ENSURE(info.volume_count == 2 && info.distance_count == 9 && info.neo_hookean_count == 0);
+    float mass[5];
+    ENSURE_OK(drape_world_get_masses(w, 0, 5, mass));
+    /* volumes 1/6 and 1/3: 1 kg and 2 kg, a quarter of each to its corners */
+    ENSURE_NEAR(mass[0], 0.25, 1e-6);
+    ENSURE_NEAR(mass[1], 0.75, 1e-6);
+    ENSURE_NEAR(mass[4], 0.5, 1e-6);
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_rest_shape_is_kept);
+    RUN_TEST(test_bad_tetrahedra);
+    RUN_TEST(test_tet_mesh_builder);
+    RUN_TEST(test_cantilever_converges);
+    return th_finish();
+}

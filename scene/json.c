@@ -17,6 +17,7 @@ const sc_range sc_any = {-FLT_MAX, FLT_MAX, false, false};
 const sc_range sc_positive = {0.0, FLT_MAX, true, false};
 const sc_range sc_nonneg = {0.0, FLT_MAX, false, false};
 const sc_range sc_unit = {0.0, 1.0, false, false};
+const sc_range sc_poisson = {-1.0, 0.5, true, true};
 
 void sc_json_init(sc_json *j, const char *file, drape_scene_error *err)
 {

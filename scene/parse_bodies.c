@@ -10,8 +10,8 @@
 #include <string.h>
 
 /* A member holding {"stiffness": k} or {"compliance": c}. */
-static bool get_stiffness_object(sc_parser *p, const cJSON *o, const char *key,
-                                 drape_stiffness *out)
+bool sc_get_stiffness_object(sc_parser *p, const cJSON *o, const char *key,
+                             drape_stiffness *out)
 {
     static const char *const keys[] = {"stiffness", "compliance", NULL};
     const cJSON *v = sc_json_member(o, key);
@@ -24,8 +24,8 @@ static bool get_stiffness_object(sc_parser *p, const cJSON *o, const char *key,
 }
 
 /* The object's "name", or "<kind><n>" for the n-th object of its section. */
-static bool get_name(sc_parser *p, const cJSON *o, const char *kind, size_t index, char *out,
-                     size_t size)
+bool sc_get_name(sc_parser *p, const cJSON *o, const char *kind, size_t index, char *out,
+                 size_t size)
 {
     const char *name = NULL;
     if (!sc_json_get_string(&p->json, o, "name", &name))
@@ -92,7 +92,7 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
     drape_cloth_def d = drape_default_cloth_def();
     int bending = (int)d.bending;
     char name[80];
-    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "cloth", index, name, sizeof name) &&
+    bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "cloth", index, name, sizeof name) &&
               sc_json_get_u32(j, o, "nx", 2, 1u << 14, &d.nx) &&
               sc_json_get_u32(j, o, "ny", 2, 1u << 14, &d.ny) &&
               sc_json_get_vec3(j, o, "origin", sc_any, &d.origin) &&
@@ -102,11 +102,11 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) && get_pins(p, o, &d.pins) &&
               sc_json_get_bool(j, o, "shear", &d.shear) &&
               sc_json_get_enum(j, o, "bending", bendings, &bending) &&
-              get_stiffness_object(p, o, "stretch", &d.stretch) &&
-              get_stiffness_object(p, o, "shear_stiffness", &d.shear_stiffness) &&
-              get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
+              sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              sc_get_stiffness_object(p, o, "shear_stiffness", &d.shear_stiffness) &&
+              sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
               sc_json_get_bool(j, o, "tethers", &d.tethers) &&
-              get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness);
+              sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness);
     d.bending = (drape_bending)bending;
     return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
 }
@@ -123,16 +123,16 @@ static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
     sc_json *j = &p->json;
     drape_rope_def d = drape_default_rope_def();
     char name[80];
-    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "rope", index, name, sizeof name) &&
+    bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "rope", index, name, sizeof name) &&
               sc_json_get_u32(j, o, "count", 2, 1u << 24, &d.count) &&
               sc_json_get_vec3(j, o, "start", sc_any, &d.start) &&
               sc_json_get_vec3(j, o, "end", sc_any, &d.end) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
               sc_json_get_bool(j, o, "pin_start", &d.pin_start) &&
               sc_json_get_bool(j, o, "pin_end", &d.pin_end) &&
-              get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
               sc_json_get_bool(j, o, "bending", &d.bending) &&
-              get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness);
+              sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness);
     return ok && sc_parse_check(p, sc_scene_add_rope(p->scene, name, &d));
 }
 
@@ -144,11 +144,12 @@ bool sc_parse_ropes(sc_parser *p, const cJSON *array)
 static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
 {
     static const char *const keys[] = {"name", "nx",       "ny",   "nz",    "origin", "size",
-                                       "velocity", "mass", "edges", "volume", NULL};
+                                       "velocity", "mass", "edges", "volume",
+                                       "youngs_modulus", "poisson_ratio", NULL};
     sc_json *j = &p->json;
     drape_soft_box_def d = drape_default_soft_box_def();
     char name[80];
-    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "box", index, name, sizeof name) &&
+    bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "box", index, name, sizeof name) &&
               sc_json_get_u32(j, o, "nx", 2, 256, &d.nx) &&
               sc_json_get_u32(j, o, "ny", 2, 256, &d.ny) &&
               sc_json_get_u32(j, o, "nz", 2, 256, &d.nz) &&
@@ -156,8 +157,10 @@ static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_vec3(j, o, "size", sc_any, &d.size) &&
               sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
-              get_stiffness_object(p, o, "edges", &d.edges) &&
-              get_stiffness_object(p, o, "volume", &d.volume);
+              sc_get_stiffness_object(p, o, "edges", &d.edges) &&
+              sc_get_stiffness_object(p, o, "volume", &d.volume) &&
+              sc_json_get_float(j, o, "youngs_modulus", sc_nonneg, &d.youngs_modulus) &&
+              sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio);
     return ok && sc_parse_check(p, sc_scene_add_soft_box(p->scene, name, &d));
 }
 
@@ -187,31 +190,43 @@ static bool get_vertex_list(sc_parser *p, const cJSON *o, uint32_t **out, uint32
     return ok;
 }
 
-/* Reads the mesh file that "obj" names, relative to the scene file and, unless the options allow
- * otherwise, inside its directory: a scene from elsewhere must not read /etc/shadow. */
-static bool read_mesh(sc_parser *p, const cJSON *o, drape_mesh *mesh)
+char *sc_parse_path(sc_parser *p, const char *key, const char *rel)
 {
-    const char *rel = NULL;
-    if (!sc_json_require(&p->json, o, "obj") || !sc_json_get_string(&p->json, o, "obj", &rel))
-        return false;
-    if (p->scene->options.no_files)
-        return sc_json_fail_at(&p->json, "obj", "reading mesh files is turned off");
+    if (p->scene->options.no_files) {
+        sc_json_fail_at(&p->json, key, "reading mesh files is turned off");
+        return NULL;
+    }
     char why[96];
-    if (!p->scene->options.allow_outside_paths && !sc_path_inside(p->base_dir, rel, why, sizeof why))
-        return sc_json_fail_at(&p->json, "obj",
-                               "the mesh path %s: a scene reads mesh files from its own directory "
-                               "and below (drape --allow-outside-paths lifts this)",
-                               why);
+    if (!p->scene->options.allow_outside_paths && !sc_path_inside(p->base_dir, rel, why, sizeof why)) {
+        sc_json_fail_at(&p->json, key,
+                        "the mesh path %s: a scene reads mesh files from its own directory "
+                        "and below (drape --allow-outside-paths lifts this)",
+                        why);
+        return NULL;
+    }
     char *path = sc_join(p->base_dir, rel);
     if (!path)
-        return sc_json_fail_status(&p->json, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
-                                   "no memory");
+        sc_json_fail_status(&p->json, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                            "no memory");
+    return path;
+}
+
+/* Reads the mesh file that "obj" names, relative to the scene file and, unless the options allow
+ * otherwise, inside its directory: a scene from elsewhere must not read /etc/shadow. */
+bool sc_parse_obj(sc_parser *p, const cJSON *o, const char *key, drape_mesh *mesh)
+{
+    const char *rel = NULL;
+    if (!sc_json_require(&p->json, o, key) || !sc_json_get_string(&p->json, o, key, &rel))
+        return false;
+    char *path = sc_parse_path(p, key, rel);
+    if (!path)
+        return false;
     drape_scene_error e;
     drape_scene_status s = drape_mesh_read_obj(path, mesh, &e);
     free(path);
     if (s == DRAPE_SCENE_OK)
         return true;
-    size_t mark = sc_json_enter_key(&p->json, "obj");
+    size_t mark = sc_json_enter_key(&p->json, key);
     sc_json_fail_status(&p->json, s, e.result, "%s", e.message);
     sc_json_leave(&p->json, mark);
     return false;
@@ -227,19 +242,19 @@ static bool parse_mesh(sc_parser *p, const cJSON *o, size_t index)
     int bending = d.dihedral ? 1 : 0;
     char name[80];
     uint32_t *pinned = NULL;
-    bool ok = sc_json_object(j, o, keys) && get_name(p, o, "mesh", index, name, sizeof name) &&
+    bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "mesh", index, name, sizeof name) &&
               sc_json_get_vec3(j, o, "translate", sc_any, &d.translate) &&
               sc_json_get_float(j, o, "scale", sc_positive, &d.scale) &&
               sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
-              get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
               sc_json_get_enum(j, o, "bending", bendings, &bending) &&
-              get_stiffness_object(p, o, "bend_stiffness", &d.bend) &&
+              sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend) &&
               get_vertex_list(p, o, &pinned, &d.pinned_count);
     d.pinned = pinned;
     d.dihedral = bending == 1;
     drape_mesh mesh = {0};
-    ok = ok && read_mesh(p, o, &mesh) &&
+    ok = ok && sc_parse_obj(p, o, "obj", &mesh) &&
          sc_parse_check(p, sc_scene_add_mesh(p->scene, name, &mesh, &d));
     drape_mesh_free(&mesh);
     free(pinned);

@@ -15,7 +15,7 @@
 static const char *const top_keys[] = {
     "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
     "meshes", "soft_boxes", "distances", "dihedrals", "attachments", "tethers", "colliders",
-    "triangles", NULL};
+    "triangles", "tet_meshes", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -173,6 +173,7 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
            section(p, root, "ropes", sc_parse_ropes) &&
            section(p, root, "meshes", sc_parse_meshes) &&
            section(p, root, "soft_boxes", sc_parse_soft_boxes) &&
+           section(p, root, "tet_meshes", sc_parse_tet_meshes) &&
            section(p, root, "distances", sc_parse_distances) &&
            section(p, root, "dihedrals", sc_parse_dihedrals) &&
            section(p, root, "attachments", sc_parse_attachments) &&

@@ -278,6 +278,41 @@ drape_result sc_scene_add_soft_box(drape_scene *s, const char *name, const drape
     return r;
 }
 
+drape_result sc_scene_add_tet_mesh(drape_scene *s, const char *name,
+                                   const drape_tetgen_mesh *m, drape_vec3 translate, float scale,
+                                   const drape_tet_mesh_def *def)
+{
+    drape_result r = check_new(s, name, m->vertex_count);
+    if (r != DRAPE_OK)
+        return r;
+    drape_vec3 *v = malloc(((size_t)m->vertex_count + 1) * sizeof *v);
+    uint32_t *surface = NULL, faces = 0;
+    if (!v || !sc_tet_surface(m->tets, m->tet_count, &surface, &faces)) {
+        free(v);
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for tetrahedral mesh '%s'", name);
+    }
+    for (uint32_t i = 0; i < m->vertex_count; ++i)
+        v[i] = (drape_vec3){m->vertices[i].x * scale + translate.x,
+                            m->vertices[i].y * scale + translate.y,
+                            m->vertices[i].z * scale + translate.z};
+    drape_tet_mesh_def d = *def;
+    d.positions = v;
+    d.vertex_count = m->vertex_count;
+    d.tets = m->tets;
+    d.tet_count = m->tet_count;
+    drape_build_info info;
+    r = drape_world_add_tet_mesh(s->world, &d, &info);
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_MESH, info.first_particle, info.particle_count, 0, 0);
+    for (uint32_t f = 0; r == DRAPE_OK && f < faces; ++f)
+        r = push_triangle(s, info.first_particle + surface[3 * f],
+                          info.first_particle + surface[3 * f + 1],
+                          info.first_particle + surface[3 * f + 2]);
+    free(v);
+    free(surface);
+    return r;
+}
+
 sc_mesh_def sc_default_mesh_def(void)
 {
     sc_mesh_def d = {

@@ -223,6 +223,17 @@ typedef struct sc_mesh_def {
 
 sc_mesh_def sc_default_mesh_def(void);
 
+/* tet_surface.c: the faces of a tetrahedral mesh that belong to one tetrahedron, outward (3 indices
+ * each, malloc'ed into *out); false when out of memory. */
+bool sc_tet_surface(const uint32_t *tets, uint32_t tet_count, uint32_t **out, uint32_t *count);
+
+/* tetgen_run.c: tetrahedralises a closed triangle surface with TetGen's `tetgen` program (found on
+ * PATH) in a temporary directory: quality is the radius-edge bound (-q, >= 1.1), max_volume the
+ * largest tetrahedron (-a, m^3; 0: none). `name` names the surface in messages. */
+drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const char *name,
+                                            float quality, float max_volume,
+                                            drape_tetgen_mesh *out, drape_scene_error *err);
+
 /* A scene with no world yet; NULL when out of memory. options may be NULL. */
 drape_scene *sc_scene_new(const char *name, const drape_scene_options *options);
 /* Creates the world from def with the options' backend and device applied. */
@@ -240,6 +251,12 @@ drape_result sc_scene_add_soft_box(drape_scene *scene, const char *name,
                                    const drape_soft_box_def *def);
 drape_result sc_scene_add_mesh(drape_scene *scene, const char *name, const drape_mesh *mesh,
                                const sc_mesh_def *def);
+/* A tetrahedral body: the mesh's vertices scaled by `scale` and moved by `translate` (m), with the
+ * material of def (its positions, vertex_count, tets and tet_count are taken from the mesh); drawn
+ * and exported as its outward surface. */
+drape_result sc_scene_add_tet_mesh(drape_scene *scene, const char *name,
+                                   const drape_tetgen_mesh *mesh, drape_vec3 translate,
+                                   float scale, const drape_tet_mesh_def *def);
 drape_result sc_scene_add_distance(drape_scene *scene, const drape_distance_def *def);
 drape_result sc_scene_add_tether(drape_scene *scene, const drape_tether_def *def);
 drape_result sc_scene_add_dihedral(drape_scene *scene, const drape_dihedral_def *def);
@@ -291,6 +308,7 @@ extern const sc_range sc_any;      /* every finite float */
 extern const sc_range sc_positive; /* > 0 */
 extern const sc_range sc_nonneg;   /* >= 0 */
 extern const sc_range sc_unit;     /* [0, 1] */
+extern const sc_range sc_poisson;  /* (-1, 0.5): a Poisson's ratio */
 
 void sc_json_init(sc_json *j, const char *file, drape_scene_error *err);
 /* Append ".key" or "[index]" to the path; each returns the mark to restore. */
@@ -383,6 +401,16 @@ bool sc_parse_cloths(sc_parser *p, const struct cJSON *array);
 bool sc_parse_ropes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_soft_boxes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_meshes(sc_parser *p, const struct cJSON *array);
+bool sc_parse_tet_meshes(sc_parser *p, const struct cJSON *array);
+/* parse_bodies.c, for the sections of other files: the object's "name" or "<kind><index>"; a
+ * member {"stiffness": k} or {"compliance": c}; the path of a file a member names, relative to the
+ * scene (NULL, with the error set, when the options refuse it); an OBJ file a member names. */
+bool sc_get_name(sc_parser *p, const struct cJSON *o, const char *kind, size_t index, char *out,
+                 size_t size);
+bool sc_get_stiffness_object(sc_parser *p, const struct cJSON *o, const char *key,
+                             drape_stiffness *out);
+char *sc_parse_path(sc_parser *p, const char *key, const char *rel);
+bool sc_parse_obj(sc_parser *p, const struct cJSON *o, const char *key, drape_mesh *mesh);
 bool sc_parse_distances(sc_parser *p, const struct cJSON *array);
 bool sc_parse_dihedrals(sc_parser *p, const struct cJSON *array);
 bool sc_parse_tethers(sc_parser *p, const struct cJSON *array);

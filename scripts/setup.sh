@@ -37,6 +37,7 @@ packages=(
   libopenmpi-dev openmpi-bin           # `drape sweep` over MPI ranks (mpirun, srun)
   pkgconf                              # the install test builds a program with pkg-config
   oclgrind                             # the race check: an OpenCL simulator with race detection
+  tetgen                               # tetrahedralising closed OBJ surfaces for scene files
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -59,6 +59,27 @@ drape_scene_status drape_mesh_read_obj_buffer(const char *data, size_t size, con
 drape_scene_status drape_mesh_read_obj(const char *path, drape_mesh *out, drape_scene_error *err);
 void drape_mesh_free(drape_mesh *mesh);
 
+/* A tetrahedral mesh: vertices and tetrahedra (0-based, p1 - p0, p2 - p0, p3 - p0 right-handed, as
+ * drape_tet_mesh_def takes them). */
+typedef struct drape_tetgen_mesh {
+    drape_vec3 *vertices;
+    uint32_t vertex_count;
+    uint32_t *tets; /* 4 * tet_count vertex indices */
+    uint32_t tet_count;
+} drape_tetgen_mesh;
+
+/* Reads TetGen's .node and .ele files (4- or 10-node tetrahedra, indices from 0 or 1, comments,
+ * attributes and markers skipped). A malformed or truncated file, an index out of range or out of
+ * order, an inverted or degenerate tetrahedron is an error "FILE:LINE: what". The names name the
+ * buffers in messages. */
+drape_scene_status drape_tetgen_read_buffers(const char *node, size_t node_size,
+                                             const char *node_name, const char *ele,
+                                             size_t ele_size, const char *ele_name,
+                                             drape_tetgen_mesh *out, drape_scene_error *err);
+drape_scene_status drape_tetgen_read(const char *node_path, const char *ele_path,
+                                     drape_tetgen_mesh *out, drape_scene_error *err);
+void drape_tetgen_mesh_free(drape_tetgen_mesh *mesh);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Scenes                                                                                         */
 

@@ -532,6 +532,9 @@ drape_result dr_world_prepare(drape_world *w)
         w->type_dirty &= ~(1u << t);
         w->stale |= DR_STALE_SET(t);
     }
+    drape_result shapes = dr_shapes_prepare(w, w->solver_dirty || w->stiffness_dirty);
+    if (shapes != DRAPE_OK)
+        return shapes;
     w->solver_dirty = false;
     if (w->stiffness_dirty) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {

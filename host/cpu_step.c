@@ -125,8 +125,11 @@ static void substep(drape_world *w, float h)
                        w->solver[t].count * w->constraints[t].multipliers * sizeof(float));
         for (int it = 0; it < w->def.iterations; ++it) {
             project_constraints(w, inv_h2, sag);
+            dr_shapes_project(w);
             project_contacts(w, h);
         }
+        if (w->shapes.count) /* rigid clusters end the substep rigid */
+            dr_shapes_project(w);
     } else {
         project_contacts(w, h);
     }

@@ -45,6 +45,7 @@ enum {
     K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
     K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_SOLVE_TETHER,
     K_SOLVE_VOLUME, K_SOLVE_FUSED, K_SOLVE_NEO_HOOKEAN, K_COUNT
+    K_SOLVE_VOLUME, K_SOLVE_NEO_HOOKEAN, K_SHAPE_MATCH, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
@@ -61,6 +62,7 @@ static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"project.cl", "solve_tether"},       {"volume.cl", "solve_volume"},
     {"project.cl", "solve_fused"},
     {"neo_hookean.cl", "solve_neo_hookean"},
+    {"shape_match.cl", "shape_match"},
 };
 
 struct dr_opencl {
@@ -80,6 +82,9 @@ struct dr_opencl {
     drape_distance_kernel request; /* the world's request; AUTO: by device type and size */
     uint32_t fused_max; /* AUTO takes solve_fused up to this many constraints (0: never) */
     bool device_ahead; /* x and v on the device are newer than the host's */
+    /* shape matching (host/shape_matching.c): the colour order and the rotations by cluster id */
+    cl_mem sm_members, sm_rest, sm_range, sm_kprime, sm_id, sm_rotation;
+    uint32_t sm_count;
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
 };
@@ -152,6 +157,15 @@ static void release_particles(dr_opencl *cl)
     cl->particles = 0;
 }
 
+static void release_shapes(dr_opencl *cl)
+{
+    cl_mem *all[] = {&cl->sm_members, &cl->sm_rest, &cl->sm_range,
+                     &cl->sm_kprime,  &cl->sm_id,   &cl->sm_rotation};
+    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
+        dr_cl_buffer_release(cl->ctx, all[i]);
+    cl->sm_count = 0;
+}
+
 void dr_opencl_destroy(dr_opencl *cl)
 {
     if (!cl)
@@ -164,6 +178,7 @@ void dr_opencl_destroy(dr_opencl *cl)
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
     dr_cl_buffer_release(cl->ctx, &cl->scratch);
     dr_cl_buffer_release(cl->ctx, &cl->nonfinite);
+    release_shapes(cl);
     for (int i = 0; i < K_COUNT; ++i)
         if (cl->k[i])
             clReleaseKernel(cl->k[i]);
@@ -369,9 +384,43 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     return DRAPE_OK;
 }
 
+/* The clusters' colour order; the rotations the device fitted so far are read back first, so that
+ * the warm starts go on as on the CPU. */
+static drape_result upload_shapes(dr_opencl *cl, drape_world *w)
+{
+    dr_shape_matches *s = &w->shapes;
+    drape_result r = DRAPE_OK;
+    if (cl->sm_count)
+        r = dr_cl_buffer_read(cl->ctx, cl->sm_rotation, 0, cl->sm_count * sizeof(dr_vec4),
+                              s->rotation);
+    release_shapes(cl);
+    const size_t n = s->count, m = s->member_count;
+    if (r != DRAPE_OK || n == 0)
+        return r;
+    r = make(cl, &cl->sm_members, m * sizeof(uint32_t), "cluster members", s->solver_members);
+    if (r == DRAPE_OK)
+        r = make(cl, &cl->sm_rest, m * sizeof(dr_vec4), "cluster rest offsets", s->solver_rest);
+    if (r == DRAPE_OK)
+        r = make(cl, &cl->sm_range, 2 * n * sizeof(uint32_t), "cluster ranges", s->range);
+    if (r == DRAPE_OK)
+        r = make(cl, &cl->sm_kprime, n * sizeof(float), "cluster stiffness", s->kprime);
+    if (r == DRAPE_OK)
+        r = make(cl, &cl->sm_id, n * sizeof(uint32_t), "cluster ids", s->id);
+    if (r == DRAPE_OK)
+        r = make(cl, &cl->sm_rotation, n * sizeof(dr_vec4), "cluster rotations", s->rotation);
+    if (r != DRAPE_OK) {
+        release_shapes(cl);
+        return r;
+    }
+    cl->sm_count = (uint32_t)n;
+    return DRAPE_OK;
+}
+
 static drape_result upload(dr_opencl *cl, drape_world *w)
 {
     drape_result r = DRAPE_OK;
+    if (w->stale & DR_STALE_SHAPES)
+        r = upload_shapes(cl, w);
     if (w->stale & DR_STALE_PARTICLES)
         r = upload_particles(cl, w);
     for (int t = 0; r == DRAPE_OK && t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
@@ -536,6 +585,20 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
                      A(xpbd)));
     }
     return launch(cl, K_SOLVE_FUSED, cl->ctx->tunables.work_group_size, PROJECT);
+/* Every cluster once, colour by colour. */
+static drape_result shape_match(dr_opencl *cl, const drape_world *w)
+{
+    const dr_shape_matches *s = &w->shapes;
+    if (cl->sm_count == 0)
+        return DRAPE_OK;
+    TRY(set_args(cl, K_SHAPE_MATCH, 0, 8, A(cl->x), A(cl->d), A(cl->sm_members), A(cl->sm_rest),
+                 A(cl->sm_range), A(cl->sm_kprime), A(cl->sm_id), A(cl->sm_rotation)));
+    for (uint32_t c = 0; c < s->colors; ++c) {
+        cl_uint offset = s->offsets[c], count = s->offsets[c + 1] - offset;
+        TRY(set_args(cl, K_SHAPE_MATCH, 8, 2, A(offset), A(count)));
+        TRY(launch(cl, K_SHAPE_MATCH, count, PROJECT));
+    }
+    return DRAPE_OK;
 }
 
 static drape_result project(dr_opencl *cl, const drape_world *w, float h)
@@ -563,9 +626,10 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
             TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
+        TRY(shape_match(cl, w));
         TRY(project_contacts(cl, w, h));
     }
-    return DRAPE_OK;
+    return shape_match(cl, w); /* rigid clusters end the substep rigid */
 }
 
 static drape_result substep(dr_opencl *cl, const drape_world *w, float h)

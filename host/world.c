@@ -269,6 +269,7 @@ void drape_world_destroy(drape_world *w)
     free(w->a1);
     free(w->contacts);
     free(w->colliders);
+    dr_shapes_free(&w->shapes);
     dr_render_destroy(w);
     dr_opencl_destroy(w->cl);
     free(w->device_selector);

@@ -51,13 +51,35 @@ typedef struct dr_solver_set {
 /* What changed on the host since the device mirror was last uploaded (OpenCL backend). */
 enum {
     DR_STALE_PARTICLES = 1 << 0,
+    DR_STALE_SHAPES = 1 << 1, /* the shape-matched clusters */
     DR_STALE_TARGETS = 1 << 2,
     DR_STALE_COLLIDERS = 1 << 3,
     DR_STALE_SET0 = 1 << 4, /* DR_STALE_SET0 << type: that constraint type's solver set */
     DR_STALE_CONSTRAINTS = (DR_STALE_SET0 << DRAPE_CONSTRAINT_TYPE_COUNT) - DR_STALE_SET0,
-    DR_STALE_ALL = DR_STALE_PARTICLES | DR_STALE_TARGETS | DR_STALE_COLLIDERS | DR_STALE_CONSTRAINTS,
+    DR_STALE_ALL = DR_STALE_PARTICLES | DR_STALE_TARGETS | DR_STALE_COLLIDERS | DR_STALE_CONSTRAINTS |
+                   DR_STALE_SHAPES,
 };
 #define DR_STALE_SET(type) ((unsigned)DR_STALE_SET0 << (type))
+
+/* Shape-matched clusters (host/shape_matching.c): variable-size, so kept apart from the
+ * fixed-arity constraint types, with their own colouring. */
+typedef struct dr_shape_matches {
+    uint32_t count, capacity;         /* clusters */
+    uint32_t *first, *size;           /* creation order: each cluster's members[first .. +size) */
+    float *stiffness;                 /* k in [0, 1], 1 = rigid */
+    dr_vec4 *rotation;                /* the last fitted rotation (quaternion), the warm start */
+    uint32_t member_count, member_capacity;
+    uint32_t *members;                /* particle indices */
+    dr_vec4 *rest;                    /* rest offsets from the rest centre of mass (m) */
+    bool dirty;                       /* clusters added: rebuild the colour order */
+    /* the colour order every backend runs: slot s is cluster id[s], its members at
+     * solver_members[range[2s] .. + range[2s+1]) with rest offsets solver_rest[same] */
+    uint32_t *id, *range, *solver_members;
+    dr_vec4 *solver_rest;
+    float *kprime;
+    uint32_t colors;
+    uint32_t *offsets; /* colors + 1: colour c is slots [offsets[c], offsets[c+1]) */
+} dr_shape_matches;
 
 typedef struct dr_opencl dr_opencl;
 
@@ -100,6 +122,8 @@ struct drape_world {
     /* The last step's non-finite check: per phase (DR_PHASE_*), the lowest index of a particle whose
      * state turned non-finite in it, DR_NO_PARTICLE for none. */
     uint32_t nonfinite[DR_NONFINITE_PHASES];
+
+    dr_shape_matches shapes;
 };
 
 /* ---- log.c ---- */
@@ -192,6 +216,14 @@ drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uin
 /* The six right-handed tetrahedra of every cell of an nx x ny x nz grid of particles whose (i, j, k)
  * is (k ny + j) nx + i (Freudenthal's split): 4 indices each into out, 6 (nx-1)(ny-1)(nz-1) of them. */
 void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out);
+
+/* ---- shape_matching.c ---- */
+void dr_shapes_free(dr_shape_matches *s);
+/* Rebuilds the clusters' colour order and k' when clusters, pins or the iteration count changed
+ * (the flags of dr_world_prepare). */
+drape_result dr_shapes_prepare(drape_world *w, bool pins_or_iterations_changed);
+/* Every cluster once, colour by colour (the CPU reference). */
+void dr_shapes_project(drape_world *w);
 
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);

@@ -392,6 +392,124 @@ DR_FN void dr_solve_neo_hookean(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d
             d[idx[k]] = dr_madd3(dr_madd3(ds[k], gd[k], ds[k].w * dl_d), gh[k], ds[k].w * dl_h);
 }
 
+/* ---- shape matching --------------------------------------------------------------------------- */
+/*
+ * Shape matching (Müller, Heidelberger, Teschner, Gross, "Meshless Deformations Based on Shape
+ * Matching", SIGGRAPH 2005): a cluster of particles with rest offsets q_i from its rest centre of
+ * mass is fitted, by mass, to its predicted positions p_i: the centre c = sum m_i p_i / sum m_i, the
+ * moment A = sum m_i (p_i - c) q_i^T (their A_pq, eq. 7), its rotational part R (eq. 8), and each
+ * movable particle is pulled towards its goal g_i = R q_i + c by the stiffness k' (eq. 3 with
+ * alpha = k'): k' = 1 makes the cluster move rigidly, k' < 1 a soft cluster.
+ *
+ * R is found as Müller, Bender, Chentanez, Macklin, "A Robust Method to Extract the Rotational Part
+ * of Deformations" (MIG 2016) find it: starting from the cluster's rotation of the previous solve
+ * (a quaternion, so that a few iterations suffice), repeat omega = sum_j r_j x a_j / (|sum_j r_j .
+ * a_j| + eps) (r_j, a_j the columns of R and A) and rotate by omega, until omega vanishes. It
+ * needs no SVD, no eigen-solve and no branch that depends on a degenerate A, which is why it is
+ * robust on a GPU. Their update rotates by the angle |omega|; here the rotation is the unit
+ * quaternion (1, omega/2) normalised, an angle of 2 atan(|omega| / 2), which is the same for small
+ * omega, has the same fixed point (omega = 0) and needs no sin or cos, so that the CPU and the
+ * device, which round + - * / and sqrt alike, get bitwise the same R. A is scaled to unit norm
+ * first so that eps = 1e-9 means the same for any masses and sizes.
+ *
+ * Quaternions are float4 (x, y, z vector part, w scalar). Positions are taken relative to the
+ * first member's start position, so that a cluster far from the origin loses no precision.
+ */
+#define DR_SHAPE_ITERATIONS 12
+
+DR_FN dr_vec4 dr_quat_mul(dr_vec4 a, dr_vec4 b)
+{
+    return DR_V4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                 a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                 a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+
+DR_FN dr_vec4 dr_quat_normalize(dr_vec4 q)
+{
+    float n = DR_SQRT(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    return n > 0.0f ? DR_V4(q.x / n, q.y / n, q.z / n, q.w / n) : DR_V4(0.0f, 0.0f, 0.0f, 1.0f);
+}
+
+/* The columns of the rotation matrix of the unit quaternion q. */
+DR_FN void dr_quat_columns(dr_vec4 q, dr_vec4 r[3])
+{
+    const float x = q.x, y = q.y, z = q.z, w = q.w;
+    r[0] = DR_V4(1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y), 0.0f);
+    r[1] = DR_V4(2.0f * (x * y - w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z + w * x), 0.0f);
+    r[2] = DR_V4(2.0f * (x * z + w * y), 2.0f * (y * z - w * x), 1.0f - 2.0f * (x * x + y * y), 0.0f);
+}
+
+/* The rotational part of the matrix with columns a[0..2], as a unit quaternion, from the start q. */
+DR_FN dr_vec4 dr_extract_rotation(const dr_vec4 a_in[3], dr_vec4 q)
+{
+    dr_vec4 a[3], r[3];
+    float norm = DR_SQRT(dr_dot3(a_in[0], a_in[0]) + dr_dot3(a_in[1], a_in[1]) +
+                         dr_dot3(a_in[2], a_in[2]));
+    if (!(norm > 0.0f))
+        return q;
+    for (int j = 0; j < 3; ++j)
+        a[j] = dr_scale3(a_in[j], 1.0f / norm);
+    for (int it = 0; it < DR_SHAPE_ITERATIONS; ++it) {
+        dr_quat_columns(q, r);
+        dr_vec4 omega = dr_add3(dr_add3(dr_cross3(r[0], a[0]), dr_cross3(r[1], a[1])),
+                                dr_cross3(r[2], a[2]));
+        float along = dr_dot3(r[0], a[0]) + dr_dot3(r[1], a[1]) + dr_dot3(r[2], a[2]);
+        omega = dr_scale3(omega, 1.0f / (DR_FMAX(along, -along) + 1e-9f));
+        if (dr_dot3(omega, omega) < 1e-18f)
+            break;
+        q = dr_quat_normalize(
+            dr_quat_mul(DR_V4(0.5f * omega.x, 0.5f * omega.y, 0.5f * omega.z, 1.0f), q));
+    }
+    return q;
+}
+
+/* One cluster: members[first .. first + count - 1] with rest offsets rest[same] (m); *rotation is
+ * the warm start and receives the new R. kprime 1 is rigid. */
+DR_FN void dr_shape_match(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
+                          DR_GLOBAL const unsigned *members, DR_GLOBAL const dr_vec4 *rest,
+                          unsigned first, unsigned count, float kprime,
+                          DR_GLOBAL dr_vec4 *rotation)
+{
+    const dr_vec4 origin = x[members[first]];
+    float mass = 0.0f;
+    dr_vec4 c = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (unsigned k = first; k < first + count; ++k) {
+        unsigned i = members[k];
+        float m = x[i].w > 0.0f ? 1.0f / x[i].w : 0.0f;
+        c = dr_madd3(c, dr_add3(dr_sub3(x[i], origin), d[i]), m);
+        mass += m;
+    }
+    if (!(mass > 0.0f))
+        return;
+    c = dr_scale3(c, 1.0f / mass);
+    dr_vec4 a[3] = {DR_V4(0.0f, 0.0f, 0.0f, 0.0f), DR_V4(0.0f, 0.0f, 0.0f, 0.0f),
+                    DR_V4(0.0f, 0.0f, 0.0f, 0.0f)};
+    for (unsigned k = first; k < first + count; ++k) {
+        unsigned i = members[k];
+        float m = x[i].w > 0.0f ? 1.0f / x[i].w : 0.0f;
+        dr_vec4 p = dr_scale3(dr_sub3(dr_add3(dr_sub3(x[i], origin), d[i]), c), m);
+        a[0] = dr_madd3(a[0], p, rest[k].x);
+        a[1] = dr_madd3(a[1], p, rest[k].y);
+        a[2] = dr_madd3(a[2], p, rest[k].z);
+    }
+    dr_vec4 q = dr_extract_rotation(a, *rotation), r[3];
+    *rotation = q;
+    dr_quat_columns(q, r);
+    for (unsigned k = first; k < first + count; ++k) {
+        unsigned i = members[k];
+        dr_vec4 di = d[i];
+        if (!(di.w > 0.0f))
+            continue;
+        dr_vec4 goal = dr_add3(dr_add3(dr_add3(dr_scale3(r[0], rest[k].x),
+                                               dr_scale3(r[1], rest[k].y)),
+                                       dr_scale3(r[2], rest[k].z)),
+                               c);
+        dr_vec4 p = dr_add3(dr_sub3(x[i], origin), di);
+        d[i] = dr_madd3(di, dr_sub3(goal, p), kprime);
+    }
+}
+
 /* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
  * relative), so that the CPU and the device, which both round those operations exactly, get bitwise
  * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits, and

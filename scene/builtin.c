@@ -5,7 +5,7 @@
  * embedded (drape_scene_builtin_json), for sweeps that vary a built-in scene by JSON path.
  *
  *   cloth-sphere    a square cloth dropped on a sphere above the ground; the default
- *   triangle-plane  a rigid triangle, three particles and three distance constraints, falling on a
+ *   triangle-plane  a rigid triangle, three particles in one rigid shape-matched cluster, falling on a
  *                   plane
  *   ik-chain        a chain pinned at one end whose other end is attached to a target moving on a
  *                   circle: PBD as inverse kinematics
@@ -71,11 +71,12 @@ static drape_result build_triangle_plane(drape_scene *s)
         p.velocity = v3(0.5f, 0.0f, 0.0f);
         r = sc_scene_add_particles(s, &p, 1);
     }
-    for (uint32_t i = 0; i < 3 && r == DRAPE_OK; ++i) {
-        drape_distance_def d = drape_default_distance_def();
-        d.a = i;
-        d.b = (i + 1) % 3;
-        r = sc_scene_add_distance(s, &d);
+    if (r == DRAPE_OK) { /* a rigid body: one shape-matched cluster of stiffness 1 */
+        const uint32_t all[3] = {0, 1, 2};
+        drape_shape_match_def m = drape_default_shape_match_def();
+        m.particles = all;
+        m.count = 3;
+        r = drape_world_add_shape_match(drape_scene_world(s), &m, NULL);
     }
     if (r == DRAPE_OK)
         r = add_ground(s, 0.0f, 0.3f);

@@ -15,7 +15,7 @@
 static const char *const top_keys[] = {
     "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
     "meshes", "soft_boxes", "distances", "dihedrals", "attachments", "tethers", "colliders",
-    "triangles", "tet_meshes", NULL};
+    "triangles", "tet_meshes", "shape_matches", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -178,6 +178,7 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
            section(p, root, "dihedrals", sc_parse_dihedrals) &&
            section(p, root, "attachments", sc_parse_attachments) &&
            section(p, root, "tethers", sc_parse_tethers) &&
+           section(p, root, "shape_matches", sc_parse_shape_matches) &&
            section(p, root, "colliders", sc_parse_colliders) &&
            section(p, root, "triangles", sc_parse_triangles);
 }

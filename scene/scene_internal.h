@@ -402,6 +402,7 @@ bool sc_parse_ropes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_soft_boxes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_meshes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_tet_meshes(sc_parser *p, const struct cJSON *array);
+bool sc_parse_shape_matches(sc_parser *p, const struct cJSON *array);
 /* parse_bodies.c, for the sections of other files: the object's "name" or "<kind><index>"; a
  * member {"stiffness": k} or {"compliance": c}; the path of a file a member names, relative to the
  * scene (NULL, with the error set, when the options refuse it); an OBJ file a member names. */

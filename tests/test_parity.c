@@ -201,6 +201,45 @@ static void build_neo_hookean(drape_world *w)
     ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
 }
 
+/* Shape matching: a rigid box and a soft box, the soft one with a second, overlapping cluster
+ * (two colours of clusters), thrown spinning onto a sphere and the ground. */
+static void build_shapes(drape_world *w)
+{
+    drape_build_info info[2];
+    for (int k = 0; k < 2; ++k) {
+        drape_soft_box_def b = drape_default_soft_box_def();
+        b.nx = b.ny = b.nz = 3;
+        b.origin = tu_v3(-0.3f + 0.35f * (float)k, 0.5f + 0.3f * (float)k, -0.1f);
+        b.size = tu_v3(0.25f, 0.2f, 0.3f);
+        b.velocity = tu_v3(0.4f - 0.8f * (float)k, 0.5f, 0.2f);
+        b.edges.stiffness = 0.0f;
+        b.volume.stiffness = 0.0f;
+        b.volume.compliance = -1.0f;
+        ENSURE(drape_world_add_soft_box(w, &b, &info[k]) == DRAPE_OK);
+        uint32_t idx[27];
+        for (uint32_t i = 0; i < 27; ++i)
+            idx[i] = info[k].first_particle + i;
+        drape_shape_match_def m = drape_default_shape_match_def();
+        m.particles = idx;
+        m.count = 27;
+        m.stiffness = k == 0 ? 1.0f : 0.4f;
+        ENSURE(drape_world_add_shape_match(w, &m, NULL) == DRAPE_OK);
+        if (k == 1) { /* a second cluster over the lower half */
+            m.count = 18;
+            m.stiffness = 0.8f;
+            ENSURE(drape_world_add_shape_match(w, &m, NULL) == DRAPE_OK);
+        }
+    }
+    drape_particle_def p;
+    ENSURE(drape_world_get_positions(w, 20, 1, &p.position) == DRAPE_OK);
+    p.velocity = tu_v3(2.0f, 0.0f, 0.0f);
+    p.mass = 0.5f / 27.0f;
+    ENSURE(drape_world_set_particle(w, 20, &p) == DRAPE_OK);
+    drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
 static const scene scenes[] = {
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
@@ -212,6 +251,7 @@ static const scene scenes[] = {
     {"tethered curtain, XPBD tethers", true, build_tethered, windy, NULL},
     {"jelly on a sphere, XPBD volumes", false, build_jelly, NULL, NULL},
     {"Neo-Hookean box on a sphere", false, build_neo_hookean, NULL, NULL},
+    {"rigid and soft shape-matched boxes", false, build_shapes, NULL, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

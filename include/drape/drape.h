@@ -462,6 +462,26 @@ DRAPE_API drape_result drape_world_add_neo_hookean(drape_world *world,
 DRAPE_API drape_result drape_world_get_neo_hookean(const drape_world *world, uint32_t id,
                                                    drape_neo_hookean_def *out);
 
+/* A shape-matched cluster (Müller et al., "Meshless Deformations Based on Shape Matching", 2005):
+ * its particles' current positions are its rest shape; every iteration the cluster is fitted by a
+ * rotation and a translation to where its particles are predicted (the rotation found as in Müller
+ * et al., "A Robust Method to Extract the Rotational Part of Deformations", 2016) and each particle
+ * is pulled towards its fitted place by the stiffness: 1 keeps the cluster rigid (a rigid body made
+ * of particles), less makes it soft (iteration-corrected like a PBD stiffness). A rigid cluster is
+ * fitted once more after the contacts of the last iteration, so it ends every substep rigid.
+ * Clusters may share particles; the particles must be movable when the cluster is added. */
+typedef struct drape_shape_match_def {
+    const uint32_t *particles; /* count distinct particle indices */
+    uint32_t count;            /* 2 .. 2^24 */
+    float stiffness;           /* in (0, 1]; default 1 (rigid) */
+} drape_shape_match_def;
+
+DRAPE_API drape_shape_match_def drape_default_shape_match_def(void);
+DRAPE_API drape_result drape_world_add_shape_match(drape_world *world,
+                                                   const drape_shape_match_def *def,
+                                                   uint32_t *out_id);
+DRAPE_API uint32_t drape_world_shape_match_count(const drape_world *world);
+
 typedef enum drape_constraint_type {
     DRAPE_CONSTRAINT_DISTANCE = 0,
     DRAPE_CONSTRAINT_DIHEDRAL = 1,

@@ -1,0 +1,172 @@
+/* Shape matching: a rigid cluster keeps every pairwise distance within 1e-4 relative while it
+ * tumbles, falls and lands; a soft one gives on landing and takes its shape back; a cluster of two
+ * particles (a rank-deficient fit) stays finite; bad clusters are refused with a message that names
+ * what is wrong. Runs on the backend tu_def() picks (core.shape_matching on the CPU,
+ * opencl.core.shape_matching).
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* An n x n x n block of particles (no constraints) of edge `size` from `origin`, spinning about a
+ * tilted axis at `spin` rad/s and moving at v; its particle indices in *idx (n^3 of them). */
+static uint32_t add_block(drape_world *w, uint32_t n, float size, drape_vec3 origin, float spin,
+                          drape_vec3 v, uint32_t *idx)
+{
+    drape_particle_def p[64];
+    const float half = 0.5f * size;
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < n; ++c)
+        for (uint32_t b = 0; b < n; ++b)
+            for (uint32_t a = 0; a < n; ++a, ++k) {
+                const float rx = size * (float)a / (float)(n - 1) - half;
+                const float ry = size * (float)b / (float)(n - 1) - half;
+                const float rz = size * (float)c / (float)(n - 1) - half;
+                /* omega = spin (0.6, 0.8, 0) x r */
+                const float ox = 0.6f * spin, oy = 0.8f * spin;
+                p[k].position = tu_v3(origin.x + rx, origin.y + ry, origin.z + rz);
+                p[k].velocity = tu_v3(v.x + oy * rz, v.y - ox * rz, v.z + ox * ry - oy * rx);
+                p[k].mass = 0.1f;
+            }
+    uint32_t first = 0;
+    if (drape_world_add_particles(w, p, k, &first) != DRAPE_OK)
+        return 0;
+    for (uint32_t i = 0; i < k; ++i)
+        idx[i] = first + i;
+    return k;
+}
+
+/* The largest |d_ij - d0_ij| / d0_ij over the pairs of particles first .. first + n - 1. */
+static double worst_pair_change(const tu_state *s, const drape_vec3 *x0, uint32_t n)
+{
+    double worst = 0.0;
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = i + 1; j < n; ++j) {
+            const double d0 = tu_dist(x0[i], x0[j]), d = tu_dist(s->x[i], s->x[j]);
+            worst = fmax(worst, fabs(d - d0) / d0);
+        }
+    return worst;
+}
+
+static void run_block(float stiffness, double *worst, double *final, double *lowest, double *turn)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    uint32_t idx[64];
+    const uint32_t n = add_block(w, 4, 0.3f, tu_v3(0.0f, 1.0f, 0.0f), 6.0f,
+                                 tu_v3(0.5f, 1.0f, 0.0f), idx);
+    ENSURE(n == 64);
+    drape_shape_match_def c = drape_default_shape_match_def();
+    c.particles = idx, c.count = n, c.stiffness = stiffness;
+    ENSURE_OK(drape_world_add_shape_match(w, &c, NULL));
+    ENSURE(drape_world_shape_match_count(w) == 1);
+    drape_collider_def ground = drape_default_collider_def();
+    ENSURE_OK(drape_world_add_collider(w, &ground, NULL));
+    tu_state s;
+    ENSURE(tu_read(w, &s));
+    drape_vec3 x0[64];
+    for (uint32_t i = 0; i < n; ++i)
+        x0[i] = s.x[i];
+    tu_state_free(&s);
+    *worst = 0.0, *lowest = INFINITY, *turn = 0.0;
+    for (int step = 0; step < 180; ++step) {
+        ENSURE(tu_step(w, 1));
+        ENSURE(tu_read(w, &s));
+        *final = worst_pair_change(&s, x0, n);
+        *worst = fmax(*worst, *final);
+        for (uint32_t i = 0; i < n; ++i)
+            *lowest = fmin(*lowest, s.x[i].y);
+        /* how far the edge from corner 0 to corner 3 has turned (rad) */
+        const double a[3] = {x0[3].x - x0[0].x, x0[3].y - x0[0].y, x0[3].z - x0[0].z};
+        const double b[3] = {s.x[3].x - s.x[0].x, s.x[3].y - s.x[0].y, s.x[3].z - s.x[0].z};
+        const double cosine = (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (tu_len3(a) * tu_len3(b));
+        *turn = fmax(*turn, acos(fmin(1.0, fmax(-1.0, cosine))));
+        tu_state_free(&s);
+    }
+    drape_world_destroy(w);
+}
+
+static void test_rigid_cluster_stays_rigid(void)
+{
+    double worst, final, lowest, turn;
+    run_block(1.0f, &worst, &final, &lowest, &turn);
+    printf("  rigid block: pairwise distances change at most %.2e relative over 3 s; it turned "
+           "%.2f rad and came down to %.4f m\n",
+           worst, turn, lowest);
+    ENSURE_LE(worst, 1e-4);
+    ENSURE(turn > 1.0);                         /* it tumbled */
+    ENSURE(lowest > -0.01 && lowest < 0.02);    /* and landed on the plane */
+}
+
+static void test_soft_cluster_gives_and_recovers(void)
+{
+    double worst, final, lowest, turn;
+    run_block(0.5f, &worst, &final, &lowest, &turn);
+    printf("  soft block (k = 0.5): distances change up to %.2e relative, %.2e at the end\n",
+           worst, final);
+    ENSURE(worst > 1e-2);   /* it gave */
+    ENSURE_LE(final, 0.05 * worst); /* and took its shape back (but for its sag at rest) */
+}
+
+/* Two particles: the fit has no rotation about their axis (A is rank one); it must stay finite. */
+static void test_two_particle_cluster(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[2] = {{{0, 1, 0}, {0, 2, 1}, 1}, {{0.2f, 1, 0}, {1, 0, 0}, 1}};
+    uint32_t idx[2] = {0, 1};
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    drape_shape_match_def c = drape_default_shape_match_def();
+    c.particles = idx, c.count = 2;
+    ENSURE_OK(drape_world_add_shape_match(w, &c, NULL));
+    ENSURE(tu_step(w, 60));
+    tu_state s;
+    ENSURE(tu_read(w, &s));
+    ENSURE(isfinite(s.x[0].x) && isfinite(s.x[1].y));
+    ENSURE_NEAR(tu_dist(s.x[0], s.x[1]), 0.2, 2e-5);
+    tu_state_free(&s);
+    drape_world_destroy(w);
+}
+
+static void test_bad_clusters(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[3] = {{{0, 0, 0}, {0, 0, 0}, 1}, {{1, 0, 0}, {0, 0, 0}, 1},
+                               {{0, 1, 0}, {0, 0, 0}, 0}};
+    ENSURE_OK(drape_world_add_particles(w, p, 3, NULL));
+    drape_shape_match_def c = drape_default_shape_match_def();
+    const uint32_t dup[2] = {1, 1}, out[2] = {0, 7}, pinned[3] = {0, 1, 2}, ok[2] = {0, 1};
+    c.particles = dup, c.count = 2;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "particle 1 is in the cluster twice"));
+    c.particles = out;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "def->particles[1] = 7 is out of range"));
+    c.particles = pinned, c.count = 3;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "particle 2 (def->particles[2]) is pinned"));
+    c.particles = ok, c.count = 1;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->count = 1"));
+    c.count = 2, c.stiffness = 0.0f;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->stiffness = 0 must be in (0, 1]"));
+    ENSURE(drape_world_shape_match_count(w) == 0);
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_rigid_cluster_stays_rigid);
+    RUN_TEST(test_soft_cluster_gives_and_recovers);
+    RUN_TEST(test_two_particle_cluster);
+    RUN_TEST(test_bad_clusters);
+    return th_finish();
+}

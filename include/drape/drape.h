@@ -467,8 +467,8 @@ DRAPE_API drape_result drape_world_get_neo_hookean(const drape_world *world, uin
  * rotation and a translation to where its particles are predicted (the rotation found as in Müller
  * et al., "A Robust Method to Extract the Rotational Part of Deformations", 2016) and each particle
  * is pulled towards its fitted place by the stiffness: 1 keeps the cluster rigid (a rigid body made
- * of particles), less makes it soft (iteration-corrected like a PBD stiffness). A rigid cluster is
- * fitted once more after the contacts of the last iteration, so it ends every substep rigid.
+ * of particles), less makes it soft (iteration-corrected like a PBD stiffness). Every cluster is
+ * fitted once more after the contacts of the last iteration, so a rigid one ends each substep rigid.
  * Clusters may share particles; the particles must be movable when the cluster is added. */
 typedef struct drape_shape_match_def {
     const uint32_t *particles; /* count distinct particle indices */

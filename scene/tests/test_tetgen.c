@@ -83,6 +83,7 @@ static void rejects_bad_input(st_run *t)
     } bad[] = {
         {NULL, "1 4 0\n1 1 2 3 9\n", "t.ele:2:", "node 4 of tetrahedron 1, '9', is out of range"},
         {NULL, "1 4 0\n1 1 2 3 0\n", "t.ele:2:", "'0', is out of range: the points are 1 to 5"},
+        {NULL, "1 4 0\n1 1 2 3 6\n", "t.ele:2:", "'6', is out of range: the points are 1 to 5"},
         {NULL, "1 4 0\n1 1 3 2 4\n", "t.ele:2:", "tetrahedron 1 is inverted"},
         {"4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n", "1 4 0\n1 1 2 3 4\n", "t.ele:2:",
          "tetrahedron 1 is degenerate"},

@@ -248,7 +248,7 @@ static void jelly_scene(st_run *t)
     CHECK_MSG(t, count > 6 * 2 * 25 + 12, "%u triangles", count);
     drape_vec3 x[N];
     CHECK(t, drape_world_get_positions(w, 0, N, x) == DRAPE_OK);
-    const double centres[2][3] = {{0.0, 1.05, 0.0}, {-0.55, 0.7, 0.0}};
+    const double centres[2][3] = {{0.0, 1.05, 0.0}, {-0.9, 0.6, 0.0}};
     uint32_t outward = 0;
     for (uint32_t k = 0; k < count; ++k) {
         const double *centre = centres[k < 6 * 2 * 25 ? 0 : 1];

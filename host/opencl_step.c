@@ -44,8 +44,7 @@ enum {
     K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
     K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
     K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_SOLVE_TETHER,
-    K_SOLVE_VOLUME, K_SOLVE_FUSED, K_SOLVE_NEO_HOOKEAN, K_COUNT
-    K_SOLVE_VOLUME, K_SOLVE_NEO_HOOKEAN, K_SHAPE_MATCH, K_COUNT
+    K_SOLVE_VOLUME, K_SOLVE_FUSED, K_SOLVE_NEO_HOOKEAN, K_SHAPE_MATCH, K_COUNT
 };
 static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
     {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
@@ -274,6 +273,8 @@ _Static_assert(FUSED_TYPES <= DRAPE_CONSTRAINT_TYPE_COUNT, "solve_fused takes a 
 static bool fused(const dr_opencl *cl)
 {
     uint64_t total = 0;
+    if (cl->sm_count) /* solve_fused has no shape matching */
+        return false;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         if (t >= FUSED_TYPES && cl->set[t].count)
             return false;
@@ -585,6 +586,8 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
                      A(xpbd)));
     }
     return launch(cl, K_SOLVE_FUSED, cl->ctx->tunables.work_group_size, PROJECT);
+}
+
 /* Every cluster once, colour by colour. */
 static drape_result shape_match(dr_opencl *cl, const drape_world *w)
 {

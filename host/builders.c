@@ -6,6 +6,10 @@
  * (both diagonals) and skip-one bending (horizontal, then vertical). Greedy first-fit colouring in
  * this natural order then reaches the lower bound (4, 8 and 12 colours; docs/design.md). The mass-
  * spring cloth of the Taichi mass-spring cloth demo uses the same three families of springs.
+ *
+ * Both give their particles a contact radius (half the rest spacing unless the def says otherwise)
+ * and a collision group, and mark them as a mesh, so that particles that are neighbours in the rest
+ * pose never collide (kernels/drape_shared.h, "particle contacts").
  */
 #include "world_internal.h"
 
@@ -30,6 +34,9 @@ drape_cloth_def drape_default_cloth_def(void)
         .bend_stiffness = {0.2f, -1.0f},
         .tethers = true,
         .tether_stiffness = {1.0f, -1.0f},
+        .radius = -1.0f,
+        .group = DRAPE_GROUP_NEW,
+        .self_collision = false,
     };
     return d;
 }
@@ -46,6 +53,9 @@ drape_rope_def drape_default_rope_def(void)
         .stretch = {1.0f, -1.0f},
         .bending = false,
         .bend_stiffness = {0.2f, -1.0f},
+        .radius = -1.0f,
+        .group = DRAPE_GROUP_NEW,
+        .self_collision = false,
     };
     return d;
 }
@@ -148,6 +158,45 @@ bool dr_valid_stiffness(drape_stiffness s)
     return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance <= DR_MAX_COMPLIANCE;
 }
 
+/* The contact radius and group a builder gives its particles: `radius` < 0 takes half the rest
+ * `spacing` (m). */
+typedef struct mesh_contact {
+    float radius;
+    uint32_t group;
+    bool self;
+} mesh_contact;
+
+static drape_result check_mesh_contact(drape_world *w, float radius, uint32_t group,
+                                       const char *fn)
+{
+    if (radius != radius || radius > 3.0e38f)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->radius = %g m is not finite (< 0: half the rest spacing)", fn,
+                       (double)radius);
+    if (group > DRAPE_GROUP_MAX && group != DRAPE_GROUP_NEW)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->group = %u is neither <= DRAPE_GROUP_MAX nor DRAPE_GROUP_NEW", fn,
+                       group);
+    return DRAPE_OK;
+}
+
+static mesh_contact take_mesh_contact(drape_world *w, float radius, float spacing, uint32_t group,
+                                      bool self)
+{
+    mesh_contact c = {radius < 0.0f ? 0.5f * spacing : radius, dr_particle_take_group(w, group),
+                      self};
+    return c;
+}
+
+static void apply_mesh_contact(drape_particle_def *p, mesh_contact c)
+{
+    p->radius = c.radius;
+    p->group = c.group;
+    p->self_collide = c.self;
+}
+
+static float length3(drape_vec3 a) { return dr_len3(dr_vec4_from(a, 0.0f)); }
+
 dr_build_mark dr_build_begin(const drape_world *w)
 {
     dr_build_mark m = {w->particle_count, {0}};
@@ -168,6 +217,7 @@ void dr_build_roll_back(drape_world *w, const dr_build_mark *m)
             w->constraints[t].live = m->counts[t];
         }
     w->solver_dirty = true;
+    w->plan_dirty = true;
     w->stale = DR_STALE_ALL;
 }
 
@@ -215,6 +265,9 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
+    drape_result checked = check_mesh_contact(w, d->radius, d->group, fn);
+    if (checked != DRAPE_OK)
+        return checked;
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
     /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2
@@ -234,6 +287,11 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     if (!defs)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn, n);
     float m = d->mass / (float)n;
+    const float spacing_u = length3(d->u_axis) / (float)(nx - 1),
+                spacing_v = length3(d->v_axis) / (float)(ny - 1);
+    const mesh_contact contact =
+        take_mesh_contact(w, d->radius, spacing_u < spacing_v ? spacing_u : spacing_v, d->group,
+                          d->self_collision);
     for (uint32_t j = 0; j < ny; ++j)
         for (uint32_t i = 0; i < nx; ++i) {
             float s = (float)i / (float)(nx - 1), t = (float)j / (float)(ny - 1);
@@ -243,6 +301,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
                                        d->origin.z + d->u_axis.z * s + d->v_axis.z * t};
             p->velocity = d->velocity;
             p->mass = pinned(d->pins, i, j, nx, ny) ? 0.0f : m;
+            apply_mesh_contact(p, contact);
         }
     const dr_build_mark mark = dr_build_begin(w);
     uint32_t base;
@@ -250,6 +309,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     free(defs);
     if (r != DRAPE_OK)
         return r;
+    dr_particle_mark_mesh(w, base, n);
 
     const grid_family families[] = {
         {0, 0, 1, 0, 1, 0, DRAPE_DISTANCE_STRETCH, d->stretch},
@@ -291,6 +351,9 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
                        "or above %g", fn, (double)DR_MAX_COMPLIANCE);
+    drape_result checked = check_mesh_contact(w, d->radius, d->group, fn);
+    if (checked != DRAPE_OK)
+        return checked;
     const dr_build_mark mark = dr_build_begin(w);
     char what[64];
     snprintf(what, sizeof what, "a rope of %u particles", d->count);
@@ -302,6 +365,10 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn,
                        d->count);
     float m = d->mass / (float)d->count;
+    const drape_vec3 span = {d->end.x - d->start.x, d->end.y - d->start.y, d->end.z - d->start.z};
+    const mesh_contact contact = take_mesh_contact(w, d->radius,
+                                                   length3(span) / (float)(d->count - 1), d->group,
+                                                   d->self_collision);
     for (uint32_t i = 0; i < d->count; ++i) {
         float s = (float)i / (float)(d->count - 1);
         defs[i].position = (drape_vec3){d->start.x + (d->end.x - d->start.x) * s,
@@ -310,12 +377,14 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         defs[i].velocity = (drape_vec3){0.0f, 0.0f, 0.0f};
         bool pin = (i == 0 && d->pin_start) || (i == d->count - 1 && d->pin_end);
         defs[i].mass = pin ? 0.0f : m;
+        apply_mesh_contact(&defs[i], contact);
     }
     uint32_t base;
     drape_result r = drape_world_add_particles(w, defs, d->count, &base);
     free(defs);
     if (r != DRAPE_OK)
         return r;
+    dr_particle_mark_mesh(w, base, d->count);
     /* A rope is a grid one particle wide. */
     const grid_family links = {0, 0, 1, 0, 1, 0, DRAPE_DISTANCE_STRETCH, d->stretch};
     const grid_family bends = {0, 0, 2, 0, 2, 0, DRAPE_DISTANCE_BEND, d->bend_stiffness};

@@ -2,9 +2,10 @@
  *
  *   for each substep, h = dt / substeps:
  *     predict   v += h (g + drag (wind - v)); damp(v); p = x + h v      (or the mass-spring forces)
+ *     grid      particles with a radius: velocity limit, hashed grid, contact counts
  *     collide   one continuous contact per particle: the segment x -> p against every collider
- *     project   `iterations` times: every constraint type, colour by colour; then every particle
- *               against every collider
+ *     project   `iterations` times: every constraint type, colour by colour; then the contacts
+ *               between particles (one gather pass); then every particle against every collider
  *     update    v = (p - x) / h; x = p; restitution for particles in contact; non-finite check
  *
  * It loops over the colour-ordered solver sets in order, so its Gauss-Seidel order is the one the
@@ -106,14 +107,21 @@ static void update(drape_world *w, float h)
     }
 }
 
-static void substep(drape_world *w, float h)
+static drape_result substep(drape_world *w, float h)
 {
     drape_profile *prof = &w->profile;
+    const bool particles = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
     double t0 = now_ms();
     if (w->def.mode == DRAPE_MODE_PBD)
         predict_pbd(w, h);
     else
         dr_mass_spring_predict(w, h);
+    double tg = now_ms();
+    if (particles) {
+        drape_result r = dr_cpu_particle_grid(w);
+        if (r != DRAPE_OK)
+            return r;
+    }
     double t1 = now_ms();
     generate_contacts(w, h);
     double t2 = now_ms();
@@ -126,6 +134,8 @@ static void substep(drape_world *w, float h)
         for (int it = 0; it < w->def.iterations; ++it) {
             project_constraints(w, inv_h2, sag);
             dr_shapes_project(w);
+            if (particles)
+                dr_cpu_particle_contacts(w);
             project_contacts(w, h);
         }
         if (w->shapes.count) /* rigid clusters end the substep rigid */
@@ -137,17 +147,21 @@ static void substep(drape_world *w, float h)
     update(w, h);
     w->time += h;
     double t4 = now_ms();
-    prof->predict_ms += t1 - t0;
+    prof->predict_ms += tg - t0;
+    prof->grid_ms += t1 - tg;
     prof->collide_ms += t2 - t1;
     prof->project_ms += t3 - t2;
     prof->update_ms += t4 - t3;
+    return DRAPE_OK;
 }
 
-void dr_cpu_step(drape_world *w)
+drape_result dr_cpu_step(drape_world *w)
 {
     const float h = w->def.dt / (float)w->def.substeps;
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         w->nonfinite[p] = DR_NO_PARTICLE;
-    for (int s = 0; s < w->def.substeps; ++s)
-        substep(w, h);
+    drape_result r = DRAPE_OK;
+    for (int s = 0; s < w->def.substeps && r == DRAPE_OK; ++s)
+        r = substep(w, h);
+    return r;
 }

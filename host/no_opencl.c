@@ -69,6 +69,20 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
 
 void dr_opencl_reset_profile(dr_opencl *cl) { (void)cl; }
 
+uint64_t dr_opencl_particle_bytes(const dr_opencl *cl)
+{
+    (void)cl;
+    return 0;
+}
+
+drape_result dr_opencl_count_contacts(dr_opencl *cl, uint32_t n, uint64_t *sum)
+{
+    (void)cl;
+    (void)n;
+    *sum = 0;
+    return DRAPE_ERROR_UNSUPPORTED;
+}
+
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
 {
     (void)cl;

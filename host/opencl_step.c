@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PREDICT, COLLIDE, PROJECT, UPDATE, PHASES };
-static const char *const phase_names[PHASES] = {"predict", "collide", "project", "update"};
+enum { PREDICT, COLLIDE, PROJECT, UPDATE, GRID, PHASES };
+static const char *const phase_names[PHASES] = {"predict", "collide", "project", "update", "grid"};
 
 /* One constraint type's solver set on the device. */
 typedef struct cl_set {
@@ -86,6 +86,9 @@ struct dr_opencl {
     uint32_t sm_count;
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
+    dr_cl_particles *pc; /* contacts between particles (host/opencl_particles.c) */
+    bool particles_on;   /* the world has contacts between particles (as of the last step): their
+                            passes run between the colours' launches, so it is never fused */
 };
 
 /* The CLBlast routines the step and the diagnostics call. */
@@ -114,23 +117,14 @@ static drape_result blast_headroom(dr_opencl *cl, unsigned routine, const char *
 }
 
 /* Sets arguments first .. first + count - 1 of a kernel from (size, pointer) pairs made by A(). */
-#define A(value) sizeof(value), (const void *)&(value)
+#define A(value) DR_CL_ARG(value)
 static drape_result set_args(dr_opencl *cl, int kernel, cl_uint first, cl_uint count, ...)
 {
     va_list ap;
     va_start(ap, count);
-    cl_int code = CL_SUCCESS;
-    cl_uint i = first;
-    for (; i < first + count && code == CL_SUCCESS; ++i) {
-        size_t size = va_arg(ap, size_t);
-        const void *value = va_arg(ap, const void *);
-        code = clSetKernelArg(cl->k[kernel], i, size, value);
-    }
+    drape_result r = dr_cl_set_args_v(cl->ctx, cl->k[kernel], first, count, ap);
     va_end(ap);
-    if (code == CL_SUCCESS)
-        return DRAPE_OK;
-    return dr_cl_failf(&cl->ctx->logger, "clSetKernelArg", code, "argument %u of kernel %s", i - 1,
-                       kernel_names[kernel].name);
+    return r;
 }
 
 static size_t at_least_one(size_t n) { return n ? n : 1; }
@@ -172,6 +166,7 @@ void dr_opencl_destroy(dr_opencl *cl)
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         release_set(cl, &cl->set[t]);
     release_particles(cl);
+    dr_cl_particles_destroy(cl->pc, cl->ctx);
     dr_cl_buffer_release(cl->ctx, &cl->sums);
     dr_cl_buffer_release(cl->ctx, &cl->rigid);
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
@@ -218,6 +213,8 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     if (r == DRAPE_OK)
         r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, 3 * sizeof(dr_vec4), "rigid motion",
                                 &cl->rigid);
+    if (r == DRAPE_OK)
+        r = dr_cl_particles_create(cl->ctx, &cl->pc);
     const uint32_t none[DR_NONFINITE_PHASES] = {DR_NO_PARTICLE, DR_NO_PARTICLE, DR_NO_PARTICLE};
     if (r == DRAPE_OK)
         r = make(cl, &cl->nonfinite, sizeof none, "non-finite check", none);
@@ -269,9 +266,12 @@ void dr_opencl_configure(drape_world *w)
 _Static_assert(FUSED_TYPES <= DRAPE_CONSTRAINT_TYPE_COUNT, "solve_fused takes a type drape lacks");
 
 /* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world of at most
- * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks. */
+ * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks, nor
+ * one with contacts between particles. */
 static bool fused(const dr_opencl *cl)
 {
+    if (cl->particles_on)
+        return false;
     uint64_t total = 0;
     if (cl->sm_count) /* solve_fused has no shape matching */
         return false;
@@ -424,6 +424,8 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
         r = upload_shapes(cl, w);
     if (w->stale & DR_STALE_PARTICLES)
         r = upload_particles(cl, w);
+    if (r == DRAPE_OK && (w->stale & DR_STALE_PARTICLES))
+        r = dr_cl_particles_upload(cl->pc, cl->ctx, w);
     for (int t = 0; r == DRAPE_OK && t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         if (w->stale & DR_STALE_SET(t))
             r = upload_set(cl, w, (drape_constraint_type)t);
@@ -630,6 +632,9 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
             TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
         TRY(shape_match(cl, w));
+        if (w->plan.enabled)
+            TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts,
+                                        cl->phase[PROJECT]));
         TRY(project_contacts(cl, w, h));
     }
     return shape_match(cl, w); /* rigid clusters end the substep rigid */
@@ -640,6 +645,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     const cl_uint n = cl->particles;
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
+    if (pbd && w->plan.enabled)
+        TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->d, cl->phase[GRID]));
     const float t = (float)w->time, margin = w->def.collision_margin;
     TRY(set_args(cl, K_CONTACTS, 0, 10, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
@@ -668,6 +675,7 @@ static drape_result read_nonfinite(dr_opencl *cl, drape_world *w)
 drape_result dr_opencl_step(drape_world *w, uint32_t steps)
 {
     dr_opencl *cl = w->cl;
+    cl->particles_on = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
     drape_result r = upload(cl, w);
     if (r != DRAPE_OK)
         return r;
@@ -691,12 +699,15 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
         r = read_nonfinite(cl, w);
     if (r == DRAPE_OK && cl->ctx->profile.enabled)
         r = dr_cl_profile_collect(cl->ctx);
+    if (r == DRAPE_OK && w->plan.enabled && w->def.mode == DRAPE_MODE_PBD)
+        r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
     return r;
 }
 
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
 {
-    double *ms[PHASES] = {&out->predict_ms, &out->collide_ms, &out->project_ms, &out->update_ms};
+    double *ms[PHASES] = {&out->predict_ms, &out->collide_ms, &out->project_ms, &out->update_ms,
+                          &out->grid_ms};
     for (int i = 0; i < PHASES; ++i) {
         const dr_cl_phase *ph = dr_cl_profile_find(cl->ctx, phase_names[i]);
         *ms[i] = ph ? 1e3 * ph->seconds : 0.0;
@@ -743,6 +754,13 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
 }
 
 dr_cl_context *dr_opencl_context(dr_opencl *cl) { return cl->ctx; }
+
+uint64_t dr_opencl_particle_bytes(const dr_opencl *cl) { return dr_cl_particles_bytes(cl->pc); }
+
+drape_result dr_opencl_count_contacts(dr_opencl *cl, uint32_t n, uint64_t *sum)
+{
+    return dr_cl_particles_count_contacts(cl->pc, cl->ctx, n, sum);
+}
 
 drape_result dr_opencl_positions(drape_world *w, cl_mem *out)
 {

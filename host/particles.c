@@ -1,5 +1,6 @@
 /* Particles: position (m), velocity (m/s) and mass (kg, 0 = pinned), stored as float4 with the
- * inverse mass in w, the layout the OpenCL kernels read. */
+ * inverse mass in w, the layout the OpenCL kernels read; and for contacts between particles their
+ * radius (m) with their rest position (where they were added), and their collision group. */
 #include "world_internal.h"
 
 #include <math.h>
@@ -7,7 +8,7 @@
 
 drape_particle_def drape_default_particle_def(void)
 {
-    drape_particle_def def = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    drape_particle_def def = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true};
     return def;
 }
 
@@ -27,7 +28,20 @@ static drape_result check_particle(const drape_world *w, const drape_particle_de
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: mass = %g kg must be 0 (pinned) or at least %g kg", fn, i,
                        (double)d->mass, (double)DR_MIN_MASS);
+    if (!(d->radius >= 0.0f) || !isfinite(d->radius))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: particle %u: radius = %g m must be >= 0 (0: no particle contacts)", fn,
+                       i, (double)d->radius);
+    if (d->group > DRAPE_GROUP_MAX)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: particle %u: group = %u is above DRAPE_GROUP_MAX (%u)", fn, i, d->group,
+                       DRAPE_GROUP_MAX);
     return DRAPE_OK;
+}
+
+static uint32_t group_word(const drape_particle_def *d)
+{
+    return d->group | (d->self_collide ? DR_GROUP_SELF : 0u);
 }
 
 static float inverse_mass(float mass) { return mass > 0.0f ? 1.0f / mass : 0.0f; }
@@ -52,14 +66,16 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     uint32_t need = w->particle_count + count;
     if (need > w->particle_capacity) {
         uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_d = cap, cap_a = cap,
-                 cap_a1 = cap, cap_c = cap;
+                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap;
         /* Grow each array; a failure part way leaves larger arrays and the old count: still valid. */
         if (!dr_grow((void **)&w->x, &cap_x, need, sizeof *w->x) ||
             !dr_grow((void **)&w->v, &cap_v, need, sizeof *w->v) ||
             !dr_grow((void **)&w->d, &cap_d, need, sizeof *w->d) ||
             !dr_grow((void **)&w->a, &cap_a, need, sizeof *w->a) ||
             !dr_grow((void **)&w->a1, &cap_a1, need, sizeof *w->a1) ||
-            !dr_grow((void **)&w->contacts, &cap_c, need, sizeof *w->contacts))
+            !dr_grow((void **)&w->contacts, &cap_c, need, sizeof *w->contacts) ||
+            !dr_grow((void **)&w->shape, &cap_s, need, sizeof *w->shape) ||
+            !dr_grow((void **)&w->group, &cap_g, need, sizeof *w->group))
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "%s: no memory for %u particles", fn, need);
         w->particle_capacity = cap_x;
@@ -69,7 +85,11 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         w->x[k] = dr_vec4_from(defs[i].position, inverse_mass(defs[i].mass));
         w->v[k] = dr_vec4_from(defs[i].velocity, 0.0f);
         w->d[k] = DR_V4(0.0f, 0.0f, 0.0f, w->x[k].w);
+        w->shape[k] = dr_vec4_from(defs[i].position, defs[i].radius);
+        w->group[k] = group_word(&defs[i]);
+        dr_particle_take_group(w, defs[i].group);
     }
+    w->plan_dirty = true;
     if (first_index)
         *first_index = w->particle_count;
     w->particle_count = need;
@@ -98,6 +118,11 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
         w->solver_dirty = true; /* pinning changes which constraints conflict */
     w->x[index] = dr_vec4_from(def->position, inv);
     w->v[index] = dr_vec4_from(def->velocity, 0.0f);
+    /* the rest position stays; the radius and the group are the def's (a mesh stays a mesh) */
+    w->shape[index].w = def->radius;
+    w->group[index] = group_word(def) | (w->group[index] & DR_GROUP_MESH);
+    dr_particle_take_group(w, def->group);
+    w->plan_dirty = true;
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }
@@ -135,6 +160,17 @@ drape_result drape_world_get_velocities(const drape_world *w, uint32_t first, ui
                                         drape_vec3 *out)
 {
     return copy_xyz(w, w->v, first, count, out, "drape_world_get_velocities");
+}
+
+drape_result drape_world_get_radii(const drape_world *w, uint32_t first, uint32_t count,
+                                   float *out)
+{
+    drape_result r = check_range(w, first, count, out, "drape_world_get_radii");
+    if (r != DRAPE_OK)
+        return r;
+    for (uint32_t i = 0; i < count; ++i)
+        out[i] = w->shape[first + i].w;
+    return DRAPE_OK;
 }
 
 drape_result drape_world_get_masses(const drape_world *w, uint32_t first, uint32_t count,

@@ -29,6 +29,10 @@ drape_world_def drape_default_world_def(void)
     def.color_order = DRAPE_COLOR_ORDER_NATURAL;
     def.color_seed = 1;
     def.color_balance = true;
+    def.particle_static_friction = 0.4f;
+    def.particle_kinetic_friction = 0.3f;
+    def.particle_travel_limit = 1.0f;
+    def.contact_relaxation = 1.0f;
     def.log = drape_log_stderr;
     return def;
 }
@@ -127,6 +131,19 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.collision_margin = %g m must be >= 0", fn,
                        (double)def->collision_margin);
+    const struct { float value; const char *name; } nonnegative[] = {
+        {def->particle_static_friction, "particle_static_friction"},
+        {def->particle_kinetic_friction, "particle_kinetic_friction"},
+        {def->particle_travel_limit, "particle_travel_limit"},
+    };
+    for (size_t i = 0; i < sizeof nonnegative / sizeof *nonnegative; ++i)
+        if (!(nonnegative[i].value >= 0.0f) || !isfinite(nonnegative[i].value))
+            return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.%s = %g must be >= 0", fn,
+                           nonnegative[i].name, (double)nonnegative[i].value);
+    if (!(def->contact_relaxation > 0.0f && def->contact_relaxation < 2.0f))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.contact_relaxation = %g must be in (0, 2)", fn,
+                       (double)def->contact_relaxation);
     if (def->mode != DRAPE_MODE_PBD && def->mode != DRAPE_MODE_MASS_SPRING)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.mode = %d is not a solver mode",
                        fn, (int)def->mode);
@@ -229,6 +246,7 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN].multipliers = 2;
     w->solver_dirty = true;
     w->stiffness_dirty = true;
+    w->plan_dirty = true;
     w->stale = DR_STALE_ALL;
     w->backend = DRAPE_BACKEND_CPU;
     snprintf(w->device_name, sizeof w->device_name, "CPU reference (one thread)");
@@ -268,6 +286,9 @@ void drape_world_destroy(drape_world *w)
     free(w->a);
     free(w->a1);
     free(w->contacts);
+    free(w->shape);
+    free(w->group);
+    dr_particle_grid_free(&w->grid);
     free(w->colliders);
     dr_shapes_free(&w->shapes);
     dr_render_destroy(w);
@@ -361,17 +382,24 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
     drape_result r = dr_world_prepare(w);
     if (r != DRAPE_OK)
         return r;
+    dr_particle_plan_update(w);
+    w->fullest_bucket = 0;
     if (w->cl) {
         r = dr_opencl_step(w, steps);
         if (r != DRAPE_OK)
             return dr_fail(&w->def, r, "%s: the OpenCL step failed (see above)", fn);
         w->profile.steps += steps;
-        return check_finite(w, fn, steps);
+        r = check_finite(w, fn, steps);
+        return r != DRAPE_OK ? r : dr_particle_check(w);
     }
     for (uint32_t i = 0; i < steps && r == DRAPE_OK; ++i) {
-        dr_cpu_step(w);
+        r = dr_cpu_step(w);
+        if (r != DRAPE_OK)
+            return r;
         w->profile.steps++;
         r = check_finite(w, fn, 1);
+        if (r == DRAPE_OK)
+            r = dr_particle_check(w);
     }
     return r;
 }

@@ -83,6 +83,26 @@ typedef struct dr_shape_matches {
 
 typedef struct dr_opencl dr_opencl;
 
+/* Particle contacts (particle_contacts.c): what the broad phase needs, worked out again whenever
+ * particles change. */
+typedef struct dr_particle_plan {
+    bool enabled;      /* some pair of particles can collide */
+    uint32_t members;  /* particles with a radius */
+    float cell;        /* m, cell size: the largest collision distance */
+    uint32_t buckets;  /* hash-table buckets, a power of two */
+} dr_particle_plan;
+
+/* The CPU reference's grid and contact arrays (kernels/drape_shared.h, "particle contacts"). */
+typedef struct dr_particle_grid {
+    uint32_t particles, buckets; /* sizes allocated */
+    uint32_t *cell;   /* per particle: its bucket, DR_NO_CELL without a radius */
+    uint32_t *counts; /* per bucket: histogram, then the scatter's cursor */
+    uint32_t *start;  /* buckets + 1: exclusive prefix sum of the histogram */
+    uint32_t *sorted; /* particle indices bucket by bucket */
+    uint32_t *nbr;    /* per particle: contacts at the substep's start */
+    dr_vec4 *dnew;    /* the gather's output */
+} dr_particle_grid;
+
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
 
 struct drape_world {
@@ -104,6 +124,13 @@ struct drape_world {
     dr_vec4 *d; /* displacements of the current substep: the predicted position is x + d, m */
     dr_vec4 *a, *a1; /* mass-spring accelerations at the start and end of a substep, m/s^2 */
     dr_contact *contacts; /* one per particle, rebuilt each substep */
+    dr_vec4 *shape;   /* rest position (m, where the particle was added) in xyz, radius (m) in w */
+    uint32_t *group;  /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
+    uint32_t next_group;  /* one above every group in use (DRAPE_GROUP_NEW) */
+    bool plan_dirty;      /* radii or groups changed: work the plan out again */
+    dr_particle_plan plan;
+    dr_particle_grid grid;
+    uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
     dr_solver_set solver[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -242,12 +269,56 @@ drape_result dr_opencl_pull(drape_world *world);
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);
 void dr_opencl_reset_profile(dr_opencl *cl);
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out);
+/* Particle contacts on the device (host/opencl_particles.c does the work): bytes held, and the
+ * sum of the contact counts of the last substep. */
+uint64_t dr_opencl_particle_bytes(const dr_opencl *cl);
+drape_result dr_opencl_count_contacts(dr_opencl *cl, uint32_t n, uint64_t *sum);
 /* For the renderer (host/render.c): the backend's OpenCL context, and its positions buffer (float4
  * per particle, inverse mass in w) brought up to date with the host first. */
 struct dr_cl_context;
 struct _cl_mem;
 struct dr_cl_context *dr_opencl_context(dr_opencl *cl);
 drape_result dr_opencl_positions(drape_world *world, struct _cl_mem **out);
+
+/* ---- particle_contacts.c ---- */
+/* Refreshes w->plan when particles changed. */
+void dr_particle_plan_update(drape_world *world);
+/* Marks particles first .. first + count - 1 as a mesh (a cloth's or a rope's): pairs of them close
+ * in the rest pose never collide. */
+void dr_particle_mark_mesh(drape_world *world, uint32_t first, uint32_t count);
+/* A new group id (DRAPE_GROUP_NEW), or `group` itself, which it then counts as used. */
+uint32_t dr_particle_take_group(drape_world *world, uint32_t group);
+void dr_particle_grid_free(dr_particle_grid *grid);
+/* CPU reference: the velocity limit and the grid of one substep, then the contact counts. */
+drape_result dr_cpu_particle_grid(drape_world *world);
+/* CPU reference: one gather pass of the particle contacts. */
+void dr_cpu_particle_contacts(drape_world *world);
+/* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
+drape_result dr_particle_check(drape_world *world);
+
+/* ---- opencl_particles.c ---- */
+typedef struct dr_cl_particles dr_cl_particles;
+struct dr_cl_context;
+drape_result dr_cl_particles_create(struct dr_cl_context *ctx, dr_cl_particles **out);
+void dr_cl_particles_destroy(dr_cl_particles *p, struct dr_cl_context *ctx);
+/* Uploads radii, rest positions and groups, and sizes the grid, for the world's plan. */
+drape_result dr_cl_particles_upload(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                    const drape_world *world);
+/* The velocity limit, the grid and the contact counts of one substep. */
+drape_result dr_cl_particles_grid(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                  const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
+                                  int phase);
+/* One gather pass, then its output copied into d. */
+drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                     const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
+                                     struct _cl_mem *contacts, int phase);
+/* The step's fullest bucket (into world->fullest_bucket, then reset on the device), and on request
+ * the contact counts. */
+drape_result dr_cl_particles_finish_step(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                         drape_world *world);
+drape_result dr_cl_particles_count_contacts(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                            uint32_t n, uint64_t *pairs);
+uint64_t dr_cl_particles_bytes(const dr_cl_particles *p);
 
 /* ---- render.c ---- */
 /* Frees the renderer's state; called by drape_world_destroy before the backend goes. */
@@ -256,7 +327,7 @@ void dr_render_destroy(drape_world *world);
 /* ---- cpu_step.c ---- */
 /* One step of the CPU reference solver: def.substeps substeps of the PBD loop or of the
  * mass-spring integrator. */
-void dr_cpu_step(drape_world *world);
+drape_result dr_cpu_step(drape_world *world);
 
 /* ---- damping.c ---- */
 /* The PBD paper's momentum-preserving damping of every movable particle's velocity (in place). */

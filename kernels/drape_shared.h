@@ -952,18 +952,25 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
 
 /* Pushes d out by `depth` along the unit normal n of collider c, then Coulomb friction over the
  * substep of length h. */
+/* Coulomb friction at the position level (Macklin et al. 2014): the fraction of the tangential
+ * motion dt (m, over the substep) that a contact `depth` deep takes away: all of it while it is
+ * within the static cone (|dt| <= mu_s depth), else mu_k depth of it. Collider and particle contacts
+ * both use it. */
+DR_FN float dr_friction_cut(dr_vec4 dt, float depth, float mu_s, float mu_k)
+{
+    float lt = dr_len3(dt);
+    if (lt <= mu_s * depth)
+        return 1.0f;
+    return lt > DR_EPS ? DR_FMIN(mu_k * depth / lt, 1.0f) : 0.0f;
+}
+
 DR_FN dr_vec4 dr_contact_push(dr_vec4 d, dr_vec4 n, float depth, DR_GLOBAL const dr_collider *c,
                               float h)
 {
     d = dr_madd3(d, n, depth);
     dr_vec4 rel = dr_madd3(d, c->vel, -h);
     dr_vec4 dt = dr_madd3(rel, n, -dr_dot3(rel, n));
-    float lt = dr_len3(dt);
-    if (lt <= c->info.x * depth)
-        return dr_sub3(d, dt);
-    if (lt > DR_EPS)
-        d = dr_madd3(d, dt, -DR_FMIN(c->info.y * depth / lt, 1.0f));
-    return d;
+    return dr_madd3(d, dt, -dr_friction_cut(dt, depth, c->info.x, c->info.y));
 }
 
 /* Every contact of one particle at its current prediction x + d (see above): the half-space of its
@@ -1032,6 +1039,208 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
     if (!keep_free_velocity || dr_has_contact(ct))
         v = dr_update_velocity(d, v, h);
     return dr_contact_velocity(v, ct, colliders, threshold);
+}
+
+/* ---- particle contacts ----------------------------------------------------------------------- */
+/*
+ * Particles with a radius push each other apart (host/particle_contacts.c and kernels/particles.cl
+ * loop over these functions; docs/particle-contacts.md has the picture).
+ *
+ * Broad phase, once per substep, after the prediction: a hashed uniform grid of cell size one
+ * largest diameter, built by counting sort. Each particle's cell (from its predicted position
+ * x + d) is hashed into a power-of-two table of buckets (dr_particle_bucket), a histogram of the
+ * buckets is taken with integer atomics, an exclusive prefix scan turns it into bucket starts, and
+ * a scatter writes the particle indices bucket by bucket. Hashing, not a box: particles may spread
+ * over any distance; the table is sized by the particle count, so memory is bounded.
+ *
+ * Contacts, every iteration after the constraints, as a gather (Jacobi) pass: each particle visits
+ * the buckets of its 27 neighbouring cells and sums its own mass-weighted push-out
+ * w_i / (w_i + w_j) of every pair closer than the collision distance, with Coulomb friction on the
+ * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Each
+ * pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the substep's start,
+ * the same factor on both sides, so that a pair moves no linear momentum. A work-item writes only
+ * its own displacement, into a second buffer. The sum runs in 64-bit fixed point (2^-32 m): integer
+ * addition does not depend on order, so the result is the same whatever order the scatter's atomics
+ * left the particles of a bucket in, on any device, and bitwise the CPU reference's.
+ *
+ * A particle in contact with a collider this substep acts as immovable against one that is not
+ * (a ball on the floor under a heavy one is held by the floor, not squeezed into it): the mass
+ * weighting alone would leave a 1000:1 stack sinking for hundreds of iterations.
+ *
+ * Groups: a particle's group word holds its group id (DR_GROUP_ID) and two flags. Particles of
+ * different groups always collide; of one group only when both have DR_GROUP_SELF; and when both
+ * have DR_GROUP_MESH (cloths and ropes), pairs closer than DR_REST_FILTER collision distances in the
+ * rest pose (shape.xyz) are neighbours in the mesh and never collide. The others then all rest
+ * farther apart than their collision distance, so the rule "collision distance min(2r, rest
+ * distance)" is the plain sum of the radii.
+ *
+ * A bucket holding more than DR_CELL_CAP particles (everything at one point, a radius as large as
+ * the scene) stops the contact pass for the step and the step reports it, so that a pathological
+ * scene costs one grid build, never n^2 pair tests.
+ */
+#define DR_NO_CELL 0xffffffffu
+#define DR_GROUP_ID 0x3fffffffu
+#define DR_GROUP_SELF 0x80000000u
+#define DR_GROUP_MESH 0x40000000u
+#define DR_REST_FILTER 1.5f
+#define DR_CELL_CAP 256u
+#define DR_FIXED_ONE 4294967296.0f /* 2^32: the fixed-point unit is 2^-32 m */
+#define DR_FIXED_MAX 1.0e4f        /* m: one pair's push is clamped to this, so sums cannot overflow */
+
+#ifdef __OPENCL_VERSION__
+typedef long dr_fixed;
+#define DR_FLOOR floor
+#else
+typedef long long dr_fixed;
+#define DR_FLOOR floorf
+#endif
+
+/* The integer cell coordinate of a coordinate (m), clamped so that the conversion is defined for any
+ * float (NaN and inf included). */
+DR_FN int dr_cell_coord(float p, float inv_cell)
+{
+    float c = DR_FLOOR(p * inv_cell);
+    c = c < 1.0e9f ? c : 1.0e9f;
+    c = c > -1.0e9f ? c : -1.0e9f;
+    return (int)c;
+}
+
+/* The bucket of cell (ix, iy, iz) in a table of mask + 1 buckets (Teschner et al., "Optimized
+ * Spatial Hashing for Collision Detection of Deformable Objects", 2003). */
+DR_FN unsigned dr_cell_bucket(int ix, int iy, int iz, unsigned mask)
+{
+    return (((unsigned)ix * 73856093u) ^ ((unsigned)iy * 19349663u) ^
+            ((unsigned)iz * 83492791u)) & mask;
+}
+
+/* The bucket of the cell that holds p. */
+DR_FN unsigned dr_particle_bucket(dr_vec4 p, float inv_cell, unsigned mask)
+{
+    return dr_cell_bucket(dr_cell_coord(p.x, inv_cell), dr_cell_coord(p.y, inv_cell),
+                          dr_cell_coord(p.z, inv_cell), mask);
+}
+
+/* The velocity limit of a particle with contacts: its displacement over the substep is cut to
+ * `limit` (m), so that it cannot pass through another particle in one substep; limit <= 0: none. */
+DR_FN dr_vec4 dr_limit_travel(dr_vec4 d, float limit)
+{
+    float len = dr_len3(d);
+    return limit > 0.0f && len > limit ? dr_scale3(d, limit / len) : d;
+}
+
+/* The distance (m) below which particles i and j push each other apart; 0 when they never do.
+ * shape: rest position in xyz, radius (m) in w; g: group words. */
+DR_FN float dr_pair_distance(dr_vec4 si, unsigned gi, dr_vec4 sj, unsigned gj)
+{
+    float D = si.w + sj.w;
+    if (((gi ^ gj) & DR_GROUP_ID) != 0u)
+        return D;
+    if ((gi & gj & DR_GROUP_SELF) == 0u)
+        return 0.0f;
+    if ((gi & gj & DR_GROUP_MESH) != 0u && dr_len3(dr_sub3(si, sj)) < DR_REST_FILTER * D)
+        return 0.0f;
+    return D;
+}
+
+/* A direction for two particles at one point: a hash of the pair, opposite for (j, i). */
+DR_FN dr_vec4 dr_pair_fallback(unsigned i, unsigned j)
+{
+    unsigned lo = i < j ? i : j, hi = i < j ? j : i;
+    unsigned k = (lo * 2654435761u) ^ (hi * 40503u + 0x9e3779b9u);
+    k ^= k >> 15;
+    k *= 2246822519u;
+    k ^= k >> 13;
+    dr_vec4 n = DR_V4((float)(k & 1023u) - 511.5f, (float)((k >> 10) & 1023u) - 511.5f,
+                      (float)((k >> 20) & 1023u) - 511.5f, 0.0f);
+    n = dr_scale3(n, 1.0f / dr_len3(n));
+    return i < j ? n : dr_scale3(n, -1.0f);
+}
+
+DR_FN dr_fixed dr_to_fixed(float f, float *poison)
+{
+    *poison = *poison + (f - f); /* 0, or NaN once a push is not finite */
+    f = f < DR_FIXED_MAX ? f : DR_FIXED_MAX;
+    f = f > -DR_FIXED_MAX ? f : -DR_FIXED_MAX;
+    return (dr_fixed)(f * DR_FIXED_ONE);
+}
+
+/* The contacts of particle i with its neighbours: the buckets of the 27 cells around its
+ * prediction, each visited once. counting != 0: only counts the pairs within their collision
+ * distance into *found and returns d[i]. Otherwise returns d[i] plus the sum of its pair pushes
+ * (see above); nbr holds the counts of the counting pass, contacts the collider contacts, and
+ * mu_s, mu_k the Coulomb coefficients. The table has mask + 1 buckets; start has mask + 2 entries. */
+DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                                 DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                                 DR_GLOBAL const dr_contact *contacts,
+                                 DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *start,
+                                 DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask,
+                                 float mu_s, float mu_k, float relax, int counting,
+                                 unsigned *found)
+{
+    dr_vec4 xi = x[i], di = d[i], si = shape[i];
+    unsigned gi = group[i];
+    *found = 0u;
+    if (!(si.w > 0.0f))
+        return di;
+    dr_vec4 pi = dr_add3(xi, di);
+    int cx = dr_cell_coord(pi.x, inv_cell), cy = dr_cell_coord(pi.y, inv_cell),
+        cz = dr_cell_coord(pi.z, inv_cell);
+    int grounded_i = counting ? 0 : dr_has_contact(contacts[i]);
+    unsigned ni = counting ? 0u : nbr[i];
+    unsigned seen[27];
+    unsigned nseen = 0u;
+    dr_fixed ax = 0, ay = 0, az = 0;
+    float poison = 0.0f;
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                unsigned b = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
+                int dup = 0;
+                for (unsigned k = 0u; k < nseen; ++k)
+                    dup |= seen[k] == b;
+                if (dup)
+                    continue;
+                seen[nseen++] = b;
+                unsigned s0 = start[b], s1 = start[b + 1u];
+                for (unsigned k = s0; k < s1; ++k) {
+                    unsigned j = sorted[k];
+                    if (j == i)
+                        continue;
+                    dr_vec4 sj = shape[j], xj = x[j], dj = d[j];
+                    float D = dr_pair_distance(si, gi, sj, group[j]);
+                    dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
+                    float len2 = dr_dot3(r, r);
+                    if (!(len2 < D * D))
+                        continue;
+                    *found = *found + 1u;
+                    if (counting)
+                        continue;
+                    /* the pair's inverse masses, a grounded particle immovable against a free one */
+                    int grounded_j = dr_has_contact(contacts[j]);
+                    float wi = grounded_i && !grounded_j ? 0.0f : xi.w;
+                    float wj = grounded_j && !grounded_i ? 0.0f : xj.w;
+                    float wsum = wi + wj;
+                    if (!(wsum > 0.0f))
+                        continue;
+                    float len = DR_SQRT(len2);
+                    dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
+                    float depth = D - len;
+                    unsigned nmax = ni > nbr[j] ? ni : nbr[j];
+                    float share = wi / wsum * (relax / (float)(nmax > 1u ? nmax : 1u));
+                    dr_vec4 u = dr_sub3(di, dj);
+                    dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
+                    float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
+                    dr_vec4 push = dr_scale3(dr_madd3(dr_scale3(n, depth), dt, -cut), share);
+                    ax += dr_to_fixed(push.x, &poison);
+                    ay += dr_to_fixed(push.y, &poison);
+                    az += dr_to_fixed(push.z, &poison);
+                }
+            }
+    if (counting || *found == 0u)
+        return di;
+    const float unit = 1.0f / DR_FIXED_ONE;
+    return DR_V4(di.x + ((float)ax * unit + poison), di.y + ((float)ay * unit + poison),
+                 di.z + ((float)az * unit + poison), di.w);
 }
 
 /* ---- non-finite state ------------------------------------------------------------------------ */

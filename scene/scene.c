@@ -369,6 +369,7 @@ drape_result sc_scene_add_mesh(drape_scene *s, const char *name, const drape_mes
     const float mass = d->mass / (float)m->vertex_count;
     for (uint32_t i = 0; i < m->vertex_count; ++i) {
         const drape_vec3 v = m->vertices[i];
+        p[i] = drape_default_particle_def();
         p[i].position = (drape_vec3){v.x * d->scale + d->translate.x, v.y * d->scale + d->translate.y,
                                      v.z * d->scale + d->translate.z};
         p[i].velocity = d->velocity;

@@ -109,7 +109,7 @@ static drape_world *scene(tu_log *log)
         return NULL;
     drape_cloth_def cd = drape_default_cloth_def();
     cd.nx = 4, cd.ny = 4, cd.pins = DRAPE_PIN_CORNER_00;
-    drape_particle_def extra = {{0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    drape_particle_def extra = {{0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true};
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 16, a.target = tu_v3(0.0f, 2.0f, 0.0f), a.stiffness = 0.5f;
     drape_collider_def c = drape_default_collider_def();
@@ -152,9 +152,9 @@ static void test_bad_particles_constraints_colliders(void)
     /* Particles: a negative mass, a NaN position, an infinite velocity. A batch with one bad
      * particle adds none. */
     drape_particle_def p[3] = {
-        {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
-        {{0.5f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, -1.0f},
-        {{1.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
+        {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true},
+        {{0.5f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, -1.0f, 0.0f, 0, true},
+        {{1.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true},
     };
     uint32_t first = 12345;
     ENSURE_REFUSED(&log, drape_world_add_particles(w, p, 3, &first), DRAPE_ERROR_INVALID_ARGUMENT,
@@ -168,7 +168,7 @@ static void test_bad_particles_constraints_colliders(void)
                    "velocity", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_add_particles(w, NULL, 3, NULL),
                    DRAPE_ERROR_INVALID_ARGUMENT, "defs", NO_NEEDLE);
-    drape_particle_def bad = {{0.0f, NAN, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    drape_particle_def bad = {{0.0f, NAN, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true};
     ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
                    "position", NO_NEEDLE);
     bad.position.y = 0.0f, bad.mass = -2.0f;

@@ -31,8 +31,8 @@ static void check_pair_converges(float rest, float stiffness, float compliance, 
     drape_world *w = tu_world(&def);
     ENSURE(w);
     drape_particle_def p[2] = {
-        {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
-        {{1.2f, 0.5f, 0.0f}, {0.0f, 0.0f, 0.0f}, 3.0f},
+        {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true},
+        {{1.2f, 0.5f, 0.0f}, {0.0f, 0.0f, 0.0f}, 3.0f, 0.0f, 0, true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
@@ -74,8 +74,8 @@ static void test_negative_rest_length_takes_current_distance(void)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     drape_particle_def p[2] = {
-        {{0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 0.0f},
-        {{0.3f, 2.0f, 0.4f}, {0.0f, 0.0f, 0.0f}, 1.0f},
+        {{0.0f, 2.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, true},
+        {{0.3f, 2.0f, 0.4f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
@@ -113,10 +113,10 @@ static void check_pendulum(drape_vec3 pivot)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     drape_particle_def p[2] = {
-        {pivot, {0.0f, 0.0f, 0.0f}, 0.0f},
+        {pivot, {0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, true},
         {{pivot.x + (float)(L * sin(theta0)), pivot.y - (float)(L * cos(theta0)), pivot.z},
          {0.0f, 0.0f, 0.0f},
-         1.0f},
+         1.0f, 0.0f, 0, true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
@@ -171,10 +171,10 @@ static void check_hinge(float rest_angle, float start, bool flap)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     drape_particle_def p[4] = {
-        {{0.0f, 0.0f, 0.0f}, {0, 0, 0}, 1.0f},
-        {{0.0f, 0.0f, 1.0f}, {0, 0, 0}, 1.0f},
-        {{-0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f},
-        {{0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f},
+        {{0.0f, 0.0f, 0.0f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
+        {{0.0f, 0.0f, 1.0f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
+        {{-0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
+        {{0.5f, 0.0f, 0.5f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
     };
     if (flap) /* only wing1 moves */
         p[0].mass = p[1].mass = p[2].mass = 0.0f;
@@ -254,7 +254,7 @@ static void test_attachment_holds_follows_and_releases(void)
     drape_world_def def = tu_def(NULL);
     drape_world *w = tu_world(&def);
     ENSURE(w);
-    drape_particle_def p = {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f};
+    drape_particle_def p = {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true};
     ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 0, a.target = tu_v3(0.2f, 1.5f, -0.1f);

@@ -41,10 +41,10 @@ static void check_free_fall(fall_case fc)
     ENSURE(w);
     /* Masses do not matter for free fall; very different ones catch a mass leaking into it. */
     drape_particle_def p[N] = {
-        {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
-        {{0.25f, 2.0f, -0.75f}, {1.0f, 3.5f, -0.5f}, 0.01f},
-        {{-3.0f, 0.1f, 7.0f}, {-2.25f, -1.0f, 0.125f}, 250.0f},
-        {{1e-3f, -4.0f, 0.3f}, {0.1f, 0.2f, 0.3f}, 0.37f},
+        {{0.0f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true},
+        {{0.25f, 2.0f, -0.75f}, {1.0f, 3.5f, -0.5f}, 0.01f, 0.0f, 0, true},
+        {{-3.0f, 0.1f, 7.0f}, {-2.25f, -1.0f, 0.125f}, 250.0f, 0.0f, 0, true},
+        {{1e-3f, -4.0f, 0.3f}, {0.1f, 0.2f, 0.3f}, 0.37f, 0.0f, 0, true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
     drape_vec3 rx[N], rv[N];
@@ -96,10 +96,10 @@ static void test_pinned_particle_never_moves(void)
     ENSURE(w);
     drape_particle_def p[4] = {
         /* the pin: it is even given a velocity, which must not move it */
-        {{0.0f, 1.0f, 0.0f}, {1.0f, -2.0f, 0.5f}, 0.0f},
-        {{0.5f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f},
-        {{0.25f, 1.0f, 0.5f}, {0.0f, 3.0f, 0.0f}, 0.5f},
-        {{0.25f, 1.0f, -0.5f}, {0.0f, -1.0f, 2.0f}, 2.0f},
+        {{0.0f, 1.0f, 0.0f}, {1.0f, -2.0f, 0.5f}, 0.0f, 0.0f, 0, true},
+        {{0.5f, 1.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true},
+        {{0.25f, 1.0f, 0.5f}, {0.0f, 3.0f, 0.0f}, 0.5f, 0.0f, 0, true},
+        {{0.25f, 1.0f, -0.5f}, {0.0f, -1.0f, 2.0f}, 2.0f, 0.0f, 0, true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, 4, NULL));
     drape_distance_def d = drape_default_distance_def();
@@ -173,7 +173,7 @@ static void test_pinned_cloth_edge_and_late_pin(void)
     const uint32_t corner = info.first_particle + 63;
     drape_vec3 xc;
     ENSURE_OK(drape_world_get_positions(w, corner, 1, &xc));
-    drape_particle_def pin = {xc, {0.0f, 0.0f, 0.0f}, 0.0f};
+    drape_particle_def pin = {xc, {0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, true};
     ENSURE_OK(drape_world_set_particle(w, corner, &pin));
     ENSURE(tu_step(w, 60));
     tu_state s1;

@@ -24,8 +24,8 @@ static void check_hanging_spring(drape_integrator integrator, bool use_complianc
     drape_world *w = tu_world(&def);
     ENSURE(w);
     drape_particle_def p[2] = {
-        {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f},
-        {{0.0f, 1.5f, 0.0f}, {0, 0, 0}, (float)m},
+        {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f, 0.0f, 0, true},
+        {{0.0f, 1.5f, 0.0f}, {0, 0, 0}, (float)m, 0.0f, 0, true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
@@ -71,7 +71,7 @@ static drape_world *free_particle(drape_integrator integrator, drape_particle_de
 
 static void test_free_particle_semi_implicit_euler_bitwise(void)
 {
-    drape_particle_def p = {{0.1f, 3.0f, -0.2f}, {1.0f, 2.0f, 0.5f}, 0.25f};
+    drape_particle_def p = {{0.1f, 3.0f, -0.2f}, {1.0f, 2.0f, 0.5f}, 0.25f, 0.0f, 0, true};
     drape_world *w = free_particle(DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, p);
     ENSURE(w);
     const drape_world_def def = drape_world_get_def(w);
@@ -97,7 +97,7 @@ static void test_free_particle_semi_implicit_euler_bitwise(void)
 
 static void test_free_particle_velocity_verlet_parabola(void)
 {
-    drape_particle_def p = {{0.1f, 3.0f, -0.2f}, {1.0f, 2.0f, 0.5f}, 0.25f};
+    drape_particle_def p = {{0.1f, 3.0f, -0.2f}, {1.0f, 2.0f, 0.5f}, 0.25f, 0.0f, 0, true};
     drape_world *w = free_particle(DRAPE_INTEGRATOR_VELOCITY_VERLET, p);
     ENSURE(w);
     const drape_world_def def = drape_world_get_def(w);

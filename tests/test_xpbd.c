@@ -113,8 +113,8 @@ static void test_compliance_gives_static_extension(void)
         drape_world *w = tu_world(&def);
         ENSURE(w);
         drape_particle_def p[2] = {
-            {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f},
-            {{0.0f, 1.5f, 0.0f}, {0, 0, 0}, 1.0f},
+            {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f, 0.0f, 0, true},
+            {{0.0f, 1.5f, 0.0f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
         };
         ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
         drape_distance_def d = drape_default_distance_def();

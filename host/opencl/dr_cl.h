@@ -38,6 +38,7 @@
 #include <CL/cl.h>
 #include <drape/drape.h>
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -319,6 +320,14 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
  * check their index, a uint, against n, so n < 2^32). `phase` from dr_cl_profile_phase, or -1 to
  * record nothing. A failure names the kernel, n and the local size. */
 drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int phase);
+
+/* Sets arguments first .. first + count - 1 of a kernel from (size_t size, const void *value) pairs,
+ * as DR_CL_ARG(value) writes them; a failure names the argument and the kernel. */
+drape_result dr_cl_set_args(dr_cl_context *ctx, cl_kernel kernel, cl_uint first, cl_uint count,
+                            ...);
+drape_result dr_cl_set_args_v(dr_cl_context *ctx, cl_kernel kernel, cl_uint first, cl_uint count,
+                              va_list args);
+#define DR_CL_ARG(value) sizeof(value), (const void *)&(value)
 
 /* Waits for every command enqueued so far. */
 drape_result dr_cl_finish(dr_cl_context *ctx);

@@ -191,6 +191,17 @@ typedef struct drape_world_def {
                                       drape_world_get_profile (costs host time per launch); default
                                       false: the profile then counts steps and launches only. Fixed
                                       at creation */
+    /* Contacts between particles with a radius (see "Particles"): */
+    float particle_static_friction;  /* Coulomb coefficient that holds two touching particles
+                                        together; default 0.4 */
+    float particle_kinetic_friction; /* Coulomb coefficient that slows a sliding pair; default 0.3 */
+    float particle_travel_limit;     /* the velocity limit of a particle with contacts: it moves at
+                                        most this many of its radii in one substep, so that two
+                                        particles cannot pass through each other; 0: no limit;
+                                        default 1 */
+    float contact_relaxation;        /* each pair's push-out is scaled by this over the larger of the
+                                        two particles' contact counts (Jacobi averaging); in (0, 2);
+                                        default 1 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
 } drape_world_def;
@@ -234,6 +245,7 @@ typedef struct drape_profile {
     uint64_t steps;
     double predict_ms; /* external forces, damping, predicted positions (or spring forces) */
     double collide_ms; /* collision generation */
+    double grid_ms;    /* the broad phase of particle contacts: velocity limit, grid, counts */
     double project_ms; /* constraint and contact projection */
     double update_ms;  /* velocity and position update, restitution */
     uint64_t device_bytes; /* bytes held in OpenCL buffers; 0 on the CPU */
@@ -314,10 +326,21 @@ DRAPE_API drape_result drape_choose_device(const char *selector, drape_device_in
 /* ---------------------------------------------------------------------------------------------- */
 /* Particles                                                                                      */
 
+/* Particles with a radius > 0 collide with each other: those of different collision groups always,
+ * those of one group when both collide with their own group. A radius of 0 (the default) keeps a
+ * particle out of particle contacts altogether; colliders see every particle as a point. Cloths and
+ * ropes get a group of their own, and their particles that are neighbours in the rest pose (closer
+ * than 1.5 collision distances) never collide with each other. */
+#define DRAPE_GROUP_MAX 0x3fffffffu /* the largest collision group */
+#define DRAPE_GROUP_NEW 0xffffffffu /* builders: a new group, one above every group in use */
+
 typedef struct drape_particle_def {
     drape_vec3 position; /* m */
     drape_vec3 velocity; /* m/s */
     float mass;          /* kg; 0 pins the particle (infinite mass: it never moves); default 1 */
+    float radius;        /* m, the contact radius; 0: no contacts with other particles; default 0 */
+    uint32_t group;      /* collision group, 0 .. DRAPE_GROUP_MAX; default 0 */
+    bool self_collide;   /* collides with particles of its own group; default true */
 } drape_particle_def;
 
 DRAPE_API drape_particle_def drape_default_particle_def(void);
@@ -337,6 +360,24 @@ DRAPE_API drape_result drape_world_get_positions(const drape_world *world, uint3
                                                  uint32_t count, drape_vec3 *out);
 DRAPE_API drape_result drape_world_get_velocities(const drape_world *world, uint32_t first,
                                                   uint32_t count, drape_vec3 *out);
+/* Copies contact radii (m). */
+DRAPE_API drape_result drape_world_get_radii(const drape_world *world, uint32_t first,
+                                             uint32_t count, float *out);
+
+/* The broad phase and the contacts between particles, as of the last substep. */
+typedef struct drape_contact_stats {
+    uint32_t particles;      /* particles with a radius (in the grid) */
+    uint32_t buckets;        /* buckets of the hashed grid (a power of two, about 2 per particle) */
+    float cell_size;         /* m, the grid's cell: the largest collision distance */
+    uint64_t grid_bytes;     /* bytes the grid and the contact pass hold (host or device) */
+    uint32_t contacts;       /* pairs within their collision distance at the substep's start */
+    uint32_t fullest_bucket; /* particles in the fullest bucket */
+    bool enabled;            /* some pair of particles can collide (else the pass is skipped) */
+} drape_contact_stats;
+
+DRAPE_API drape_result drape_world_get_contact_stats(drape_world *world,
+                                                     drape_contact_stats *out);
+
 /* Copies masses (kg, 0 = pinned). */
 DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t first,
                                               uint32_t count, float *out);
@@ -617,6 +658,11 @@ typedef struct drape_cloth_def {
                             nearest pinned particle (by rest distance; ties to the lowest index),
                             with that distance as max_length; default true */
     drape_stiffness tether_stiffness; /* default PBD k = 1 */
+    float radius;        /* m, the particles' contact radius; < 0: half the rest spacing (the
+                            cloth's thickness is then one spacing); 0: no particle contacts;
+                            default -1 */
+    uint32_t group;      /* collision group; default DRAPE_GROUP_NEW */
+    bool self_collision; /* the cloth collides with itself; default false */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -644,6 +690,9 @@ typedef struct drape_rope_def {
     drape_stiffness stretch; /* links between neighbours; default PBD k = 1 */
     bool bending;            /* skip-one springs; default false */
     drape_stiffness bend_stiffness; /* default PBD k = 0.2 */
+    float radius;        /* m, contact radius; < 0: half the rest spacing; 0: none; default -1 */
+    uint32_t group;      /* collision group; default DRAPE_GROUP_NEW */
+    bool self_collision; /* the rope collides with itself; default false */
 } drape_rope_def;
 
 DRAPE_API drape_rope_def drape_default_rope_def(void);
@@ -697,6 +746,41 @@ typedef struct drape_tet_mesh_def {
 DRAPE_API drape_tet_mesh_def drape_default_tet_mesh_def(void);
 DRAPE_API drape_result drape_world_add_tet_mesh(drape_world *world, const drape_tet_mesh_def *def,
                                                 drape_build_info *out_info);
+/* Loose particles in bulk: a box or a sphere filled with balls on a cubic lattice, or on the same
+ * lattice with each ball moved by a seeded random offset that keeps it clear of its neighbours. */
+typedef enum drape_block_shape {
+    DRAPE_BLOCK_BOX = 0,    /* the box of edge lengths `size` about `centre` */
+    DRAPE_BLOCK_SPHERE = 1, /* the ball of diameter size.x about `centre` */
+} drape_block_shape;
+
+typedef enum drape_block_packing {
+    DRAPE_PACKING_LATTICE = 0, /* a cubic lattice of pitch `spacing` */
+    DRAPE_PACKING_RANDOM = 1,  /* the lattice, each ball moved by up to (spacing - 2 radius) / 2
+                                  along each axis, seeded */
+} drape_block_packing;
+
+typedef struct drape_particle_block_def {
+    drape_block_shape shape;     /* default box */
+    drape_vec3 centre;           /* m; default (0, 0.5, 0) */
+    drape_vec3 size;             /* m, box edges (sphere: size.x is the diameter); default 0.5^3 */
+    drape_block_packing packing; /* default lattice */
+    float radius;                /* m, each ball's contact radius, > 0; default 0.025 */
+    float spacing;               /* m, the lattice pitch, >= 2 radius; 0: 2.2 radius; default 0 */
+    uint32_t max_count;          /* at most this many balls (the first lattice sites, in x, then z,
+                                    then y order); 0: every site; default 0 */
+    uint64_t seed;               /* random packing; default 1 */
+    float mass;                  /* kg per ball, > 0; default 0.01 */
+    drape_vec3 velocity;         /* m/s; default 0 */
+    uint32_t group;              /* collision group; default 0 */
+    bool self_collide;           /* the balls collide with each other; default true */
+} drape_particle_block_def;
+
+DRAPE_API drape_particle_block_def drape_default_particle_block_def(void);
+/* Adds the balls; out_info gets their range (no constraints). Fails with
+ * DRAPE_ERROR_INVALID_ARGUMENT when the block holds no lattice site. */
+DRAPE_API drape_result drape_world_add_particle_block(drape_world *world,
+                                                      const drape_particle_block_def *def,
+                                                      drape_build_info *out_info);
 
 #ifdef __cplusplus
 }

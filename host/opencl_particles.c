@@ -1,0 +1,198 @@
+/* Contacts between particles on the OpenCL backend: the buffers and launches of kernels/particles.cl,
+ * which host/opencl_step.c calls once per substep (the grid) and once per iteration (the gather).
+ * The CPU reference (host/particle_contacts.c) runs the same kernels/drape_shared.h maths in the same
+ * order, and the two agree bitwise (opencl.parity).
+ *
+ * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
+ * particle_scatter, particle_count (6 kernels); per iteration particle_gather and particle_apply.
+ * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B sorted index, 4 B count, 16 B
+ * gather output (48 B); per bucket 8 B (histogram and starts), about two buckets per particle; the
+ * block sums, 4 B per 256 buckets. The step reads one integer back: the fullest bucket.
+ */
+#include "world_internal.h"
+
+#include "opencl/dr_cl.h"
+
+#include <stdlib.h>
+
+#define SCAN_BLOCK 256u /* DR_SCAN_BLOCK in kernels/particles.cl */
+
+enum { K_CELLS, K_SCAN_BLOCKS, K_SCAN_PARTIALS, K_SCAN_WRITE, K_SCATTER, K_COUNT_PAIRS, K_GATHER,
+       K_APPLY, K_PARTICLE_KERNELS };
+static const char *const kernel_names[K_PARTICLE_KERNELS] = {
+    "particle_cells", "scan_blocks", "scan_partials", "scan_write", "particle_scatter",
+    "particle_count", "particle_gather", "particle_apply"};
+
+struct dr_cl_particles {
+    cl_kernel k[K_PARTICLE_KERNELS];
+    cl_mem shape, group, cell, sorted, nbr, dnew; /* per particle */
+    cl_mem counts, start, partial;                /* per bucket, per block */
+    cl_mem fullest;                               /* one uint */
+    uint32_t particles, buckets;                  /* sizes allocated */
+    uint64_t bytes;
+};
+
+#define A(value) DR_CL_ARG(value)
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        drape_result try_ = (expr);                                                                \
+        if (try_ != DRAPE_OK)                                                                      \
+            return try_;                                                                           \
+    } while (0)
+
+static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
+{
+    cl_mem *all[] = {&p->shape, &p->group, &p->cell, &p->sorted, &p->nbr,
+                     &p->dnew,  &p->counts, &p->start, &p->partial};
+    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
+        dr_cl_buffer_release(ctx, all[i]);
+    p->particles = p->buckets = 0;
+    p->bytes = 0;
+}
+
+void dr_cl_particles_destroy(dr_cl_particles *p, dr_cl_context *ctx)
+{
+    if (!p)
+        return;
+    release_buffers(p, ctx);
+    dr_cl_buffer_release(ctx, &p->fullest);
+    for (int i = 0; i < K_PARTICLE_KERNELS; ++i)
+        if (p->k[i])
+            clReleaseKernel(p->k[i]);
+    free(p);
+}
+
+drape_result dr_cl_particles_create(dr_cl_context *ctx, dr_cl_particles **out)
+{
+    *out = NULL;
+    dr_cl_particles *p = calloc(1, sizeof *p);
+    if (!p)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    drape_result r = DRAPE_OK;
+    for (int i = 0; r == DRAPE_OK && i < K_PARTICLE_KERNELS; ++i)
+        r = dr_cl_kernel_create(ctx, "particles.cl", kernel_names[i], &p->k[i]);
+    const uint32_t zero = 0;
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, sizeof zero, "fullest bucket", &p->fullest);
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_write(ctx, p->fullest, 0, sizeof zero, &zero);
+    if (r != DRAPE_OK) {
+        dr_cl_particles_destroy(p, ctx);
+        return r;
+    }
+    *out = p;
+    return DRAPE_OK;
+}
+
+static uint32_t blocks_of(uint32_t buckets) { return (buckets + SCAN_BLOCK - 1) / SCAN_BLOCK; }
+
+drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w)
+{
+    const size_t n = w->particle_count, b = w->plan.buckets;
+    if (!w->plan.enabled || n == 0)
+        return DRAPE_OK;
+    if (p->particles != n || p->buckets != b) {
+        release_buffers(p, ctx);
+        struct { cl_mem *buf; size_t bytes; const char *what; } all[] = {
+            {&p->shape, n * sizeof(dr_vec4), "particle shapes"},
+            {&p->group, n * sizeof(uint32_t), "particle groups"},
+            {&p->cell, n * sizeof(uint32_t), "particle buckets"},
+            {&p->sorted, n * sizeof(uint32_t), "particles by bucket"},
+            {&p->nbr, n * sizeof(uint32_t), "contact counts"},
+            {&p->dnew, n * sizeof(dr_vec4), "contact displacements"},
+            {&p->counts, b * sizeof(uint32_t), "bucket histogram"},
+            {&p->start, (b + 1) * sizeof(uint32_t), "bucket starts"},
+            {&p->partial, (blocks_of((uint32_t)b) + 1) * sizeof(uint32_t), "scan block sums"},
+        };
+        drape_result r = DRAPE_OK;
+        for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i) {
+            r = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, all[i].bytes, all[i].what, all[i].buf);
+            p->bytes += all[i].bytes;
+        }
+        if (r != DRAPE_OK) {
+            release_buffers(p, ctx);
+            return r;
+        }
+        p->particles = (uint32_t)n;
+        p->buckets = (uint32_t)b;
+    }
+    TRY(dr_cl_buffer_write(ctx, p->shape, 0, n * sizeof(dr_vec4), w->shape));
+    return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);
+}
+
+static drape_result launch(dr_cl_particles *p, dr_cl_context *ctx, int kernel, size_t n, int phase)
+{
+    return dr_cl_launch_1d(ctx, p->k[kernel], n, phase);
+}
+
+drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
+                                  cl_mem x, cl_mem d, int phase)
+{
+    const cl_uint n = p->particles, buckets = p->buckets, mask = buckets - 1,
+                  blocks = blocks_of(buckets);
+    const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
+    const cl_uint zero = 0;
+    TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
+    TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 9, A(d), A(x), A(p->shape), A(p->cell), A(p->counts),
+                       A(inv_cell), A(mask), A(travel), A(n)));
+    TRY(launch(p, ctx, K_CELLS, n, phase));
+    TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
+    TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks, phase));
+    TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 4, A(p->partial), A(p->start), A(blocks),
+                       A(buckets)));
+    TRY(launch(p, ctx, K_SCAN_PARTIALS, 1, phase));
+    TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 5, A(p->counts), A(p->partial), A(p->start),
+                       A(p->fullest), A(buckets)));
+    TRY(launch(p, ctx, K_SCAN_WRITE, blocks, phase));
+    TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->start), A(p->counts),
+                       A(p->sorted), A(n)));
+    TRY(launch(p, ctx, K_SCATTER, n, phase));
+    /* the collider contacts are not read when counting: any valid buffer */
+    TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 12, A(x), A(d), A(p->shape), A(p->group),
+                       A(p->dnew), A(p->nbr), A(p->start), A(p->sorted), A(p->fullest),
+                       A(inv_cell), A(mask), A(n)));
+    return launch(p, ctx, K_COUNT_PAIRS, n, phase);
+}
+
+drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
+                                     cl_mem x, cl_mem d, cl_mem contacts, int phase)
+{
+    const cl_uint n = p->particles, mask = p->buckets - 1;
+    const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
+                mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
+    TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 16, A(p->dnew), A(x), A(d), A(p->shape),
+                       A(p->group), A(contacts), A(p->nbr), A(p->start), A(p->sorted),
+                       A(p->fullest), A(inv_cell), A(mask), A(mu_s), A(mu_k), A(relax), A(n)));
+    TRY(launch(p, ctx, K_GATHER, n, phase));
+    TRY(dr_cl_set_args(ctx, p->k[K_APPLY], 0, 3, A(d), A(p->dnew), A(n)));
+    return launch(p, ctx, K_APPLY, n, phase);
+}
+
+drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)
+{
+    uint32_t fullest = 0;
+    TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof fullest, &fullest));
+    w->fullest_bucket = fullest;
+    if (fullest == 0)
+        return DRAPE_OK;
+    const uint32_t zero = 0;
+    return dr_cl_buffer_write(ctx, p->fullest, 0, sizeof zero, &zero);
+}
+
+drape_result dr_cl_particles_count_contacts(dr_cl_particles *p, dr_cl_context *ctx, uint32_t n,
+                                            uint64_t *pairs)
+{
+    *pairs = 0;
+    if (!p->nbr || p->particles != n || n == 0)
+        return DRAPE_OK;
+    uint32_t *nbr = malloc((size_t)n * sizeof *nbr);
+    if (!nbr)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    drape_result r = dr_cl_buffer_read(ctx, p->nbr, 0, (size_t)n * sizeof *nbr, nbr);
+    for (uint32_t i = 0; r == DRAPE_OK && i < n; ++i)
+        *pairs += nbr[i];
+    free(nbr);
+    return r;
+}
+
+uint64_t dr_cl_particles_bytes(const dr_cl_particles *p) { return p->bytes; }

@@ -1,0 +1,201 @@
+/* Contacts between particles on the CPU reference: the plan (which particles take part, the grid's
+ * cell and table size), the broad phase by counting sort, and the gather pass, with the per-particle
+ * maths of kernels/drape_shared.h ("particle contacts"), in the order the OpenCL backend runs it
+ * (host/opencl_particles.c, kernels/particles.cl). docs/particle-contacts.md has the design.
+ *
+ * The counting sort here runs sequentially, so its buckets come out in index order, where the
+ * device's atomics leave them in any order; the gather's fixed-point sums make the two agree
+ * bitwise all the same.
+ */
+#include "world_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t dr_particle_take_group(drape_world *w, uint32_t group)
+{
+    if (group == DRAPE_GROUP_NEW)
+        group = w->next_group <= DRAPE_GROUP_MAX ? w->next_group : DRAPE_GROUP_MAX;
+    if (group >= w->next_group)
+        w->next_group = group + 1;
+    return group;
+}
+
+void dr_particle_mark_mesh(drape_world *w, uint32_t first, uint32_t count)
+{
+    for (uint32_t i = first; i < first + count; ++i)
+        w->group[i] |= DR_GROUP_MESH;
+    w->plan_dirty = true;
+}
+
+/* Enabled when some pair can collide: two particles with a radius in different groups, or in one
+ * group that collides with itself. */
+void dr_particle_plan_update(drape_world *w)
+{
+    if (!w->plan_dirty)
+        return;
+    dr_particle_plan plan = {false, 0, 0.0f, 16};
+    uint32_t first_group = 0, self_members = 0;
+    bool two_groups = false;
+    float rmax = 0.0f;
+    for (uint32_t i = 0; i < w->particle_count; ++i) {
+        float r = w->shape[i].w;
+        if (!(r > 0.0f))
+            continue;
+        uint32_t g = w->group[i] & DR_GROUP_ID;
+        if (plan.members == 0)
+            first_group = g;
+        two_groups |= g != first_group;
+        self_members += (w->group[i] & DR_GROUP_SELF) != 0;
+        rmax = r > rmax ? r : rmax;
+        plan.members++;
+    }
+    plan.enabled = plan.members >= 2 && (two_groups || self_members >= 2);
+    plan.cell = 2.0f * rmax;
+    while (plan.buckets < 2u * plan.members && plan.buckets < (1u << 30))
+        plan.buckets *= 2;
+    w->plan = plan;
+    w->plan_dirty = false;
+    w->stale |= DR_STALE_PARTICLES;
+}
+
+void dr_particle_grid_free(dr_particle_grid *g)
+{
+    free(g->cell);
+    free(g->counts);
+    free(g->start);
+    free(g->sorted);
+    free(g->nbr);
+    free(g->dnew);
+    memset(g, 0, sizeof *g);
+}
+
+static drape_result grid_alloc(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t n = w->particle_count, b = w->plan.buckets;
+    if (g->particles == n && g->buckets == b)
+        return DRAPE_OK;
+    dr_particle_grid_free(g);
+    g->cell = malloc((size_t)n * sizeof *g->cell);
+    g->sorted = malloc((size_t)n * sizeof *g->sorted);
+    g->nbr = calloc(n, sizeof *g->nbr);
+    g->dnew = malloc((size_t)n * sizeof *g->dnew);
+    g->counts = malloc((size_t)b * sizeof *g->counts);
+    g->start = malloc(((size_t)b + 1) * sizeof *g->start);
+    if (!g->cell || !g->sorted || !g->nbr || !g->dnew || !g->counts || !g->start) {
+        dr_particle_grid_free(g);
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "drape_world_step: no memory for the particle grid (%u particles, %u "
+                       "buckets)", n, b);
+    }
+    g->particles = n;
+    g->buckets = b;
+    return DRAPE_OK;
+}
+
+drape_result dr_cpu_particle_grid(drape_world *w)
+{
+    drape_result r = grid_alloc(w);
+    if (r != DRAPE_OK)
+        return r;
+    dr_particle_grid *g = &w->grid;
+    const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
+    const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
+    /* cell ids and the histogram */
+    memset(g->counts, 0, (size_t)w->plan.buckets * sizeof *g->counts);
+    for (uint32_t i = 0; i < n; ++i) {
+        g->cell[i] = DR_NO_CELL;
+        if (!(w->shape[i].w > 0.0f))
+            continue;
+        w->d[i] = dr_limit_travel(w->d[i], travel * w->shape[i].w);
+        g->cell[i] = dr_particle_bucket(dr_add3(w->x[i], w->d[i]), inv_cell, mask);
+        g->counts[g->cell[i]]++;
+    }
+    /* exclusive prefix scan, and the fullest bucket */
+    uint32_t sum = 0, fullest = 0;
+    for (uint32_t b = 0; b <= mask; ++b) {
+        g->start[b] = sum;
+        sum += g->counts[b];
+        fullest = g->counts[b] > fullest ? g->counts[b] : fullest;
+    }
+    g->start[mask + 1] = sum;
+    if (fullest > w->fullest_bucket)
+        w->fullest_bucket = fullest;
+    /* scatter: the cursor counts down from each bucket's end, as the device's atomic_dec does */
+    for (uint32_t i = 0; i < n; ++i)
+        if (g->cell[i] != DR_NO_CELL)
+            g->sorted[g->start[g->cell[i]] + --g->counts[g->cell[i]]] = i;
+    for (uint32_t i = 0; i < n; ++i)
+        g->nbr[i] = 0;
+    if (w->fullest_bucket > DR_CELL_CAP)
+        return DRAPE_OK; /* the step reports it; no pair tests this step */
+    for (uint32_t i = 0; i < n; ++i)
+        (void)dr_particle_gather(i, w->x, w->d, w->shape, w->group, w->contacts, g->nbr, g->start,
+                                 g->sorted, inv_cell, mask, 0.0f, 0.0f, 0.0f, 1, &g->nbr[i]);
+    return DRAPE_OK;
+}
+
+void dr_cpu_particle_contacts(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    if (w->fullest_bucket > DR_CELL_CAP)
+        return;
+    const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
+    const float inv_cell = 1.0f / w->plan.cell;
+    unsigned found;
+    for (uint32_t i = 0; i < n; ++i)
+        g->dnew[i] = dr_particle_gather(i, w->x, w->d, w->shape, w->group, w->contacts, g->nbr,
+                                        g->start, g->sorted, inv_cell, mask,
+                                        w->def.particle_static_friction,
+                                        w->def.particle_kinetic_friction,
+                                        w->def.contact_relaxation, 0, &found);
+    memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
+}
+
+drape_result dr_particle_check(drape_world *w)
+{
+    if (w->fullest_bucket <= DR_CELL_CAP)
+        return DRAPE_OK;
+    return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
+                   "drape_world_step: particle contacts: %u particles fell into one grid bucket "
+                   "(cell %g m), more than the %u a bucket may hold; the particles are packed far "
+                   "denser than their radii allow (all at one point, or a radius as large as the "
+                   "scene?). Particle contacts were skipped in this step",
+                   w->fullest_bucket, (double)w->plan.cell, DR_CELL_CAP);
+}
+
+static uint64_t grid_bytes(const drape_world *w)
+{
+    const uint64_t n = w->particle_count, b = w->plan.buckets;
+    /* cell, sorted, nbr (4 B each), dnew (16 B), shape (16 B), group (4 B); counts, start */
+    return n * (4 + 4 + 4 + 16 + 16 + 4) + b * 4 + (b + 1) * 4;
+}
+
+drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)
+{
+    static const char fn[] = "drape_world_get_contact_stats";
+    if (!out)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    dr_particle_plan_update(w);
+    memset(out, 0, sizeof *out);
+    out->enabled = w->plan.enabled;
+    out->particles = w->plan.members;
+    out->buckets = w->plan.buckets;
+    out->cell_size = w->plan.cell;
+    out->fullest_bucket = w->fullest_bucket;
+    if (!w->plan.enabled)
+        return DRAPE_OK;
+    out->grid_bytes = w->cl ? dr_opencl_particle_bytes(w->cl) : grid_bytes(w);
+    uint64_t sum = 0;
+    if (w->cl) {
+        drape_result r = dr_opencl_count_contacts(w->cl, w->particle_count, &sum);
+        if (r != DRAPE_OK)
+            return r;
+    } else if (w->grid.nbr && w->grid.particles == w->particle_count) {
+        for (uint32_t i = 0; i < w->particle_count; ++i)
+            sum += w->grid.nbr[i];
+    }
+    out->contacts = (uint32_t)(sum / 2);
+    return DRAPE_OK;
+}

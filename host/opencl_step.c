@@ -71,6 +71,7 @@ struct dr_opencl {
     uint32_t particles; /* particles the particle buffers hold */
     uint32_t origin;    /* the first movable particle (damping's moment origin), UINT32_MAX: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
+    cl_mem inflate; /* per particle: what its radius adds to the collision margin (m) */
     cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
     cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
     size_t scratch_bytes;
@@ -144,7 +145,8 @@ static void release_set(dr_opencl *cl, cl_set *s)
 
 static void release_particles(dr_opencl *cl)
 {
-    cl_mem *all[] = {&cl->x, &cl->v, &cl->d, &cl->contacts, &cl->a, &cl->a1, &cl->moments};
+    cl_mem *all[] = {&cl->x,  &cl->v,  &cl->d,       &cl->contacts,
+                     &cl->a,  &cl->a1, &cl->moments, &cl->inflate};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(cl->ctx, all[i]);
     cl->particles = 0;
@@ -329,6 +331,7 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
             {&cl->d, n * v4, "displacements"}, {&cl->contacts, n * sizeof(dr_contact), "contacts"},
             {&cl->a, n * v4, "accelerations"},      {&cl->a1, n * v4, "end accelerations"},
             {&cl->moments, groups(cl, n) * DR_DAMP_ROW * sizeof(double), "damping moments"},
+            {&cl->inflate, n * sizeof(float), "collision radii"},
         };
         for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i)
             r = make(cl, all[i].buf, all[i].bytes, all[i].what, NULL);
@@ -347,6 +350,8 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
     r = dr_cl_buffer_write(cl->ctx, cl->x, 0, n * v4, w->x);
     if (r == DRAPE_OK)
         r = dr_cl_buffer_write(cl->ctx, cl->v, 0, n * v4, w->v);
+    if (r == DRAPE_OK)
+        r = dr_cl_buffer_write(cl->ctx, cl->inflate, 0, n * sizeof(float), w->inflate);
     return r;
 }
 
@@ -562,8 +567,9 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
         return DRAPE_OK;
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 9, A(cl->d), A(cl->x), A(cl->contacts),
-                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
+    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 10, A(cl->d), A(cl->x), A(cl->contacts),
+                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
+                 A(n)));
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
 
@@ -574,16 +580,16 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    TRY(set_args(cl, K_SOLVE_FUSED, 0, 12, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
-                 A(cl->collider_count), A(t), A(h), A(margin), A(n), A(inv_h2), A(sag),
-                 A(iterations)));
+    TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
+                 A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n), A(inv_h2),
+                 A(sag), A(iterations)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
         const cl_set *s = &cl->set[k];
         const cl_int xpbd = s->xpbd;
         cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         if (!second) /* an empty set: any valid buffer, never read */
             second = s->kprime;
-        TRY(set_args(cl, K_SOLVE_FUSED, 12 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
+        TRY(set_args(cl, K_SOLVE_FUSED, 13 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
                      A(s->kprime), A(s->compliance), A(s->lambda), A(s->offsets), A(s->colors),
                      A(xpbd)));
     }
@@ -648,8 +654,9 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     if (pbd && w->plan.enabled)
         TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->d, cl->phase[GRID]));
     const float t = (float)w->time, margin = w->def.collision_margin;
-    TRY(set_args(cl, K_CONTACTS, 0, 10, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
-                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
+    TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
+                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
+                 A(n)));
     TRY(launch(cl, K_CONTACTS, n, COLLIDE));
     TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
     const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;

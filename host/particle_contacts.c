@@ -23,8 +23,10 @@ uint32_t dr_particle_take_group(drape_world *w, uint32_t group)
 
 void dr_particle_mark_mesh(drape_world *w, uint32_t first, uint32_t count)
 {
-    for (uint32_t i = first; i < first + count; ++i)
+    for (uint32_t i = first; i < first + count; ++i) {
         w->group[i] |= DR_GROUP_MESH;
+        w->inflate[i] = 0.0f; /* a cloth's thickness against colliders is the collision margin */
+    }
     w->plan_dirty = true;
 }
 
@@ -67,6 +69,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->sorted);
     free(g->nbr);
     free(g->dnew);
+    free(g->anchor);
     memset(g, 0, sizeof *g);
 }
 
@@ -81,9 +84,10 @@ static drape_result grid_alloc(drape_world *w)
     g->sorted = malloc((size_t)n * sizeof *g->sorted);
     g->nbr = calloc(n, sizeof *g->nbr);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
+    g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
-    if (!g->cell || !g->sorted || !g->nbr || !g->dnew || !g->counts || !g->start) {
+    if (!g->cell || !g->sorted || !g->nbr || !g->dnew || !g->anchor || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -109,7 +113,8 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         if (!(w->shape[i].w > 0.0f))
             continue;
         w->d[i] = dr_limit_travel(w->d[i], travel * w->shape[i].w);
-        g->cell[i] = dr_particle_bucket(dr_add3(w->x[i], w->d[i]), inv_cell, mask);
+        g->anchor[i] = dr_add3(w->x[i], w->d[i]);
+        g->cell[i] = dr_particle_bucket(g->anchor[i], inv_cell, mask);
         g->counts[g->cell[i]]++;
     }
     /* exclusive prefix scan, and the fullest bucket */
@@ -131,7 +136,7 @@ drape_result dr_cpu_particle_grid(drape_world *w)
     if (w->fullest_bucket > DR_CELL_CAP)
         return DRAPE_OK; /* the step reports it; no pair tests this step */
     for (uint32_t i = 0; i < n; ++i)
-        (void)dr_particle_gather(i, w->x, w->d, w->shape, w->group, w->contacts, g->nbr, g->start,
+        (void)dr_particle_gather(i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->start,
                                  g->sorted, inv_cell, mask, 0.0f, 0.0f, 0.0f, 1, &g->nbr[i]);
     return DRAPE_OK;
 }
@@ -145,7 +150,7 @@ void dr_cpu_particle_contacts(drape_world *w)
     const float inv_cell = 1.0f / w->plan.cell;
     unsigned found;
     for (uint32_t i = 0; i < n; ++i)
-        g->dnew[i] = dr_particle_gather(i, w->x, w->d, w->shape, w->group, w->contacts, g->nbr,
+        g->dnew[i] = dr_particle_gather(i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr,
                                         g->start, g->sorted, inv_cell, mask,
                                         w->def.particle_static_friction,
                                         w->def.particle_kinetic_friction,
@@ -168,8 +173,8 @@ drape_result dr_particle_check(drape_world *w)
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr (4 B each), dnew (16 B), shape (16 B), group (4 B); counts, start */
-    return n * (4 + 4 + 4 + 16 + 16 + 4) + b * 4 + (b + 1) * 4;
+    /* cell, sorted, nbr (4 B each), dnew, anchor, shape (16 B each), group (4 B); counts, start */
+    return n * (4 + 4 + 4 + 16 + 16 + 16 + 4) + b * 4 + (b + 1) * 4;
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

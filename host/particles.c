@@ -66,7 +66,8 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     uint32_t need = w->particle_count + count;
     if (need > w->particle_capacity) {
         uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_d = cap, cap_a = cap,
-                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap;
+                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap,
+                 cap_i = cap;
         /* Grow each array; a failure part way leaves larger arrays and the old count: still valid. */
         if (!dr_grow((void **)&w->x, &cap_x, need, sizeof *w->x) ||
             !dr_grow((void **)&w->v, &cap_v, need, sizeof *w->v) ||
@@ -75,7 +76,8 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
             !dr_grow((void **)&w->a1, &cap_a1, need, sizeof *w->a1) ||
             !dr_grow((void **)&w->contacts, &cap_c, need, sizeof *w->contacts) ||
             !dr_grow((void **)&w->shape, &cap_s, need, sizeof *w->shape) ||
-            !dr_grow((void **)&w->group, &cap_g, need, sizeof *w->group))
+            !dr_grow((void **)&w->group, &cap_g, need, sizeof *w->group) ||
+            !dr_grow((void **)&w->inflate, &cap_i, need, sizeof *w->inflate))
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "%s: no memory for %u particles", fn, need);
         w->particle_capacity = cap_x;
@@ -87,6 +89,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         w->d[k] = DR_V4(0.0f, 0.0f, 0.0f, w->x[k].w);
         w->shape[k] = dr_vec4_from(defs[i].position, defs[i].radius);
         w->group[k] = group_word(&defs[i]);
+        w->inflate[k] = defs[i].radius;
         dr_particle_take_group(w, defs[i].group);
     }
     w->plan_dirty = true;
@@ -121,6 +124,7 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
     /* the rest position stays; the radius and the group are the def's (a mesh stays a mesh) */
     w->shape[index].w = def->radius;
     w->group[index] = group_word(def) | (w->group[index] & DR_GROUP_MESH);
+    w->inflate[index] = (w->group[index] & DR_GROUP_MESH) ? 0.0f : def->radius;
     dr_particle_take_group(w, def->group);
     w->plan_dirty = true;
     w->stale |= DR_STALE_PARTICLES;

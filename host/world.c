@@ -287,6 +287,7 @@ void drape_world_destroy(drape_world *w)
     free(w->a1);
     free(w->contacts);
     free(w->shape);
+    free(w->inflate);
     free(w->group);
     dr_particle_grid_free(&w->grid);
     free(w->colliders);

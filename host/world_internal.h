@@ -101,6 +101,7 @@ typedef struct dr_particle_grid {
     uint32_t *sorted; /* particle indices bucket by bucket */
     uint32_t *nbr;    /* per particle: contacts at the substep's start */
     dr_vec4 *dnew;    /* the gather's output */
+    dr_vec4 *anchor;  /* per particle: its prediction when the grid was built (m) */
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
@@ -124,6 +125,8 @@ struct drape_world {
     dr_vec4 *d; /* displacements of the current substep: the predicted position is x + d, m */
     dr_vec4 *a, *a1; /* mass-spring accelerations at the start and end of a substep, m/s^2 */
     dr_contact *contacts; /* one per particle, rebuilt each substep */
+    float *inflate;   /* what the radius adds to the collision margin (m): the radius of a loose
+                         particle, 0 for a cloth's or rope's (their thickness is the margin) */
     dr_vec4 *shape;   /* rest position (m, where the particle was added) in xyz, radius (m) in w */
     uint32_t *group;  /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
     uint32_t next_group;  /* one above every group in use (DRAPE_GROUP_NEW) */

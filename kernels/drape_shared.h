@@ -1164,12 +1164,14 @@ DR_FN dr_fixed dr_to_fixed(float f, float *poison)
     return (dr_fixed)(f * DR_FIXED_ONE);
 }
 
-/* The contacts of particle i with its neighbours: the buckets of the 27 cells around its
- * prediction, each visited once. counting != 0: only counts the pairs within their collision
+/* The contacts of particle i with its neighbours: the buckets of the 27 cells around its anchor
+ * (its prediction when the grid was built, so that i finds j exactly when j finds i), each visited
+ * once. counting != 0: only counts the pairs within their collision
  * distance into *found and returns d[i]. Otherwise returns d[i] plus the sum of its pair pushes
  * (see above); nbr holds the counts of the counting pass, contacts the collider contacts, and
  * mu_s, mu_k the Coulomb coefficients. The table has mask + 1 buckets; start has mask + 2 entries. */
 DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                                 DR_GLOBAL const dr_vec4 *anchor,
                                  DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
                                  DR_GLOBAL const dr_contact *contacts,
                                  DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *start,
@@ -1182,7 +1184,7 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     *found = 0u;
     if (!(si.w > 0.0f))
         return di;
-    dr_vec4 pi = dr_add3(xi, di);
+    dr_vec4 pi = anchor[i];
     int cx = dr_cell_coord(pi.x, inv_cell), cy = dr_cell_coord(pi.y, inv_cell),
         cz = dr_cell_coord(pi.z, inv_cell);
     int grounded_i = counting ? 0 : dr_has_contact(contacts[i]);

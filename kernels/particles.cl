@@ -17,6 +17,7 @@
 #define DR_SCAN_BLOCK 256u
 
 __kernel void particle_cells(__global float4 *d, __global const float4 *x,
+                             __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, float inv_cell, uint mask, float travel, uint n)
 {
@@ -30,7 +31,9 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x,
     }
     float4 di = dr_limit_travel(d[i], travel * s.w);
     d[i] = di;
-    uint b = dr_particle_bucket(dr_add3(x[i], di), inv_cell, mask);
+    float4 p = dr_add3(x[i], di);
+    anchor[i] = p;
+    uint b = dr_particle_bucket(p, inv_cell, mask);
     cell[i] = b;
     atomic_inc(&counts[b]);
 }
@@ -88,7 +91,7 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *s
 }
 
 __kernel void particle_count(__global const float4 *x, __global const float4 *d,
-                             __global const float4 *shape, __global const uint *group,
+                             __global const float4 *anchor, __global const float4 *shape, __global const uint *group,
                              __global const dr_contact *contacts, __global uint *nbr,
                              __global const uint *start, __global const uint *sorted,
                              __global const uint *fullest, float inv_cell, uint mask, uint n)
@@ -98,13 +101,14 @@ __kernel void particle_count(__global const float4 *x, __global const float4 *d,
         return;
     uint found = 0u;
     if (fullest[0] <= DR_CELL_CAP)
-        dr_particle_gather(i, x, d, shape, group, contacts, nbr, start, sorted, inv_cell, mask,
-                           0.0f, 0.0f, 0.0f, 1, &found);
+        dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, start, sorted, inv_cell,
+                           mask, 0.0f, 0.0f, 0.0f, 1, &found);
     nbr[i] = found;
 }
 
 __kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
-                              __global const float4 *d, __global const float4 *shape,
+                              __global const float4 *d, __global const float4 *anchor,
+                              __global const float4 *shape,
                               __global const uint *group, __global const dr_contact *contacts,
                               __global const uint *nbr, __global const uint *start,
                               __global const uint *sorted, __global const uint *fullest,
@@ -116,7 +120,7 @@ __kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
         return;
     uint found;
     dnew[i] = fullest[0] <= DR_CELL_CAP
-                  ? dr_particle_gather(i, x, d, shape, group, contacts, nbr, start, sorted,
+                  ? dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, start, sorted,
                                        inv_cell, mask, mu_s, mu_k, relax, 0, &found)
                   : d[i];
 }

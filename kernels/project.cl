@@ -147,13 +147,15 @@ __kernel void solve_tether(__global const float4 *x, __global float4 *d, __globa
 }
 
 /* Particle i against every collider at its current prediction (dr_project_contacts); t is the
- * substep's start. */
+ * substep's start. A loose particle's radius (inflate) adds to the collision margin. */
 static void contact_pass(__global float4 *d, __global const float4 *x,
                          __global const dr_contact *contacts, __global const dr_collider *colliders,
-                         uint collider_count, float t, float h, float margin, uint i)
+                         uint collider_count, float t, float h, float margin,
+                         __global const float *inflate, uint i)
 {
     float4 di = d[i];
-    float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h, margin);
+    float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h,
+                                    margin + inflate[i]);
     if (any(dn != di)) /* most particles touch nothing: leave their d unwritten */
         d[i] = dn;
 }
@@ -162,11 +164,12 @@ static void contact_pass(__global float4 *d, __global const float4 *x,
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                                __global const dr_contact *contacts,
                                __global const dr_collider *colliders, uint collider_count,
-                               float t, float h, float margin, uint n)
+                               float t, float h, float margin, __global const float *inflate,
+                               uint n)
 {
     uint i = get_global_id(0);
     if (i < n)
-        contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, i);
+        contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
 }
 
 /* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
@@ -205,7 +208,8 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
 __kernel void solve_fused(__global const float4 *x, __global float4 *d,
                           __global const dr_contact *contacts,
                           __global const dr_collider *colliders, uint collider_count, float t,
-                          float h, float margin, uint n, float inv_h2, float sag, int iterations,
+                          float h, float margin, __global const float *inflate, uint n,
+                          float inv_h2, float sag, int iterations,
                           DR_FUSED_SET(s_, float, rest), DR_FUSED_SET(b_, float, rest),
                           DR_FUSED_SET(a_, float4, target), DR_FUSED_SET(t_, float, rest),
                           DR_FUSED_SET(v_, float, rest))
@@ -234,7 +238,8 @@ __kernel void solve_fused(__global const float4 *x, __global float4 *d,
                                           v_compliance[c], inv_h2, &v_lambda[c]));
         if (collider_count) {
             for (uint i = lid; i < n; i += size)
-                contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, i);
+                contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate,
+                             i);
             barrier(CLK_GLOBAL_MEM_FENCE);
         }
     }

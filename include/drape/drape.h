@@ -328,9 +328,11 @@ DRAPE_API drape_result drape_choose_device(const char *selector, drape_device_in
 
 /* Particles with a radius > 0 collide with each other: those of different collision groups always,
  * those of one group when both collide with their own group. A radius of 0 (the default) keeps a
- * particle out of particle contacts altogether; colliders see every particle as a point. Cloths and
+ * particle out of particle contacts altogether. Cloths and
  * ropes get a group of their own, and their particles that are neighbours in the rest pose (closer
- * than 1.5 collision distances) never collide with each other. */
+ * than 1.5 collision distances) never collide with each other. Colliders keep a loose particle's
+ * centre its radius plus the collision margin away; a cloth's or rope's, the margin alone (their
+ * radius is their thickness against each other). */
 #define DRAPE_GROUP_MAX 0x3fffffffu /* the largest collision group */
 #define DRAPE_GROUP_NEW 0xffffffffu /* builders: a new group, one above every group in use */
 

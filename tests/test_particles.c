@@ -1,0 +1,366 @@
+/* Contacts between particles, measured through the public API. Runs on the CPU reference and (as
+ * opencl.core.particles) on the OpenCL backend; tests/test_parity.c shows the two agree bitwise.
+ *
+ *  - free space, no gravity: a cloud of colliding particles of unequal masses keeps its linear
+ *    momentum to 1e-5 (of the sum of |m v|), and its kinetic energy never increases;
+ *  - 1000:1 masses: a heavy ball on a light one on the floor neither squeezes it into the floor nor
+ *    sinks into it, and a light ball on a heavy one does not sink either;
+ *  - 5000 balls poured into a box settle with no pair overlapping by more than 1% of a diameter,
+ *    none outside the box and nothing non-finite;
+ *  - groups: particles of one group without self-collision pass through each other, of two groups
+ *    they collide; a cloth's neighbours do not push each other apart;
+ *  - bad input: negative, NaN radius and an out-of-range group are refused with a message naming
+ *    them; a radius larger than the scene gives a finite result; a million particles at one point
+ *    make the step fail with a message about the grid, quickly, and leave a finite state.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A small deterministic generator for test inputs: uniform in [-1, 1). */
+static float rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (float)(*s >> 40) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+static drape_collider_def plane(drape_vec3 point, drape_vec3 normal)
+{
+    drape_collider_def c = drape_default_collider_def();
+    c.position = point;
+    c.normal = normal;
+    return c;
+}
+
+/* ---- conservation in free space -------------------------------------------------------------- */
+
+static void test_free_space_momentum_and_energy(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    /* 10 x 10 x 10 particles 5 cm apart, radius 2 cm, moving at up to 0.5 m/s: they collide from
+     * the first steps. Masses of 1/8, 1/16 and 1/32 kg: powers of two, whose inverses are exact, so
+     * that the drift measured is the solver's, not that of m (1/m) != 1 in float (about 1e-7 per
+     * push, which unequal float masses accumulate to 2e-5 here). */
+    enum { N = 1000 };
+    drape_particle_def *p = calloc(N, sizeof *p);
+    ENSURE(p);
+    uint64_t seed = 7;
+    for (int i = 0; i < N; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].position = tu_v3(0.05f * (float)(i % 10), 0.05f * (float)(i / 10 % 10),
+                              0.05f * (float)(i / 100));
+        p[i].velocity = tu_v3(0.5f * rnd(&seed), 0.5f * rnd(&seed), 0.5f * rnd(&seed));
+        p[i].mass = ldexpf(1.0f, -3 - (int)(1.5f * (rnd(&seed) + 1.0f))); /* 1/8, 1/16, 1/32 */
+        p[i].radius = 0.02f;
+    }
+    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
+    free(p);
+    tu_state s0;
+    ENSURE(tu_read(w, &s0));
+    tu_body b0;
+    tu_body_of(&s0, &b0);
+    double scale = 0.0; /* sum of |m v|: momentum is compared with it, the total being near 0 */
+    for (uint32_t i = 0; i < s0.n; ++i)
+        scale += s0.m[i] * sqrt((double)s0.v[i].x * s0.v[i].x + (double)s0.v[i].y * s0.v[i].y +
+                                (double)s0.v[i].z * s0.v[i].z);
+    tu_state_free(&s0);
+    double ke = b0.ke, worst_p = 0.0, worst_rise = 0.0;
+    uint32_t most_contacts = 0;
+    for (int step = 0; step < 120; ++step) {
+        ENSURE(tu_step(w, 1));
+        drape_contact_stats cs;
+        ENSURE_OK(drape_world_get_contact_stats(w, &cs));
+        most_contacts = cs.contacts > most_contacts ? cs.contacts : most_contacts;
+        tu_state s;
+        ENSURE(tu_read(w, &s));
+        tu_body b;
+        tu_body_of(&s, &b);
+        tu_state_free(&s);
+        double dp[3] = {b.P[0] - b0.P[0], b.P[1] - b0.P[1], b.P[2] - b0.P[2]};
+        worst_p = fmax(worst_p, tu_len3(dp) / scale);
+        worst_rise = fmax(worst_rise, (b.ke - ke) / b0.ke);
+        ke = b.ke;
+    }
+    printf("  most pairs in contact %u; momentum drift %.3g of sum |m v|; largest kinetic energy "
+           "rise in a step %.3g of the initial; final/initial %.3f\n",
+           most_contacts, worst_p, worst_rise, ke / b0.ke);
+    ENSURE(most_contacts >= 100);
+    ENSURE_LE(worst_p, 1e-5);
+    ENSURE_LE(worst_rise, 1e-6);
+    ENSURE(ke < 0.9 * b0.ke); /* inelastic contacts took energy out */
+    drape_world_destroy(w);
+}
+
+/* ---- unequal masses -------------------------------------------------------------------------- */
+
+/* Two balls of radius 5 cm stacked on the floor, the bottom one of mass m_low, the top m_high; after
+ * 3 s, the bottom ball's gap to the floor and the overlap of the two (m). */
+static void stack(float m_low, float m_high, double *floor_gap, double *overlap)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    const float r = 0.05f, margin = def.collision_margin;
+    drape_particle_def p[2];
+    for (int i = 0; i < 2; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = r;
+        p[i].position = tu_v3(0.0f, r + margin + (float)i * (2.0f * r + 0.01f), 0.0f);
+    }
+    p[0].mass = m_low;
+    p[1].mass = m_high;
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    drape_collider_def ground = plane(tu_v3(0.0f, 0.0f, 0.0f), tu_v3(0.0f, 1.0f, 0.0f));
+    ENSURE_OK(drape_world_add_collider(w, &ground, NULL));
+    ENSURE(tu_step(w, 180));
+    drape_vec3 x[2];
+    ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
+    /* the bottom ball's centre sits at the collision margin above the floor */
+    *floor_gap = x[0].y - margin;
+    *overlap = 2.0 * r - tu_dist(x[0], x[1]);
+    drape_world_destroy(w);
+}
+
+static void test_mass_ratio_stacking(void)
+{
+    const float cases[2][2] = {{0.01f, 10.0f}, {10.0f, 0.01f}};
+    for (int k = 0; k < 2; ++k) {
+        double gap = -1.0, overlap = 1.0;
+        stack(cases[k][0], cases[k][1], &gap, &overlap);
+        printf("  %g kg under %g kg: bottom centre %.3g mm above the floor's margin, overlap %.3g mm "
+               "(%.3g%% of the diameter)\n",
+               (double)cases[k][0], (double)cases[k][1], 1e3 * gap, 1e3 * overlap,
+               100.0 * overlap / 0.1);
+        ENSURE(gap >= 0.05 - 1e-4);      /* not pushed into the floor */
+        ENSURE_LE(overlap, 0.01 * 0.1);  /* no more than 1% of the diameter */
+    }
+}
+
+/* ---- 5000 balls in a box ---------------------------------------------------------------------- */
+
+static void test_balls_settle_in_a_box(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    const float half = 0.25f, r = 0.015f, margin = def.collision_margin;
+    drape_particle_block_def b = drape_default_particle_block_def();
+    b.radius = r;
+    b.size = tu_v3(2.0f * half, 1.2f, 2.0f * half);
+    b.centre = tu_v3(0.0f, 0.65f, 0.0f);
+    b.packing = DRAPE_PACKING_RANDOM;
+    b.max_count = 5000;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_particle_block(w, &b, &info));
+    ENSURE(info.particle_count == 5000);
+    const drape_vec3 points[5] = {{0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int i = 0; i < 5; ++i) {
+        drape_collider_def c = plane(points[i], normals[i]);
+        ENSURE_OK(drape_world_add_collider(w, &c, NULL));
+    }
+    ENSURE(tu_step(w, 150));
+    tu_state s;
+    ENSURE(tu_read(w, &s));
+    double worst = 0.0, outside = 0.0, vmax = 0.0;
+    for (uint32_t i = 0; i < s.n; ++i) {
+        ENSURE(isfinite(s.x[i].x) && isfinite(s.x[i].y) && isfinite(s.x[i].z));
+        outside = fmax(outside, fabs(s.x[i].x) - (half - margin));
+        outside = fmax(outside, fabs(s.x[i].z) - (half - margin));
+        outside = fmax(outside, margin - s.x[i].y);
+        vmax = fmax(vmax, sqrt((double)s.v[i].x * s.v[i].x + (double)s.v[i].y * s.v[i].y +
+                               (double)s.v[i].z * s.v[i].z));
+        for (uint32_t j = i + 1; j < s.n; ++j) {
+            double dx = s.x[i].x - s.x[j].x, dy = s.x[i].y - s.x[j].y, dz = s.x[i].z - s.x[j].z;
+            if (fabs(dx) < 2.0 * r && fabs(dy) < 2.0 * r && fabs(dz) < 2.0 * r)
+                worst = fmax(worst, 2.0 * r - sqrt(dx * dx + dy * dy + dz * dz));
+        }
+    }
+    tu_state_free(&s);
+    printf("  worst overlap %.3g%% of the diameter, farthest outside the box %.3g mm, fastest "
+           "%.3g m/s\n", 100.0 * worst / (2.0 * r), 1e3 * outside, vmax);
+    ENSURE_LE(worst, 0.01 * 2.0 * r);
+    ENSURE_LE(outside, 1e-4);
+    drape_world_destroy(w);
+}
+
+/* ---- groups and cloth neighbours ------------------------------------------------------------- */
+
+/* Two particles moving head-on at 1 m/s, radius 2 cm, in groups ga and gb with the given
+ * self-collision; true when they bounced apart. */
+static bool head_on(uint32_t ga, uint32_t gb, bool self)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    drape_particle_def p[2];
+    for (int i = 0; i < 2; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.02f;
+        p[i].self_collide = self;
+        p[i].position = tu_v3(i ? 0.1f : -0.1f, 0.0f, 0.0f);
+        p[i].velocity = tu_v3(i ? -1.0f : 1.0f, 0.0f, 0.0f);
+    }
+    p[0].group = ga;
+    p[1].group = gb;
+    drape_vec3 x[2] = {{0, 0, 0}, {0, 0, 0}};
+    bool ok = drape_world_add_particles(w, p, 2, NULL) == DRAPE_OK && tu_step(w, 30) &&
+              drape_world_get_positions(w, 0, 2, x) == DRAPE_OK;
+    drape_world_destroy(w);
+    return ok && x[0].x < x[1].x;
+}
+
+static void test_groups(void)
+{
+    ENSURE(head_on(0, 0, true));   /* one group that collides with itself */
+    ENSURE(!head_on(0, 0, false)); /* one group that does not */
+    ENSURE(head_on(0, 1, false));  /* two groups always collide */
+}
+
+/* A flat self-colliding cloth resting in free space keeps its shape: its rest-pose neighbours are
+ * not pushed apart, and a cloth folded onto itself is. */
+static void test_cloth_neighbours_are_filtered(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 16;
+    c.self_collision = true;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_cloth(w, &c, &info));
+    tu_state s0, s1;
+    ENSURE(tu_read(w, &s0));
+    ENSURE(tu_step(w, 30));
+    ENSURE(tu_read(w, &s1));
+    double moved = 0.0;
+    for (uint32_t i = 0; i < s0.n; ++i)
+        moved = fmax(moved, tu_dist(s0.x[i], s1.x[i]));
+    drape_contact_stats cs;
+    ENSURE_OK(drape_world_get_contact_stats(w, &cs));
+    float radius;
+    ENSURE_OK(drape_world_get_radii(w, 0, 1, &radius));
+    printf("  flat cloth: largest move %.3g m, %u pairs in contact, radius %.4g m\n", moved,
+           cs.contacts, (double)radius);
+    ENSURE(cs.enabled);
+    ENSURE_NEAR(radius, 0.5 / 15.0, 1e-6);
+    ENSURE(cs.contacts == 0);
+    ENSURE_LE(moved, 1e-6);
+    tu_state_free(&s0);
+    tu_state_free(&s1);
+    drape_world_destroy(w);
+}
+
+/* ---- bad input ------------------------------------------------------------------------------- */
+
+static void test_bad_radius_and_group(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p = drape_default_particle_def();
+    p.radius = -0.1f;
+    ENSURE_RESULT(drape_world_add_particles(w, &p, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "radius = -0.1 m must be >= 0"));
+    p.radius = NAN;
+    ENSURE_RESULT(drape_world_add_particles(w, &p, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "radius"));
+    p.radius = 0.1f;
+    p.group = DRAPE_GROUP_MAX + 1;
+    ENSURE_RESULT(drape_world_add_particles(w, &p, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "group"));
+    drape_cloth_def c = drape_default_cloth_def();
+    c.radius = NAN;
+    ENSURE_RESULT(drape_world_add_cloth(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->radius"));
+    drape_particle_block_def b = drape_default_particle_block_def();
+    b.radius = 1.0f; /* larger than the 0.5 m block */
+    ENSURE_RESULT(drape_world_add_particle_block(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "holds no balls"));
+    b.radius = -1.0f;
+    ENSURE_RESULT(drape_world_add_particle_block(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(drape_world_particle_count(w) == 0);
+    drape_world_def bad = def;
+    bad.contact_relaxation = 2.0f;
+    ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "contact_relaxation"));
+    drape_world_destroy(w);
+}
+
+/* 100 particles within 10 cm, each of radius 10 m: one cell holds them all, they push apart, and
+ * the state stays finite. */
+static void test_radius_larger_than_the_scene(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[100];
+    uint64_t seed = 3;
+    for (int i = 0; i < 100; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 10.0f;
+        p[i].position = tu_v3(0.05f * rnd(&seed), 0.05f * rnd(&seed), 0.05f * rnd(&seed));
+    }
+    ENSURE_OK(drape_world_add_particles(w, p, 100, NULL));
+    ENSURE(tu_step(w, 10));
+    tu_state s;
+    ENSURE(tu_read(w, &s));
+    double spread = 0.0;
+    for (uint32_t i = 0; i < s.n; ++i) {
+        ENSURE(isfinite(s.x[i].x) && isfinite(s.x[i].y) && isfinite(s.x[i].z));
+        spread = fmax(spread, tu_dist(s.x[i], s.x[0]));
+    }
+    printf("  radius 10 m: the particles spread over %.3g m\n", spread);
+    ENSURE(spread > 1.0);
+    tu_state_free(&s);
+    drape_world_destroy(w);
+}
+
+static void test_a_million_particles_at_one_point(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    def.substeps = 1;
+    def.iterations = 1;
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    enum { N = 1000000 };
+    drape_particle_def *p = malloc(N * sizeof *p);
+    ENSURE(p);
+    for (int i = 0; i < N; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.01f;
+    }
+    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
+    free(p);
+    double t0 = th_now();
+    ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
+    printf("  the step took %.3g s: %s\n", th_now() - t0, log.last);
+    ENSURE(tu_log_has(&log, "1000000 particles fell into one grid bucket"));
+    drape_vec3 x;
+    ENSURE_OK(drape_world_get_positions(w, N - 1, 1, &x));
+    ENSURE(isfinite(x.y) && x.y < 0.0f); /* it fell, as without contacts */
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_free_space_momentum_and_energy);
+    RUN_TEST(test_mass_ratio_stacking);
+    RUN_TEST(test_groups);
+    RUN_TEST(test_cloth_neighbours_are_filtered);
+    RUN_TEST(test_bad_radius_and_group);
+    RUN_TEST(test_radius_larger_than_the_scene);
+    RUN_TEST(test_a_million_particles_at_one_point);
+    RUN_TEST(test_balls_settle_in_a_box);
+    return th_finish();
+}

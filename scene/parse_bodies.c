@@ -1,6 +1,7 @@
 /* The sections of a scene file that add particles: "particles" one by one, "cloths", "ropes" and
- * "soft_boxes" through the library's builders (every field of their defs, pins by name), and
- * "meshes" read from OBJ files. Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
+ * "soft_boxes" through the library's builders (every field of their defs, pins by name),
+ * "particle_blocks" of loose balls (drape_particle_block_def) and "meshes" read from OBJ files.
+ * Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
  * ... by default) that particle references use.
  */
 #include "scene_internal.h"
@@ -39,7 +40,8 @@ bool sc_get_name(sc_parser *p, const cJSON *o, const char *kind, size_t index, c
 
 static bool parse_particle(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"position", "velocity", "mass", "pinned", NULL};
+    static const char *const keys[] = {"position", "velocity", "mass",         "pinned",
+                                       "radius",   "group",    "self_collide", NULL};
     (void)index;
     drape_particle_def d = drape_default_particle_def();
     bool pinned = false;
@@ -47,7 +49,10 @@ static bool parse_particle(sc_parser *p, const cJSON *o, size_t index)
         !sc_json_get_vec3(&p->json, o, "position", sc_any, &d.position) ||
         !sc_json_get_vec3(&p->json, o, "velocity", sc_any, &d.velocity) ||
         !sc_json_get_float(&p->json, o, "mass", sc_positive, &d.mass) ||
-        !sc_json_get_bool(&p->json, o, "pinned", &pinned))
+        !sc_json_get_bool(&p->json, o, "pinned", &pinned) ||
+        !sc_json_get_float(&p->json, o, "radius", sc_nonneg, &d.radius) ||
+        !sc_json_get_u32(&p->json, o, "group", 0, DRAPE_GROUP_MAX, &d.group) ||
+        !sc_json_get_bool(&p->json, o, "self_collide", &d.self_collide))
         return false;
     if (pinned)
         d.mass = 0.0f;
@@ -57,6 +62,15 @@ static bool parse_particle(sc_parser *p, const cJSON *o, size_t index)
 bool sc_parse_particles(sc_parser *p, const cJSON *array)
 {
     return sc_parse_each(p, array, parse_particle);
+}
+
+/* A cloth's or rope's "radius" (m; absent: half the rest spacing), "group" (absent: a group of its
+ * own) and "self_collision". */
+static bool get_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *group, bool *self)
+{
+    return sc_json_get_float(&p->json, o, "radius", sc_nonneg, radius) &&
+           sc_json_get_u32(&p->json, o, "group", 0, DRAPE_GROUP_MAX, group) &&
+           sc_json_get_bool(&p->json, o, "self_collision", self);
 }
 
 static const char *const pin_names[] = {"corner-00", "corner-10", "corner-01", "corner-11",
@@ -86,7 +100,7 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
     static const char *const keys[] = {
         "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
         "bending", "stretch", "shear_stiffness", "bend_stiffness", "tethers", "tether_stiffness",
-        NULL};
+        "radius", "group", "self_collision", NULL};
     static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
     sc_json *j = &p->json;
     drape_cloth_def d = drape_default_cloth_def();
@@ -106,7 +120,8 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "shear_stiffness", &d.shear_stiffness) &&
               sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
               sc_json_get_bool(j, o, "tethers", &d.tethers) &&
-              sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness);
+              sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness) &&
+              get_contact(p, o, &d.radius, &d.group, &d.self_collision);
     d.bending = (drape_bending)bending;
     return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
 }
@@ -119,7 +134,8 @@ bool sc_parse_cloths(sc_parser *p, const cJSON *array)
 static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
 {
     static const char *const keys[] = {"name", "count", "start", "end", "mass", "pin_start",
-                                       "pin_end", "stretch", "bending", "bend_stiffness", NULL};
+                                       "pin_end", "stretch", "bending", "bend_stiffness",
+                                       "radius", "group", "self_collision", NULL};
     sc_json *j = &p->json;
     drape_rope_def d = drape_default_rope_def();
     char name[80];
@@ -132,7 +148,8 @@ static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_bool(j, o, "pin_end", &d.pin_end) &&
               sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
               sc_json_get_bool(j, o, "bending", &d.bending) &&
-              sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness);
+              sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
+              get_contact(p, o, &d.radius, &d.group, &d.self_collision);
     return ok && sc_parse_check(p, sc_scene_add_rope(p->scene, name, &d));
 }
 
@@ -167,6 +184,41 @@ static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
 bool sc_parse_soft_boxes(sc_parser *p, const cJSON *array)
 {
     return sc_parse_each(p, array, parse_soft_box);
+}
+
+static bool parse_block(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"shape", "centre", "size", "packing", "radius", "spacing",
+                                       "max_count", "seed", "mass", "velocity", "group",
+                                       "self_collide", NULL};
+    static const char *const shapes[] = {"box", "sphere", NULL};
+    static const char *const packings[] = {"lattice", "random", NULL};
+    (void)index;
+    sc_json *j = &p->json;
+    drape_particle_block_def d = drape_default_particle_block_def();
+    int shape = (int)d.shape, packing = (int)d.packing;
+    uint32_t seed = (uint32_t)d.seed;
+    bool ok = sc_json_object(j, o, keys) && sc_json_get_enum(j, o, "shape", shapes, &shape) &&
+              sc_json_get_vec3(j, o, "centre", sc_any, &d.centre) &&
+              sc_json_get_vec3(j, o, "size", sc_positive, &d.size) &&
+              sc_json_get_enum(j, o, "packing", packings, &packing) &&
+              sc_json_get_float(j, o, "radius", sc_positive, &d.radius) &&
+              sc_json_get_float(j, o, "spacing", sc_nonneg, &d.spacing) &&
+              sc_json_get_u32(j, o, "max_count", 0, 1u << 28, &d.max_count) &&
+              sc_json_get_u32(j, o, "seed", 0, UINT32_MAX, &seed) &&
+              sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
+              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_u32(j, o, "group", 0, DRAPE_GROUP_MAX, &d.group) &&
+              sc_json_get_bool(j, o, "self_collide", &d.self_collide);
+    d.shape = (drape_block_shape)shape;
+    d.packing = (drape_block_packing)packing;
+    d.seed = seed;
+    return ok && sc_parse_check(p, sc_scene_add_particle_block(p->scene, &d));
+}
+
+bool sc_parse_particle_blocks(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_block);
 }
 
 /* "pinned": vertex indices into a malloc'ed array (NULL when empty). */

@@ -1,8 +1,8 @@
 /* A scene file from memory: JSON syntax through cJSON (with the line and column of a syntax error
  * from the offset where cJSON stopped), then the top-level keys, then the sections in a fixed order
  * whatever their order in the file: "solver" (the world is created from it), "particles", "cloths",
- * "ropes", "meshes", "soft_boxes" (which number the particles in that order), "distances",
- * "dihedrals", "attachments", "tethers", "colliders" and "triangles". The format is
+ * "ropes", "particle_blocks", "meshes", "soft_boxes" (which number the particles in that order),
+ * "distances", "dihedrals", "attachments", "tethers", "colliders" and "triangles". The format is
  * docs/scene-format.md.
  */
 #include "scene_internal.h"
@@ -15,7 +15,7 @@
 static const char *const top_keys[] = {
     "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
     "meshes", "soft_boxes", "distances", "dihedrals", "attachments", "tethers", "colliders",
-    "triangles", "tet_meshes", "shape_matches", NULL};
+    "triangles", "tet_meshes", "shape_matches", "particle_blocks", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -171,6 +171,7 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
     return section(p, root, "particles", sc_parse_particles) &&
            section(p, root, "cloths", sc_parse_cloths) &&
            section(p, root, "ropes", sc_parse_ropes) &&
+           section(p, root, "particle_blocks", sc_parse_particle_blocks) &&
            section(p, root, "meshes", sc_parse_meshes) &&
            section(p, root, "soft_boxes", sc_parse_soft_boxes) &&
            section(p, root, "tet_meshes", sc_parse_tet_meshes) &&

@@ -9,7 +9,8 @@
 static const char *const solver_keys[] = {
     "dt", "substeps", "iterations", "damping", "air_drag", "wind", "gravity", "collision_margin",
     "mode", "integrator", "spring_stiffness", "spring_damping", "color_order", "color_seed",
-    "color_balance", "backend", "device", NULL};
+    "color_balance", "backend", "device", "particle_static_friction", "particle_kinetic_friction",
+    "particle_travel_limit", "contact_relaxation", NULL};
 
 static const char *const modes[] = {"pbd", "mass-spring", NULL};
 static const char *const integrators[] = {"semi-implicit-euler", "velocity-verlet", NULL};
@@ -21,7 +22,7 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
     sc_json *j = &p->json;
     if (!o)
         return true;
-    const sc_range seconds = {0.0, 1.0, true, false};
+    const sc_range seconds = {0.0, 1.0, true, false}, relaxation = {0.0, 2.0, true, true};
     int mode = (int)def->mode, integrator = (int)def->integrator;
     int order = (int)def->color_order, backend = (int)def->backend;
     uint32_t substeps = (uint32_t)def->substeps, iterations = (uint32_t)def->iterations;
@@ -43,7 +44,15 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
               sc_json_get_u32(j, o, "color_seed", 0, UINT32_MAX, &seed) &&
               sc_json_get_bool(j, o, "color_balance", &def->color_balance) &&
               sc_json_get_enum(j, o, "backend", backends, &backend) &&
-              sc_json_get_string(j, o, "device", &def->device);
+              sc_json_get_string(j, o, "device", &def->device) &&
+              sc_json_get_float(j, o, "particle_static_friction", sc_nonneg,
+                                &def->particle_static_friction) &&
+              sc_json_get_float(j, o, "particle_kinetic_friction", sc_nonneg,
+                                &def->particle_kinetic_friction) &&
+              sc_json_get_float(j, o, "particle_travel_limit", sc_nonneg,
+                                &def->particle_travel_limit) &&
+              sc_json_get_float(j, o, "contact_relaxation", relaxation,
+                                &def->contact_relaxation);
     def->substeps = (int)substeps;
     def->iterations = (int)iterations;
     def->mode = (drape_solver_mode)mode;

@@ -9,6 +9,8 @@
  */
 #include "scene_internal.h"
 
+#include <math.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +198,27 @@ drape_result sc_scene_add_particles(drape_scene *s, const drape_particle_def *de
 {
     drape_result r = check_new(s, NULL, count);
     return r != DRAPE_OK ? r : drape_world_add_particles(s->world, defs, count, NULL);
+}
+
+/* At most how many balls a block holds: its lattice sites, or max_count (the library checks the
+ * rest). */
+static uint64_t block_sites(const drape_particle_block_def *d)
+{
+    const double pitch = d->spacing > 0.0f ? d->spacing : 2.2 * d->radius;
+    const double size[3] = {d->size.x, d->shape == DRAPE_BLOCK_SPHERE ? d->size.x : d->size.y,
+                            d->shape == DRAPE_BLOCK_SPHERE ? d->size.x : d->size.z};
+    double sites = 1.0;
+    for (int k = 0; k < 3; ++k)
+        sites *= pitch > 0.0 ? fmax(0.0, floor((size[k] - 2.0 * d->radius) / pitch) + 1.0) : 0.0;
+    if (d->max_count && sites > d->max_count)
+        sites = d->max_count;
+    return sites < 1e18 ? (uint64_t)sites : UINT64_MAX / 2;
+}
+
+drape_result sc_scene_add_particle_block(drape_scene *s, const drape_particle_block_def *d)
+{
+    drape_result r = check_new(s, NULL, block_sites(d));
+    return r != DRAPE_OK ? r : drape_world_add_particle_block(s->world, d, NULL);
 }
 
 drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cloth_def *def)

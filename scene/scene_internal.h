@@ -249,6 +249,7 @@ drape_result sc_scene_add_cloth(drape_scene *scene, const char *name, const drap
 drape_result sc_scene_add_rope(drape_scene *scene, const char *name, const drape_rope_def *def);
 drape_result sc_scene_add_soft_box(drape_scene *scene, const char *name,
                                    const drape_soft_box_def *def);
+drape_result sc_scene_add_particle_block(drape_scene *scene, const drape_particle_block_def *def);
 drape_result sc_scene_add_mesh(drape_scene *scene, const char *name, const drape_mesh *mesh,
                                const sc_mesh_def *def);
 /* A tetrahedral body: the mesh's vertices scaled by `scale` and moved by `translate` (m), with the
@@ -398,6 +399,7 @@ bool sc_parse_check(sc_parser *p, drape_result result);
 bool sc_parse_solver(sc_parser *p, const struct cJSON *solver, drape_world_def *def);
 bool sc_parse_particles(sc_parser *p, const struct cJSON *array);
 bool sc_parse_cloths(sc_parser *p, const struct cJSON *array);
+bool sc_parse_particle_blocks(sc_parser *p, const struct cJSON *array);
 bool sc_parse_ropes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_soft_boxes(sc_parser *p, const struct cJSON *array);
 bool sc_parse_meshes(sc_parser *p, const struct cJSON *array);

@@ -11,6 +11,10 @@
  *                   circle: PBD as inverse kinematics
  *   curtain         a curtain pinned along its top edge, with dihedral bending, pushed by a sphere
  *   flag            a flag pinned along one side, in wind
+ *   balls           5000 balls poured into a box (seed 003)
+ *   brazil-nut      small light balls and a few large heavy ones poured into a box together
+ *   cloth-fold      a self-colliding cloth that falls edge-first and folds onto itself
+ *   cloth-layers    four stacked cloths dropped on a sphere, colliding with each other
  */
 #include "scene_internal.h"
 
@@ -146,6 +150,102 @@ static drape_result build_flag(drape_scene *s)
     return r;
 }
 
+/* Five planes: a floor at y = 0 and four walls, the box |x|, |z| <= half. */
+static drape_result add_box(drape_scene *s, float half)
+{
+    const drape_vec3 points[5] = {{0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+    drape_result r = DRAPE_OK;
+    for (int i = 0; i < 5 && r == DRAPE_OK; ++i) {
+        drape_collider_def c = drape_default_collider_def();
+        c.position = points[i];
+        c.normal = normals[i];
+        r = sc_scene_add_collider(s, &c);
+    }
+    return r;
+}
+
+static drape_result build_balls(drape_scene *s)
+{
+    drape_particle_block_def b = drape_default_particle_block_def();
+    b.radius = 0.015f;
+    b.mass = 0.01f;
+    b.size = v3(0.5f, 1.2f, 0.5f);
+    b.centre = v3(0.0f, 0.75f, 0.0f);
+    b.packing = DRAPE_PACKING_RANDOM;
+    b.max_count = 5000;
+    drape_result r = sc_scene_create_world(s, drape_default_world_def());
+    if (r == DRAPE_OK)
+        r = sc_scene_add_particle_block(s, &b);
+    if (r == DRAPE_OK)
+        r = add_box(s, 0.25f);
+    return r;
+}
+
+static drape_result build_brazil_nut(drape_scene *s)
+{
+    drape_particle_block_def small = drape_default_particle_block_def();
+    small.radius = 0.01f;
+    small.mass = 0.002f;
+    small.size = v3(0.3f, 0.5f, 0.3f);
+    small.centre = v3(0.0f, 0.45f, 0.0f);
+    small.packing = DRAPE_PACKING_RANDOM;
+    small.max_count = 2000;
+    drape_particle_block_def large = small;
+    large.radius = 0.03f;
+    large.mass = 0.2f; /* denser than the small balls as well as larger */
+    large.size = v3(0.3f, 0.1f, 0.3f);
+    large.centre = v3(0.0f, 0.06f, 0.0f);
+    large.packing = DRAPE_PACKING_LATTICE;
+    large.spacing = 0.08f;
+    large.max_count = 0;
+    drape_result r = sc_scene_create_world(s, drape_default_world_def());
+    if (r == DRAPE_OK)
+        r = sc_scene_add_particle_block(s, &large);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_particle_block(s, &small);
+    if (r == DRAPE_OK)
+        r = add_box(s, 0.15f);
+    return r;
+}
+
+static drape_result build_cloth_fold(drape_scene *s)
+{
+    drape_world_def w = drape_default_world_def();
+    w.damping = 0.01f;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.origin = v3(-0.5f, 1.1f, 0.0f);
+    c.u_axis = v3(1.0f, 0.0f, 0.0f);
+    c.v_axis = v3(0.0f, -1.0f, 0.1f);
+    c.velocity = v3(0.0f, 0.0f, 0.6f);
+    c.self_collision = true;
+    drape_result r = sc_scene_create_world(s, w);
+    if (r == DRAPE_OK)
+        r = sc_scene_add_cloth(s, "cloth", &c);
+    if (r == DRAPE_OK)
+        r = add_ground(s, 0.0f, 0.0f);
+    return r;
+}
+
+static drape_result build_cloth_layers(drape_scene *s)
+{
+    static const char *const names[4] = {"layer0", "layer1", "layer2", "layer3"};
+    drape_world_def w = drape_default_world_def();
+    w.damping = 0.01f;
+    drape_result r = sc_scene_create_world(s, w);
+    for (int k = 0; k < 4 && r == DRAPE_OK; ++k) {
+        drape_cloth_def c = drape_default_cloth_def();
+        c.origin = v3(-0.5f + 0.05f * (float)k, 0.5f + 0.06f * (float)k, -0.5f);
+        c.self_collision = true;
+        r = sc_scene_add_cloth(s, names[k], &c);
+    }
+    if (r == DRAPE_OK)
+        r = add_sphere(s, v3(0.0f, 0.0f, 0.0f), 0.3f, v3(0.0f, 0.0f, 0.0f));
+    if (r == DRAPE_OK)
+        r = add_ground(s, -0.3f, 0.0f);
+    return r;
+}
+
 static const builtin builtins[] = {
     {"cloth-sphere", "a square cloth dropped on a sphere above the ground", 300,
      build_cloth_sphere},
@@ -156,6 +256,13 @@ static const builtin builtins[] = {
     {"curtain", "a curtain pinned along its top edge, pushed by a moving sphere", 300,
      build_curtain},
     {"flag", "a flag pinned along one side, in wind", 300, build_flag},
+    {"balls", "5000 balls poured into a box (seed 003)", 240, build_balls},
+    {"brazil-nut", "small light balls and large heavy ones poured into a box together", 240,
+     build_brazil_nut},
+    {"cloth-fold", "a self-colliding cloth that falls edge-first and folds onto itself", 300,
+     build_cloth_fold},
+    {"cloth-layers", "four stacked cloths dropped on a sphere, colliding with each other", 300,
+     build_cloth_layers},
 };
 
 #define BUILTIN_COUNT (sizeof builtins / sizeof builtins[0])

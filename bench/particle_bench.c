@@ -1,0 +1,212 @@
+/* drape-bench-particles: contacts between particles on the CPU reference and OpenCL, in one run.
+ *
+ * Each case pours N balls (radius 1.5 cm, a random packing of pitch 3.3 cm) into a box whose floor
+ * fits them about eight deep, lets them fall for --settle steps, then times --steps steps and
+ * reports, per backend:
+ *   ms/step       wall time of drape_world_step (the OpenCL step ends with clFinish)
+ *   grid Mp/s     particles put into the grid per second: N x substeps / the broad phase's time
+ *                 (drape_profile.grid_ms: device time on OpenCL, wall time on the CPU)
+ *   contacts M/s  contact pairs resolved per second: the pairs within their collision distance at
+ *                 a substep's start x substeps x iterations / ms per step
+ *   grid MiB      what the grid and the contact pass hold (drape_contact_stats.grid_bytes)
+ * and the ratio of the CPU's ms/step to OpenCL's. Timings are never asserted anywhere.
+ *
+ *   drape-bench-particles [--sizes 5000,16384,65536] [--substeps 1] [--iterations 4]
+ *                         [--settle 30] [--steps 10] [--no-cpu] [--no-opencl] [--json FILE]
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <drape/drape.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct result {
+    bool ok;
+    double ms_step, grid_mps, contacts_mps, grid_mib;
+    uint32_t contacts;
+} result;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+static void quiet(drape_log_level level, const char *message, void *user)
+{
+    (void)user;
+    if (level == DRAPE_LOG_ERROR)
+        fprintf(stderr, "drape: %s\n", message);
+}
+
+static result run_case(drape_backend backend, uint32_t n, int substeps, int iterations, int settle,
+                       int steps)
+{
+    result out = {0};
+    drape_world_def def = drape_default_world_def();
+    def.backend = backend;
+    def.substeps = substeps;
+    def.iterations = iterations;
+    def.log = quiet;
+    drape_world *w = NULL;
+    if (drape_world_create(&def, &w) != DRAPE_OK)
+        return out;
+    const float r = 0.015f, pitch = 0.033f;
+    /* a square floor that holds the balls about eight deep at the lattice's density */
+    const float half = 0.5f * pitch * ceilf(sqrtf((float)n / 8.0f));
+    drape_particle_block_def b = drape_default_particle_block_def();
+    b.radius = r;
+    b.spacing = pitch;
+    /* tall enough for n balls at the lattice pitch, on the floor */
+    const float per_layer = (2.0f * half / pitch) * (2.0f * half / pitch);
+    b.size = (drape_vec3){2.0f * half, pitch * ceilf((float)n / per_layer) + 2.0f * r, 2.0f * half};
+    b.centre = (drape_vec3){0.0f, 0.02f + 0.5f * b.size.y, 0.0f};
+    b.packing = DRAPE_PACKING_RANDOM;
+    b.max_count = n;
+    drape_build_info info = {0};
+    bool ok = drape_world_add_particle_block(w, &b, &info) == DRAPE_OK;
+    const drape_vec3 points[5] = {{0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int i = 0; ok && i < 5; ++i) {
+        drape_collider_def c = drape_default_collider_def();
+        c.position = points[i];
+        c.normal = normals[i];
+        ok = drape_world_add_collider(w, &c, NULL) == DRAPE_OK;
+    }
+    for (int s = 0; ok && s < settle; ++s)
+        ok = drape_world_step(w) == DRAPE_OK;
+    drape_contact_stats cs = {0};
+    ok = ok && drape_world_get_contact_stats(w, &cs) == DRAPE_OK;
+    drape_world_reset_profile(w);
+    double t0 = now_ms();
+    for (int s = 0; ok && s < steps; ++s)
+        ok = drape_world_step(w) == DRAPE_OK;
+    double ms = (now_ms() - t0) / steps;
+    drape_profile prof = {0};
+    ok = ok && drape_world_get_profile(w, &prof) == DRAPE_OK;
+    if (ok) {
+        out.ok = true;
+        out.ms_step = ms;
+        out.contacts = cs.contacts;
+        out.grid_mps = prof.grid_ms > 0.0
+                           ? 1e-3 * (double)info.particle_count * substeps * steps / prof.grid_ms
+                           : 0.0;
+        out.contacts_mps = 1e-3 * (double)cs.contacts * substeps * iterations / ms;
+        out.grid_mib = (double)cs.grid_bytes / 1048576.0;
+    }
+    drape_world_destroy(w);
+    return out;
+}
+
+static int parse_list(const char *s, uint32_t *out, int cap)
+{
+    int n = 0;
+    while (*s && n < cap) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || v < 2 || v > (1u << 24))
+            return -1;
+        out[n++] = (uint32_t)v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: drape-bench-particles [--sizes N,N,...] [--substeps S] [--iterations I]\n"
+                "                             [--settle STEPS] [--steps STEPS] [--no-cpu]\n"
+                "                             [--no-opencl] [--json FILE]\n"
+                "Balls poured into a box, timed on the CPU reference and on OpenCL; see the\n"
+                "comment at the top of bench/particle_bench.c for the figures.\n");
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t sizes[16] = {5000, 16384, 65536};
+    int count = 3, substeps = 1, iterations = 4, settle = 30, steps = 10;
+    bool cpu = true, opencl = true;
+    const char *json = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--no-cpu")) {
+            cpu = false;
+        } else if (!strcmp(a, "--no-opencl")) {
+            opencl = false;
+        } else if (v && !strcmp(a, "--sizes")) {
+            count = parse_list(v, sizes, 16), ++i;
+        } else if (v && !strcmp(a, "--substeps")) {
+            substeps = atoi(v), ++i;
+        } else if (v && !strcmp(a, "--iterations")) {
+            iterations = atoi(v), ++i;
+        } else if (v && !strcmp(a, "--settle")) {
+            settle = atoi(v), ++i;
+        } else if (v && !strcmp(a, "--steps")) {
+            steps = atoi(v), ++i;
+        } else if (v && !strcmp(a, "--json")) {
+            json = v, ++i;
+        } else {
+            fprintf(stderr, "drape-bench-particles: bad argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (count <= 0 || substeps < 1 || iterations < 1 || settle < 0 || steps < 1) {
+        fprintf(stderr, "drape-bench-particles: --sizes needs numbers 2 .. 2^24, and --substeps, "
+                        "--iterations, --steps >= 1, --settle >= 0\n");
+        return 2;
+    }
+    FILE *js = json ? fopen(json, "w") : NULL;
+    if (json && !js) {
+        fprintf(stderr, "drape-bench-particles: cannot write %s\n", json);
+        return 1;
+    }
+    if (js)
+        fprintf(js, "{\"substeps\": %d, \"iterations\": %d, \"cases\": [", substeps, iterations);
+    printf("%9s %-7s %10s %10s %12s %9s %9s %8s\n", "particles", "backend", "ms/step",
+           "grid Mp/s", "contacts M/s", "contacts", "grid MiB", "CPU/CL");
+    bool any = false;
+    for (int k = 0; k < count; ++k) {
+        result res[2] = {{0}, {0}};
+        const drape_backend backends[2] = {DRAPE_BACKEND_CPU, DRAPE_BACKEND_OPENCL};
+        const char *names[2] = {"cpu", "opencl"};
+        for (int b = 0; b < 2; ++b) {
+            if ((b == 0 && !cpu) || (b == 1 && !opencl))
+                continue;
+            res[b] = run_case(backends[b], sizes[k], substeps, iterations, settle, steps);
+            if (!res[b].ok) {
+                printf("%9u %-7s failed\n", sizes[k], names[b]);
+                continue;
+            }
+            any = true;
+            double ratio = b == 1 && res[0].ok ? res[0].ms_step / res[1].ms_step : 0.0;
+            printf("%9u %-7s %10.3f %10.2f %12.2f %9u %9.2f", sizes[k], names[b], res[b].ms_step,
+                   res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
+            if (ratio > 0.0)
+                printf(" %8.2f", ratio);
+            printf("\n");
+            fflush(stdout);
+            if (js)
+                fprintf(js,
+                        "%s\n  {\"particles\": %u, \"backend\": \"%s\", \"ms_per_step\": %.4f, "
+                        "\"grid_mparticles_per_s\": %.4f, \"contacts_m_per_s\": %.4f, "
+                        "\"contacts\": %u, \"grid_mib\": %.4f}",
+                        any && (k > 0 || b > 0) ? "," : "", sizes[k], names[b], res[b].ms_step,
+                        res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
+        }
+    }
+    if (js) {
+        fprintf(js, "\n]}\n");
+        fclose(js);
+    }
+    return any ? 0 : 1;
+}

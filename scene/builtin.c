@@ -11,7 +11,7 @@
  *                   circle: PBD as inverse kinematics
  *   curtain         a curtain pinned along its top edge, with dihedral bending, pushed by a sphere
  *   flag            a flag pinned along one side, in wind
- *   balls           5000 balls poured into a box (seed 003)
+ *   balls           5000 balls poured into a box
  *   brazil-nut      small light balls and a few large heavy ones poured into a box together
  *   cloth-fold      a self-colliding cloth that falls edge-first and folds onto itself
  *   cloth-layers    four stacked cloths dropped on a sphere, colliding with each other
@@ -256,7 +256,7 @@ static const builtin builtins[] = {
     {"curtain", "a curtain pinned along its top edge, pushed by a moving sphere", 300,
      build_curtain},
     {"flag", "a flag pinned along one side, in wind", 300, build_flag},
-    {"balls", "5000 balls poured into a box (seed 003)", 240, build_balls},
+    {"balls", "5000 balls poured into a box", 240, build_balls},
     {"brazil-nut", "small light balls and large heavy ones poured into a box together", 240,
      build_brazil_nut},
     {"cloth-fold", "a self-colliding cloth that falls edge-first and folds onto itself", 300,

@@ -169,10 +169,10 @@ typedef struct mesh_contact {
 static drape_result check_mesh_contact(drape_world *w, float radius, uint32_t group,
                                        const char *fn)
 {
-    if (radius != radius || radius > 3.0e38f)
+    if (radius != radius || radius > DR_MAX_MAGNITUDE)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->radius = %g m is not finite (< 0: half the rest spacing)", fn,
-                       (double)radius);
+                       "%s: def->radius = %g m must be at most %g (< 0: half the rest spacing)",
+                       fn, (double)radius, (double)DR_MAX_MAGNITUDE);
     if (group > DRAPE_GROUP_MAX && group != DRAPE_GROUP_NEW)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->group = %u is neither <= DRAPE_GROUP_MAX nor DRAPE_GROUP_NEW", fn,

@@ -39,9 +39,10 @@ static float jitter(uint64_t *state)
 
 static drape_result check(drape_world *w, const drape_particle_block_def *d, const char *fn)
 {
-    if (!dr_finite3(d->centre) || !dr_finite3(d->size) || !dr_finite3(d->velocity))
+    if (!dr_within3(d->centre) || !dr_within3(d->size) || !dr_within3(d->velocity))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->centre, size and velocity must be finite", fn);
+                       "%s: def->centre, size and velocity must be finite and within %g", fn,
+                       (double)DR_MAX_MAGNITUDE);
     if (!(d->size.x > 0.0f) || (d->shape == DRAPE_BLOCK_BOX && !(d->size.y > 0.0f && d->size.z > 0.0f)))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->size = (%g, %g, %g) m must be > 0", fn, (double)d->size.x,

@@ -28,10 +28,10 @@ static drape_result check_particle(const drape_world *w, const drape_particle_de
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: mass = %g kg must be 0 (pinned) or at least %g kg", fn, i,
                        (double)d->mass, (double)DR_MIN_MASS);
-    if (!(d->radius >= 0.0f) || !isfinite(d->radius))
+    if (!(d->radius >= 0.0f && d->radius <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: particle %u: radius = %g m must be >= 0 (0: no particle contacts)", fn,
-                       i, (double)d->radius);
+                       "%s: particle %u: radius = %g m must be >= 0 (0: no particle contacts) and "
+                       "at most %g", fn, i, (double)d->radius, (double)DR_MAX_MAGNITUDE);
     if (d->group > DRAPE_GROUP_MAX)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: group = %u is above DRAPE_GROUP_MAX (%u)", fn, i, d->group,

@@ -48,6 +48,9 @@ static void check_builtins(void)
             CHECK(t->colors[3] > 0.005f && t->colors[3] < 0.05f); /* a bead's radius, m */
         } else if (!strcmp(drape_scene_name(s.scene), "triangle-plane")) {
             CHECK(t->sphere_count == 3 && t->free_edge_count == 0); /* loose, on a triangle */
+        } else if (!strcmp(drape_scene_name(s.scene), "balls") ||
+                   !strcmp(drape_scene_name(s.scene), "brazil-nut")) {
+            CHECK(t->sphere_count == t->particle_count && t->edge_count == 0); /* loose balls */
         } else {
             CHECK(t->sphere_count == 0 && t->free_edge_count == 0);
         }

@@ -12,8 +12,9 @@ drape_particle_def drape_default_particle_def(void)
     return def;
 }
 
+/* contact: also the radius and the group (drape_world_set_particle does not read them) */
 static drape_result check_particle(const drape_world *w, const drape_particle_def *d,
-                                   const char *fn, uint32_t i)
+                                   const char *fn, uint32_t i, bool contact)
 {
     if (!dr_within3(d->position))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -28,6 +29,8 @@ static drape_result check_particle(const drape_world *w, const drape_particle_de
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: mass = %g kg must be 0 (pinned) or at least %g kg", fn, i,
                        (double)d->mass, (double)DR_MIN_MASS);
+    if (!contact)
+        return DRAPE_OK;
     if (!(d->radius >= 0.0f && d->radius <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: radius = %g m must be >= 0 (0: no particle contacts) and "
@@ -56,7 +59,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: %u more particles would overflow the index range", fn, count);
     for (uint32_t i = 0; i < count; ++i) {
-        drape_result r = check_particle(w, &defs[i], fn, i);
+        drape_result r = check_particle(w, &defs[i], fn, i, true);
         if (r != DRAPE_OK)
             return r;
     }
@@ -111,7 +114,7 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
                        w->particle_count);
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
-    drape_result r = check_particle(w, def, fn, index);
+    drape_result r = check_particle(w, def, fn, index, false);
     if (r == DRAPE_OK)
         r = dr_world_pull(w);
     if (r != DRAPE_OK)
@@ -121,12 +124,7 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
         w->solver_dirty = true; /* pinning changes which constraints conflict */
     w->x[index] = dr_vec4_from(def->position, inv);
     w->v[index] = dr_vec4_from(def->velocity, 0.0f);
-    /* the rest position stays; the radius and the group are the def's (a mesh stays a mesh) */
-    w->shape[index].w = def->radius;
-    w->group[index] = group_word(def) | (w->group[index] & DR_GROUP_MESH);
-    w->inflate[index] = (w->group[index] & DR_GROUP_MESH) ? 0.0f : def->radius;
-    dr_particle_take_group(w, def->group);
-    w->plan_dirty = true;
+    /* the rest position, radius and group stay those of drape_world_add_particles */
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }

@@ -353,7 +353,8 @@ DRAPE_API drape_result drape_world_add_particles(drape_world *world, const drape
                                                  uint32_t count, uint32_t *first_index);
 DRAPE_API uint32_t drape_world_particle_count(const drape_world *world);
 
-/* Replaces one particle's position, velocity and mass (0 pins it). */
+/* Replaces one particle's position, velocity and mass (0 pins it). Its radius, group and
+ * self_collide stay those it was added with (the def's are not read). */
 DRAPE_API drape_result drape_world_set_particle(drape_world *world, uint32_t index,
                                                 const drape_particle_def *def);
 

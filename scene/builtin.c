@@ -235,6 +235,7 @@ static drape_result build_cloth_layers(drape_scene *s)
     drape_result r = sc_scene_create_world(s, w);
     for (int k = 0; k < 4 && r == DRAPE_OK; ++k) {
         drape_cloth_def c = drape_default_cloth_def();
+        c.nx = c.ny = 24;
         c.origin = v3(-0.5f + 0.05f * (float)k, 0.5f + 0.06f * (float)k, -0.5f);
         c.self_collision = true;
         r = sc_scene_add_cloth(s, names[k], &c);

@@ -188,6 +188,11 @@ static void draw_plane(const viz_collider_view *v, const drape_collider_def *c, 
     viz_vec3 helper = fabsf(n.z) < 0.9f ? viz_v3(0.0f, 0.0f, 1.0f) : viz_v3(1.0f, 0.0f, 0.0f);
     viz_vec3 u = viz_normalize(viz_cross(helper, n)), w = viz_cross(n, u);
     viz_vec3 o = viz_add(v3(c->position), offset);
+    /* An eye inside the solid half-space (behind a box's wall) would see only the plane: skip it,
+     * so that the walls nearest the eye do not hide what they enclose. */
+    viz_vec3 to_eye = {p->eye.x - o.x, p->eye.y - o.y, p->eye.z - o.z};
+    if (to_eye.x * n.x + to_eye.y * n.y + to_eye.z * n.z < 0.0f)
+        return;
     GL_CHECK(glUseProgram(v->grid_program));
     GL_CHECK(glUniformMatrix4fv(v->u_grid[GRID_VP], 1, GL_FALSE, p->view_projection.m));
     GL_CHECK(glUniform3f(v->u_grid[GRID_ORIGIN], o.x, o.y, o.z));

@@ -122,13 +122,13 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
                 p->group = d->group;
                 p->self_collide = d->self_collide;
             }
-    uint32_t base = 0;
-    r = n ? drape_world_add_particles(w, defs, n, &base)
+    const dr_build_mark mark = dr_build_begin(w);
+    r = n ? drape_world_add_particles(w, defs, n, NULL)
           : dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                     "%s: the sphere of diameter %g m holds no ball of radius %g m", fn,
                     (double)size.x, (double)d->radius);
     free(defs);
-    if (r == DRAPE_OK && out)
-        *out = (drape_build_info){base, n, 0, 0, 0, 0};
+    if (r == DRAPE_OK)
+        dr_build_info_since(w, &mark, out);
     return r;
 }

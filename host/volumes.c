@@ -249,6 +249,7 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         for (uint32_t j = 0; j < ny; ++j)
             for (uint32_t i = 0; i < nx; ++i) {
                 drape_particle_def *p = &defs[(k * ny + j) * nx + i];
+                *p = drape_default_particle_def(); /* no contact radius */
                 p->position = (drape_vec3){d->origin.x + d->size.x * (float)i / (float)(nx - 1),
                                            d->origin.y + d->size.y * (float)j / (float)(ny - 1),
                                            d->origin.z + d->size.z * (float)k / (float)(nz - 1)};

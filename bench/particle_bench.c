@@ -4,6 +4,8 @@
  * fits them about eight deep, lets them fall for --settle steps, then times --steps steps and
  * reports, per backend:
  *   ms/step       wall time of drape_world_step (the OpenCL step ends with clFinish)
+ *   cpu ms/step   the process's CPU time per step: on the one-thread CPU reference, its time
+ *                 undisturbed by other jobs on a busy machine; on OpenCL, all of PoCL's threads
  *   grid Mp/s     particles put into the grid per second: N x substeps / the broad phase's time
  *                 (drape_profile.grid_ms: device time on OpenCL, wall time on the CPU)
  *   contacts M/s  contact pairs resolved per second: the pairs within their collision distance at
@@ -25,7 +27,7 @@
 
 typedef struct result {
     bool ok;
-    double ms_step, grid_mps, contacts_mps, grid_mib;
+    double ms_step, cpu_ms_step, grid_mps, contacts_mps, grid_mib;
     uint32_t contacts;
 } result;
 
@@ -33,6 +35,13 @@ static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
@@ -82,15 +91,16 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
     drape_contact_stats cs = {0};
     ok = ok && drape_world_get_contact_stats(w, &cs) == DRAPE_OK;
     drape_world_reset_profile(w);
-    double t0 = now_ms();
+    double t0 = now_ms(), c0 = cpu_ms();
     for (int s = 0; ok && s < steps; ++s)
         ok = drape_world_step(w) == DRAPE_OK;
-    double ms = (now_ms() - t0) / steps;
+    double ms = (now_ms() - t0) / steps, cms = (cpu_ms() - c0) / steps;
     drape_profile prof = {0};
     ok = ok && drape_world_get_profile(w, &prof) == DRAPE_OK;
     if (ok) {
         out.ok = true;
         out.ms_step = ms;
+        out.cpu_ms_step = cms;
         out.contacts = cs.contacts;
         out.grid_mps = prof.grid_ms > 0.0
                            ? 1e-3 * (double)info.particle_count * substeps * steps / prof.grid_ms
@@ -172,8 +182,8 @@ int main(int argc, char **argv)
     }
     if (js)
         fprintf(js, "{\"substeps\": %d, \"iterations\": %d, \"cases\": [", substeps, iterations);
-    printf("%9s %-7s %10s %10s %12s %9s %9s %8s\n", "particles", "backend", "ms/step",
-           "grid Mp/s", "contacts M/s", "contacts", "grid MiB", "CPU/CL");
+    printf("%9s %-7s %10s %11s %10s %12s %9s %9s %8s\n", "particles", "backend", "ms/step",
+           "cpu ms/step", "grid Mp/s", "contacts M/s", "contacts", "grid MiB", "CPU/CL");
     bool any = false;
     for (int k = 0; k < count; ++k) {
         result res[2] = {{0}, {0}};
@@ -189,8 +199,8 @@ int main(int argc, char **argv)
             }
             any = true;
             double ratio = b == 1 && res[0].ok ? res[0].ms_step / res[1].ms_step : 0.0;
-            printf("%9u %-7s %10.3f %10.2f %12.2f %9u %9.2f", sizes[k], names[b], res[b].ms_step,
-                   res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
+            printf("%9u %-7s %10.3f %11.3f %10.2f %12.2f %9u %9.2f", sizes[k], names[b],
+                   res[b].ms_step, res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
             if (ratio > 0.0)
                 printf(" %8.2f", ratio);
             printf("\n");
@@ -198,10 +208,10 @@ int main(int argc, char **argv)
             if (js)
                 fprintf(js,
                         "%s\n  {\"particles\": %u, \"backend\": \"%s\", \"ms_per_step\": %.4f, "
-                        "\"grid_mparticles_per_s\": %.4f, \"contacts_m_per_s\": %.4f, "
+                        "\"cpu_ms_per_step\": %.4f, \"grid_mparticles_per_s\": %.4f, \"contacts_m_per_s\": %.4f, "
                         "\"contacts\": %u, \"grid_mib\": %.4f}",
                         any && (k > 0 || b > 0) ? "," : "", sizes[k], names[b], res[b].ms_step,
-                        res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
+                        res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
         }
     }
     if (js) {

@@ -2,8 +2,9 @@
  *
  *   for each substep, h = dt / substeps:
  *     predict   v += h (g + drag (wind - v)); damp(v); p = x + h v      (or the mass-spring forces)
- *     grid      particles with a radius: velocity limit, hashed grid, contact counts
- *     collide   one continuous contact per particle: the segment x -> p against every collider
+ *     grid      particles with a radius: velocity limit, hashed grid
+ *     collide   one continuous contact per particle: the segment x -> p against every collider;
+ *               then the contact candidates between particles, their counts and support levels
  *     project   `iterations` times: every constraint type, colour by colour; then the contacts
  *               between particles (one gather pass); then every particle against every collider
  *     update    v = (p - x) / h; x = p; restitution for particles in contact; non-finite check
@@ -126,6 +127,11 @@ static drape_result substep(drape_world *w, float h)
     double t1 = now_ms();
     generate_contacts(w, h);
     double t2 = now_ms();
+    if (particles) {
+        dr_cpu_particle_candidates(w);
+        t1 += now_ms() - t2; /* the grid's time */
+        t2 = now_ms();
+    }
     if (w->def.mode == DRAPE_MODE_PBD) {
         const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)

@@ -4,9 +4,11 @@
  * order, and the two agree bitwise (opencl.parity).
  *
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
- * particle_scatter, particle_count (6 kernels); per iteration particle_gather and particle_apply.
- * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B sorted index, 4 B count, 16 B
- * anchor, 16 B gather output (64 B); per bucket 8 B (histogram and starts), about two buckets per particle; the
+ * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
+ * particle_gather and particle_apply.
+ * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B sorted index, 4 B count, 4 B
+ * candidate count, 16 B anchor, 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of them);
+ * per bucket 8 B (histogram and starts), about two buckets per particle; the
  * block sums, 4 B per 256 buckets. The step reads one integer back: the fullest bucket.
  */
 #include "world_internal.h"
@@ -25,7 +27,7 @@ static const char *const kernel_names[K_PARTICLE_KERNELS] = {
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
-    cl_mem shape, group, cell, sorted, nbr, dnew, anchor; /* per particle */
+    cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor; /* per particle */
     cl_mem counts, start, partial;                /* per bucket, per block */
     cl_mem fullest;                               /* one uint */
     uint32_t particles, buckets;                  /* sizes allocated */
@@ -42,8 +44,9 @@ struct dr_cl_particles {
 
 static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
-    cl_mem *all[] = {&p->shape,  &p->group, &p->cell,  &p->sorted,  &p->nbr,
-                     &p->anchor, &p->dnew,  &p->counts, &p->start, &p->partial};
+    cl_mem *all[] = {&p->shape, &p->group, &p->cell,   &p->sorted, &p->nbr,
+                     &p->ncand, &p->list,  &p->anchor, &p->dnew,   &p->counts,
+                     &p->start, &p->partial};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -99,6 +102,8 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->cell, n * sizeof(uint32_t), "particle buckets"},
             {&p->sorted, n * sizeof(uint32_t), "particles by bucket"},
             {&p->nbr, n * sizeof(uint32_t), "contact counts"},
+            {&p->ncand, n * sizeof(uint32_t), "contact candidate counts"},
+            {&p->list, n * DR_NBR_CAP * sizeof(uint32_t), "contact candidates"},
             {&p->dnew, n * sizeof(dr_vec4), "contact displacements"},
             {&p->anchor, n * sizeof(dr_vec4), "grid anchors"},
             {&p->counts, b * sizeof(uint32_t), "bucket histogram"},
@@ -147,12 +152,17 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     TRY(launch(p, ctx, K_SCAN_WRITE, blocks, phase));
     TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->start), A(p->counts),
                        A(p->sorted), A(n)));
-    TRY(launch(p, ctx, K_SCATTER, n, phase));
-    /* the collider contacts are not read when counting: any valid buffer */
-    TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 13, A(x), A(d), A(p->anchor), A(p->shape),
-                       A(p->group),
-                       A(p->dnew), A(p->nbr), A(p->start), A(p->sorted), A(p->fullest),
-                       A(inv_cell), A(mask), A(n)));
+    return launch(p, ctx, K_SCATTER, n, phase);
+}
+
+drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
+                                        const drape_world *w, int phase)
+{
+    const cl_uint n = p->particles, mask = p->buckets - 1;
+    const float inv_cell = 1.0f / w->plan.cell;
+    TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 12, A(p->anchor), A(p->shape), A(p->group),
+                       A(p->nbr), A(p->ncand), A(p->list), A(p->start), A(p->sorted),
+                       A(p->fullest), A(inv_cell), A(mask), A(n)));
     return launch(p, ctx, K_COUNT_PAIRS, n, phase);
 }
 
@@ -162,10 +172,10 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
-    TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 17, A(p->dnew), A(x), A(d), A(p->anchor),
-                       A(p->shape),
-                       A(p->group), A(contacts), A(p->nbr), A(p->start), A(p->sorted),
-                       A(p->fullest), A(inv_cell), A(mask), A(mu_s), A(mu_k), A(relax), A(n)));
+    TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 19, A(p->dnew), A(x), A(d), A(p->anchor),
+                       A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
+                       A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s),
+                       A(mu_k), A(relax), A(n)));
     TRY(launch(p, ctx, K_GATHER, n, phase));
     TRY(dr_cl_set_args(ctx, p->k[K_APPLY], 0, 3, A(d), A(p->dnew), A(n)));
     return launch(p, ctx, K_APPLY, n, phase);

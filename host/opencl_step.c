@@ -658,6 +658,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
                  A(n)));
     TRY(launch(cl, K_CONTACTS, n, COLLIDE));
+    if (pbd && w->plan.enabled)
+        TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
     TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
     const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
     const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;

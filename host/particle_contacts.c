@@ -53,7 +53,7 @@ void dr_particle_plan_update(drape_world *w)
         plan.members++;
     }
     plan.enabled = plan.members >= 2 && (two_groups || self_members >= 2);
-    plan.cell = 2.0f * rmax;
+    plan.cell = 2.0f * rmax * (1.0f + DR_NBR_MARGIN); /* the candidates' reach */
     while (plan.buckets < 2u * plan.members && plan.buckets < (1u << 30))
         plan.buckets *= 2;
     w->plan = plan;
@@ -68,6 +68,8 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->start);
     free(g->sorted);
     free(g->nbr);
+    free(g->ncand);
+    free(g->list);
     free(g->dnew);
     free(g->anchor);
     memset(g, 0, sizeof *g);
@@ -83,11 +85,13 @@ static drape_result grid_alloc(drape_world *w)
     g->cell = malloc((size_t)n * sizeof *g->cell);
     g->sorted = malloc((size_t)n * sizeof *g->sorted);
     g->nbr = calloc(n, sizeof *g->nbr);
+    g->ncand = calloc(n, sizeof *g->ncand);
+    g->list = malloc((size_t)n * DR_NBR_CAP * sizeof *g->list);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
-    if (!g->cell || !g->sorted || !g->nbr || !g->dnew || !g->anchor || !g->counts || !g->start) {
+    if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->dnew || !g->anchor || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -131,14 +135,21 @@ drape_result dr_cpu_particle_grid(drape_world *w)
     for (uint32_t i = 0; i < n; ++i)
         if (g->cell[i] != DR_NO_CELL)
             g->sorted[g->start[g->cell[i]] + --g->counts[g->cell[i]]] = i;
-    for (uint32_t i = 0; i < n; ++i)
-        g->nbr[i] = 0;
-    if (w->fullest_bucket > DR_CELL_CAP)
-        return DRAPE_OK; /* the step reports it; no pair tests this step */
-    for (uint32_t i = 0; i < n; ++i)
-        (void)dr_particle_gather(i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->start,
-                                 g->sorted, inv_cell, mask, 0.0f, 0.0f, 0.0f, 1, &g->nbr[i]);
     return DRAPE_OK;
+}
+
+void dr_cpu_particle_candidates(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
+    const float inv_cell = 1.0f / w->plan.cell;
+    for (uint32_t i = 0; i < n; ++i)
+        g->nbr[i] = g->ncand[i] = 0;
+    if (w->fullest_bucket > DR_CELL_CAP)
+        return; /* the step reports it; no pair tests this step */
+    for (uint32_t i = 0; i < n; ++i)
+        g->ncand[i] = dr_particle_candidates(i, g->anchor, w->shape, w->group, g->start, g->sorted,
+                                             inv_cell, mask, g->list, &g->nbr[i]);
 }
 
 void dr_cpu_particle_contacts(drape_world *w)
@@ -150,11 +161,11 @@ void dr_cpu_particle_contacts(drape_world *w)
     const float inv_cell = 1.0f / w->plan.cell;
     unsigned found;
     for (uint32_t i = 0; i < n; ++i)
-        g->dnew[i] = dr_particle_gather(i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr,
-                                        g->start, g->sorted, inv_cell, mask,
-                                        w->def.particle_static_friction,
+        g->dnew[i] = dr_particle_gather(i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts,
+                                        g->nbr, g->ncand, g->list, g->start, g->sorted, inv_cell,
+                                        mask, w->def.particle_static_friction,
                                         w->def.particle_kinetic_friction,
-                                        w->def.contact_relaxation, 0, &found);
+                                        w->def.contact_relaxation, &found);
     memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
 }
 
@@ -173,8 +184,9 @@ drape_result dr_particle_check(drape_world *w)
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr (4 B each), dnew, anchor, shape (16 B each), group (4 B); counts, start */
-    return n * (4 + 4 + 4 + 16 + 16 + 16 + 4) + b * 4 + (b + 1) * 4;
+    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, shape (16 B each), group (4 B), the
+     * candidate lists; counts, start */
+    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 4 + 4 * DR_NBR_CAP) + b * 4 + (b + 1) * 4;
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

@@ -100,6 +100,8 @@ typedef struct dr_particle_grid {
     uint32_t *start;  /* buckets + 1: exclusive prefix sum of the histogram */
     uint32_t *sorted; /* particle indices bucket by bucket */
     uint32_t *nbr;    /* per particle: contacts at the substep's start */
+    uint32_t *ncand;  /* per particle: contact candidates (dr_particle_candidates) */
+    uint32_t *list;   /* per particle: DR_NBR_CAP slots for the candidates' indices */
     dr_vec4 *dnew;    /* the gather's output */
     dr_vec4 *anchor;  /* per particle: its prediction when the grid was built (m) */
 } dr_particle_grid;
@@ -292,8 +294,10 @@ void dr_particle_mark_mesh(drape_world *world, uint32_t first, uint32_t count);
 /* A new group id (DRAPE_GROUP_NEW), or `group` itself, which it then counts as used. */
 uint32_t dr_particle_take_group(drape_world *world, uint32_t group);
 void dr_particle_grid_free(dr_particle_grid *grid);
-/* CPU reference: the velocity limit and the grid of one substep, then the contact counts. */
+/* CPU reference: the velocity limit and the grid of one substep; then, after the collider
+ * contacts, the contact candidates and counts. */
 drape_result dr_cpu_particle_grid(drape_world *world);
+void dr_cpu_particle_candidates(drape_world *world);
 /* CPU reference: one gather pass of the particle contacts. */
 void dr_cpu_particle_contacts(drape_world *world);
 /* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
@@ -307,10 +311,13 @@ void dr_cl_particles_destroy(dr_cl_particles *p, struct dr_cl_context *ctx);
 /* Uploads radii, rest positions and groups, and sizes the grid, for the world's plan. */
 drape_result dr_cl_particles_upload(dr_cl_particles *p, struct dr_cl_context *ctx,
                                     const drape_world *world);
-/* The velocity limit, the grid and the contact counts of one substep. */
+/* The velocity limit and the grid of one substep. */
 drape_result dr_cl_particles_grid(dr_cl_particles *p, struct dr_cl_context *ctx,
                                   const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
                                   int phase);
+/* After the collider contacts: the contact candidates and counts. */
+drape_result dr_cl_particles_candidates(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                        const drape_world *world, int phase);
 /* One gather pass, then its output copied into d. */
 drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
                                      const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,

@@ -1084,6 +1084,8 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
 #define DR_GROUP_MESH 0x40000000u
 #define DR_REST_FILTER 1.5f
 #define DR_CELL_CAP 256u
+#define DR_NBR_CAP 32u      /* contact candidates listed per particle and substep */
+#define DR_NBR_MARGIN 0.25f /* candidates: anchors within (1 + this) collision distances */
 #define DR_FIXED_ONE 4294967296.0f /* 2^32: the fixed-point unit is 2^-32 m */
 #define DR_FIXED_MAX 1.0e4f        /* m: one pair's push is clamped to this, so sums cannot overflow */
 
@@ -1164,35 +1166,85 @@ DR_FN dr_fixed dr_to_fixed(float f, float *poison)
     return (dr_fixed)(f * DR_FIXED_ONE);
 }
 
-/* The contacts of particle i with its neighbours: the buckets of the 27 cells around its anchor
- * (its prediction when the grid was built, so that i finds j exactly when j finds i), each visited
- * once. counting != 0: only counts the pairs within their collision
- * distance into *found and returns d[i]. Otherwise returns d[i] plus the sum of its pair pushes
- * (see above); nbr holds the counts of the counting pass, contacts the collider contacts, and
- * mu_s, mu_k the Coulomb coefficients. The table has mask + 1 buckets; start has mask + 2 entries. */
-DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                                 DR_GLOBAL const dr_vec4 *anchor,
-                                 DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
-                                 DR_GLOBAL const dr_contact *contacts,
-                                 DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *start,
-                                 DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask,
-                                 float mu_s, float mu_k, float relax, int counting,
-                                 unsigned *found)
+/* One pair's contribution to particle i's push-out (see above), summed in fixed point into
+ * acc. xi, di, si, gi: particle i's position, displacement, shape and group word; grounded_i
+ * whether it has a collider contact; ni its contact count at the substep's start. Pairs not
+ * within their collision distance at the current predictions add nothing. */
+typedef struct dr_pair_sum {
+    dr_fixed x, y, z;
+    float poison;   /* 0, or NaN once a push is not finite */
+    unsigned found; /* pairs within their collision distance */
+} dr_pair_sum;
+
+DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
+                        dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
+                        DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                        DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                        DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
+                        float mu_s, float mu_k, float relax)
 {
-    dr_vec4 xi = x[i], di = d[i], si = shape[i];
-    unsigned gi = group[i];
-    *found = 0u;
+    dr_vec4 sj = shape[j], xj = x[j], dj = d[j];
+    float D = dr_pair_distance(si, gi, sj, group[j]);
+    dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
+    float len2 = dr_dot3(r, r);
+    if (!(len2 < D * D))
+        return;
+    acc->found = acc->found + 1u;
+    /* the pair's inverse masses, a grounded particle immovable against a free one */
+    int grounded_j = dr_has_contact(contacts[j]);
+    float wi = grounded_i && !grounded_j ? 0.0f : xi.w;
+    float wj = grounded_j && !grounded_i ? 0.0f : xj.w;
+    float wsum = wi + wj;
+    if (!(wsum > 0.0f))
+        return;
+    float len = DR_SQRT(len2);
+    dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
+    float depth = D - len;
+    unsigned nj = nbr[j], nmax = ni > nj ? ni : nj;
+    float share = wi / wsum * (relax / (float)(nmax > 1u ? nmax : 1u));
+    dr_vec4 u = dr_sub3(di, dj);
+    dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
+    float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
+    dr_vec4 push = dr_scale3(dr_madd3(dr_scale3(n, depth), dt, -cut), share);
+    acc->x += dr_to_fixed(push.x, &acc->poison);
+    acc->y += dr_to_fixed(push.y, &acc->poison);
+    acc->z += dr_to_fixed(push.z, &acc->poison);
+}
+
+/* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
+ * are closer than (1 + DR_NBR_MARGIN) collision distances. Symmetric in i and j, so that i lists
+ * j exactly when j lists i. */
+DR_FN int dr_pair_candidate(dr_vec4 si, unsigned gi, dr_vec4 ai, dr_vec4 sj, unsigned gj,
+                            dr_vec4 aj)
+{
+    float D = dr_pair_distance(si, gi, sj, gj) * (1.0f + DR_NBR_MARGIN);
+    dr_vec4 r = dr_sub3(ai, aj);
+    return D > 0.0f && dr_dot3(r, r) < D * D;
+}
+
+/* The candidates of particle i, once per substep after the grid is built: the buckets of the 27
+ * cells around its anchor (each visited once; the anchors make the search symmetric), every j that
+ * dr_pair_candidate accepts. The first DR_NBR_CAP go into list[i * DR_NBR_CAP ...]; returns how
+ * many there are (more than DR_NBR_CAP: the push pass searches the grid again for i). *touching
+ * gets the pairs within their collision distance at the anchors (the substep's start). The table
+ * has mask + 1 buckets; start has mask + 2 entries. */
+DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+                                      DR_GLOBAL const dr_vec4 *shape,
+                                      DR_GLOBAL const unsigned *group,
+                                      DR_GLOBAL const unsigned *start,
+                                      DR_GLOBAL const unsigned *sorted, float inv_cell,
+                                      unsigned mask, DR_GLOBAL unsigned *list, unsigned *touching)
+{
+    dr_vec4 si = shape[i];
+    unsigned gi = group[i], count = 0u, found = 0u;
+    *touching = 0u;
     if (!(si.w > 0.0f))
-        return di;
-    dr_vec4 pi = anchor[i];
-    int cx = dr_cell_coord(pi.x, inv_cell), cy = dr_cell_coord(pi.y, inv_cell),
-        cz = dr_cell_coord(pi.z, inv_cell);
-    int grounded_i = counting ? 0 : dr_has_contact(contacts[i]);
-    unsigned ni = counting ? 0u : nbr[i];
+        return 0u;
+    dr_vec4 ai = anchor[i];
+    int cx = dr_cell_coord(ai.x, inv_cell), cy = dr_cell_coord(ai.y, inv_cell),
+        cz = dr_cell_coord(ai.z, inv_cell);
     unsigned seen[27];
     unsigned nseen = 0u;
-    dr_fixed ax = 0, ay = 0, az = 0;
-    float poison = 0.0f;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
@@ -1208,41 +1260,81 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                     unsigned j = sorted[k];
                     if (j == i)
                         continue;
-                    dr_vec4 sj = shape[j], xj = x[j], dj = d[j];
-                    float D = dr_pair_distance(si, gi, sj, group[j]);
-                    dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
-                    float len2 = dr_dot3(r, r);
-                    if (!(len2 < D * D))
+                    dr_vec4 sj = shape[j], aj = anchor[j];
+                    unsigned gj = group[j];
+                    if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
                         continue;
-                    *found = *found + 1u;
-                    if (counting)
-                        continue;
-                    /* the pair's inverse masses, a grounded particle immovable against a free one */
-                    int grounded_j = dr_has_contact(contacts[j]);
-                    float wi = grounded_i && !grounded_j ? 0.0f : xi.w;
-                    float wj = grounded_j && !grounded_i ? 0.0f : xj.w;
-                    float wsum = wi + wj;
-                    if (!(wsum > 0.0f))
-                        continue;
-                    float len = DR_SQRT(len2);
-                    dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
-                    float depth = D - len;
-                    unsigned nmax = ni > nbr[j] ? ni : nbr[j];
-                    float share = wi / wsum * (relax / (float)(nmax > 1u ? nmax : 1u));
-                    dr_vec4 u = dr_sub3(di, dj);
-                    dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
-                    float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
-                    dr_vec4 push = dr_scale3(dr_madd3(dr_scale3(n, depth), dt, -cut), share);
-                    ax += dr_to_fixed(push.x, &poison);
-                    ay += dr_to_fixed(push.y, &poison);
-                    az += dr_to_fixed(push.z, &poison);
+                    if (count < DR_NBR_CAP)
+                        list[i * DR_NBR_CAP + count] = j;
+                    count++;
+                    float D = dr_pair_distance(si, gi, sj, gj);
+                    dr_vec4 r = dr_sub3(ai, aj);
+                    found += dr_dot3(r, r) < D * D ? 1u : 0u;
                 }
             }
-    if (counting || *found == 0u)
+    *touching = found;
+    return count;
+}
+
+/* Particle i's displacement plus the sum of its pair pushes (see above), once per iteration: over
+ * its candidate list, or, when it has more than DR_NBR_CAP candidates, over the same candidates
+ * found in the grid again. ncand, list and nbr (the contact counts) come from
+ * dr_particle_candidates, contacts are the collider contacts, and mu_s, mu_k the Coulomb
+ * coefficients. *found gets the pairs within their collision distance. */
+DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                                 DR_GLOBAL const dr_vec4 *anchor,
+                                 DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                                 DR_GLOBAL const dr_contact *contacts,
+                                 DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
+                                 DR_GLOBAL const unsigned *list, DR_GLOBAL const unsigned *start,
+                                 DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask,
+                                 float mu_s, float mu_k, float relax, unsigned *found)
+{
+    dr_vec4 xi = x[i], di = d[i], si = shape[i];
+    unsigned gi = group[i];
+    *found = 0u;
+    if (!(si.w > 0.0f))
+        return di;
+    int grounded_i = dr_has_contact(contacts[i]);
+    unsigned ni = nbr[i], count = ncand[i];
+    dr_pair_sum acc = {0, 0, 0, 0.0f, 0u};
+    if (count <= DR_NBR_CAP) {
+        for (unsigned k = 0u; k < count; ++k)
+            dr_pair_push(&acc, i, list[i * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
+                         shape, group, contacts, nbr, mu_s, mu_k, relax);
+    } else {
+        dr_vec4 ai = anchor[i];
+        int cx = dr_cell_coord(ai.x, inv_cell), cy = dr_cell_coord(ai.y, inv_cell),
+            cz = dr_cell_coord(ai.z, inv_cell);
+        unsigned seen[27];
+        unsigned nseen = 0u;
+        for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    unsigned b = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
+                    int dup = 0;
+                    for (unsigned k = 0u; k < nseen; ++k)
+                        dup |= seen[k] == b;
+                    if (dup)
+                        continue;
+                    seen[nseen++] = b;
+                    unsigned s0 = start[b], s1 = start[b + 1u];
+                    for (unsigned k = s0; k < s1; ++k) {
+                        unsigned j = sorted[k];
+                        if (j != i &&
+                            dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
+                            dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape,
+                                         group, contacts, nbr, mu_s, mu_k, relax);
+                    }
+                }
+    }
+    *found = acc.found;
+    if (acc.found == 0u)
         return di;
     const float unit = 1.0f / DR_FIXED_ONE;
-    return DR_V4(di.x + ((float)ax * unit + poison), di.y + ((float)ay * unit + poison),
-                 di.z + ((float)az * unit + poison), di.w);
+    return DR_V4(di.x + ((float)acc.x * unit + acc.poison),
+                 di.y + ((float)acc.y * unit + acc.poison),
+                 di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
 
 /* ---- non-finite state ------------------------------------------------------------------------ */

@@ -6,7 +6,8 @@
  *   scan_partials     one work-item: the exclusive scan of the block sums (a few thousand at most)
  *   scan_write        each block's bucket starts, and the fullest bucket (atomic_max)
  *   particle_scatter  each particle into its bucket, counting the histogram back down (atomic_dec)
- *   particle_count    the contacts of each particle at the substep's start
+ *   particle_count    after the collider contacts: each particle's contact candidates (a list of
+ *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
  *
  * Only integers meet atomics; the order the scatter leaves a bucket in does not change the gather's
@@ -90,27 +91,29 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *s
     sorted[start[b] + atomic_dec(&counts[b]) - 1u] = i;
 }
 
-__kernel void particle_count(__global const float4 *x, __global const float4 *d,
-                             __global const float4 *anchor, __global const float4 *shape, __global const uint *group,
-                             __global const dr_contact *contacts, __global uint *nbr,
-                             __global const uint *start, __global const uint *sorted,
-                             __global const uint *fullest, float inv_cell, uint mask, uint n)
+__kernel void particle_count(__global const float4 *anchor, __global const float4 *shape,
+                             __global const uint *group, __global uint *nbr, __global uint *ncand,
+                             __global uint *list, __global const uint *start,
+                             __global const uint *sorted, __global const uint *fullest,
+                             float inv_cell, uint mask, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    uint found = 0u;
+    uint found = 0u, count = 0u;
     if (fullest[0] <= DR_CELL_CAP)
-        dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, start, sorted, inv_cell,
-                           mask, 0.0f, 0.0f, 0.0f, 1, &found);
+        count = dr_particle_candidates(i, anchor, shape, group, start, sorted, inv_cell, mask, list,
+                                       &found);
     nbr[i] = found;
+    ncand[i] = count;
 }
 
 __kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
                               __global const float4 *d, __global const float4 *anchor,
                               __global const float4 *shape,
                               __global const uint *group, __global const dr_contact *contacts,
-                              __global const uint *nbr, __global const uint *start,
+                              __global const uint *nbr, __global const uint *ncand,
+                              __global const uint *list, __global const uint *start,
                               __global const uint *sorted, __global const uint *fullest,
                               float inv_cell, uint mask, float mu_s, float mu_k, float relax,
                               uint n)
@@ -120,8 +123,8 @@ __kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
         return;
     uint found;
     dnew[i] = fullest[0] <= DR_CELL_CAP
-                  ? dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, start, sorted,
-                                       inv_cell, mask, mu_s, mu_k, relax, 0, &found)
+                  ? dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, ncand, list,
+                                       start, sorted, inv_cell, mask, mu_s, mu_k, relax, &found)
                   : d[i];
 }
 

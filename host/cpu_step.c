@@ -7,7 +7,8 @@
  *               then the contact candidates between particles, their counts and support levels
  *     project   `iterations` times: every constraint type, colour by colour; then the contacts
  *               between particles (one gather pass); then every particle against every collider
- *     update    v = (p - x) / h; x = p; restitution for particles in contact; non-finite check
+ *     update    v = (p - x) / h; x = p; restitution for particles in contact; non-finite check;
+ *               then restitution between particles (a gather over the contact candidates)
  *
  * It loops over the colour-ordered solver sets in order, so its Gauss-Seidel order is the one the
  * OpenCL backend runs colour by colour in parallel; all per-element maths comes from
@@ -94,9 +95,16 @@ static void project_contacts(drape_world *w, float h)
 
 /* The update, and the lowest index per phase of a particle whose state turned non-finite
  * (dr_nonfinite_phase), kept across the substeps of a step in w->nonfinite as the device does. */
+/* m/s: the approach speed below which a contact rests instead of bouncing (collider and particle
+ * restitution alike). */
+static float rest_speed(const drape_world *w, float h)
+{
+    return 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
+}
+
 static void update(drape_world *w, float h)
 {
-    const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
+    const float threshold = rest_speed(w, h);
     const int verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
                        w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
@@ -152,6 +160,8 @@ static drape_result substep(drape_world *w, float h)
     }
     double t3 = now_ms();
     update(w, h);
+    if (particles)
+        dr_cpu_particle_bounce(w, rest_speed(w, h));
     w->time += h;
     double t4 = now_ms();
     prof->predict_ms += tg - t0;

@@ -5,7 +5,8 @@
  *
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
  * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
- * particle_gather and particle_apply.
+ * particle_gather and particle_apply; after the update, with restitution, particle_bounce and
+ * particle_apply (and a copy of the velocities after the prediction when the grid is built).
  * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B sorted index, 4 B count, 4 B
  * candidate count, 16 B anchor, 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of them);
  * per bucket 8 B (histogram and starts), about two buckets per particle; the
@@ -20,14 +21,14 @@
 #define SCAN_BLOCK 256u /* DR_SCAN_BLOCK in kernels/particles.cl */
 
 enum { K_CELLS, K_SCAN_BLOCKS, K_SCAN_PARTIALS, K_SCAN_WRITE, K_SCATTER, K_COUNT_PAIRS, K_GATHER,
-       K_APPLY, K_PARTICLE_KERNELS };
+       K_APPLY, K_BOUNCE, K_PARTICLE_KERNELS };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
     "particle_cells", "scan_blocks", "scan_partials", "scan_write", "particle_scatter",
-    "particle_count", "particle_gather", "particle_apply"};
+    "particle_count", "particle_gather", "particle_apply", "particle_bounce"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
-    cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor; /* per particle */
+    cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor, vpre; /* per particle */
     cl_mem counts, start, partial;                /* per bucket, per block */
     cl_mem fullest;                               /* one uint */
     uint32_t particles, buckets;                  /* sizes allocated */
@@ -46,7 +47,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
     cl_mem *all[] = {&p->shape, &p->group, &p->cell,   &p->sorted, &p->nbr,
                      &p->ncand, &p->list,  &p->anchor, &p->dnew,   &p->counts,
-                     &p->start, &p->partial};
+                     &p->start, &p->partial, &p->vpre};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -106,6 +107,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->list, n * DR_NBR_CAP * sizeof(uint32_t), "contact candidates"},
             {&p->dnew, n * sizeof(dr_vec4), "contact displacements"},
             {&p->anchor, n * sizeof(dr_vec4), "grid anchors"},
+            {&p->vpre, n * sizeof(dr_vec4), "velocities after the prediction"},
             {&p->counts, b * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 1) * sizeof(uint32_t), "bucket starts"},
             {&p->partial, (blocks_of((uint32_t)b) + 1) * sizeof(uint32_t), "scan block sums"},
@@ -131,13 +133,23 @@ static drape_result launch(dr_cl_particles *p, dr_cl_context *ctx, int kernel, s
     return dr_cl_launch_1d(ctx, p->k[kernel], n, phase);
 }
 
+/* One launch of particle_apply: dst = src, per particle. */
+static drape_result copy(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, cl_mem src, int phase)
+{
+    const cl_uint n = p->particles;
+    TRY(dr_cl_set_args(ctx, p->k[K_APPLY], 0, 3, A(dst), A(src), A(n)));
+    return launch(p, ctx, K_APPLY, n, phase);
+}
+
 drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
-                                  cl_mem x, cl_mem d, int phase)
+                                  cl_mem x, cl_mem v, cl_mem d, int phase)
 {
     const cl_uint n = p->particles, buckets = p->buckets, mask = buckets - 1,
                   blocks = blocks_of(buckets);
     const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
     const cl_uint zero = 0;
+    if (w->def.particle_restitution > 0.0f)
+        TRY(copy(p, ctx, p->vpre, v, phase));
     TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
     TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 10, A(d), A(x), A(p->anchor), A(p->shape),
                        A(p->cell), A(p->counts), A(inv_cell), A(mask), A(travel), A(n)));
@@ -177,8 +189,21 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
                        A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s),
                        A(mu_k), A(relax), A(n)));
     TRY(launch(p, ctx, K_GATHER, n, phase));
-    TRY(dr_cl_set_args(ctx, p->k[K_APPLY], 0, 3, A(d), A(p->dnew), A(n)));
-    return launch(p, ctx, K_APPLY, n, phase);
+    return copy(p, ctx, d, p->dnew, phase);
+}
+
+drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
+                                    cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
+{
+    const cl_uint n = p->particles;
+    const float e = w->def.particle_restitution;
+    if (!(e > 0.0f))
+        return DRAPE_OK;
+    TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
+                       A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
+                       A(p->fullest), A(e), A(slow), A(n)));
+    TRY(launch(p, ctx, K_BOUNCE, n, phase));
+    return copy(p, ctx, v, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)

@@ -652,7 +652,7 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
     if (pbd && w->plan.enabled)
-        TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->d, cl->phase[GRID]));
+        TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     const float t = (float)w->time, margin = w->def.collision_margin;
     TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
@@ -665,7 +665,11 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
     TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                  A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
-    return launch(cl, K_UPDATE, n, UPDATE);
+    TRY(launch(cl, K_UPDATE, n, UPDATE));
+    if (pbd && w->plan.enabled)
+        TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
+                                   cl->phase[UPDATE]));
+    return DRAPE_OK;
 }
 
 /* The step's non-finite check into w->nonfinite; the counters start again when one was set. */

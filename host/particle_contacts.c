@@ -70,6 +70,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->nbr);
     free(g->ncand);
     free(g->list);
+    free(g->vpre);
     free(g->dnew);
     free(g->anchor);
     memset(g, 0, sizeof *g);
@@ -87,11 +88,12 @@ static drape_result grid_alloc(drape_world *w)
     g->nbr = calloc(n, sizeof *g->nbr);
     g->ncand = calloc(n, sizeof *g->ncand);
     g->list = malloc((size_t)n * DR_NBR_CAP * sizeof *g->list);
+    g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
-    if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->dnew || !g->anchor || !g->counts || !g->start) {
+    if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew || !g->anchor || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -110,6 +112,8 @@ drape_result dr_cpu_particle_grid(drape_world *w)
     dr_particle_grid *g = &w->grid;
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
+    if (w->def.particle_restitution > 0.0f)
+        memcpy(g->vpre, w->v, (size_t)n * sizeof *g->vpre);
     /* cell ids and the histogram */
     memset(g->counts, 0, (size_t)w->plan.buckets * sizeof *g->counts);
     for (uint32_t i = 0; i < n; ++i) {
@@ -169,6 +173,19 @@ void dr_cpu_particle_contacts(drape_world *w)
     memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
 }
 
+void dr_cpu_particle_bounce(drape_world *w, float slow)
+{
+    dr_particle_grid *g = &w->grid;
+    if (w->fullest_bucket > DR_CELL_CAP || !(w->def.particle_restitution > 0.0f))
+        return;
+    const uint32_t n = w->particle_count;
+    for (uint32_t i = 0; i < n; ++i)
+        g->dnew[i] = dr_particle_bounce(i, w->x, w->v, g->vpre, w->shape, w->group, w->contacts,
+                                        g->nbr, g->ncand, g->list, w->def.particle_restitution,
+                                        slow);
+    memcpy(w->v, g->dnew, (size_t)n * sizeof *w->v);
+}
+
 drape_result dr_particle_check(drape_world *w)
 {
     if (w->fullest_bucket <= DR_CELL_CAP)
@@ -184,9 +201,9 @@ drape_result dr_particle_check(drape_world *w)
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, shape (16 B each), group (4 B), the
+    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape (16 B each), group (4 B), the
      * candidate lists; counts, start */
-    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 4 + 4 * DR_NBR_CAP) + b * 4 + (b + 1) * 4;
+    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 4 + 4 * DR_NBR_CAP) + b * 4 + (b + 1) * 4;
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

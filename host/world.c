@@ -32,6 +32,7 @@ drape_world_def drape_default_world_def(void)
     def.particle_static_friction = 0.4f;
     def.particle_kinetic_friction = 0.3f;
     def.particle_travel_limit = 1.0f;
+    def.particle_restitution = 0.0f;
     def.contact_relaxation = 1.0f;
     def.log = drape_log_stderr;
     return def;
@@ -140,6 +141,10 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         if (!(nonnegative[i].value >= 0.0f) || !isfinite(nonnegative[i].value))
             return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.%s = %g must be >= 0", fn,
                            nonnegative[i].name, (double)nonnegative[i].value);
+    if (!(def->particle_restitution >= 0.0f && def->particle_restitution <= 1.0f))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.particle_restitution = %g must be in [0, 1]", fn,
+                       (double)def->particle_restitution);
     if (!(def->contact_relaxation > 0.0f && def->contact_relaxation < 2.0f))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.contact_relaxation = %g must be in (0, 2)", fn,

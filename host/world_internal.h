@@ -102,6 +102,7 @@ typedef struct dr_particle_grid {
     uint32_t *nbr;    /* per particle: contacts at the substep's start */
     uint32_t *ncand;  /* per particle: contact candidates (dr_particle_candidates) */
     uint32_t *list;   /* per particle: DR_NBR_CAP slots for the candidates' indices */
+    dr_vec4 *vpre;    /* per particle: its velocity after the prediction (m/s), for restitution */
     dr_vec4 *dnew;    /* the gather's output */
     dr_vec4 *anchor;  /* per particle: its prediction when the grid was built (m) */
 } dr_particle_grid;
@@ -298,6 +299,9 @@ void dr_particle_grid_free(dr_particle_grid *grid);
  * contacts, the contact candidates and counts. */
 drape_result dr_cpu_particle_grid(drape_world *world);
 void dr_cpu_particle_candidates(drape_world *world);
+/* CPU reference: restitution between particles, after the update (`slow`: m/s, see
+ * dr_particle_bounce). */
+void dr_cpu_particle_bounce(drape_world *world, float slow);
 /* CPU reference: one gather pass of the particle contacts. */
 void dr_cpu_particle_contacts(drape_world *world);
 /* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
@@ -313,11 +317,15 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, struct dr_cl_context *ct
                                     const drape_world *world);
 /* The velocity limit and the grid of one substep. */
 drape_result dr_cl_particles_grid(dr_cl_particles *p, struct dr_cl_context *ctx,
-                                  const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
-                                  int phase);
+                                  const drape_world *world, struct _cl_mem *x, struct _cl_mem *v,
+                                  struct _cl_mem *d, int phase);
 /* After the collider contacts: the contact candidates and counts. */
 drape_result dr_cl_particles_candidates(dr_cl_particles *p, struct dr_cl_context *ctx,
                                         const drape_world *world, int phase);
+/* Restitution between particles after the update, into v. */
+drape_result dr_cl_particles_bounce(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                    const drape_world *world, struct _cl_mem *x, struct _cl_mem *v,
+                                    struct _cl_mem *contacts, float slow, int phase);
 /* One gather pass, then its output copied into d. */
 drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
                                      const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,

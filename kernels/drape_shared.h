@@ -1337,6 +1337,68 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                  di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
 
+/* Restitution between particles, once per substep after the update (v = d / h), as a gather over
+ * the candidate lists: a pair within (1 + DR_NBR_MARGIN) collision distances at the new positions
+ * x whose normal velocity before the solve (vpre, after the prediction) was an approach faster
+ * than `slow` (m/s) separates at least e times that approach speed; the missing normal velocity is
+ * split by inverse mass (a grounded particle immovable against a free one) and averaged over
+ * max(n_i, n_j) like the push-out, summed in fixed point. Slower approaches rest, so that resting
+ * contact does not jitter. A particle with more than DR_NBR_CAP candidates takes no part (on
+ * either side of a pair, so that the pair moves no linear momentum). Returns particle i's new
+ * velocity. */
+DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v,
+                                 DR_GLOBAL const dr_vec4 *vpre, DR_GLOBAL const dr_vec4 *shape,
+                                 DR_GLOBAL const unsigned *group,
+                                 DR_GLOBAL const dr_contact *contacts,
+                                 DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
+                                 DR_GLOBAL const unsigned *list, float e, float slow)
+{
+    dr_vec4 xi = x[i], vi = v[i], si = shape[i];
+    unsigned count = ncand[i];
+    if (!(si.w > 0.0f) || count > DR_NBR_CAP)
+        return vi;
+    dr_vec4 pi = vpre[i];
+    unsigned gi = group[i], ni = nbr[i];
+    int grounded_i = dr_has_contact(contacts[i]);
+    dr_pair_sum acc = {0, 0, 0, 0.0f, 0u};
+    for (unsigned k = 0u; k < count; ++k) {
+        unsigned j = list[i * DR_NBR_CAP + k];
+        if (ncand[j] > DR_NBR_CAP)
+            continue;
+        dr_vec4 xj = x[j];
+        float reach = dr_pair_distance(si, gi, shape[j], group[j]) * (1.0f + DR_NBR_MARGIN);
+        dr_vec4 r = dr_sub3(xi, xj);
+        float len2 = dr_dot3(r, r);
+        if (!(len2 < reach * reach) || !(len2 > 0.0f))
+            continue;
+        dr_vec4 n = dr_scale3(r, 1.0f / DR_SQRT(len2));
+        float before = dr_dot3(dr_sub3(pi, vpre[j]), n);
+        if (!(before < -slow))
+            continue;
+        float gap = -e * before - dr_dot3(dr_sub3(vi, v[j]), n);
+        if (!(gap > 0.0f))
+            continue;
+        int grounded_j = dr_has_contact(contacts[j]);
+        float wi = grounded_i && !grounded_j ? 0.0f : xi.w;
+        float wj = grounded_j && !grounded_i ? 0.0f : xj.w;
+        float wsum = wi + wj;
+        if (!(wsum > 0.0f))
+            continue;
+        unsigned nj = nbr[j], nmax = ni > nj ? ni : nj;
+        dr_vec4 dv = dr_scale3(n, gap * (wi / wsum) / (float)(nmax > 1u ? nmax : 1u));
+        acc.x += dr_to_fixed(dv.x, &acc.poison);
+        acc.y += dr_to_fixed(dv.y, &acc.poison);
+        acc.z += dr_to_fixed(dv.z, &acc.poison);
+        acc.found = acc.found + 1u;
+    }
+    if (acc.found == 0u)
+        return vi;
+    const float unit = 1.0f / DR_FIXED_ONE;
+    return DR_V4(vi.x + ((float)acc.x * unit + acc.poison),
+                 vi.y + ((float)acc.y * unit + acc.poison),
+                 vi.z + ((float)acc.z * unit + acc.poison), vi.w);
+}
+
 /* ---- non-finite state ------------------------------------------------------------------------ */
 /*
  * A step that makes the state non-finite (an explicit step past its stability limit, an overflow)

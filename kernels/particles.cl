@@ -9,6 +9,8 @@
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
+ *   particle_bounce   after the update, restitution between particles (into the same second
+ *                     buffer, which particle_apply copies into the velocities)
  *
  * Only integers meet atomics; the order the scatter leaves a bucket in does not change the gather's
  * result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP particles the
@@ -126,6 +128,22 @@ __kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
                   ? dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, ncand, list,
                                        start, sorted, inv_cell, mask, mu_s, mu_k, relax, &found)
                   : d[i];
+}
+
+__kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
+                              __global const float4 *v, __global const float4 *vpre,
+                              __global const float4 *shape, __global const uint *group,
+                              __global const dr_contact *contacts, __global const uint *nbr,
+                              __global const uint *ncand, __global const uint *list,
+                              __global const uint *fullest, float e, float slow, uint n)
+{
+    uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    vnew[i] = fullest[0] <= DR_CELL_CAP
+                  ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts, nbr, ncand, list, e,
+                                       slow)
+                  : v[i];
 }
 
 __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, uint n)

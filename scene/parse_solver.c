@@ -10,7 +10,7 @@ static const char *const solver_keys[] = {
     "dt", "substeps", "iterations", "damping", "air_drag", "wind", "gravity", "collision_margin",
     "mode", "integrator", "spring_stiffness", "spring_damping", "color_order", "color_seed",
     "color_balance", "backend", "device", "particle_static_friction", "particle_kinetic_friction",
-    "particle_travel_limit", "contact_relaxation", NULL};
+    "particle_travel_limit", "contact_relaxation", "particle_restitution", NULL};
 
 static const char *const modes[] = {"pbd", "mass-spring", NULL};
 static const char *const integrators[] = {"semi-implicit-euler", "velocity-verlet", NULL};
@@ -52,7 +52,9 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
               sc_json_get_float(j, o, "particle_travel_limit", sc_nonneg,
                                 &def->particle_travel_limit) &&
               sc_json_get_float(j, o, "contact_relaxation", relaxation,
-                                &def->contact_relaxation);
+                                &def->contact_relaxation) &&
+              sc_json_get_float(j, o, "particle_restitution", sc_unit,
+                                &def->particle_restitution);
     def->substeps = (int)substeps;
     def->iterations = (int)iterations;
     def->mode = (drape_solver_mode)mode;

@@ -268,6 +268,9 @@ static void build_balls(drape_world *w)
     }
 }
 
+/* The balls bounce off each other a little (restitution between particles). */
+static void bouncy(drape_world_def *def) { def->particle_restitution = 0.3f; }
+
 /* Two self-colliding cloths dropped on a sphere, one across the other. */
 static void build_cloth_layers(drape_world *w)
 {
@@ -283,7 +286,7 @@ static void build_cloth_layers(drape_world *w)
 }
 
 static const scene scenes[] = {
-    {"balls poured into a box", false, build_balls, NULL, NULL},
+    {"balls poured into a box", false, build_balls, bouncy, NULL},
     {"two self-colliding cloths on a sphere", false, build_cloth_layers, NULL, NULL},
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},

@@ -10,6 +10,8 @@
  *    lets the weight of a pile squeeze its lowest contacts (measured 15% here after 2 s, more in
  *    deeper piles; 1% is not reached, see docs/particle-contacts.md), so this bound guards against
  *    regressions, not the 1% goal;
+ *  - restitution: two balls of masses 1 and 4 kg meeting head-on at 2 m/s separate at
+ *    particle_restitution times that speed (0, 0.5, 1), and keep their momentum;
  *  - groups: particles of one group without self-collision pass through each other, of two groups
  *    they collide; a cloth's neighbours do not push each other apart;
  *  - bad input: negative, NaN radius and an out-of-range group are refused with a message naming
@@ -220,6 +222,47 @@ static bool head_on(uint32_t ga, uint32_t gb, bool self)
     return ok && x[0].x < x[1].x;
 }
 
+/* Balls of 1 and 4 kg, radius 2 cm, meeting head-on at 2 m/s without gravity with restitution e:
+ * their separating speed afterwards, and the drift of their momentum (kg m/s). */
+static void bounce(float e, double *separating, double *drift)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    def.particle_restitution = e;
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    if (!w)
+        return;
+    drape_particle_def p[2];
+    for (int i = 0; i < 2; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.02f;
+        p[i].mass = i ? 4.0f : 1.0f;
+        p[i].position = tu_v3(i ? 0.1f : -0.1f, 0.0f, 0.0f);
+        p[i].velocity = tu_v3(i ? -1.0f : 1.0f, 0.0f, 0.0f);
+    }
+    drape_vec3 v[2] = {{0, 0, 0}, {0, 0, 0}};
+    ENSURE(drape_world_add_particles(w, p, 2, NULL) == DRAPE_OK);
+    ENSURE(tu_step(w, 30));
+    ENSURE(drape_world_get_velocities(w, 0, 2, v) == DRAPE_OK);
+    *separating = (double)v[1].x - (double)v[0].x;
+    *drift = fabs(1.0 * v[0].x + 4.0 * v[1].x - (1.0 - 4.0));
+    drape_world_destroy(w);
+}
+
+static void test_restitution(void)
+{
+    const float es[3] = {0.0f, 0.5f, 1.0f};
+    for (int k = 0; k < 3; ++k) {
+        double separating = -1.0, drift = 1.0;
+        bounce(es[k], &separating, &drift);
+        printf("  restitution %g: separating at %.4f m/s after meeting at 2 m/s, momentum drift "
+               "%.2g kg m/s\n", (double)es[k], separating, drift);
+        ENSURE_LE(fabs(separating - 2.0 * es[k]), 0.02);
+        ENSURE_LE(drift, 1e-5 * 5.0);
+    }
+}
+
 static void test_groups(void)
 {
     ENSURE(head_on(0, 0, true));   /* one group that collides with itself */
@@ -296,6 +339,10 @@ static void test_bad_radius_and_group(void)
     bad.contact_relaxation = 2.0f;
     ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "contact_relaxation"));
+    bad = def;
+    bad.particle_restitution = 1.5f;
+    ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "particle_restitution"));
     drape_world_destroy(w);
 }
 
@@ -359,6 +406,7 @@ int main(void)
 {
     RUN_TEST(test_free_space_momentum_and_energy);
     RUN_TEST(test_mass_ratio_stacking);
+    RUN_TEST(test_restitution);
     RUN_TEST(test_groups);
     RUN_TEST(test_cloth_neighbours_are_filtered);
     RUN_TEST(test_bad_radius_and_group);

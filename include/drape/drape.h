@@ -202,6 +202,8 @@ typedef struct drape_world_def {
     float contact_relaxation;        /* each pair's push-out is scaled by this over the larger of the
                                         two particles' contact counts (Jacobi averaging); in (0, 2);
                                         default 1 */
+    float particle_restitution;      /* fraction of the normal approach speed two colliding
+                                        particles separate with, [0, 1]; default 0 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
 } drape_world_def;

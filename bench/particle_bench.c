@@ -78,7 +78,8 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
     b.max_count = n;
     drape_build_info info = {0};
     bool ok = drape_world_add_particle_block(w, &b, &info) == DRAPE_OK;
-    const drape_vec3 points[5] = {{0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 points[5] = {
+        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
     const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int i = 0; ok && i < 5; ++i) {
         drape_collider_def c = drape_default_collider_def();
@@ -200,7 +201,8 @@ int main(int argc, char **argv)
             any = true;
             double ratio = b == 1 && res[0].ok ? res[0].ms_step / res[1].ms_step : 0.0;
             printf("%9u %-7s %10.3f %11.3f %10.2f %12.2f %9u %9.2f", sizes[k], names[b],
-                   res[b].ms_step, res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
+                   res[b].ms_step, res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps,
+                   res[b].contacts, res[b].grid_mib);
             if (ratio > 0.0)
                 printf(" %8.2f", ratio);
             printf("\n");
@@ -208,10 +210,12 @@ int main(int argc, char **argv)
             if (js)
                 fprintf(js,
                         "%s\n  {\"particles\": %u, \"backend\": \"%s\", \"ms_per_step\": %.4f, "
-                        "\"cpu_ms_per_step\": %.4f, \"grid_mparticles_per_s\": %.4f, \"contacts_m_per_s\": %.4f, "
+                        "\"cpu_ms_per_step\": %.4f, \"grid_mparticles_per_s\": %.4f, "
+                        "\"contacts_m_per_s\": %.4f, "
                         "\"contacts\": %u, \"grid_mib\": %.4f}",
                         any && (k > 0 || b > 0) ? "," : "", sizes[k], names[b], res[b].ms_step,
-                        res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts, res[b].grid_mib);
+                        res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts,
+                        res[b].grid_mib);
         }
     }
     if (js) {

@@ -36,12 +36,6 @@ struct dr_cl_particles {
 };
 
 #define A(value) DR_CL_ARG(value)
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        drape_result try_ = (expr);                                                                \
-        if (try_ != DRAPE_OK)                                                                      \
-            return try_;                                                                           \
-    } while (0)
 
 static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
@@ -124,7 +118,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         p->particles = (uint32_t)n;
         p->buckets = (uint32_t)b;
     }
-    TRY(dr_cl_buffer_write(ctx, p->shape, 0, n * sizeof(dr_vec4), w->shape));
+    DR_TRY(dr_cl_buffer_write(ctx, p->shape, 0, n * sizeof(dr_vec4), w->shape));
     return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);
 }
 
@@ -137,7 +131,7 @@ static drape_result launch(dr_cl_particles *p, dr_cl_context *ctx, int kernel, s
 static drape_result copy(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, cl_mem src, int phase)
 {
     const cl_uint n = p->particles;
-    TRY(dr_cl_set_args(ctx, p->k[K_APPLY], 0, 3, A(dst), A(src), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_APPLY], 0, 3, A(dst), A(src), A(n)));
     return launch(p, ctx, K_APPLY, n, phase);
 }
 
@@ -149,20 +143,20 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
     const cl_uint zero = 0;
     if (w->def.particle_restitution > 0.0f)
-        TRY(copy(p, ctx, p->vpre, v, phase));
-    TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
-    TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 10, A(d), A(x), A(p->anchor), A(p->shape),
+        DR_TRY(copy(p, ctx, p->vpre, v, phase));
+    DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 10, A(d), A(x), A(p->anchor), A(p->shape),
                        A(p->cell), A(p->counts), A(inv_cell), A(mask), A(travel), A(n)));
-    TRY(launch(p, ctx, K_CELLS, n, phase));
-    TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
-    TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks, phase));
-    TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 4, A(p->partial), A(p->start), A(blocks),
+    DR_TRY(launch(p, ctx, K_CELLS, n, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
+    DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 4, A(p->partial), A(p->start), A(blocks),
                        A(buckets)));
-    TRY(launch(p, ctx, K_SCAN_PARTIALS, 1, phase));
-    TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 5, A(p->counts), A(p->partial), A(p->start),
+    DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, 1, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 5, A(p->counts), A(p->partial), A(p->start),
                        A(p->fullest), A(buckets)));
-    TRY(launch(p, ctx, K_SCAN_WRITE, blocks, phase));
-    TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->start), A(p->counts),
+    DR_TRY(launch(p, ctx, K_SCAN_WRITE, blocks, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->start), A(p->counts),
                        A(p->sorted), A(n)));
     return launch(p, ctx, K_SCATTER, n, phase);
 }
@@ -172,7 +166,7 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
 {
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
-    TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 12, A(p->anchor), A(p->shape), A(p->group),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 12, A(p->anchor), A(p->shape), A(p->group),
                        A(p->nbr), A(p->ncand), A(p->list), A(p->start), A(p->sorted),
                        A(p->fullest), A(inv_cell), A(mask), A(n)));
     return launch(p, ctx, K_COUNT_PAIRS, n, phase);
@@ -184,11 +178,11 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
-    TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 19, A(p->dnew), A(x), A(d), A(p->anchor),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 19, A(p->dnew), A(x), A(d), A(p->anchor),
                        A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                        A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s),
                        A(mu_k), A(relax), A(n)));
-    TRY(launch(p, ctx, K_GATHER, n, phase));
+    DR_TRY(launch(p, ctx, K_GATHER, n, phase));
     return copy(p, ctx, d, p->dnew, phase);
 }
 
@@ -199,17 +193,17 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     const float e = w->def.particle_restitution;
     if (!(e > 0.0f))
         return DRAPE_OK;
-    TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
                        A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                        A(p->fullest), A(e), A(slow), A(n)));
-    TRY(launch(p, ctx, K_BOUNCE, n, phase));
+    DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
     return copy(p, ctx, v, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)
 {
     uint32_t fullest = 0;
-    TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof fullest, &fullest));
+    DR_TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof fullest, &fullest));
     w->fullest_bucket = fullest;
     if (fullest == 0)
         return DRAPE_OK;

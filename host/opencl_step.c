@@ -470,12 +470,6 @@ drape_result dr_opencl_pull(drape_world *w)
 
 /* ---- the step -------------------------------------------------------------------------------- */
 
-#define TRY(expr)                                                                                  \
-    do {                                                                                           \
-        drape_result try_ = (expr);                                                                \
-        if (try_ != DRAPE_OK)                                                                      \
-            return try_;                                                                           \
-    } while (0)
 
 static drape_result launch(dr_opencl *cl, int kernel, size_t n, int phase)
 {
@@ -489,8 +483,8 @@ static drape_result launch_colors(dr_opencl *cl, int kernel, cl_uint first_arg,
 {
     for (uint32_t c = 0; c < host->stats.colors; ++c) {
         cl_uint offset = host->offsets[c], count = host->offsets[c + 1] - offset;
-        TRY(set_args(cl, kernel, first_arg, 2, A(offset), A(count)));
-        TRY(launch(cl, kernel, (count + per_item - 1) / per_item, phase));
+        DR_TRY(set_args(cl, kernel, first_arg, 2, A(offset), A(count)));
+        DR_TRY(launch(cl, kernel, (count + per_item - 1) / per_item, phase));
     }
     return DRAPE_OK;
 }
@@ -500,26 +494,27 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
     const cl_uint n = cl->particles;
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     const float drag = w->def.air_drag, k = w->def.damping;
-    TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
+    DR_TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
                  A(n)));
-    TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
+    DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
     if (k > 0.0f) {
         /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
         if (cl->origin == UINT32_MAX)
             goto predicted;
-        TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
+        DR_TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
                      A(n)));
-        TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));
-        TRY(blast_headroom(cl, BLAST_ROWS, "CLBlast gemv (damping moments)"));
-        TRY(dr_cl_sum_rows_device(cl->ctx, cl->moments, groups(cl, n), DR_DAMP_ROW, cl->sums,
+        DR_TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));
+        DR_TRY(blast_headroom(cl, BLAST_ROWS, "CLBlast gemv (damping moments)"));
+        DR_TRY(dr_cl_sum_rows_device(cl->ctx, cl->moments, groups(cl, n), DR_DAMP_ROW, cl->sums,
                                   cl->phase[PREDICT]));
-        TRY(set_args(cl, K_DAMP_SOLVE, 0, 4, A(cl->rigid), A(cl->sums), A(cl->x), A(cl->origin)));
-        TRY(launch(cl, K_DAMP_SOLVE, 1, PREDICT));
-        TRY(set_args(cl, K_DAMP_APPLY, 0, 5, A(cl->v), A(cl->x), A(cl->rigid), A(k), A(n)));
-        TRY(launch(cl, K_DAMP_APPLY, n, PREDICT));
+        DR_TRY(set_args(cl, K_DAMP_SOLVE, 0, 4, A(cl->rigid), A(cl->sums), A(cl->x),
+                        A(cl->origin)));
+        DR_TRY(launch(cl, K_DAMP_SOLVE, 1, PREDICT));
+        DR_TRY(set_args(cl, K_DAMP_APPLY, 0, 5, A(cl->v), A(cl->x), A(cl->rigid), A(k), A(n)));
+        DR_TRY(launch(cl, K_DAMP_APPLY, n, PREDICT));
     }
 predicted:
-    TRY(set_args(cl, K_PREDICT_DISPLACEMENT, 0, 5, A(cl->d), A(cl->x), A(cl->v), A(h), A(n)));
+    DR_TRY(set_args(cl, K_PREDICT_DISPLACEMENT, 0, 5, A(cl->d), A(cl->x), A(cl->v), A(h), A(n)));
     return launch(cl, K_PREDICT_DISPLACEMENT, n, PREDICT);
 }
 
@@ -531,17 +526,18 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
     const cl_uint n = cl->particles;
     const float ks = w->def.spring_stiffness, kd = w->def.spring_damping, drag = w->def.air_drag;
     const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE], *a = &cl->set[DRAPE_CONSTRAINT_ATTACHMENT];
-    TRY(set_args(cl, K_CLEAR_FORCES, 0, 2, A(acc), A(n)));
-    TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
-    TRY(set_args(cl, K_SPRING_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
+    DR_TRY(set_args(cl, K_CLEAR_FORCES, 0, 2, A(acc), A(n)));
+    DR_TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
+    DR_TRY(set_args(cl, K_SPRING_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
                  A(d->idx), A(d->rest), A(d->compliance), A(ks), A(kd)));
-    TRY(launch_colors(cl, K_SPRING_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
-    TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
+    DR_TRY(launch_colors(cl, K_SPRING_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1,
+                         PREDICT));
+    DR_TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
                  A(a->idx), A(a->target), A(a->compliance), A(ks), A(kd)));
-    TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
+    DR_TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
                       PREDICT));
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
-    TRY(set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag),
+    DR_TRY(set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag),
                  A(n)));
     return launch(cl, K_SPRING_ACCEL, n, PREDICT);
 }
@@ -549,15 +545,15 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
 static drape_result predict_mass_spring(dr_opencl *cl, const drape_world *w, float h)
 {
     const cl_uint n = cl->particles;
-    TRY(spring_accelerations(cl, w, 0, cl->v, cl->a));
+    DR_TRY(spring_accelerations(cl, w, 0, cl->v, cl->a));
     const bool euler = w->def.integrator == DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
     const int first = euler ? K_EULER : K_VERLET_BEGIN;
-    TRY(set_args(cl, first, 0, 6, A(cl->d), A(cl->v), A(cl->x), A(cl->a), A(h), A(n)));
-    TRY(launch(cl, first, n, PREDICT));
+    DR_TRY(set_args(cl, first, 0, 6, A(cl->d), A(cl->v), A(cl->x), A(cl->a), A(h), A(n)));
+    DR_TRY(launch(cl, first, n, PREDICT));
     if (euler)
         return DRAPE_OK;
-    TRY(spring_accelerations(cl, w, 1, cl->v, cl->a1));
-    TRY(set_args(cl, K_VERLET_END, 0, 5, A(cl->v), A(cl->a), A(cl->a1), A(h), A(n)));
+    DR_TRY(spring_accelerations(cl, w, 1, cl->v, cl->a1));
+    DR_TRY(set_args(cl, K_VERLET_END, 0, 5, A(cl->v), A(cl->a), A(cl->a1), A(h), A(n)));
     return launch(cl, K_VERLET_END, n, PREDICT);
 }
 
@@ -567,7 +563,7 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
         return DRAPE_OK;
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 10, A(cl->d), A(cl->x), A(cl->contacts),
+    DR_TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 10, A(cl->d), A(cl->x), A(cl->contacts),
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
                  A(n)));
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
@@ -580,7 +576,7 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
+    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
                  A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n), A(inv_h2),
                  A(sag), A(iterations)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
@@ -589,7 +585,7 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
         cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         if (!second) /* an empty set: any valid buffer, never read */
             second = s->kprime;
-        TRY(set_args(cl, K_SOLVE_FUSED, 13 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
+        DR_TRY(set_args(cl, K_SOLVE_FUSED, 13 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
                      A(s->kprime), A(s->compliance), A(s->lambda), A(s->offsets), A(s->colors),
                      A(xpbd)));
     }
@@ -602,12 +598,12 @@ static drape_result shape_match(dr_opencl *cl, const drape_world *w)
     const dr_shape_matches *s = &w->shapes;
     if (cl->sm_count == 0)
         return DRAPE_OK;
-    TRY(set_args(cl, K_SHAPE_MATCH, 0, 8, A(cl->x), A(cl->d), A(cl->sm_members), A(cl->sm_rest),
+    DR_TRY(set_args(cl, K_SHAPE_MATCH, 0, 8, A(cl->x), A(cl->d), A(cl->sm_members), A(cl->sm_rest),
                  A(cl->sm_range), A(cl->sm_kprime), A(cl->sm_id), A(cl->sm_rotation)));
     for (uint32_t c = 0; c < s->colors; ++c) {
         cl_uint offset = s->offsets[c], count = s->offsets[c + 1] - offset;
-        TRY(set_args(cl, K_SHAPE_MATCH, 8, 2, A(offset), A(count)));
-        TRY(launch(cl, K_SHAPE_MATCH, count, PROJECT));
+        DR_TRY(set_args(cl, K_SHAPE_MATCH, 8, 2, A(offset), A(count)));
+        DR_TRY(launch(cl, K_SHAPE_MATCH, count, PROJECT));
     }
     return DRAPE_OK;
 }
@@ -626,22 +622,22 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
         if (s->count == 0)
             continue;
         if (s->xpbd)
-            TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
+            DR_TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
                                   s->count * w->constraints[t].multipliers * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
-        TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
+        DR_TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
                      A(s->compliance), A(s->lambda), A(inv_h2), A(sag)));
         if (s->param) /* after offset and count, which launch_colors sets */
-            TRY(set_args(cl, kernels[t], 11, 1, A(s->param)));
+            DR_TRY(set_args(cl, kernels[t], 11, 1, A(s->param)));
     }
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
-            TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
-        TRY(shape_match(cl, w));
+            DR_TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
+        DR_TRY(shape_match(cl, w));
         if (w->plan.enabled)
-            TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts,
+            DR_TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts,
                                         cl->phase[PROJECT]));
-        TRY(project_contacts(cl, w, h));
+        DR_TRY(project_contacts(cl, w, h));
     }
     return shape_match(cl, w); /* rigid clusters end the substep rigid */
 }
@@ -650,24 +646,24 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
 {
     const cl_uint n = cl->particles;
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
-    TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
+    DR_TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
     if (pbd && w->plan.enabled)
-        TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
+        DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     const float t = (float)w->time, margin = w->def.collision_margin;
-    TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
+    DR_TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
                  A(n)));
-    TRY(launch(cl, K_CONTACTS, n, COLLIDE));
+    DR_TRY(launch(cl, K_CONTACTS, n, COLLIDE));
     if (pbd && w->plan.enabled)
-        TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
-    TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
+        DR_TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
+    DR_TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
     const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
     const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
-    TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+    DR_TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                  A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
-    TRY(launch(cl, K_UPDATE, n, UPDATE));
+    DR_TRY(launch(cl, K_UPDATE, n, UPDATE));
     if (pbd && w->plan.enabled)
-        TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
+        DR_TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
                                    cl->phase[UPDATE]));
     return DRAPE_OK;
 }
@@ -675,7 +671,7 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
 /* The step's non-finite check into w->nonfinite; the counters start again when one was set. */
 static drape_result read_nonfinite(dr_opencl *cl, drape_world *w)
 {
-    TRY(dr_cl_buffer_read(cl->ctx, cl->nonfinite, 0, sizeof w->nonfinite, w->nonfinite));
+    DR_TRY(dr_cl_buffer_read(cl->ctx, cl->nonfinite, 0, sizeof w->nonfinite, w->nonfinite));
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE) {
             const uint32_t none = DR_NO_PARTICLE;
@@ -744,22 +740,22 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
     const size_t need = (n > count ? n : count) * sizeof(float);
     if (need > cl->scratch_bytes) {
         cl->scratch_bytes = 0;
-        TRY(make(cl, &cl->scratch, need, "diagnostics scratch", NULL));
+        DR_TRY(make(cl, &cl->scratch, need, "diagnostics scratch", NULL));
         cl->scratch_bytes = need;
     }
     float ke = 0.0f, sq = 0.0f;
     if (n || count)
-        TRY(blast_headroom(cl, BLAST_SUM, "CLBlastSdot (diagnostics)"));
+        DR_TRY(blast_headroom(cl, BLAST_SUM, "CLBlastSdot (diagnostics)"));
     if (n) {
-        TRY(set_args(cl, K_KINETIC, 0, 4, A(cl->scratch), A(cl->x), A(cl->v), A(n)));
-        TRY(launch(cl, K_KINETIC, n, UPDATE));
-        TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, n, NULL, -1, &ke));
+        DR_TRY(set_args(cl, K_KINETIC, 0, 4, A(cl->scratch), A(cl->x), A(cl->v), A(n)));
+        DR_TRY(launch(cl, K_KINETIC, n, UPDATE));
+        DR_TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, n, NULL, -1, &ke));
     }
     if (count) {
-        TRY(set_args(cl, K_RESIDUAL, 0, 5, A(cl->scratch), A(cl->x), A(d->idx), A(d->rest),
+        DR_TRY(set_args(cl, K_RESIDUAL, 0, 5, A(cl->scratch), A(cl->x), A(d->idx), A(d->rest),
                      A(count)));
-        TRY(launch(cl, K_RESIDUAL, count, UPDATE));
-        TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, count, NULL, -1, &sq));
+        DR_TRY(launch(cl, K_RESIDUAL, count, UPDATE));
+        DR_TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, count, NULL, -1, &sq));
     }
     out->kinetic_energy = 0.5 * (double)ke;
     out->distance_residual = count ? sqrt((double)sq / count) : 0.0;
@@ -778,9 +774,9 @@ drape_result dr_opencl_count_contacts(dr_opencl *cl, uint32_t n, uint64_t *sum)
 drape_result dr_opencl_positions(drape_world *w, cl_mem *out)
 {
     *out = NULL;
-    TRY(dr_world_prepare(w));
+    DR_TRY(dr_world_prepare(w));
     if (w->stale)
-        TRY(upload(w->cl, w));
+        DR_TRY(upload(w->cl, w));
     *out = w->cl->x;
     return DRAPE_OK;
 }

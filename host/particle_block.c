@@ -43,7 +43,8 @@ static drape_result check(drape_world *w, const drape_particle_block_def *d, con
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->centre, size and velocity must be finite and within %g", fn,
                        (double)DR_MAX_MAGNITUDE);
-    if (!(d->size.x > 0.0f) || (d->shape == DRAPE_BLOCK_BOX && !(d->size.y > 0.0f && d->size.z > 0.0f)))
+    if (!(d->size.x > 0.0f) ||
+        (d->shape == DRAPE_BLOCK_BOX && !(d->size.y > 0.0f && d->size.z > 0.0f)))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->size = (%g, %g, %g) m must be > 0", fn, (double)d->size.x,
                        (double)d->size.y, (double)d->size.z);
@@ -83,11 +84,13 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
     double per[3] = {floor((size.x - 2.0 * d->radius) / pitch) + 1.0,
                      floor((size.y - 2.0 * d->radius) / pitch) + 1.0,
                      floor((size.z - 2.0 * d->radius) / pitch) + 1.0};
-    if (per[0] < 1.0 || per[1] < 1.0 || per[2] < 1.0 || per[0] * per[1] * per[2] > (double)(1u << 28))
+    if (per[0] < 1.0 || per[1] < 1.0 || per[2] < 1.0 ||
+        per[0] * per[1] * per[2] > (double)(1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: a block of %g x %g x %g m holds %s balls of radius %g m at pitch %g m "
                        "(at least 1, at most 2^28)", fn, (double)size.x, (double)size.y,
-                       (double)size.z, per[0] < 1.0 || per[1] < 1.0 || per[2] < 1.0 ? "no" : "too many",
+                       (double)size.z,
+                       per[0] < 1.0 || per[1] < 1.0 || per[2] < 1.0 ? "no" : "too many",
                        (double)d->radius, (double)pitch);
     const uint32_t nx = (uint32_t)per[0], ny = (uint32_t)per[1], nz = (uint32_t)per[2];
     uint32_t cap = nx * ny * nz;

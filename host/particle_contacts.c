@@ -93,7 +93,8 @@ static drape_result grid_alloc(drape_world *w)
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
-    if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew || !g->anchor || !g->counts || !g->start) {
+    if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew ||
+        !g->anchor || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "

@@ -307,6 +307,14 @@ void dr_cpu_particle_contacts(drape_world *world);
 /* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
 drape_result dr_particle_check(drape_world *world);
 
+/* Returns from the calling function with the result of `expr` unless it is DRAPE_OK. */
+#define DR_TRY(expr)                                                                               \
+    do {                                                                                           \
+        drape_result try_ = (expr);                                                                \
+        if (try_ != DRAPE_OK)                                                                      \
+            return try_;                                                                           \
+    } while (0)
+
 /* ---- opencl_particles.c ---- */
 typedef struct dr_cl_particles dr_cl_particles;
 struct dr_cl_context;

@@ -1170,6 +1170,19 @@ DR_FN dr_fixed dr_to_fixed(float f, float *poison)
  * acc. xi, di, si, gi: particle i's position, displacement, shape and group word; grounded_i
  * whether it has a collider contact; ni its contact count at the substep's start. Pairs not
  * within their collision distance at the current predictions add nothing. */
+/* Particle i's share of a pair's correction: its inverse mass wi over the pair's (a grounded
+ * particle immovable against a free one) times relax over the larger of the contact counts ni, nj;
+ * 0 when i cannot move. */
+DR_FN float dr_pair_share(float wi, int grounded_i, unsigned ni, float wj, int grounded_j,
+                          unsigned nj, float relax)
+{
+    float ei = grounded_i && !grounded_j ? 0.0f : wi;
+    float ej = grounded_j && !grounded_i ? 0.0f : wj;
+    float sum = ei + ej;
+    unsigned nmax = ni > nj ? ni : nj;
+    return sum > 0.0f ? ei / sum * (relax / (float)(nmax > 1u ? nmax : 1u)) : 0.0f;
+}
+
 typedef struct dr_pair_sum {
     dr_fixed x, y, z;
     float poison;   /* 0, or NaN once a push is not finite */
@@ -1190,18 +1203,13 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
     if (!(len2 < D * D))
         return;
     acc->found = acc->found + 1u;
-    /* the pair's inverse masses, a grounded particle immovable against a free one */
-    int grounded_j = dr_has_contact(contacts[j]);
-    float wi = grounded_i && !grounded_j ? 0.0f : xi.w;
-    float wj = grounded_j && !grounded_i ? 0.0f : xj.w;
-    float wsum = wi + wj;
-    if (!(wsum > 0.0f))
+    float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],
+                                relax);
+    if (!(share > 0.0f))
         return;
     float len = DR_SQRT(len2);
     dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
     float depth = D - len;
-    unsigned nj = nbr[j], nmax = ni > nj ? ni : nj;
-    float share = wi / wsum * (relax / (float)(nmax > 1u ? nmax : 1u));
     dr_vec4 u = dr_sub3(di, dj);
     dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
     float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
@@ -1209,6 +1217,26 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
     acc->x += dr_to_fixed(push.x, &acc->poison);
     acc->y += dr_to_fixed(push.y, &acc->poison);
     acc->z += dr_to_fixed(push.z, &acc->poison);
+}
+
+/* The distinct buckets of the 27 cells around p (a bucket two cells share, once) into
+ * b[0 .. the count returned - 1]. */
+DR_FN unsigned dr_neighbour_buckets(dr_vec4 p, float inv_cell, unsigned mask, unsigned *b)
+{
+    int cx = dr_cell_coord(p.x, inv_cell), cy = dr_cell_coord(p.y, inv_cell),
+        cz = dr_cell_coord(p.z, inv_cell);
+    unsigned n = 0u;
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                unsigned c = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
+                int dup = 0;
+                for (unsigned k = 0u; k < n; ++k)
+                    dup |= b[k] == c;
+                if (!dup)
+                    b[n++] = c;
+            }
+    return n;
 }
 
 /* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
@@ -1241,37 +1269,24 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *ancho
     if (!(si.w > 0.0f))
         return 0u;
     dr_vec4 ai = anchor[i];
-    int cx = dr_cell_coord(ai.x, inv_cell), cy = dr_cell_coord(ai.y, inv_cell),
-        cz = dr_cell_coord(ai.z, inv_cell);
-    unsigned seen[27];
-    unsigned nseen = 0u;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                unsigned b = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
-                int dup = 0;
-                for (unsigned k = 0u; k < nseen; ++k)
-                    dup |= seen[k] == b;
-                if (dup)
-                    continue;
-                seen[nseen++] = b;
-                unsigned s0 = start[b], s1 = start[b + 1u];
-                for (unsigned k = s0; k < s1; ++k) {
-                    unsigned j = sorted[k];
-                    if (j == i)
-                        continue;
-                    dr_vec4 sj = shape[j], aj = anchor[j];
-                    unsigned gj = group[j];
-                    if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
-                        continue;
-                    if (count < DR_NBR_CAP)
-                        list[i * DR_NBR_CAP + count] = j;
-                    count++;
-                    float D = dr_pair_distance(si, gi, sj, gj);
-                    dr_vec4 r = dr_sub3(ai, aj);
-                    found += dr_dot3(r, r) < D * D ? 1u : 0u;
-                }
-            }
+    unsigned buckets[27];
+    unsigned nb = dr_neighbour_buckets(ai, inv_cell, mask, buckets);
+    for (unsigned q = 0u; q < nb; ++q)
+        for (unsigned k = start[buckets[q]]; k < start[buckets[q] + 1u]; ++k) {
+            unsigned j = sorted[k];
+            if (j == i)
+                continue;
+            dr_vec4 sj = shape[j], aj = anchor[j];
+            unsigned gj = group[j];
+            if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
+                continue;
+            if (count < DR_NBR_CAP)
+                list[i * DR_NBR_CAP + count] = j;
+            count++;
+            float D = dr_pair_distance(si, gi, sj, gj);
+            dr_vec4 r = dr_sub3(ai, aj);
+            found += dr_dot3(r, r) < D * D ? 1u : 0u;
+        }
     *touching = found;
     return count;
 }
@@ -1304,29 +1319,15 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                          shape, group, contacts, nbr, mu_s, mu_k, relax);
     } else {
         dr_vec4 ai = anchor[i];
-        int cx = dr_cell_coord(ai.x, inv_cell), cy = dr_cell_coord(ai.y, inv_cell),
-            cz = dr_cell_coord(ai.z, inv_cell);
-        unsigned seen[27];
-        unsigned nseen = 0u;
-        for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    unsigned b = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
-                    int dup = 0;
-                    for (unsigned k = 0u; k < nseen; ++k)
-                        dup |= seen[k] == b;
-                    if (dup)
-                        continue;
-                    seen[nseen++] = b;
-                    unsigned s0 = start[b], s1 = start[b + 1u];
-                    for (unsigned k = s0; k < s1; ++k) {
-                        unsigned j = sorted[k];
-                        if (j != i &&
-                            dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
-                            dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape,
-                                         group, contacts, nbr, mu_s, mu_k, relax);
-                    }
-                }
+        unsigned buckets[27];
+        unsigned nb = dr_neighbour_buckets(ai, inv_cell, mask, buckets);
+        for (unsigned q = 0u; q < nb; ++q)
+            for (unsigned k = start[buckets[q]]; k < start[buckets[q] + 1u]; ++k) {
+                unsigned j = sorted[k];
+                if (j != i && dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
+                    dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group,
+                                 contacts, nbr, mu_s, mu_k, relax);
+            }
     }
     *found = acc.found;
     if (acc.found == 0u)
@@ -1378,14 +1379,11 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         float gap = -e * before - dr_dot3(dr_sub3(vi, v[j]), n);
         if (!(gap > 0.0f))
             continue;
-        int grounded_j = dr_has_contact(contacts[j]);
-        float wi = grounded_i && !grounded_j ? 0.0f : xi.w;
-        float wj = grounded_j && !grounded_i ? 0.0f : xj.w;
-        float wsum = wi + wj;
-        if (!(wsum > 0.0f))
+        float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]),
+                                    nbr[j], 1.0f);
+        if (!(share > 0.0f))
             continue;
-        unsigned nj = nbr[j], nmax = ni > nj ? ni : nj;
-        dr_vec4 dv = dr_scale3(n, gap * (wi / wsum) / (float)(nmax > 1u ? nmax : 1u));
+        dr_vec4 dv = dr_scale3(n, gap * share);
         acc.x += dr_to_fixed(dv.x, &acc.poison);
         acc.y += dr_to_fixed(dv.y, &acc.poison);
         acc.z += dr_to_fixed(dv.z, &acc.poison);

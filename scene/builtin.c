@@ -153,7 +153,8 @@ static drape_result build_flag(drape_scene *s)
 /* Five planes: a floor at y = 0 and four walls, the box |x|, |z| <= half. */
 static drape_result add_box(drape_scene *s, float half)
 {
-    const drape_vec3 points[5] = {{0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 points[5] = {
+        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
     const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
     drape_result r = DRAPE_OK;
     for (int i = 0; i < 5 && r == DRAPE_OK; ++i) {

@@ -258,7 +258,8 @@ static void build_balls(drape_world *w)
     b.max_count = 300;
     b.seed = 2;
     ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
-    const drape_vec3 points[5] = {{0, 0, 0}, {-0.2f, 0, 0}, {0.2f, 0, 0}, {0, 0, -0.2f}, {0, 0, 0.2f}};
+    const drape_vec3 points[5] = {
+        {0, 0, 0}, {-0.2f, 0, 0}, {0.2f, 0, 0}, {0, 0, -0.2f}, {0, 0, 0.2f}};
     const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int i = 0; i < 5; ++i) {
         drape_collider_def c = ground(0.0f);

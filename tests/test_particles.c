@@ -163,7 +163,8 @@ static void test_balls_settle_in_a_box(void)
     drape_build_info info;
     ENSURE_OK(drape_world_add_particle_block(w, &b, &info));
     ENSURE(info.particle_count == 2000);
-    const drape_vec3 points[5] = {{0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 points[5] = {
+        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
     const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
     for (int i = 0; i < 5; ++i) {
         drape_collider_def c = plane(points[i], normals[i]);

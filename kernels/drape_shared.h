@@ -1046,15 +1046,17 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
  * Particles with a radius push each other apart (host/particle_contacts.c and kernels/particles.cl
  * loop over these functions; docs/particle-contacts.md has the picture).
  *
- * Broad phase, once per substep, after the prediction: a hashed uniform grid of cell size one
- * largest diameter, built by counting sort. Each particle's cell (from its predicted position
+ * Broad phase, once per substep, after the prediction: a hashed uniform grid of cell size 1.25
+ * largest diameters, built by counting sort. Each particle's cell (from its predicted position
  * x + d) is hashed into a power-of-two table of buckets (dr_particle_bucket), a histogram of the
  * buckets is taken with integer atomics, an exclusive prefix scan turns it into bucket starts, and
  * a scatter writes the particle indices bucket by bucket. Hashing, not a box: particles may spread
- * over any distance; the table is sized by the particle count, so memory is bounded.
+ * over any distance; the table is sized by the particle count, so memory is bounded. Then, after
+ * the collider contacts, each particle searches the buckets of its 27 neighbouring cells once and
+ * lists its contact candidates (dr_particle_candidates), which the iterations reuse.
  *
- * Contacts, every iteration after the constraints, as a gather (Jacobi) pass: each particle visits
- * the buckets of its 27 neighbouring cells and sums its own mass-weighted push-out
+ * Contacts, every iteration after the constraints, as a gather (Jacobi) pass: each particle goes
+ * through its candidates and sums its own mass-weighted push-out
  * w_i / (w_i + w_j) of every pair closer than the collision distance, with Coulomb friction on the
  * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Each
  * pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the substep's start,

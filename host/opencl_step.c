@@ -576,9 +576,9 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
-                 A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n), A(inv_h2),
-                 A(sag), A(iterations)));
+    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts),
+                    A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
+                    A(n), A(inv_h2), A(sag), A(iterations)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
         const cl_set *s = &cl->set[k];
         const cl_int xpbd = s->xpbd;
@@ -586,8 +586,8 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
         if (!second) /* an empty set: any valid buffer, never read */
             second = s->kprime;
         DR_TRY(set_args(cl, K_SOLVE_FUSED, 13 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
-                     A(s->kprime), A(s->compliance), A(s->lambda), A(s->offsets), A(s->colors),
-                     A(xpbd)));
+                        A(s->kprime), A(s->compliance), A(s->lambda), A(s->offsets), A(s->colors),
+                        A(xpbd)));
     }
     return launch(cl, K_SOLVE_FUSED, cl->ctx->tunables.work_group_size, PROJECT);
 }

@@ -144,7 +144,9 @@ typedef enum drape_distance_kernel {
     DRAPE_DISTANCE_KERNEL_FUSED = 3,          /* solve_fused: every constraint kind, colour, iteration
                                                  and contact pass of a substep in one launch of one
                                                  work-group (small cloths, where launches dominate);
-                                                 AUTO takes it on GPUs up to a constraint count */
+                                                 AUTO takes it on GPUs up to a constraint count; a
+                                                 world with contacts between particles runs per
+                                                 colour instead (their passes come between) */
     DRAPE_DISTANCE_KERNEL_COUNT = 4
 } drape_distance_kernel;
 

@@ -61,6 +61,7 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
     def.substeps = substeps;
     def.iterations = iterations;
     def.log = quiet;
+    def.profiling = true; /* OpenCL: device times per phase, for the grid column */
     drape_world *w = NULL;
     if (drape_world_create(&def, &w) != DRAPE_OK)
         return out;

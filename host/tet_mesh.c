@@ -210,8 +210,12 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
                        d->vertex_count);
     }
     r = check_mesh(w, fn, d, mass);
-    for (uint32_t i = 0; r == DRAPE_OK && i < d->vertex_count; ++i)
-        defs[i] = (drape_particle_def){d->positions[i], d->velocity, (float)mass[i]};
+    for (uint32_t i = 0; r == DRAPE_OK && i < d->vertex_count; ++i) {
+        defs[i] = drape_default_particle_def(); /* no contact radius, group 0 */
+        defs[i].position = d->positions[i];
+        defs[i].velocity = d->velocity;
+        defs[i].mass = (float)mass[i];
+    }
     free(mass);
     const dr_build_mark mark = dr_build_begin(w);
     uint32_t base = 0;

@@ -64,7 +64,7 @@ static double beam_deflection(uint32_t nt, float seconds)
         goto done;
     for (uint32_t p = 0; p < s.n; ++p)
         if (p % b.nx == 0) { /* the clamped end */
-            drape_particle_def pin = {s.x[p], tu_v3(0.0f, 0.0f, 0.0f), 0.0f};
+            drape_particle_def pin = {s.x[p], tu_v3(0.0f, 0.0f, 0.0f), 0.0f, 0.0f, 0, false};
             if (drape_world_set_particle(w, p, &pin) != DRAPE_OK) {
                 tu_state_free(&s);
                 goto done;
@@ -107,8 +107,9 @@ static void test_bad_tetrahedra(void)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     const drape_particle_def p[5] = {
-        {{0, 0, 0}, {0, 0, 0}, 1}, {{1, 0, 0}, {0, 0, 0}, 1}, {{0, 1, 0}, {0, 0, 0}, 1},
-        {{0, 0, 1}, {0, 0, 0}, 1}, {{0.5f, 0.5f, 0}, {0, 0, 0}, 1}};
+        {{0, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},    {{1, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
+        {{0, 1, 0}, {0, 0, 0}, 1, 0.0f, 0, false},    {{0, 0, 1}, {0, 0, 0}, 1, 0.0f, 0, false},
+        {{0.5f, 0.5f, 0}, {0, 0, 0}, 1, 0.0f, 0, false}};
     ENSURE_OK(drape_world_add_particles(w, p, 5, NULL));
     drape_neo_hookean_def d = drape_default_neo_hookean_def();
     const uint32_t inverted[4] = {0, 2, 1, 3}, flat[4] = {0, 1, 2, 4}, good[4] = {0, 1, 2, 3};

@@ -26,6 +26,7 @@ static uint32_t add_block(drape_world *w, uint32_t n, float size, drape_vec3 ori
                 const float rz = size * (float)c / (float)(n - 1) - half;
                 /* omega = spin (0.6, 0.8, 0) x r */
                 const float ox = 0.6f * spin, oy = 0.8f * spin;
+                p[k] = drape_default_particle_def();
                 p[k].position = tu_v3(origin.x + rx, origin.y + ry, origin.z + rz);
                 p[k].velocity = tu_v3(v.x + oy * rz, v.y - ox * rz, v.z + ox * ry - oy * rx);
                 p[k].mass = 0.1f;
@@ -117,7 +118,8 @@ static void test_two_particle_cluster(void)
     drape_world_def def = tu_def(NULL);
     drape_world *w = tu_world(&def);
     ENSURE(w);
-    drape_particle_def p[2] = {{{0, 1, 0}, {0, 2, 1}, 1}, {{0.2f, 1, 0}, {1, 0, 0}, 1}};
+    drape_particle_def p[2] = {{{0, 1, 0}, {0, 2, 1}, 1, 0.0f, 0, false},
+                               {{0.2f, 1, 0}, {1, 0, 0}, 1, 0.0f, 0, false}};
     uint32_t idx[2] = {0, 1};
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_shape_match_def c = drape_default_shape_match_def();
@@ -138,8 +140,9 @@ static void test_bad_clusters(void)
     drape_world_def def = tu_def(&log);
     drape_world *w = tu_world(&def);
     ENSURE(w);
-    drape_particle_def p[3] = {{{0, 0, 0}, {0, 0, 0}, 1}, {{1, 0, 0}, {0, 0, 0}, 1},
-                               {{0, 1, 0}, {0, 0, 0}, 0}};
+    drape_particle_def p[3] = {{{0, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
+                               {{1, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
+                               {{0, 1, 0}, {0, 0, 0}, 0, 0.0f, 0, false}};
     ENSURE_OK(drape_world_add_particles(w, p, 3, NULL));
     drape_shape_match_def c = drape_default_shape_match_def();
     const uint32_t dup[2] = {1, 1}, out[2] = {0, 7}, pinned[3] = {0, 1, 2}, ok[2] = {0, 1};

@@ -30,6 +30,7 @@ drape_cloth_def drape_default_cloth_def(void)
         .bend_stiffness = {0.2f, -1.0f},
         .tethers = true,
         .tether_stiffness = {1.0f, -1.0f},
+        .aerodynamic = true,
     };
     return d;
 }
@@ -267,6 +268,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
         r = add_dihedrals(w, base, nx, ny, d->bend_stiffness);
     if (r == DRAPE_OK)
         r = dr_add_cloth_tethers(w, base, d);
+    if (r == DRAPE_OK && d->aerodynamic)
+        r = dr_add_cloth_aero(w, base, nx, ny);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);
         return r;

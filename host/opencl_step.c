@@ -20,6 +20,8 @@
 #include "world_internal.h"
 
 #include "opencl/dr_cl.h"
+#include "aero.h"
+#include "cl_args.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,6 +86,7 @@ struct dr_opencl {
     /* shape matching (host/shape_matching.c): the colour order and the rotations by cluster id */
     cl_mem sm_members, sm_rest, sm_range, sm_kprime, sm_id, sm_rotation;
     uint32_t sm_count;
+    struct dr_aero_cl *aero; /* aerodynamics on the device (aero_opencl.c); NULL until used */
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
 };
@@ -119,18 +122,10 @@ static drape_result set_args(dr_opencl *cl, int kernel, cl_uint first, cl_uint c
 {
     va_list ap;
     va_start(ap, count);
-    cl_int code = CL_SUCCESS;
-    cl_uint i = first;
-    for (; i < first + count && code == CL_SUCCESS; ++i) {
-        size_t size = va_arg(ap, size_t);
-        const void *value = va_arg(ap, const void *);
-        code = clSetKernelArg(cl->k[kernel], i, size, value);
-    }
+    drape_result r = dr_cl_set_args_v(cl->ctx, cl->k[kernel], kernel_names[kernel].name, first,
+                                      count, ap);
     va_end(ap);
-    if (code == CL_SUCCESS)
-        return DRAPE_OK;
-    return dr_cl_failf(&cl->ctx->logger, "clSetKernelArg", code, "argument %u of kernel %s", i - 1,
-                       kernel_names[kernel].name);
+    return r;
 }
 
 static size_t at_least_one(size_t n) { return n ? n : 1; }
@@ -172,6 +167,7 @@ void dr_opencl_destroy(dr_opencl *cl)
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         release_set(cl, &cl->set[t]);
     release_particles(cl);
+    dr_aero_cl_destroy(cl->ctx, cl->aero);
     dr_cl_buffer_release(cl->ctx, &cl->sums);
     dr_cl_buffer_release(cl->ctx, &cl->rigid);
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
@@ -496,6 +492,7 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
     TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
                  A(n)));
     TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
+    TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
     if (k > 0.0f) {
         /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
         if (cl->origin == UINT32_MAX)

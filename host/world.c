@@ -272,6 +272,7 @@ void drape_world_destroy(drape_world *w)
     dr_shapes_free(&w->shapes);
     dr_render_destroy(w);
     dr_opencl_destroy(w->cl);
+    dr_aero_destroy(w);
     free(w->device_selector);
     free(w);
 }
@@ -359,6 +360,8 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
     if (steps == 0)
         return DRAPE_OK;
     drape_result r = dr_world_prepare(w);
+    if (r == DRAPE_OK)
+        r = dr_aero_prepare(w);
     if (r != DRAPE_OK)
         return r;
     if (w->cl) {

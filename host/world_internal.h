@@ -124,6 +124,7 @@ struct drape_world {
     uint32_t nonfinite[DR_NONFINITE_PHASES];
 
     dr_shape_matches shapes;
+    struct dr_aero *aero; /* aerodynamics (aero.c); NULL until used */
 };
 
 /* ---- log.c ---- */
@@ -265,5 +266,23 @@ void dr_damp_velocities(drape_world *world, float k);
 /* ---- mass_spring.c ---- */
 /* One substep of the mass-spring mode: forces, the chosen integrator, predicted positions in p. */
 void dr_mass_spring_predict(drape_world *world, float h);
+
+/* ---- adjacency.c ---- */
+/* The triangles (3 * count particle indices, each < n) incident to each of n particles, as CSR:
+ * *offsets (n + 1) into *incident (3 * count triangle ids, increasing per particle). Both malloc'ed;
+ * false when out of memory. */
+bool dr_triangle_adjacency(const uint32_t *triangles, uint32_t count, uint32_t n,
+                           uint32_t **offsets, uint32_t **incident);
+
+/* ---- aero.c ---- */
+void dr_aero_destroy(drape_world *world);
+/* Whether lift or drag acts this step (coefficients, triangles, PBD mode). */
+bool dr_aero_active(const drape_world *world);
+/* Before a step: the adjacency covers every particle. */
+drape_result dr_aero_prepare(drape_world *world);
+/* The CPU reference: lift and drag into the velocities for a substep of h. */
+void dr_aero_predict_cpu(drape_world *world, float h);
+/* The aerodynamic triangles of a cloth grid (drape_cloth_def.aerodynamic). */
+drape_result dr_add_cloth_aero(drape_world *world, uint32_t base, uint32_t nx, uint32_t ny);
 
 #endif

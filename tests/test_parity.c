@@ -240,6 +240,24 @@ static void build_shapes(drape_world *w)
     ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
 }
 
+/* A flag pinned along one side, with lift, drag and seeded gusts (kernels/drape_aero.h). */
+static void build_flag(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 20, c.ny = 12;
+    c.origin = tu_v3(0.0f, 2.0f, 0.0f);
+    c.u_axis = tu_v3(1.5f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, -1.0f, 0.0f);
+    c.mass = 0.15f;
+    c.pins = DRAPE_PIN_COLUMN_FIRST;
+    drape_aero_def a = drape_default_aero_def();
+    a.drag = 1.2f, a.lift = 0.5f, a.turbulence = 2.0f, a.gust_length = 0.7f, a.seed = 3;
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    ENSURE(drape_world_set_aero(w, &a) == DRAPE_OK);
+}
+
+static void gusty(drape_world_def *def) { def->wind = tu_v3(9.0f, 0.0f, 3.0f); }
+
 static const scene scenes[] = {
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
@@ -252,6 +270,7 @@ static const scene scenes[] = {
     {"jelly on a sphere, XPBD volumes", false, build_jelly, NULL, NULL},
     {"Neo-Hookean box on a sphere", false, build_neo_hookean, NULL, NULL},
     {"rigid and soft shape-matched boxes", false, build_shapes, NULL, NULL},
+    {"flag, lift, drag and gusts", false, build_flag, gusty, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

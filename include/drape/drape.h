@@ -617,6 +617,7 @@ typedef struct drape_cloth_def {
                             nearest pinned particle (by rest distance; ties to the lowest index),
                             with that distance as max_length; default true */
     drape_stiffness tether_stiffness; /* default PBD k = 1 */
+    bool aerodynamic;    /* its triangles feel lift and drag (drape_world_set_aero); default true */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -697,6 +698,39 @@ typedef struct drape_tet_mesh_def {
 DRAPE_API drape_tet_mesh_def drape_default_tet_mesh_def(void);
 DRAPE_API drape_result drape_world_add_tet_mesh(drape_world *world, const drape_tet_mesh_def *def,
                                                 drape_build_info *out_info);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Aerodynamics                                                                                   */
+/*
+ * Lift and drag per triangle from its normal and its velocity relative to the air (NvCloth's
+ * formula; kernels/drape_aero.h): with u the triangle's velocity relative to the air, n its unit
+ * normal, A its area and cos t = n . u / |u|,
+ *     F_drag = -1/2 rho A C_D |cos t| |u| u,
+ *     F_lift = -1/2 rho A C_L cos t sin t |u| ((u x n) x u / |u|),
+ * a third on each corner, applied in the prediction of every substep (DRAPE_MODE_PBD only). The air
+ * moves with drape_world_def.wind plus, with turbulence > 0, seeded gusts (value noise over
+ * gust_length, carried along by the wind), the same on every backend. Only the triangles given to
+ * drape_world_add_aero_triangles feel it; the cloth builder adds its own (drape_cloth_def.aerodynamic).
+ * The per-particle air_drag of the world def acts as before, independently.
+ */
+typedef struct drape_aero_def {
+    float drag;        /* drag coefficient C_D in [0, 100]; default 0 (no aerodynamics) */
+    float lift;        /* lift coefficient C_L in [0, 100]; default 0 */
+    float air_density; /* rho, kg/m^3, in (0, 1e4]; default 1.2 */
+    float turbulence;  /* m/s, the gusts' amplitude per component, in [0, 1e9]; default 0 (a steady
+                          wind) */
+    float gust_length; /* m, the size of a gust, in [1e-3, 1e9]; default 1 */
+    uint32_t seed;     /* the gusts' seed; default 1 */
+} drape_aero_def;
+
+DRAPE_API drape_aero_def drape_default_aero_def(void);
+DRAPE_API drape_result drape_world_set_aero(drape_world *world, const drape_aero_def *def);
+DRAPE_API drape_aero_def drape_world_get_aero(const drape_world *world);
+/* Adds `count` triangles (3 * count particle indices, distinct within a triangle) to those that feel
+ * the air. */
+DRAPE_API drape_result drape_world_add_aero_triangles(drape_world *world, const uint32_t *indices,
+                                                      uint32_t count);
+DRAPE_API uint32_t drape_world_aero_triangle_count(const drape_world *world);
 
 #ifdef __cplusplus
 }

@@ -86,7 +86,7 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
     static const char *const keys[] = {
         "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
         "bending", "stretch", "shear_stiffness", "bend_stiffness", "tethers", "tether_stiffness",
-        NULL};
+        "aerodynamic", NULL};
     static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
     sc_json *j = &p->json;
     drape_cloth_def d = drape_default_cloth_def();
@@ -106,7 +106,8 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "shear_stiffness", &d.shear_stiffness) &&
               sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
               sc_json_get_bool(j, o, "tethers", &d.tethers) &&
-              sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness);
+              sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness) &&
+              sc_json_get_bool(j, o, "aerodynamic", &d.aerodynamic);
     d.bending = (drape_bending)bending;
     return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
 }

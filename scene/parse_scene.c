@@ -2,7 +2,7 @@
  * from the offset where cJSON stopped), then the top-level keys, then the sections in a fixed order
  * whatever their order in the file: "solver" (the world is created from it), "particles", "cloths",
  * "ropes", "meshes", "soft_boxes" (which number the particles in that order), "distances",
- * "dihedrals", "attachments", "tethers", "colliders" and "triangles". The format is
+ * "dihedrals", "attachments", "tethers", "colliders", "triangles" and "aerodynamics". The format is
  * docs/scene-format.md.
  */
 #include "scene_internal.h"
@@ -15,7 +15,7 @@
 static const char *const top_keys[] = {
     "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
     "meshes", "soft_boxes", "distances", "dihedrals", "attachments", "tethers", "colliders",
-    "triangles", "tet_meshes", "shape_matches", NULL};
+    "triangles", "tet_meshes", "shape_matches", "aerodynamics", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -180,7 +180,8 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
            section(p, root, "tethers", sc_parse_tethers) &&
            section(p, root, "shape_matches", sc_parse_shape_matches) &&
            section(p, root, "colliders", sc_parse_colliders) &&
-           section(p, root, "triangles", sc_parse_triangles);
+           section(p, root, "triangles", sc_parse_triangles) &&
+           section(p, root, "aerodynamics", sc_parse_aero);
 }
 
 drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const char *name,

@@ -418,6 +418,7 @@ bool sc_parse_tethers(sc_parser *p, const struct cJSON *array);
 bool sc_parse_attachments(sc_parser *p, const struct cJSON *array);
 bool sc_parse_colliders(sc_parser *p, const struct cJSON *array);
 bool sc_parse_triangles(sc_parser *p, const struct cJSON *array);
+bool sc_parse_aero(sc_parser *p, const struct cJSON *object);
 
 /* Runs `each` on every element of an array member (absent: nothing), with "[i]" on the path. */
 bool sc_parse_each(sc_parser *p, const struct cJSON *array,

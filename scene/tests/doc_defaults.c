@@ -115,6 +115,15 @@ int main(void)
     num("static_friction", k.static_friction, ",");
     num("kinetic_friction", k.kinetic_friction, ",");
     num("restitution", k.restitution, "");
+
+    const drape_aero_def a = drape_default_aero_def();
+    printf("  },\n  \"Aerodynamics\": {\n");
+    num("drag", a.drag, ",");
+    num("lift", a.lift, ",");
+    num("air_density", a.air_density, ",");
+    num("turbulence", a.turbulence, ",");
+    num("gust_length", a.gust_length, ",");
+    num("seed", a.seed, "");
     printf("  }\n}\n");
     return 0;
 }

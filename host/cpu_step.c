@@ -127,6 +127,7 @@ static void substep(drape_world *w, float h)
         for (int it = 0; it < w->def.iterations; ++it) {
             project_constraints(w, inv_h2, sag);
             dr_shapes_project(w);
+            dr_balloons_project_cpu(w, h, it == 0);
             project_contacts(w, h);
         }
         if (w->shapes.count) /* rigid clusters end the substep rigid */

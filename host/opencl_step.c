@@ -21,6 +21,7 @@
 
 #include "opencl/dr_cl.h"
 #include "aero.h"
+#include "balloons.h"
 #include "cl_args.h"
 
 #include <stdarg.h>
@@ -87,6 +88,8 @@ struct dr_opencl {
     cl_mem sm_members, sm_rest, sm_range, sm_kprime, sm_id, sm_rotation;
     uint32_t sm_count;
     struct dr_aero_cl *aero; /* aerodynamics on the device (aero_opencl.c); NULL until used */
+    struct dr_balloons_cl *balloons; /* balloons on the device (balloons_opencl.c); NULL until used */
+    bool has_balloons; /* as of the last upload: the projection runs per colour, balloons between */
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
 };
@@ -168,6 +171,7 @@ void dr_opencl_destroy(dr_opencl *cl)
         release_set(cl, &cl->set[t]);
     release_particles(cl);
     dr_aero_cl_destroy(cl->ctx, cl->aero);
+    dr_balloons_cl_destroy(cl->ctx, cl->balloons);
     dr_cl_buffer_release(cl->ctx, &cl->sums);
     dr_cl_buffer_release(cl->ctx, &cl->rigid);
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
@@ -265,9 +269,12 @@ void dr_opencl_configure(drape_world *w)
 _Static_assert(FUSED_TYPES <= DRAPE_CONSTRAINT_TYPE_COUNT, "solve_fused takes a type drape lacks");
 
 /* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world of at most
- * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks. */
+ * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks, or
+ * with balloons. */
 static bool fused(const dr_opencl *cl)
 {
+    if (cl->has_balloons) /* projected between the coloured constraints and the contacts */
+        return false;
     uint64_t total = 0;
     if (cl->sm_count) /* solve_fused has no shape matching */
         return false;
@@ -418,6 +425,7 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
     drape_result r = DRAPE_OK;
     if (w->stale & DR_STALE_SHAPES)
         r = upload_shapes(cl, w);
+    cl->has_balloons = dr_balloons_active(w);
     if (w->stale & DR_STALE_PARTICLES)
         r = upload_particles(cl, w);
     for (int t = 0; r == DRAPE_OK && t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
@@ -627,6 +635,8 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
             TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
         TRY(shape_match(cl, w));
+        TRY(dr_balloons_cl_project(cl->ctx, &cl->balloons, w, cl->x, cl->d, h, it == 0,
+                                   cl->phase[PROJECT]));
         TRY(project_contacts(cl, w, h));
     }
     return shape_match(cl, w); /* rigid clusters end the substep rigid */

@@ -273,6 +273,7 @@ void drape_world_destroy(drape_world *w)
     dr_render_destroy(w);
     dr_opencl_destroy(w->cl);
     dr_aero_destroy(w);
+    dr_balloons_destroy(w);
     free(w->device_selector);
     free(w);
 }

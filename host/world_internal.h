@@ -125,6 +125,7 @@ struct drape_world {
 
     dr_shape_matches shapes;
     struct dr_aero *aero; /* aerodynamics (aero.c); NULL until used */
+    struct dr_balloons *balloons; /* pressure constraints (balloons.c); NULL until used */
 };
 
 /* ---- log.c ---- */
@@ -284,5 +285,19 @@ drape_result dr_aero_prepare(drape_world *world);
 void dr_aero_predict_cpu(drape_world *world, float h);
 /* The aerodynamic triangles of a cloth grid (drape_cloth_def.aerodynamic). */
 drape_result dr_add_cloth_aero(drape_world *world, uint32_t base, uint32_t nx, uint32_t ny);
+
+/* ---- balloons.c ---- */
+void dr_balloons_destroy(drape_world *world);
+/* Whether some balloon is projected (PBD mode). */
+bool dr_balloons_active(const drape_world *world);
+/* The CPU reference: every balloon projected once on w->d; start_substep zeroes the multipliers. */
+void dr_balloons_project_cpu(drape_world *world, float h, bool start_substep);
+/* qsort's comparisons of two uint32_t, of two uint64_t. */
+int dr_compare_u32(const void *a, const void *b);
+int dr_compare_u64(const void *a, const void *b);
+
+/* ---- constraints.c (added) ---- */
+/* The iteration-corrected PBD stiffness k' = 1 - (1 - k)^(1/iterations). */
+float dr_corrected_stiffness(float k, int iterations);
 
 #endif

@@ -258,6 +258,23 @@ static void build_flag(drape_world *w)
 
 static void gusty(drape_world_def *def) { def->wind = tu_v3(9.0f, 0.0f, 3.0f); }
 
+/* A balloon at pressure 1.5 (XPBD pressure, elastic skin) dropped between a sphere and the ground,
+ * spinning. */
+static void build_balloon(drape_world *w)
+{
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.subdivisions = 2;
+    d.centre = tu_v3(0.1f, 0.6f, 0.0f);
+    d.velocity = tu_v3(0.4f, 0.0f, -0.2f);
+    d.pressure = 1.5f;
+    d.stretch.compliance = 0.1f;
+    d.pressure_stiffness.compliance = 1e-7f;
+    drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_icosphere(w, &d, NULL, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
 static const scene scenes[] = {
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
@@ -271,6 +288,7 @@ static const scene scenes[] = {
     {"Neo-Hookean box on a sphere", false, build_neo_hookean, NULL, NULL},
     {"rigid and soft shape-matched boxes", false, build_shapes, NULL, NULL},
     {"flag, lift, drag and gusts", false, build_flag, gusty, NULL},
+    {"balloon on a sphere, XPBD pressure", false, build_balloon, NULL, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

@@ -732,6 +732,69 @@ DRAPE_API drape_result drape_world_add_aero_triangles(drape_world *world, const 
                                                       uint32_t count);
 DRAPE_API uint32_t drape_world_aero_triangle_count(const drape_world *world);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Balloons                                                                                       */
+/*
+ * The pressure constraint of Müller et al., "Position Based Dynamics" (2007), section 4.4: a closed
+ * triangle mesh whose volume V = 1/6 sum (p_a x p_b) . p_c is kept at pressure x V0,
+ * C = V - pressure V0 (m^3), PBD or XPBD like every constraint (compliance in m^6/J). The constraint
+ * is global (every vertex of the mesh moves with it): it is projected on its own after the coloured
+ * constraints in every iteration, its two sums in a fixed order on every backend
+ * (kernels/drape_balloon.h). The mesh must be closed and consistently oriented, its triangles
+ * counter-clockwise seen from outside. Solved in DRAPE_MODE_PBD only.
+ */
+typedef struct drape_balloon_def {
+    const uint32_t *triangles; /* 3 * triangle_count particle indices; copied */
+    uint32_t triangle_count;   /* >= 4 */
+    float pressure;            /* k_pressure in (0, 100]: the volume kept is pressure x V0; default 1 */
+    float rest_volume;         /* V0, m^3, > 0; < 0 takes the current volume; default -1 */
+    float stiffness;           /* PBD k in [0, 1]; default 1 */
+    float compliance;          /* m^6/J; < 0 selects PBD; default -1 */
+} drape_balloon_def;
+
+DRAPE_API drape_balloon_def drape_default_balloon_def(void);
+/* Fails with DRAPE_ERROR_INVALID_ARGUMENT, naming the edge or the triangle, for a mesh that is open,
+ * not consistently oriented, not manifold, facing inward or without volume. */
+DRAPE_API drape_result drape_world_add_balloon(drape_world *world, const drape_balloon_def *def,
+                                               uint32_t *out_id);
+DRAPE_API uint32_t drape_world_balloon_count(const drape_world *world);
+
+typedef struct drape_balloon_info {
+    uint32_t triangle_count, vertex_count;
+    float pressure;    /* k_pressure */
+    float rest_volume; /* V0, m^3 */
+    float volume;      /* m^3, at the current positions */
+} drape_balloon_info;
+
+DRAPE_API drape_result drape_world_get_balloon(const drape_world *world, uint32_t id,
+                                               drape_balloon_info *out);
+/* Copies balloon id's 3 * triangle_count particle indices into out. */
+DRAPE_API drape_result drape_world_get_balloon_triangles(const drape_world *world, uint32_t id,
+                                                         uint32_t *out);
+
+/* A closed cloth sphere: an icosahedron subdivided `subdivisions` times (10 * 4^s + 2 particles,
+ * 20 * 4^s triangles, outward) projected onto the sphere, a distance constraint along every edge
+ * (kind stretch), a dihedral across every edge when `bending`, and, with pressure > 0, a balloon. */
+typedef struct drape_icosphere_def {
+    drape_vec3 centre;   /* m; default (0, 1, 0) */
+    float radius;        /* m, > 0; default 0.3 */
+    uint32_t subdivisions; /* 0 .. 7; default 3 (642 particles) */
+    drape_vec3 velocity; /* m/s, of every particle; default 0 */
+    float mass;          /* kg, the whole sphere, spread evenly; default 0.1 */
+    drape_stiffness stretch;        /* the edges; default PBD k = 1 */
+    bool bending;                   /* default true */
+    drape_stiffness bend_stiffness; /* the dihedrals; default PBD k = 0.1 */
+    float pressure;                 /* k_pressure of its balloon, [0, 100]; 0: no balloon;
+                                       default 1 */
+    drape_stiffness pressure_stiffness; /* the balloon's; default PBD k = 1 */
+} drape_icosphere_def;
+
+DRAPE_API drape_icosphere_def drape_default_icosphere_def(void);
+/* *out_balloon (may be NULL) gets the balloon's id, UINT32_MAX without one. */
+DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape_icosphere_def *def,
+                                                 drape_build_info *out_info,
+                                                 uint32_t *out_balloon);
+
 #ifdef __cplusplus
 }
 #endif

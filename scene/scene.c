@@ -313,6 +313,33 @@ drape_result sc_scene_add_tet_mesh(drape_scene *s, const char *name,
     return r;
 }
 
+drape_result sc_scene_add_icosphere(drape_scene *s, const char *name, const drape_icosphere_def *d)
+{
+    const uint64_t n = d->subdivisions <= 7 ? 10ull * (1ull << (2 * d->subdivisions)) + 2 : 0;
+    drape_result r = check_new(s, name, n);
+    drape_build_info info;
+    uint32_t balloon = UINT32_MAX;
+    if (r == DRAPE_OK)
+        r = drape_world_add_icosphere(s->world, d, &info, &balloon);
+    if (r == DRAPE_OK && balloon == UINT32_MAX)
+        r = fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "a balloon needs a pressure > 0");
+    /* drawn and exported as the mesh of its balloon's triangles */
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_MESH, info.first_particle, info.particle_count, 0, 0);
+    drape_balloon_info bi;
+    uint32_t *tri = NULL;
+    if (r == DRAPE_OK)
+        r = drape_world_get_balloon(s->world, balloon, &bi);
+    if (r == DRAPE_OK && !(tri = malloc((size_t)3 * bi.triangle_count * sizeof *tri)))
+        r = fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for a balloon's triangles");
+    if (r == DRAPE_OK)
+        r = drape_world_get_balloon_triangles(s->world, balloon, tri);
+    for (uint32_t t = 0; r == DRAPE_OK && t < bi.triangle_count; ++t)
+        r = push_triangle(s, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2]);
+    free(tri);
+    return r;
+}
+
 sc_mesh_def sc_default_mesh_def(void)
 {
     sc_mesh_def d = {

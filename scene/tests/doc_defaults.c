@@ -124,6 +124,19 @@ int main(void)
     num("turbulence", a.turbulence, ",");
     num("gust_length", a.gust_length, ",");
     num("seed", a.seed, "");
+
+    const drape_icosphere_def b = drape_default_icosphere_def();
+    printf("  },\n  \"Balloons\": {\n");
+    vec("centre", b.centre, ",");
+    num("radius", b.radius, ",");
+    num("subdivisions", b.subdivisions, ",");
+    vec("velocity", b.velocity, ",");
+    num("mass", b.mass, ",");
+    stiffness("stretch", b.stretch, ",");
+    boolean("bending", b.bending, ",");
+    stiffness("bend_stiffness", b.bend_stiffness, ",");
+    num("pressure", b.pressure, ",");
+    stiffness("pressure_stiffness", b.pressure_stiffness, "");
     printf("  }\n}\n");
     return 0;
 }

@@ -216,6 +216,12 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
+    if (!dr_valid_tear(d) || (uint64_t)d->tear_spares > (uint64_t)d->nx * d->ny)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->tear_strain = %g must be 0 (no tearing) or from 1 to 1e6 (a link "
+                       "tears when stretched past that many times its rest length), and "
+                       "def->tear_spares = %u at most nx * ny",
+                       fn, (double)d->tear_strain, d->tear_spares);
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
     /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2
@@ -270,6 +276,16 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
         r = dr_add_cloth_tethers(w, base, d);
     if (r == DRAPE_OK && d->aerodynamic)
         r = dr_add_cloth_aero(w, base, nx, ny);
+    uint32_t spares = 0;
+    if (r == DRAPE_OK && d->tear_spares) { /* pinned and unlinked until a tear uses them */
+        drape_particle_def spare = drape_default_particle_def();
+        spare.position = d->origin;
+        spare.mass = 0.0f;
+        for (uint32_t k = 0; k < d->tear_spares && r == DRAPE_OK; ++k)
+            r = drape_world_add_particles(w, &spare, 1, k ? NULL : &spares);
+    }
+    if (r == DRAPE_OK)
+        r = dr_tear_cloth(w, d, mark.counts[DRAPE_CONSTRAINT_DISTANCE], spares);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);
         return r;

@@ -126,6 +126,7 @@ struct drape_world {
     dr_shape_matches shapes;
     struct dr_aero *aero; /* aerodynamics (aero.c); NULL until used */
     struct dr_balloons *balloons; /* pressure constraints (balloons.c); NULL until used */
+    struct dr_tear *tear; /* breakable links, spares (tearing.c); NULL until used */
 };
 
 /* ---- log.c ---- */
@@ -299,5 +300,18 @@ int dr_compare_u64(const void *a, const void *b);
 /* ---- constraints.c (added) ---- */
 /* The iteration-corrected PBD stiffness k' = 1 - (1 - k)^(1/iterations). */
 float dr_corrected_stiffness(float k, int iterations);
+
+/* ---- tearing.c ---- */
+void dr_tear_destroy(drape_world *world);
+/* A cloth def's tear_strain is 0 or in [1, 1e6]. */
+bool dr_valid_tear(const drape_cloth_def *def);
+/* A tearing cloth: its distances from first_distance get the def's limit (stretch links split), its
+ * tear_spares particles from spares_first become the world's spares. */
+drape_result dr_tear_cloth(drape_world *world, const drape_cloth_def *def, uint32_t first_distance,
+                           uint32_t spares_first);
+/* Whether some link is breakable: then steps run one at a time, each checked. */
+bool dr_tear_active(const drape_world *world);
+/* After a step: breaks or splits the links stretched past their limits. */
+drape_result dr_tear_after_step(drape_world *world);
 
 #endif

@@ -86,7 +86,7 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
     static const char *const keys[] = {
         "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
         "bending", "stretch", "shear_stiffness", "bend_stiffness", "tethers", "tether_stiffness",
-        "aerodynamic", NULL};
+        "aerodynamic", "tear_strain", "tear_spares", NULL};
     static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
     sc_json *j = &p->json;
     drape_cloth_def d = drape_default_cloth_def();
@@ -107,7 +107,9 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
               sc_json_get_bool(j, o, "tethers", &d.tethers) &&
               sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness) &&
-              sc_json_get_bool(j, o, "aerodynamic", &d.aerodynamic);
+              sc_json_get_bool(j, o, "aerodynamic", &d.aerodynamic) &&
+              sc_json_get_float(j, o, "tear_strain", sc_nonneg, &d.tear_strain) &&
+              sc_json_get_u32(j, o, "tear_spares", 0, 1u << 28, &d.tear_spares);
     d.bending = (drape_bending)bending;
     return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
 }

@@ -209,8 +209,8 @@ drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cl
     if (r == DRAPE_OK)
         r = drape_world_add_cloth(s->world, d, &info);
     if (r == DRAPE_OK)
-        r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, info.particle_count, d->nx,
-                       d->ny);
+        r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, d->nx * d->ny, d->nx,
+                       d->ny); /* the grid; spare particles for tearing follow it */
     /* Quad (i, j) splits along its (i, j)-(i+1, j+1) diagonal, as the builder's dihedrals do. */
     for (uint32_t j = 0; j + 1 < d->ny && r == DRAPE_OK; ++j)
         for (uint32_t i = 0; i + 1 < d->nx && r == DRAPE_OK; ++i) {

@@ -275,6 +275,40 @@ static void build_balloon(drape_world *w)
     ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
 }
 
+/* A cloth torn in two: its top row gripped, the halves pulled apart (host/tearing.c). */
+static uint32_t tear_grips[2][8];
+static drape_vec3 tear_home[2][8];
+
+static void build_tear(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 16, c.ny = 10;
+    c.origin = tu_v3(-0.6f, 1.5f, 0.0f);
+    c.u_axis = tu_v3(1.2f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, -0.8f, 0.0f);
+    c.tear_strain = 1.3f;
+    c.tear_spares = 80;
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    for (int k = 0; k < 2; ++k)
+        for (int q = 0; q < 8; ++q) {
+            drape_attachment_def a = drape_default_attachment_def();
+            a.particle = (uint32_t)(k ? 15 - q : q);
+            ENSURE(drape_world_get_positions(w, a.particle, 1, &a.target) == DRAPE_OK);
+            tear_home[k][q] = a.target;
+            ENSURE(drape_world_add_attachment(w, &a, &tear_grips[k][q]) == DRAPE_OK);
+        }
+}
+
+static void pull_apart(drape_world *w, int step)
+{
+    for (int k = 0; k < 2; ++k)
+        for (int q = 0; q < 8; ++q) {
+            drape_vec3 p = tear_home[k][q];
+            p.x += (k ? 0.5f : -0.5f) * (float)(step + 1) / 60.0f;
+            drape_world_set_attachment_target(w, tear_grips[k][q], p);
+        }
+}
+
 static const scene scenes[] = {
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
@@ -289,6 +323,7 @@ static const scene scenes[] = {
     {"rigid and soft shape-matched boxes", false, build_shapes, NULL, NULL},
     {"flag, lift, drag and gusts", false, build_flag, gusty, NULL},
     {"balloon on a sphere, XPBD pressure", false, build_balloon, NULL, NULL},
+    {"cloth torn in two", false, build_tear, NULL, pull_apart},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

@@ -618,6 +618,11 @@ typedef struct drape_cloth_def {
                             with that distance as max_length; default true */
     drape_stiffness tether_stiffness; /* default PBD k = 1 */
     bool aerodynamic;    /* its triangles feel lift and drag (drape_world_set_aero); default true */
+    float tear_strain;   /* >= 1: the cloth tears where a link is stretched past tear_strain times
+                            its rest length (drape_world_set_distance_break); 0: never; default 0 */
+    uint32_t tear_spares; /* particles reserved for the tears (pinned and unused until a vertex
+                             splits), after the grid's: particle_count is nx * ny + tear_spares;
+                             default 0 */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -794,6 +799,40 @@ DRAPE_API drape_icosphere_def drape_default_icosphere_def(void);
 DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape_icosphere_def *def,
                                                  drape_build_info *out_info,
                                                  uint32_t *out_balloon);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Breakable links and tearing                                                                    */
+/*
+ * After every step, each breakable distance constraint whose length exceeds `limit` times its rest
+ * length gives way. A link of a tearing cloth (drape_cloth_def.tear_strain) that is one of its
+ * stretch links tears the cloth by splitting a vertex, as in Müller et al., "Position Based
+ * Dynamics" (2007): of the link's two particles, the one with more links is split by the plane
+ * through it perpendicular to the link; a reserved spare particle becomes its copy on the far side,
+ * taking the links whose other particle lies beyond the plane and half the mass (the other half
+ * stays). Without a spare, or when every link lies on one side, the link breaks instead. Any other
+ * breakable link breaks: it is removed (drape_world_constraint_count drops; its id stays). Spares
+ * are reserved when the cloth is built, so the particle arrays never grow in a step; only the
+ * distance constraints are recoloured. Dihedrals and triangles (rendering, aerodynamics) keep
+ * their particles.
+ */
+
+/* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable. */
+DRAPE_API drape_result drape_world_set_distance_break(drape_world *world, uint32_t id, float limit);
+
+typedef struct drape_tear_stats {
+    uint32_t splits;      /* vertices split so far */
+    uint32_t breaks;      /* links broken (removed) so far */
+    uint32_t spares_left; /* reserved particles not used yet */
+} drape_tear_stats;
+
+DRAPE_API drape_tear_stats drape_world_get_tear_stats(const drape_world *world);
+
+/* The colour of constraints first .. first + count - 1 of `type` (creation ids) in the solver's
+ * colouring, UINT32_MAX for a removed one: constraints of one colour share no movable particle. */
+DRAPE_API drape_result drape_world_get_constraint_colors(const drape_world *world,
+                                                         drape_constraint_type type,
+                                                         uint32_t first, uint32_t count,
+                                                         uint32_t *out);
 
 #ifdef __cplusplus
 }

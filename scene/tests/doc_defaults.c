@@ -82,7 +82,10 @@ int main(void)
     str("bending", bendings[c.bending], ",");
     stiffness("stretch", c.stretch, ",");
     stiffness("shear_stiffness", c.shear_stiffness, ",");
-    stiffness("bend_stiffness", c.bend_stiffness, "");
+    stiffness("bend_stiffness", c.bend_stiffness, ",");
+    boolean("aerodynamic", c.aerodynamic, ",");
+    num("tear_strain", c.tear_strain, ",");
+    num("tear_spares", c.tear_spares, "");
 
     const drape_rope_def r = drape_default_rope_def();
     printf("  },\n  \"Ropes\": {\n");

@@ -267,7 +267,7 @@ static void jelly_scene(st_run *t)
 }
 
 /* scenes/balloon.json: an icosphere balloon at pressure 1.5, drawn as its outward triangles; the
- * flag feels the air. */
+ * flag feels the air; the tearing cloth has its spares after its grid. */
 static void balloon_and_flag_scenes(st_run *t)
 {
     char path[512];
@@ -293,6 +293,13 @@ static void balloon_and_flag_scenes(st_run *t)
     w = drape_scene_world(s);
     CHECK(t, drape_world_aero_triangle_count(w) == 2 * 31 * 19);
     CHECK(t, drape_world_get_aero(w).drag == 1.2f && drape_world_get_aero(w).lift == 0.5f);
+    drape_scene_destroy(s);
+    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "tear.json"), &o, &s, &e) ==
+                     DRAPE_SCENE_OK, "%s", e.message);
+    w = drape_scene_world(s);
+    CHECK(t, drape_world_particle_count(w) == 24 * 16 + 200);
+    CHECK(t, drape_world_get_tear_stats(w).spares_left == 200);
+    CHECK(t, drape_scene_get_object(s, 0, &obj) && obj.particle_count == 24 * 16);
     drape_scene_destroy(s);
 }
 

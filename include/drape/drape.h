@@ -501,7 +501,9 @@ DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_di
 
 /* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
  * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
- * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. */
+ * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. Links
+ * that broke (drape_world_set_distance_break) keep their ids and are copied too; they no longer
+ * count in drape_world_constraint_count, and drape_world_get_constraint_colors gives UINT32_MAX. */
 DRAPE_API drape_result drape_world_get_distances(const drape_world *world, uint32_t first,
                                                  uint32_t count, drape_distance_def *out);
 /* The same for dihedral constraints (never removed either). */

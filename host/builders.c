@@ -216,12 +216,15 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
-    if (!dr_valid_tear(d) || (uint64_t)d->tear_spares > (uint64_t)d->nx * d->ny)
+    if (!dr_valid_tear(d))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->tear_strain = %g must be 0 (no tearing) or from 1 to 1e6 (a link "
-                       "tears when stretched past that many times its rest length), and "
-                       "def->tear_spares = %u at most nx * ny",
-                       fn, (double)d->tear_strain, d->tear_spares);
+                       "tears when stretched past that many times its rest length)",
+                       fn, (double)d->tear_strain);
+    if ((uint64_t)d->tear_spares > (uint64_t)d->nx * d->ny)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->tear_spares = %u must be at most nx * ny = %u", fn,
+                       d->tear_spares, d->nx * d->ny);
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
     /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2

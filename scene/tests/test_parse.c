@@ -62,6 +62,9 @@ static void bad_inputs(st_run *t)
         {"soft_box_key.json", "$.soft_boxes[0]: unknown key 'stiffness'"},
         {"balloon_pressure.json", "$.balloons[0].pressure: must be > 0, got 0"},
         {"aero_negative.json", "$.aerodynamics.lift: must be >= 0, got -0.5"},
+        {"tear_strain.json",
+         "$.cloths[0]: drape_world_add_cloth: def->tear_strain = 0.5 must be 0 (no tearing) or "
+         "from 1 to 1e6"},
     };
     static const struct {
         const char *file, *piece;

@@ -6,8 +6,13 @@
  * its particles: a spare particle, reserved with the cloth so that no array grows in a step, takes
  * the position, the velocity and half the mass of the particle, and the links on the far side of
  * the plane. Other breakable links, and stretch links that cannot split, are removed. The links are
- * processed in id order, each at most once per step, so every backend tears the same way. Only the
- * distance constraints change: the world recolours that type alone before the next step.
+ * processed in id order, each at most once per step, so every backend tears the same way.
+ *
+ * The colouring is updated for the changed constraints only. A split cannot make two links of a
+ * colour share a particle: the links it moves to the copy all shared the split particle, so their
+ * colours were already distinct, and the copy has no other link. So a split rewrites the moved
+ * links' particles in the solver's colour-ordered copy in place and keeps every colour. A broken
+ * link leaves its colour: the distance type alone is recoloured before the next step.
  */
 #include "world_internal.h"
 
@@ -174,12 +179,19 @@ static bool split(drape_world *w, dr_tear *t, uint32_t v, uint32_t u)
     if (ahead == 0 || ahead == total)
         return false;
     const uint32_t copy = t->spares[--t->spare_count];
+    const unsigned bit = 1u << DRAPE_CONSTRAINT_DISTANCE;
+    dr_solver_set *solved = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
+    const bool in_place = !w->solver_dirty && !(w->type_dirty & bit);
     for (uint32_t id = 0; id < s->count; ++id) {
         uint32_t *p = &s->idx[2 * (size_t)id];
         if (s->removed[id] || (p[0] != v && p[1] != v) || !beyond(w, s, id, v, e))
             continue;
-        p[p[0] == v ? 0 : 1] = copy;
+        const int end = p[0] == v ? 0 : 1;
+        p[end] = copy;
+        if (in_place) /* the same link in colour order, its colour kept */
+            solved->idx[2 * (size_t)solved->slot_of[id] + end] = copy;
     }
+    w->stale |= DR_STALE_SET(DRAPE_CONSTRAINT_DISTANCE);
     w->x[v].w *= 2.0f; /* half the mass each */
     w->x[copy] = w->x[v];
     w->v[copy] = w->v[v];
@@ -196,7 +208,7 @@ drape_result dr_tear_after_step(drape_world *w)
     if (r != DRAPE_OK)
         return r;
     dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
-    bool changed = false;
+    bool split_any = false, broke = false;
     for (uint32_t id = 0; id < s->count && id < t->capacity; ++id) {
         if (s->removed[id] || t->limit[id] == 0.0f)
             continue;
@@ -204,21 +216,23 @@ drape_result dr_tear_after_step(drape_world *w)
         const float len = dr_len3(dr_sub3(w->x[a], w->x[b]));
         if (!(len > t->limit[id] * s->rest[id]))
             continue;
-        changed = true;
         if (t->splittable[id]) {
             const uint32_t la = links_of(s, a), lb = links_of(s, b);
             const uint32_t first = la > lb || (la == lb && a < b) ? a : b;
             const uint32_t second = first == a ? b : a;
-            if (split(w, t, first, second) || split(w, t, second, first))
+            if (split(w, t, first, second) || split(w, t, second, first)) {
+                split_any = true;
                 continue;
+            }
         }
         s->removed[id] = 1; /* the link breaks */
         s->live--;
         t->stats.breaks++;
+        broke = true;
     }
-    if (changed) {
-        w->type_dirty |= 1u << DRAPE_CONSTRAINT_DISTANCE;
+    if (split_any) /* masses, and the copies' positions and velocities */
         w->stale |= DR_STALE_PARTICLES;
-    }
+    if (broke)
+        w->type_dirty |= 1u << DRAPE_CONSTRAINT_DISTANCE;
     return DRAPE_OK;
 }

@@ -813,9 +813,10 @@ DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape
  * taking the links whose other particle lies beyond the plane and half the mass (the other half
  * stays). Without a spare, or when every link lies on one side, the link breaks instead. Any other
  * breakable link breaks: it is removed (drape_world_constraint_count drops; its id stays). Spares
- * are reserved when the cloth is built, so the particle arrays never grow in a step; only the
- * distance constraints are recoloured. Dihedrals and triangles (rendering, aerodynamics) keep
- * their particles.
+ * are reserved when the cloth is built, so the particle arrays never grow in a step. A split keeps
+ * every colour (the links it moves are rewritten in place: they all shared the split particle, so
+ * their colours already differ); a broken link recolours the distance constraints alone.
+ * Dihedrals and triangles (rendering, aerodynamics) keep their particles.
  */
 
 /* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable. */

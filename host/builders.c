@@ -37,6 +37,7 @@ drape_cloth_def drape_default_cloth_def(void)
         .radius = -1.0f,
         .group = DRAPE_GROUP_NEW,
         .self_collision = false,
+        .aerodynamic = true,
     };
     return d;
 }
@@ -268,6 +269,15 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     drape_result checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)
         return checked;
+    if (!dr_valid_tear(d))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->tear_strain = %g must be 0 (no tearing) or from 1 to 1e6 (a link "
+                       "tears when stretched past that many times its rest length)",
+                       fn, (double)d->tear_strain);
+    if ((uint64_t)d->tear_spares > (uint64_t)d->nx * d->ny)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->tear_spares = %u must be at most nx * ny = %u", fn,
+                       d->tear_spares, d->nx * d->ny);
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
     /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2
@@ -327,6 +337,18 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
         r = add_dihedrals(w, base, nx, ny, d->bend_stiffness);
     if (r == DRAPE_OK)
         r = dr_add_cloth_tethers(w, base, d);
+    if (r == DRAPE_OK && d->aerodynamic)
+        r = dr_add_cloth_aero(w, base, nx, ny);
+    uint32_t spares = 0;
+    if (r == DRAPE_OK && d->tear_spares) { /* pinned and unlinked until a tear uses them */
+        drape_particle_def spare = drape_default_particle_def();
+        spare.position = d->origin;
+        spare.mass = 0.0f;
+        for (uint32_t k = 0; k < d->tear_spares && r == DRAPE_OK; ++k)
+            r = drape_world_add_particles(w, &spare, 1, k ? NULL : &spares);
+    }
+    if (r == DRAPE_OK)
+        r = dr_tear_cloth(w, d, mark.counts[DRAPE_CONSTRAINT_DISTANCE], spares);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);
         return r;

@@ -288,6 +288,11 @@ static float corrected_stiffness(float k, int iterations)
     return 1.0f - powf(1.0f - k, 1.0f / (float)iterations);
 }
 
+float dr_corrected_stiffness(float k, int iterations)
+{
+    return corrected_stiffness(k, iterations);
+}
+
 /* Checks a range of never-removed constraints for the readers below. */
 static drape_result check_range(const drape_world *w, const char *fn, drape_constraint_type type,
                                 uint32_t first, uint32_t count, const void *out)

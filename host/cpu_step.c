@@ -33,6 +33,7 @@ static void predict_pbd(drape_world *w, float h)
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     for (uint32_t i = 0; i < w->particle_count; ++i)
         w->v[i] = dr_apply_external(w->v[i], w->x[i].w, g, wind, w->def.air_drag, h);
+    dr_aero_predict_cpu(w, h);
     if (w->def.damping > 0.0f)
         dr_damp_velocities(w, w->def.damping);
     for (uint32_t i = 0; i < w->particle_count; ++i)
@@ -151,6 +152,7 @@ static drape_result substep(drape_world *w, float h)
             dr_shapes_project(w);
             if (particles)
                 dr_cpu_particle_contacts(w);
+            dr_balloons_project_cpu(w, h, it == 0);
             project_contacts(w, h);
         }
         if (w->shapes.count) /* rigid clusters end the substep rigid */

@@ -20,6 +20,8 @@
 #include "world_internal.h"
 
 #include "opencl/dr_cl.h"
+#include "aero.h"
+#include "balloons.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,6 +87,9 @@ struct dr_opencl {
     /* shape matching (host/shape_matching.c): the colour order and the rotations by cluster id */
     cl_mem sm_members, sm_rest, sm_range, sm_kprime, sm_id, sm_rotation;
     uint32_t sm_count;
+    struct dr_aero_cl *aero; /* aerodynamics on the device (aero_opencl.c); NULL until used */
+    struct dr_balloons_cl *balloons; /* balloons on the device (balloons_opencl.c); NULL until used */
+    bool has_balloons; /* as of the last upload: the projection runs per colour, balloons between */
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
     dr_cl_particles *pc; /* contacts between particles (host/opencl_particles.c) */
@@ -169,6 +174,8 @@ void dr_opencl_destroy(dr_opencl *cl)
         release_set(cl, &cl->set[t]);
     release_particles(cl);
     dr_cl_particles_destroy(cl->pc, cl->ctx);
+    dr_aero_cl_destroy(cl->ctx, cl->aero);
+    dr_balloons_cl_destroy(cl->ctx, cl->balloons);
     dr_cl_buffer_release(cl->ctx, &cl->sums);
     dr_cl_buffer_release(cl->ctx, &cl->rigid);
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
@@ -269,10 +276,11 @@ _Static_assert(FUSED_TYPES <= DRAPE_CONSTRAINT_TYPE_COUNT, "solve_fused takes a 
 
 /* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world of at most
  * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks, nor
- * one with contacts between particles. */
+ * one with contacts between particles or balloons (their passes run between the colours' launches
+ * and the contacts). */
 static bool fused(const dr_opencl *cl)
 {
-    if (cl->particles_on)
+    if (cl->particles_on || cl->has_balloons)
         return false;
     uint64_t total = 0;
     if (cl->sm_count) /* solve_fused has no shape matching */
@@ -427,6 +435,7 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
     drape_result r = DRAPE_OK;
     if (w->stale & DR_STALE_SHAPES)
         r = upload_shapes(cl, w);
+    cl->has_balloons = dr_balloons_active(w);
     if (w->stale & DR_STALE_PARTICLES)
         r = upload_particles(cl, w);
     if (r == DRAPE_OK && (w->stale & DR_STALE_PARTICLES))
@@ -497,6 +506,7 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
     DR_TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
                  A(n)));
     DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
+    DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
     if (k > 0.0f) {
         /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
         if (cl->origin == UINT32_MAX)
@@ -636,7 +646,9 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
         DR_TRY(shape_match(cl, w));
         if (w->plan.enabled)
             DR_TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts,
-                                        cl->phase[PROJECT]));
+                                           cl->phase[PROJECT]));
+        DR_TRY(dr_balloons_cl_project(cl->ctx, &cl->balloons, w, cl->x, cl->d, h, it == 0,
+                                      cl->phase[PROJECT]));
         DR_TRY(project_contacts(cl, w, h));
     }
     return shape_match(cl, w); /* rigid clusters end the substep rigid */

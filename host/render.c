@@ -101,25 +101,10 @@ static drape_result get_render(drape_world *w, const char *fn, dr_render **out)
 static drape_result build_adjacency(drape_world *w, dr_render *r, const char *fn)
 {
     const uint32_t n = w->particle_count, t = r->triangle_count;
-    uint32_t *offsets = calloc((size_t)n + 1, sizeof *offsets);
-    uint32_t *incident = malloc((size_t)3 * t * sizeof *incident + 1);
-    uint32_t *fill = malloc((size_t)n * sizeof *fill + 1);
-    if (!offsets || !incident || !fill) {
-        free(offsets);
-        free(incident);
-        free(fill);
+    uint32_t *offsets, *incident;
+    if (!dr_triangle_adjacency(r->triangles, t, n, &offsets, &incident))
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "%s: no memory for the adjacency of %u triangles", fn, t);
-    }
-    for (size_t k = 0; k < (size_t)3 * t; ++k)
-        offsets[r->triangles[k] + 1]++;
-    for (uint32_t v = 0; v < n; ++v)
-        offsets[v + 1] += offsets[v];
-    memcpy(fill, offsets, (size_t)n * sizeof *fill);
-    for (uint32_t tri = 0; tri < t; ++tri)
-        for (int c = 0; c < 3; ++c)
-            incident[fill[r->triangles[3 * tri + c]]++] = tri;
-    free(fill);
     free(r->offsets);
     free(r->incident);
     r->offsets = offsets;

@@ -299,6 +299,9 @@ void drape_world_destroy(drape_world *w)
     dr_shapes_free(&w->shapes);
     dr_render_destroy(w);
     dr_opencl_destroy(w->cl);
+    dr_aero_destroy(w);
+    dr_balloons_destroy(w);
+    dr_tear_destroy(w);
     free(w->device_selector);
     free(w);
 }
@@ -385,7 +388,15 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
 {
     if (steps == 0)
         return DRAPE_OK;
+    if (steps > 1 && dr_tear_active(w)) { /* breakable links are checked after every step */
+        drape_result r = DRAPE_OK;
+        for (uint32_t i = 0; i < steps && r == DRAPE_OK; ++i)
+            r = step_n(w, 1, fn);
+        return r;
+    }
     drape_result r = dr_world_prepare(w);
+    if (r == DRAPE_OK)
+        r = dr_aero_prepare(w);
     if (r != DRAPE_OK)
         return r;
     dr_particle_plan_update(w);
@@ -396,7 +407,9 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
             return dr_fail(&w->def, r, "%s: the OpenCL step failed (see above)", fn);
         w->profile.steps += steps;
         r = check_finite(w, fn, steps);
-        return r != DRAPE_OK ? r : dr_particle_check(w);
+        if (r == DRAPE_OK)
+            r = dr_particle_check(w);
+        return r == DRAPE_OK ? dr_tear_after_step(w) : r;
     }
     for (uint32_t i = 0; i < steps && r == DRAPE_OK; ++i) {
         r = dr_cpu_step(w);
@@ -406,6 +419,8 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
         r = check_finite(w, fn, 1);
         if (r == DRAPE_OK)
             r = dr_particle_check(w);
+        if (r == DRAPE_OK)
+            r = dr_tear_after_step(w);
     }
     return r;
 }

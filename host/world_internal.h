@@ -157,6 +157,9 @@ struct drape_world {
     uint32_t nonfinite[DR_NONFINITE_PHASES];
 
     dr_shape_matches shapes;
+    struct dr_aero *aero; /* aerodynamics (aero.c); NULL until used */
+    struct dr_balloons *balloons; /* pressure constraints (balloons.c); NULL until used */
+    struct dr_tear *tear; /* breakable links, spares (tearing.c); NULL until used */
 };
 
 /* ---- log.c ---- */
@@ -362,5 +365,50 @@ void dr_damp_velocities(drape_world *world, float k);
 /* ---- mass_spring.c ---- */
 /* One substep of the mass-spring mode: forces, the chosen integrator, predicted positions in p. */
 void dr_mass_spring_predict(drape_world *world, float h);
+
+/* ---- adjacency.c ---- */
+/* The triangles (3 * count particle indices, each < n) incident to each of n particles, as CSR:
+ * *offsets (n + 1) into *incident (3 * count triangle ids, increasing per particle). Both malloc'ed;
+ * false when out of memory. */
+bool dr_triangle_adjacency(const uint32_t *triangles, uint32_t count, uint32_t n,
+                           uint32_t **offsets, uint32_t **incident);
+
+/* ---- aero.c ---- */
+void dr_aero_destroy(drape_world *world);
+/* Whether lift or drag acts this step (coefficients, triangles, PBD mode). */
+bool dr_aero_active(const drape_world *world);
+/* Before a step: the adjacency covers every particle. */
+drape_result dr_aero_prepare(drape_world *world);
+/* The CPU reference: lift and drag into the velocities for a substep of h. */
+void dr_aero_predict_cpu(drape_world *world, float h);
+/* The aerodynamic triangles of a cloth grid (drape_cloth_def.aerodynamic). */
+drape_result dr_add_cloth_aero(drape_world *world, uint32_t base, uint32_t nx, uint32_t ny);
+
+/* ---- balloons.c ---- */
+void dr_balloons_destroy(drape_world *world);
+/* Whether some balloon is projected (PBD mode). */
+bool dr_balloons_active(const drape_world *world);
+/* The CPU reference: every balloon projected once on w->d; start_substep zeroes the multipliers. */
+void dr_balloons_project_cpu(drape_world *world, float h, bool start_substep);
+/* qsort's comparisons of two uint32_t, of two uint64_t. */
+int dr_compare_u32(const void *a, const void *b);
+int dr_compare_u64(const void *a, const void *b);
+
+/* ---- constraints.c (added) ---- */
+/* The iteration-corrected PBD stiffness k' = 1 - (1 - k)^(1/iterations). */
+float dr_corrected_stiffness(float k, int iterations);
+
+/* ---- tearing.c ---- */
+void dr_tear_destroy(drape_world *world);
+/* A cloth def's tear_strain is 0 or in [1, 1e6]. */
+bool dr_valid_tear(const drape_cloth_def *def);
+/* A tearing cloth: its distances from first_distance get the def's limit (stretch links split), its
+ * tear_spares particles from spares_first become the world's spares. */
+drape_result dr_tear_cloth(drape_world *world, const drape_cloth_def *def, uint32_t first_distance,
+                           uint32_t spares_first);
+/* Whether some link is breakable: then steps run one at a time, each checked. */
+bool dr_tear_active(const drape_world *world);
+/* After a step: breaks or splits the links stretched past their limits. */
+drape_result dr_tear_after_step(drape_world *world);
 
 #endif

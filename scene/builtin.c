@@ -10,7 +10,7 @@
  *   ik-chain        a chain pinned at one end whose other end is attached to a target moving on a
  *                   circle: PBD as inverse kinematics
  *   curtain         a curtain pinned along its top edge, with dihedral bending, pushed by a sphere
- *   flag            a flag pinned along one side, in wind
+ *   flag            a flag pinned along one side, fluttering in a 10 m/s wind (lift and drag)
  *   balls           5000 balls poured into a box
  *   brazil-nut      small light balls and a few large heavy ones poured into a box together
  *   cloth-fold      a self-colliding cloth that falls edge-first and folds onto itself
@@ -133,8 +133,7 @@ static drape_result build_curtain(drape_scene *s)
 static drape_result build_flag(drape_scene *s)
 {
     drape_world_def w = drape_default_world_def();
-    w.wind = v3(6.0f, 0.0f, 2.0f);
-    w.air_drag = 1.0f;
+    w.wind = v3(9.486833f, 0.0f, 3.1622777f); /* 10 m/s */
     drape_cloth_def c = drape_default_cloth_def();
     c.nx = 32;
     c.ny = 20;
@@ -147,6 +146,11 @@ static drape_result build_flag(drape_scene *s)
     drape_result r = sc_scene_create_world(s, w);
     if (r == DRAPE_OK)
         r = sc_scene_add_cloth(s, "flag", &c);
+    drape_aero_def a = drape_default_aero_def();
+    a.drag = 1.2f;
+    a.lift = 0.5f;
+    if (r == DRAPE_OK)
+        r = drape_world_set_aero(drape_scene_world(s), &a);
     return r;
 }
 

@@ -1,7 +1,7 @@
-/* The sections of a scene file that add particles: "particles" one by one, "cloths", "ropes" and
- * "soft_boxes" through the library's builders (every field of their defs, pins by name),
- * "particle_blocks" of loose balls (drape_particle_block_def) and "meshes" read from OBJ files.
- * Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
+/* The sections of a scene file that add particles: "particles" one by one, "cloths", "ropes",
+ * "soft_boxes" and "balloons" through the library's builders (every field of their defs, pins by
+ * name), "particle_blocks" of loose balls (drape_particle_block_def) and "meshes" read from OBJ
+ * files. Cloths, ropes and meshes have names ("cloth0", "rope0", "mesh0",
  * ... by default) that particle references use.
  */
 #include "scene_internal.h"
@@ -100,7 +100,7 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
     static const char *const keys[] = {
         "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
         "bending", "stretch", "shear_stiffness", "bend_stiffness", "tethers", "tether_stiffness",
-        "radius", "group", "self_collision", NULL};
+        "radius", "group", "self_collision", "aerodynamic", "tear_strain", "tear_spares", NULL};
     static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
     sc_json *j = &p->json;
     drape_cloth_def d = drape_default_cloth_def();
@@ -121,7 +121,10 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
               sc_json_get_bool(j, o, "tethers", &d.tethers) &&
               sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness) &&
-              get_contact(p, o, &d.radius, &d.group, &d.self_collision);
+              get_contact(p, o, &d.radius, &d.group, &d.self_collision) &&
+              sc_json_get_bool(j, o, "aerodynamic", &d.aerodynamic) &&
+              sc_json_get_float(j, o, "tear_strain", sc_nonneg, &d.tear_strain) &&
+              sc_json_get_u32(j, o, "tear_spares", 0, 1u << 28, &d.tear_spares);
     d.bending = (drape_bending)bending;
     return ok && sc_parse_check(p, sc_scene_add_cloth(p->scene, name, &d));
 }
@@ -316,4 +319,32 @@ static bool parse_mesh(sc_parser *p, const cJSON *o, size_t index)
 bool sc_parse_meshes(sc_parser *p, const cJSON *array)
 {
     return sc_parse_each(p, array, parse_mesh);
+}
+
+/* "balloons": icospheres under pressure (drape_icosphere_def by name; the pressure must be > 0). */
+static bool parse_balloon(sc_parser *p, const cJSON *o, size_t index)
+{
+    static const char *const keys[] = {"name",     "centre",         "radius",  "subdivisions",
+                                       "velocity", "mass",           "stretch", "bending",
+                                       "bend_stiffness", "pressure", "pressure_stiffness", NULL};
+    sc_json *j = &p->json;
+    drape_icosphere_def d = drape_default_icosphere_def();
+    char name[80];
+    bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "balloon", index, name, sizeof name) &&
+              sc_json_get_vec3(j, o, "centre", sc_any, &d.centre) &&
+              sc_json_get_float(j, o, "radius", sc_positive, &d.radius) &&
+              sc_json_get_u32(j, o, "subdivisions", 0, 7, &d.subdivisions) &&
+              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
+              sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
+              sc_json_get_bool(j, o, "bending", &d.bending) &&
+              sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
+              sc_json_get_float(j, o, "pressure", sc_positive, &d.pressure) &&
+              sc_get_stiffness_object(p, o, "pressure_stiffness", &d.pressure_stiffness);
+    return ok && sc_parse_check(p, sc_scene_add_icosphere(p->scene, name, &d));
+}
+
+bool sc_parse_balloons(sc_parser *p, const cJSON *array)
+{
+    return sc_parse_each(p, array, parse_balloon);
 }

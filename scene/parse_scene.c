@@ -1,8 +1,9 @@
 /* A scene file from memory: JSON syntax through cJSON (with the line and column of a syntax error
  * from the offset where cJSON stopped), then the top-level keys, then the sections in a fixed order
  * whatever their order in the file: "solver" (the world is created from it), "particles", "cloths",
- * "ropes", "particle_blocks", "meshes", "soft_boxes" (which number the particles in that order),
- * "distances", "dihedrals", "attachments", "tethers", "colliders" and "triangles". The format is
+ * "ropes", "particle_blocks", "meshes", "soft_boxes", "balloons" (which number the particles in
+ * that order), "distances", "dihedrals", "attachments", "tethers", "colliders", "triangles" and
+ * "aerodynamics". The format is
  * docs/scene-format.md.
  */
 #include "scene_internal.h"
@@ -15,7 +16,7 @@
 static const char *const top_keys[] = {
     "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
     "meshes", "soft_boxes", "distances", "dihedrals", "attachments", "tethers", "colliders",
-    "triangles", "tet_meshes", "shape_matches", "particle_blocks", NULL};
+    "triangles", "tet_meshes", "shape_matches", "aerodynamics", "balloons", "particle_blocks", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -175,13 +176,15 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
            section(p, root, "meshes", sc_parse_meshes) &&
            section(p, root, "soft_boxes", sc_parse_soft_boxes) &&
            section(p, root, "tet_meshes", sc_parse_tet_meshes) &&
+           section(p, root, "balloons", sc_parse_balloons) &&
            section(p, root, "distances", sc_parse_distances) &&
            section(p, root, "dihedrals", sc_parse_dihedrals) &&
            section(p, root, "attachments", sc_parse_attachments) &&
            section(p, root, "tethers", sc_parse_tethers) &&
            section(p, root, "shape_matches", sc_parse_shape_matches) &&
            section(p, root, "colliders", sc_parse_colliders) &&
-           section(p, root, "triangles", sc_parse_triangles);
+           section(p, root, "triangles", sc_parse_triangles) &&
+           section(p, root, "aerodynamics", sc_parse_aero);
 }
 
 drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const char *name,

@@ -232,8 +232,8 @@ drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cl
     if (r == DRAPE_OK)
         r = drape_world_add_cloth(s->world, d, &info);
     if (r == DRAPE_OK)
-        r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, info.particle_count, d->nx,
-                       d->ny);
+        r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, d->nx * d->ny, d->nx,
+                       d->ny); /* the grid; spare particles for tearing follow it */
     /* Quad (i, j) splits along its (i, j)-(i+1, j+1) diagonal, as the builder's dihedrals do. */
     for (uint32_t j = 0; j + 1 < d->ny && r == DRAPE_OK; ++j)
         for (uint32_t i = 0; i + 1 < d->nx && r == DRAPE_OK; ++i) {
@@ -333,6 +333,33 @@ drape_result sc_scene_add_tet_mesh(drape_scene *s, const char *name,
                           info.first_particle + surface[3 * f + 2]);
     free(v);
     free(surface);
+    return r;
+}
+
+drape_result sc_scene_add_icosphere(drape_scene *s, const char *name, const drape_icosphere_def *d)
+{
+    const uint64_t n = d->subdivisions <= 7 ? 10ull * (1ull << (2 * d->subdivisions)) + 2 : 0;
+    drape_result r = check_new(s, name, n);
+    drape_build_info info;
+    uint32_t balloon = UINT32_MAX;
+    if (r == DRAPE_OK)
+        r = drape_world_add_icosphere(s->world, d, &info, &balloon);
+    if (r == DRAPE_OK && balloon == UINT32_MAX)
+        r = fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "a balloon needs a pressure > 0");
+    /* drawn and exported as the mesh of its balloon's triangles */
+    if (r == DRAPE_OK)
+        r = add_object(s, name, SC_OBJECT_MESH, info.first_particle, info.particle_count, 0, 0);
+    drape_balloon_info bi;
+    uint32_t *tri = NULL;
+    if (r == DRAPE_OK)
+        r = drape_world_get_balloon(s->world, balloon, &bi);
+    if (r == DRAPE_OK && !(tri = malloc((size_t)3 * bi.triangle_count * sizeof *tri)))
+        r = fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for a balloon's triangles");
+    if (r == DRAPE_OK)
+        r = drape_world_get_balloon_triangles(s->world, balloon, tri);
+    for (uint32_t t = 0; r == DRAPE_OK && t < bi.triangle_count; ++t)
+        r = push_triangle(s, tri[3 * t], tri[3 * t + 1], tri[3 * t + 2]);
+    free(tri);
     return r;
 }
 

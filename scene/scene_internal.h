@@ -250,6 +250,8 @@ drape_result sc_scene_add_rope(drape_scene *scene, const char *name, const drape
 drape_result sc_scene_add_soft_box(drape_scene *scene, const char *name,
                                    const drape_soft_box_def *def);
 drape_result sc_scene_add_particle_block(drape_scene *scene, const drape_particle_block_def *def);
+drape_result sc_scene_add_icosphere(drape_scene *scene, const char *name,
+                                   const drape_icosphere_def *def);
 drape_result sc_scene_add_mesh(drape_scene *scene, const char *name, const drape_mesh *mesh,
                                const sc_mesh_def *def);
 /* A tetrahedral body: the mesh's vertices scaled by `scale` and moved by `translate` (m), with the
@@ -420,6 +422,8 @@ bool sc_parse_tethers(sc_parser *p, const struct cJSON *array);
 bool sc_parse_attachments(sc_parser *p, const struct cJSON *array);
 bool sc_parse_colliders(sc_parser *p, const struct cJSON *array);
 bool sc_parse_triangles(sc_parser *p, const struct cJSON *array);
+bool sc_parse_aero(sc_parser *p, const struct cJSON *object);
+bool sc_parse_balloons(sc_parser *p, const struct cJSON *array);
 
 /* Runs `each` on every element of an array member (absent: nothing), with "[i]" on the path. */
 bool sc_parse_each(sc_parser *p, const struct cJSON *array,

@@ -286,6 +286,75 @@ static void build_cloth_layers(drape_world *w)
     ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
 }
 
+/* A flag pinned along one side, with lift, drag and seeded gusts (kernels/drape_aero.h). */
+static void build_flag(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 20, c.ny = 12;
+    c.origin = tu_v3(0.0f, 2.0f, 0.0f);
+    c.u_axis = tu_v3(1.5f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, -1.0f, 0.0f);
+    c.mass = 0.15f;
+    c.pins = DRAPE_PIN_COLUMN_FIRST;
+    drape_aero_def a = drape_default_aero_def();
+    a.drag = 1.2f, a.lift = 0.5f, a.turbulence = 2.0f, a.gust_length = 0.7f, a.seed = 3;
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    ENSURE(drape_world_set_aero(w, &a) == DRAPE_OK);
+}
+
+static void gusty(drape_world_def *def) { def->wind = tu_v3(9.0f, 0.0f, 3.0f); }
+
+/* A balloon at pressure 1.5 (XPBD pressure, elastic skin) dropped between a sphere and the ground,
+ * spinning. */
+static void build_balloon(drape_world *w)
+{
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.subdivisions = 2;
+    d.centre = tu_v3(0.1f, 0.6f, 0.0f);
+    d.velocity = tu_v3(0.4f, 0.0f, -0.2f);
+    d.pressure = 1.5f;
+    d.stretch.compliance = 0.1f;
+    d.pressure_stiffness.compliance = 1e-7f;
+    drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
+    ENSURE(drape_world_add_icosphere(w, &d, NULL, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
+    ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);
+}
+
+/* A cloth torn in two: its top row gripped, the halves pulled apart (host/tearing.c). */
+static uint32_t tear_grips[2][8];
+static drape_vec3 tear_home[2][8];
+
+static void build_tear(drape_world *w)
+{
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 16, c.ny = 10;
+    c.origin = tu_v3(-0.6f, 1.5f, 0.0f);
+    c.u_axis = tu_v3(1.2f, 0.0f, 0.0f);
+    c.v_axis = tu_v3(0.0f, -0.8f, 0.0f);
+    c.tear_strain = 1.3f;
+    c.tear_spares = 80;
+    ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
+    for (int k = 0; k < 2; ++k)
+        for (int q = 0; q < 8; ++q) {
+            drape_attachment_def a = drape_default_attachment_def();
+            a.particle = (uint32_t)(k ? 15 - q : q);
+            ENSURE(drape_world_get_positions(w, a.particle, 1, &a.target) == DRAPE_OK);
+            tear_home[k][q] = a.target;
+            ENSURE(drape_world_add_attachment(w, &a, &tear_grips[k][q]) == DRAPE_OK);
+        }
+}
+
+static void pull_apart(drape_world *w, int step)
+{
+    for (int k = 0; k < 2; ++k)
+        for (int q = 0; q < 8; ++q) {
+            drape_vec3 p = tear_home[k][q];
+            p.x += (k ? 0.5f : -0.5f) * (float)(step + 1) / 60.0f;
+            drape_world_set_attachment_target(w, tear_grips[k][q], p);
+        }
+}
+
 static const scene scenes[] = {
     {"balls poured into a box", false, build_balls, bouncy, NULL},
     {"two self-colliding cloths on a sphere", false, build_cloth_layers, NULL, NULL},
@@ -300,6 +369,9 @@ static const scene scenes[] = {
     {"jelly on a sphere, XPBD volumes", false, build_jelly, NULL, NULL},
     {"Neo-Hookean box on a sphere", false, build_neo_hookean, NULL, NULL},
     {"rigid and soft shape-matched boxes", false, build_shapes, NULL, NULL},
+    {"flag, lift, drag and gusts", false, build_flag, gusty, NULL},
+    {"balloon on a sphere, XPBD pressure", false, build_balloon, NULL, NULL},
+    {"cloth torn in two", false, build_tear, NULL, pull_apart},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

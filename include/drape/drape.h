@@ -549,7 +549,9 @@ DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_di
 
 /* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
  * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
- * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. */
+ * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. Links
+ * that broke (drape_world_set_distance_break) keep their ids and are copied too; they no longer
+ * count in drape_world_constraint_count, and drape_world_get_constraint_colors gives UINT32_MAX. */
 DRAPE_API drape_result drape_world_get_distances(const drape_world *world, uint32_t first,
                                                  uint32_t count, drape_distance_def *out);
 /* The same for dihedral constraints (never removed either). */
@@ -670,6 +672,12 @@ typedef struct drape_cloth_def {
                             default -1 */
     uint32_t group;      /* collision group; default DRAPE_GROUP_NEW */
     bool self_collision; /* the cloth collides with itself; default false */
+    bool aerodynamic;    /* its triangles feel lift and drag (drape_world_set_aero); default true */
+    float tear_strain;   /* >= 1: the cloth tears where a link is stretched past tear_strain times
+                            its rest length (drape_world_set_distance_break); 0: never; default 0 */
+    uint32_t tear_spares; /* particles reserved for the tears (pinned and unused until a vertex
+                             splits), after the grid's: particle_count is nx * ny + tear_spares;
+                             default 0 */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -788,6 +796,137 @@ DRAPE_API drape_particle_block_def drape_default_particle_block_def(void);
 DRAPE_API drape_result drape_world_add_particle_block(drape_world *world,
                                                       const drape_particle_block_def *def,
                                                       drape_build_info *out_info);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Aerodynamics                                                                                   */
+/*
+ * Lift and drag per triangle from its normal and its velocity relative to the air (NvCloth's
+ * formula; kernels/drape_aero.h): with u the triangle's velocity relative to the air, n its unit
+ * normal, A its area and cos t = n . u / |u|,
+ *     F_drag = -1/2 rho A C_D |cos t| |u| u,
+ *     F_lift = -1/2 rho A C_L cos t sin t |u| ((u x n) x u / |u|),
+ * a third on each corner, applied in the prediction of every substep (DRAPE_MODE_PBD only). The air
+ * moves with drape_world_def.wind plus, with turbulence > 0, seeded gusts (value noise over
+ * gust_length, carried along by the wind), the same on every backend. Only the triangles given to
+ * drape_world_add_aero_triangles feel it; the cloth builder adds its own (drape_cloth_def.aerodynamic).
+ * The per-particle air_drag of the world def acts as before, independently.
+ */
+typedef struct drape_aero_def {
+    float drag;        /* drag coefficient C_D in [0, 100]; default 0 (no aerodynamics) */
+    float lift;        /* lift coefficient C_L in [0, 100]; default 0 */
+    float air_density; /* rho, kg/m^3, in (0, 1e4]; default 1.2 */
+    float turbulence;  /* m/s, the gusts' amplitude per component, in [0, 1e9]; default 0 (a steady
+                          wind) */
+    float gust_length; /* m, the size of a gust, in [1e-3, 1e9]; default 1 */
+    uint32_t seed;     /* the gusts' seed; default 1 */
+} drape_aero_def;
+
+DRAPE_API drape_aero_def drape_default_aero_def(void);
+DRAPE_API drape_result drape_world_set_aero(drape_world *world, const drape_aero_def *def);
+DRAPE_API drape_aero_def drape_world_get_aero(const drape_world *world);
+/* Adds `count` triangles (3 * count particle indices, distinct within a triangle) to those that feel
+ * the air. */
+DRAPE_API drape_result drape_world_add_aero_triangles(drape_world *world, const uint32_t *indices,
+                                                      uint32_t count);
+DRAPE_API uint32_t drape_world_aero_triangle_count(const drape_world *world);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Balloons                                                                                       */
+/*
+ * The pressure constraint of Müller et al., "Position Based Dynamics" (2007), section 4.4: a closed
+ * triangle mesh whose volume V = 1/6 sum (p_a x p_b) . p_c is kept at pressure x V0,
+ * C = V - pressure V0 (m^3), PBD or XPBD like every constraint (compliance in m^6/J). The constraint
+ * is global (every vertex of the mesh moves with it): it is projected on its own after the coloured
+ * constraints in every iteration, its two sums in a fixed order on every backend
+ * (kernels/drape_balloon.h). The mesh must be closed and consistently oriented, its triangles
+ * counter-clockwise seen from outside. Solved in DRAPE_MODE_PBD only.
+ */
+typedef struct drape_balloon_def {
+    const uint32_t *triangles; /* 3 * triangle_count particle indices; copied */
+    uint32_t triangle_count;   /* >= 4 */
+    float pressure;            /* k_pressure in (0, 100]: the volume kept is pressure x V0; default 1 */
+    float rest_volume;         /* V0, m^3, > 0; < 0 takes the current volume; default -1 */
+    float stiffness;           /* PBD k in [0, 1]; default 1 */
+    float compliance;          /* m^6/J; < 0 selects PBD; default -1 */
+} drape_balloon_def;
+
+DRAPE_API drape_balloon_def drape_default_balloon_def(void);
+/* Fails with DRAPE_ERROR_INVALID_ARGUMENT, naming the edge or the triangle, for a mesh that is open,
+ * not consistently oriented, not manifold, facing inward or without volume. */
+DRAPE_API drape_result drape_world_add_balloon(drape_world *world, const drape_balloon_def *def,
+                                               uint32_t *out_id);
+DRAPE_API uint32_t drape_world_balloon_count(const drape_world *world);
+
+typedef struct drape_balloon_info {
+    uint32_t triangle_count, vertex_count;
+    float pressure;    /* k_pressure */
+    float rest_volume; /* V0, m^3 */
+    float volume;      /* m^3, at the current positions */
+} drape_balloon_info;
+
+DRAPE_API drape_result drape_world_get_balloon(const drape_world *world, uint32_t id,
+                                               drape_balloon_info *out);
+/* Copies balloon id's 3 * triangle_count particle indices into out. */
+DRAPE_API drape_result drape_world_get_balloon_triangles(const drape_world *world, uint32_t id,
+                                                         uint32_t *out);
+
+/* A closed cloth sphere: an icosahedron subdivided `subdivisions` times (10 * 4^s + 2 particles,
+ * 20 * 4^s triangles, outward) projected onto the sphere, a distance constraint along every edge
+ * (kind stretch), a dihedral across every edge when `bending`, and, with pressure > 0, a balloon. */
+typedef struct drape_icosphere_def {
+    drape_vec3 centre;   /* m; default (0, 1, 0) */
+    float radius;        /* m, > 0; default 0.3 */
+    uint32_t subdivisions; /* 0 .. 7; default 3 (642 particles) */
+    drape_vec3 velocity; /* m/s, of every particle; default 0 */
+    float mass;          /* kg, the whole sphere, spread evenly; default 0.1 */
+    drape_stiffness stretch;        /* the edges; default PBD k = 1 */
+    bool bending;                   /* default true */
+    drape_stiffness bend_stiffness; /* the dihedrals; default PBD k = 0.1 */
+    float pressure;                 /* k_pressure of its balloon, [0, 100]; 0: no balloon;
+                                       default 1 */
+    drape_stiffness pressure_stiffness; /* the balloon's; default PBD k = 1 */
+} drape_icosphere_def;
+
+DRAPE_API drape_icosphere_def drape_default_icosphere_def(void);
+/* *out_balloon (may be NULL) gets the balloon's id, UINT32_MAX without one. */
+DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape_icosphere_def *def,
+                                                 drape_build_info *out_info,
+                                                 uint32_t *out_balloon);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Breakable links and tearing                                                                    */
+/*
+ * After every step, each breakable distance constraint whose length exceeds `limit` times its rest
+ * length gives way. A link of a tearing cloth (drape_cloth_def.tear_strain) that is one of its
+ * stretch links tears the cloth by splitting a vertex, as in Müller et al., "Position Based
+ * Dynamics" (2007): of the link's two particles, the one with more links is split by the plane
+ * through it perpendicular to the link; a reserved spare particle becomes its copy on the far side,
+ * taking the links whose other particle lies beyond the plane and half the mass (the other half
+ * stays). Without a spare, or when every link lies on one side, the link breaks instead. Any other
+ * breakable link breaks: it is removed (drape_world_constraint_count drops; its id stays). Spares
+ * are reserved when the cloth is built, so the particle arrays never grow in a step. A split keeps
+ * every colour (the links it moves are rewritten in place: they all shared the split particle, so
+ * their colours already differ); a broken link recolours the distance constraints alone.
+ * Dihedrals and triangles (rendering, aerodynamics) keep their particles.
+ */
+
+/* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable. */
+DRAPE_API drape_result drape_world_set_distance_break(drape_world *world, uint32_t id, float limit);
+
+typedef struct drape_tear_stats {
+    uint32_t splits;      /* vertices split so far */
+    uint32_t breaks;      /* links broken (removed) so far */
+    uint32_t spares_left; /* reserved particles not used yet */
+} drape_tear_stats;
+
+DRAPE_API drape_tear_stats drape_world_get_tear_stats(const drape_world *world);
+
+/* The colour of constraints first .. first + count - 1 of `type` (creation ids) in the solver's
+ * colouring, UINT32_MAX for a removed one: constraints of one colour share no movable particle. */
+DRAPE_API drape_result drape_world_get_constraint_colors(const drape_world *world,
+                                                         drape_constraint_type type,
+                                                         uint32_t first, uint32_t count,
+                                                         uint32_t *out);
 
 #ifdef __cplusplus
 }

@@ -82,7 +82,10 @@ int main(void)
     str("bending", bendings[c.bending], ",");
     stiffness("stretch", c.stretch, ",");
     stiffness("shear_stiffness", c.shear_stiffness, ",");
-    stiffness("bend_stiffness", c.bend_stiffness, "");
+    stiffness("bend_stiffness", c.bend_stiffness, ",");
+    boolean("aerodynamic", c.aerodynamic, ",");
+    num("tear_strain", c.tear_strain, ",");
+    num("tear_spares", c.tear_spares, "");
 
     const drape_rope_def r = drape_default_rope_def();
     printf("  },\n  \"Ropes\": {\n");
@@ -115,6 +118,28 @@ int main(void)
     num("static_friction", k.static_friction, ",");
     num("kinetic_friction", k.kinetic_friction, ",");
     num("restitution", k.restitution, "");
+
+    const drape_aero_def a = drape_default_aero_def();
+    printf("  },\n  \"Aerodynamics\": {\n");
+    num("drag", a.drag, ",");
+    num("lift", a.lift, ",");
+    num("air_density", a.air_density, ",");
+    num("turbulence", a.turbulence, ",");
+    num("gust_length", a.gust_length, ",");
+    num("seed", a.seed, "");
+
+    const drape_icosphere_def b = drape_default_icosphere_def();
+    printf("  },\n  \"Balloons\": {\n");
+    vec("centre", b.centre, ",");
+    num("radius", b.radius, ",");
+    num("subdivisions", b.subdivisions, ",");
+    vec("velocity", b.velocity, ",");
+    num("mass", b.mass, ",");
+    stiffness("stretch", b.stretch, ",");
+    boolean("bending", b.bending, ",");
+    stiffness("bend_stiffness", b.bend_stiffness, ",");
+    num("pressure", b.pressure, ",");
+    stiffness("pressure_stiffness", b.pressure_stiffness, "");
     printf("  }\n}\n");
     return 0;
 }

@@ -60,6 +60,11 @@ static void bad_inputs(st_run *t)
          "$.soft_boxes[0]: drape_world_add_soft_box: def->mass = 1 kg and every component of "
          "def->size"},
         {"soft_box_key.json", "$.soft_boxes[0]: unknown key 'stiffness'"},
+        {"balloon_pressure.json", "$.balloons[0].pressure: must be > 0, got 0"},
+        {"aero_negative.json", "$.aerodynamics.lift: must be >= 0, got -0.5"},
+        {"tear_strain.json",
+         "$.cloths[0]: drape_world_add_cloth: def->tear_strain = 0.5 must be 0 (no tearing) or "
+         "from 1 to 1e6"},
     };
     static const struct {
         const char *file, *piece;
@@ -264,6 +269,43 @@ static void jelly_scene(st_run *t)
     drape_scene_destroy(s);
 }
 
+/* scenes/balloon.json: an icosphere balloon at pressure 1.5, drawn as its outward triangles; the
+ * flag feels the air; the tearing cloth has its spares after its grid. */
+static void balloon_and_flag_scenes(st_run *t)
+{
+    char path[512];
+    drape_scene *s;
+    drape_scene_error e;
+    drape_scene_options o = st_cpu_options();
+    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "balloon.json"), &o, &s,
+                                       &e) == DRAPE_SCENE_OK, "%s", e.message);
+    drape_world *w = drape_scene_world(s);
+    CHECK(t, drape_world_particle_count(w) == 642 && drape_world_balloon_count(w) == 1);
+    drape_balloon_info b;
+    CHECK(t, drape_world_get_balloon(w, 0, &b) == DRAPE_OK && b.pressure == 1.5f &&
+                 b.triangle_count == 1280);
+    uint32_t count;
+    drape_scene_triangles(s, &count);
+    CHECK(t, count == 1280);
+    drape_scene_object obj;
+    CHECK(t, drape_scene_get_object(s, 0, &obj) && !strcmp(obj.name, "balloon") &&
+                 obj.kind == DRAPE_SCENE_MESH);
+    drape_scene_destroy(s);
+    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "flag.json"), &o, &s, &e) ==
+                     DRAPE_SCENE_OK, "%s", e.message);
+    w = drape_scene_world(s);
+    CHECK(t, drape_world_aero_triangle_count(w) == 2 * 31 * 19);
+    CHECK(t, drape_world_get_aero(w).drag == 1.2f && drape_world_get_aero(w).lift == 0.5f);
+    drape_scene_destroy(s);
+    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "tear.json"), &o, &s, &e) ==
+                     DRAPE_SCENE_OK, "%s", e.message);
+    w = drape_scene_world(s);
+    CHECK(t, drape_world_particle_count(w) == 24 * 16 + 200);
+    CHECK(t, drape_world_get_tear_stats(w).spares_left == 200);
+    CHECK(t, drape_scene_get_object(s, 0, &obj) && obj.particle_count == 24 * 16);
+    drape_scene_destroy(s);
+}
+
 int main(void)
 {
     st_run t = {0};
@@ -274,5 +316,6 @@ int main(void)
     RUN(&t, shipped_scenes_load);
     RUN(&t, docs_example);
     RUN(&t, jelly_scene);
+    RUN(&t, balloon_and_flag_scenes);
     return st_finish(&t);
 }

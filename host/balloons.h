@@ -1,0 +1,44 @@
+/* Balloons' host state (host/balloons.c), shared with their OpenCL half (host/balloons_opencl.c). */
+#ifndef DRAPE_HOST_BALLOONS_H
+#define DRAPE_HOST_BALLOONS_H
+
+#include "world_internal.h"
+
+#include "../kernels/drape_balloon.h"
+
+/* One closed mesh under pressure. Its vertices are numbered locally (0 .. vertex_count - 1, in
+ * increasing particle order); the adjacency is over local vertices, the triangles name particles. */
+typedef struct dr_balloon {
+    uint32_t triangle_count, vertex_count;
+    uint32_t *triangles; /* 3 * triangle_count particle indices, outward */
+    uint32_t *vertices;  /* vertex_count particle indices, increasing */
+    uint32_t *offsets;   /* vertex_count + 1, into incident */
+    uint32_t *incident;  /* 3 * triangle_count triangle ids */
+    float rest_volume;   /* V0, m^3 */
+    float pressure;      /* k_pressure */
+    float stiffness, compliance;
+    dr_vec4 state;       /* the CPU reference's (lambda, its last step, V (m^3), 0) */
+} dr_balloon;
+
+typedef struct dr_balloons {
+    uint32_t count, capacity;
+    dr_balloon *items;
+    dr_vec4 *gradients;                /* the CPU reference's, for the largest balloon */
+    uint32_t gradients_capacity;
+    dr_wide partial[2 * DR_SUM_LANES]; /* the CPU reference's lane sums */
+    uint64_t version;                  /* changes whenever a balloon is added */
+} dr_balloons;
+
+#if DRAPE_HAVE_OPENCL
+/* The device half (host/balloons_opencl.c): every balloon projected once, on the device's x and d;
+ * start_substep zeroes the multipliers first. *state is made on first use. */
+struct dr_balloons_cl;
+struct dr_cl_context;
+struct _cl_mem;
+drape_result dr_balloons_cl_project(struct dr_cl_context *ctx, struct dr_balloons_cl **state,
+                                    const drape_world *w, struct _cl_mem *x, struct _cl_mem *d,
+                                    float h, bool start_substep, int phase);
+void dr_balloons_cl_destroy(struct dr_cl_context *ctx, struct dr_balloons_cl *state);
+#endif
+
+#endif

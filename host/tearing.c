@@ -1,0 +1,238 @@
+/* Breakable links and tearing (Müller et al., "Position Based Dynamics", 2007: a vertex split by the
+ * plane through it perpendicular to an over-stretched edge).
+ *
+ * After every step the host checks each breakable distance constraint against its limit (the
+ * OpenCL backend's positions are read back first). A stretch link of a tearing cloth splits one of
+ * its particles: a spare particle, reserved with the cloth so that no array grows in a step, takes
+ * the position, the velocity and half the mass of the particle, and the links on the far side of
+ * the plane. Other breakable links, and stretch links that cannot split, are removed. The links are
+ * processed in id order, each at most once per step, so every backend tears the same way.
+ *
+ * The colouring is updated for the changed constraints only. A split cannot make two links of a
+ * colour share a particle: the links it moves to the copy all shared the split particle, so their
+ * colours were already distinct, and the copy has no other link. So a split rewrites the moved
+ * links' particles in the solver's colour-ordered copy in place and keeps every colour. A broken
+ * link leaves its colour: the distance type alone is recoloured before the next step.
+ */
+#include "world_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DR_MAX_BREAK 1e6f
+
+typedef struct dr_tear {
+    uint32_t capacity;   /* distance ids covered by limit and splittable */
+    float *limit;        /* per distance id: the strain limit, 0 for unbreakable */
+    uint8_t *splittable; /* per distance id: a stretch link of a tearing cloth */
+    uint32_t breakable;  /* ids with a limit */
+    uint32_t *spares;    /* reserved particles, used from the end */
+    uint32_t spare_count, spare_capacity;
+    drape_tear_stats stats;
+} dr_tear;
+
+void dr_tear_destroy(drape_world *w)
+{
+    dr_tear *t = w->tear;
+    if (!t)
+        return;
+    free(t->limit);
+    free(t->splittable);
+    free(t->spares);
+    free(t);
+    w->tear = NULL;
+}
+
+/* The tearing state, covering every distance id so far. */
+static dr_tear *get_tear(drape_world *w, const char *fn)
+{
+    if (!w->tear && !(w->tear = calloc(1, sizeof *w->tear))) {
+        dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for tearing", fn);
+        return NULL;
+    }
+    dr_tear *t = w->tear;
+    const uint32_t need = w->constraints[DRAPE_CONSTRAINT_DISTANCE].count;
+    if (need > t->capacity) {
+        float *limit = realloc(t->limit, (size_t)need * sizeof *limit);
+        if (limit)
+            t->limit = limit;
+        uint8_t *split = limit ? realloc(t->splittable, need) : NULL;
+        if (split)
+            t->splittable = split;
+        if (!limit || !split) {
+            dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u breakable links",
+                    fn, need);
+            return NULL;
+        }
+        memset(t->limit + t->capacity, 0, (size_t)(need - t->capacity) * sizeof *limit);
+        memset(t->splittable + t->capacity, 0, need - t->capacity);
+        t->capacity = need;
+    }
+    return t;
+}
+
+static bool valid_limit(float limit)
+{
+    return limit == 0.0f || (limit >= 1.0f && limit <= DR_MAX_BREAK);
+}
+
+drape_result drape_world_set_distance_break(drape_world *w, uint32_t id, float limit)
+{
+    static const char fn[] = "drape_world_set_distance_break";
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    if (id >= s->count || s->removed[id])
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: distance id %u does not exist (the world has %u)", fn, id, s->count);
+    if (!valid_limit(limit))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: limit = %g must be at least 1 (a link breaks when stretched past limit "
+                       "times its rest length) and at most %g, or 0 (unbreakable)",
+                       fn, (double)limit, (double)DR_MAX_BREAK);
+    dr_tear *t = get_tear(w, fn);
+    if (!t)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    t->breakable += (limit > 0.0f) - (t->limit[id] > 0.0f);
+    t->limit[id] = limit;
+    return DRAPE_OK;
+}
+
+bool dr_tear_active(const drape_world *w) { return w->tear && w->tear->breakable; }
+
+drape_tear_stats drape_world_get_tear_stats(const drape_world *w)
+{
+    drape_tear_stats none = {0, 0, 0};
+    if (!w->tear)
+        return none;
+    drape_tear_stats s = w->tear->stats;
+    s.spares_left = w->tear->spare_count;
+    return s;
+}
+
+bool dr_valid_tear(const drape_cloth_def *d) { return valid_limit(d->tear_strain); }
+
+drape_result dr_tear_cloth(drape_world *w, const drape_cloth_def *d, uint32_t first_distance,
+                           uint32_t spares_first)
+{
+    static const char fn[] = "drape_world_add_cloth";
+    if (d->tear_strain == 0.0f && d->tear_spares == 0)
+        return DRAPE_OK;
+    dr_tear *t = get_tear(w, fn);
+    if (!t)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    if (t->spare_count + d->tear_spares > t->spare_capacity) {
+        const uint32_t cap = t->spare_count + d->tear_spares;
+        uint32_t *spares = realloc(t->spares, (size_t)cap * sizeof *spares);
+        if (!spares)
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u spares", fn,
+                           cap);
+        t->spares = spares;
+        t->spare_capacity = cap;
+    }
+    /* used from the end: the lowest index first */
+    for (uint32_t k = d->tear_spares; k-- > 0;)
+        t->spares[t->spare_count++] = spares_first + k;
+    if (d->tear_strain == 0.0f)
+        return DRAPE_OK;
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t id = first_distance; id < s->count; ++id) {
+        t->breakable += t->limit[id] == 0.0f;
+        t->limit[id] = d->tear_strain;
+        t->splittable[id] = s->kind[id] == DRAPE_DISTANCE_STRETCH;
+    }
+    return DRAPE_OK;
+}
+
+/* The number of live distance links of particle v. */
+static uint32_t links_of(const dr_constraints *s, uint32_t v)
+{
+    uint32_t n = 0;
+    for (uint32_t id = 0; id < s->count; ++id)
+        n += !s->removed[id] && (s->idx[2 * (size_t)id] == v || s->idx[2 * (size_t)id + 1] == v);
+    return n;
+}
+
+/* Whether the other particle of link id (one of whose particles is v) lies beyond the plane through
+ * v with normal e. */
+static bool beyond(const drape_world *w, const dr_constraints *s, uint32_t id, uint32_t v,
+                   dr_vec4 e)
+{
+    const uint32_t a = s->idx[2 * (size_t)id], b = s->idx[2 * (size_t)id + 1];
+    const uint32_t o = a == v ? b : a;
+    return dr_dot3(dr_sub3(w->x[o], w->x[v]), e) > 0.0f;
+}
+
+/* Splits particle v by the plane through it perpendicular to the direction to u; false (nothing
+ * changed) when v is pinned, no spare is left, or all of v's links lie on one side. */
+static bool split(drape_world *w, dr_tear *t, uint32_t v, uint32_t u)
+{
+    dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    if (!(w->x[v].w > 0.0f) || t->spare_count == 0)
+        return false;
+    const dr_vec4 e = dr_sub3(w->x[u], w->x[v]);
+    uint32_t total = 0, ahead = 0;
+    for (uint32_t id = 0; id < s->count; ++id)
+        if (!s->removed[id] && (s->idx[2 * (size_t)id] == v || s->idx[2 * (size_t)id + 1] == v)) {
+            total++;
+            ahead += beyond(w, s, id, v, e);
+        }
+    if (ahead == 0 || ahead == total)
+        return false;
+    const uint32_t copy = t->spares[--t->spare_count];
+    const unsigned bit = 1u << DRAPE_CONSTRAINT_DISTANCE;
+    dr_solver_set *solved = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
+    const bool in_place = !w->solver_dirty && !(w->type_dirty & bit);
+    for (uint32_t id = 0; id < s->count; ++id) {
+        uint32_t *p = &s->idx[2 * (size_t)id];
+        if (s->removed[id] || (p[0] != v && p[1] != v) || !beyond(w, s, id, v, e))
+            continue;
+        const int end = p[0] == v ? 0 : 1;
+        p[end] = copy;
+        if (in_place) /* the same link in colour order, its colour kept */
+            solved->idx[2 * (size_t)solved->slot_of[id] + end] = copy;
+    }
+    w->stale |= DR_STALE_SET(DRAPE_CONSTRAINT_DISTANCE);
+    w->x[v].w *= 2.0f; /* half the mass each */
+    w->x[copy] = w->x[v];
+    w->v[copy] = w->v[v];
+    t->stats.splits++;
+    return true;
+}
+
+drape_result dr_tear_after_step(drape_world *w)
+{
+    dr_tear *t = w->tear;
+    if (!t || t->breakable == 0)
+        return DRAPE_OK;
+    drape_result r = dr_world_pull(w);
+    if (r != DRAPE_OK)
+        return r;
+    dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    bool split_any = false, broke = false;
+    for (uint32_t id = 0; id < s->count && id < t->capacity; ++id) {
+        if (s->removed[id] || t->limit[id] == 0.0f)
+            continue;
+        const uint32_t a = s->idx[2 * (size_t)id], b = s->idx[2 * (size_t)id + 1];
+        const float len = dr_len3(dr_sub3(w->x[a], w->x[b]));
+        if (!(len > t->limit[id] * s->rest[id]))
+            continue;
+        if (t->splittable[id]) {
+            const uint32_t la = links_of(s, a), lb = links_of(s, b);
+            const uint32_t first = la > lb || (la == lb && a < b) ? a : b;
+            const uint32_t second = first == a ? b : a;
+            if (split(w, t, first, second) || split(w, t, second, first)) {
+                split_any = true;
+                continue;
+            }
+        }
+        s->removed[id] = 1; /* the link breaks */
+        s->live--;
+        t->stats.breaks++;
+        broke = true;
+    }
+    if (split_any) /* masses, and the copies' positions and velocities */
+        w->stale |= DR_STALE_PARTICLES;
+    if (broke)
+        w->type_dirty |= 1u << DRAPE_CONSTRAINT_DISTANCE;
+    return DRAPE_OK;
+}

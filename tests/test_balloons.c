@@ -1,0 +1,251 @@
+/* Balloons: a closed cloth at pressure factor 1.5 inflates to 1.5 V0 within 2% when free, and holds
+ * that volume squeezed between two spheres without blowing up; the icosphere builder makes a closed,
+ * outward mesh; open, misoriented or inward meshes and bad values are refused with the edge or the
+ * parameter named. Runs on the backend tu_def() picks (core.balloons on the CPU,
+ * opencl.core.balloons).
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A 0.3 m icosphere of 642 particles with an elastic skin (XPBD stretch, 0.1 m/N) at pressure k. */
+static drape_world *balloon_world(float pressure, drape_vec3 gravity, drape_vec3 centre,
+                                  drape_build_info *info, uint32_t *balloon)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = gravity;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NULL;
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.centre = centre;
+    d.pressure = pressure;
+    d.stretch.compliance = 0.1f;
+    if (drape_world_add_icosphere(w, &d, info, balloon) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* The must-show: free (no gravity), at pressure factors 1.5 and 1, the volume reaches and keeps
+ * k V0 within 2% from 0.5 s to 2 s. */
+static void test_free_balloon_inflates(void)
+{
+    const float factors[2] = {1.5f, 1.0f};
+    for (int f = 0; f < 2; ++f) {
+        drape_build_info info;
+        uint32_t b = 0;
+        drape_world *w = balloon_world(factors[f], tu_v3(0.0f, 0.0f, 0.0f), tu_v3(0.0f, 1.0f, 0.0f),
+                                       &info, &b);
+        ENSURE(w);
+        ENSURE(b == 0 && drape_world_balloon_count(w) == 1);
+        drape_balloon_info bi;
+        ENSURE_OK(drape_world_get_balloon(w, b, &bi));
+        const double v0 = bi.rest_volume, sphere = 4.0 / 3.0 * 3.14159265358979 * 0.027;
+        ENSURE(fabs(v0 / sphere - 1.0) < 0.03); /* the icosphere fills its sphere to 3% */
+        double lo = INFINITY, hi = 0.0;
+        for (int step = 0; step < 120; ++step) {
+            ENSURE(tu_step(w, 1));
+            if (step < 30)
+                continue;
+            ENSURE_OK(drape_world_get_balloon(w, b, &bi));
+            lo = fmin(lo, bi.volume / v0);
+            hi = fmax(hi, bi.volume / v0);
+        }
+        printf("  pressure %.1f: V/V0 from %.5f to %.5f over 0.5 .. 2 s\n", (double)factors[f],
+               lo, hi);
+        ENSURE(lo > 0.98 * factors[f] && hi < 1.02 * factors[f]);
+        drape_world_destroy(w);
+    }
+}
+
+/* Squeezed: the inflated balloon rests on the ground and two spheres close in on it from the sides
+ * for 4 s. It keeps 1.5 V0 within 2%, stays finite and calm, is squeezed narrower, and no particle
+ * sinks into a sphere by more than 1 cm. */
+static void test_squeezed_balloon_holds(void)
+{
+    drape_build_info info;
+    uint32_t b = 0;
+    drape_world *w =
+        balloon_world(1.5f, tu_v3(0.0f, -9.81f, 0.0f), tu_v3(0.0f, 0.4f, 0.0f), &info, &b);
+    ENSURE(w);
+    drape_collider_def ground = drape_default_collider_def();
+    ENSURE_OK(drape_world_add_collider(w, &ground, NULL));
+    uint32_t spheres[2];
+    for (int s = 0; s < 2; ++s) {
+        const float side = s ? 1.0f : -1.0f;
+        drape_collider_def c = drape_default_collider_def();
+        c.type = DRAPE_COLLIDER_SPHERE;
+        c.radius = 0.25f;
+        c.position = tu_v3(0.75f * side, 0.35f, 0.0f);
+        c.velocity = tu_v3(-0.1f * side, 0.0f, 0.0f);
+        ENSURE_OK(drape_world_add_collider(w, &c, &spheres[s]));
+    }
+    drape_balloon_info bi;
+    ENSURE_OK(drape_world_get_balloon(w, b, &bi));
+    const double v0 = bi.rest_volume;
+    double worst = 0.0, max_ke = 0.0, deepest = 0.0, width0 = 0.0, width = 0.0;
+    for (int step = 0; step < 240; ++step) {
+        ENSURE(tu_step(w, 1));
+        tu_state s;
+        ENSURE(tu_read(w, &s));
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t i = 0; i < s.n; ++i) {
+            ENSURE(isfinite(s.x[i].x) && isfinite(s.x[i].y) && isfinite(s.x[i].z));
+            lo = fmin(lo, s.x[i].x), hi = fmax(hi, s.x[i].x);
+            for (int k = 0; k < 2; ++k) {
+                float dist;
+                ENSURE_OK(drape_world_collider_distance(w, spheres[k], s.x[i], &dist));
+                deepest = fmax(deepest, -dist);
+            }
+        }
+        tu_state_free(&s);
+        if (step == 29)
+            width0 = hi - lo;
+        width = hi - lo;
+        if (step < 30)
+            continue;
+        ENSURE_OK(drape_world_get_balloon(w, b, &bi));
+        worst = fmax(worst, fabs(bi.volume / v0 - 1.5) / 1.5);
+        drape_diagnostics d;
+        ENSURE_OK(drape_world_get_diagnostics(w, &d));
+        max_ke = fmax(max_ke, d.kinetic_energy);
+    }
+    printf("  squeezed: width %.3f -> %.3f m, V/V0 within %.3g%% of 1.5, kinetic energy <= %.3g J, "
+           "deepest in a sphere %.3g m\n",
+           width0, width, 100.0 * worst, max_ke, deepest);
+    ENSURE(worst < 0.02);
+    ENSURE(max_ke < 0.5); /* 0.1 kg: below about 3 m/s on average */
+    ENSURE(width < 0.8 * width0);
+    ENSURE(deepest < 0.01);
+    drape_world_destroy(w);
+}
+
+/* The icosphere's counts, its closed outward mesh, and its bending across every edge. */
+static void test_icosphere(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.subdivisions = 2;
+    drape_build_info info;
+    uint32_t b;
+    ENSURE_OK(drape_world_add_icosphere(w, &d, &info, &b));
+    ENSURE(info.particle_count == 162 && info.distance_count == 480 &&
+           info.dihedral_count == 480);
+    drape_balloon_info bi;
+    ENSURE_OK(drape_world_get_balloon(w, b, &bi));
+    ENSURE(bi.triangle_count == 320 && bi.vertex_count == 162);
+    ENSURE(bi.rest_volume > 0.0f && fabsf(bi.volume - bi.rest_volume) < 1e-6f);
+    uint32_t *tri = malloc(3 * 320 * sizeof *tri);
+    ENSURE(tri);
+    ENSURE_OK(drape_world_get_balloon_triangles(w, b, tri));
+    /* every particle of the sphere is a corner */
+    uint32_t corners = 0;
+    for (uint32_t i = 0; i < 162; ++i)
+        for (uint32_t k = 0; k < 3 * 320; ++k)
+            if (tri[k] == info.first_particle + i) {
+                corners++;
+                break;
+            }
+    ENSURE(corners == 162);
+    free(tri);
+    d.pressure = 0.0f;
+    ENSURE_OK(drape_world_add_icosphere(w, &d, NULL, &b));
+    ENSURE(b == UINT32_MAX && drape_world_balloon_count(w) == 1);
+    drape_world_destroy(w);
+}
+
+/* A tetrahedron's four outward faces: a closed mesh; bad variants of it are refused by name. */
+static void test_bad_balloons(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    const drape_vec3 at[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int k = 0; k < 4; ++k) {
+        drape_particle_def p = drape_default_particle_def();
+        p.position = at[k];
+        ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+    }
+    uint32_t tet[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    drape_balloon_def b = drape_default_balloon_def();
+    b.triangles = tet;
+    b.triangle_count = 4;
+    uint32_t id;
+    ENSURE_OK(drape_world_add_balloon(w, &b, &id));
+    drape_balloon_info bi;
+    ENSURE_OK(drape_world_get_balloon(w, id, &bi));
+    ENSURE(fabsf(bi.rest_volume - 1.0f / 6.0f) < 1e-6f);
+
+    /* a face twice (and one missing): its edges are walked the same way twice */
+    uint32_t twice[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 0, 1, 3};
+    b.triangles = twice;
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "the edge from particle 0 to 1 is walked the same way by two triangles"));
+    /* a cloth grid: open along its border */
+    drape_world *g = tu_world(&def);
+    ENSURE(g);
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 3;
+    ENSURE_OK(drape_world_add_cloth(g, &c, NULL));
+    uint32_t quad[24], *q = quad;
+    for (uint32_t j = 0; j < 2; ++j)
+        for (uint32_t i = 0; i < 2; ++i) {
+            const uint32_t p = j * 3 + i;
+            *q++ = p, *q++ = p + 1, *q++ = p + 4, *q++ = p, *q++ = p + 4, *q++ = p + 3;
+        }
+    b.triangles = quad, b.triangle_count = 8;
+    ENSURE_RESULT(drape_world_add_balloon(g, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "the mesh is open: the edge between particles 0 and 1 has a triangle on "
+                            "one side only"));
+    ENSURE(drape_world_balloon_count(g) == 0);
+    drape_world_destroy(g);
+    /* inward: every face the other way round */
+    uint32_t inward[12] = {0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2};
+    b.triangles = inward, b.triangle_count = 4;
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "its triangles face inward"));
+    b.triangles = tet;
+    b.triangle_count = 3;
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->triangle_count = 3"));
+    b.triangle_count = 4;
+    b.pressure = 0.0f;
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->pressure = 0 must be in (0, 100]"));
+    b.pressure = 1.0f;
+    tet[4] = 9;
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "def->triangles[4] = 9, but the world has 4 particles"));
+    tet[4] = 0;
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "triangle 1 (0, 0, 3) repeats a particle"));
+    ENSURE(drape_world_balloon_count(w) == 1);
+    ENSURE_RESULT(drape_world_get_balloon(w, 1, &bi), DRAPE_ERROR_OUT_OF_RANGE);
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.subdivisions = 8;
+    ENSURE_RESULT(drape_world_add_icosphere(w, &d, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->subdivisions = 8 must be at most 7"));
+    d = drape_default_icosphere_def();
+    d.pressure = -1.0f;
+    ENSURE_RESULT(drape_world_add_icosphere(w, &d, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->pressure = -1 must be in [0, 100]"));
+    ENSURE(drape_world_particle_count(w) == 4);
+    drape_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN_TEST(test_free_balloon_inflates);
+    RUN_TEST(test_squeezed_balloon_holds);
+    RUN_TEST(test_icosphere);
+    RUN_TEST(test_bad_balloons);
+    return th_finish();
+}

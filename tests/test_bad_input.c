@@ -7,10 +7,13 @@
  * bad call steps bit for bit like a twin that received none. Nothing may crash (the suite also runs
  * under AddressSanitizer and UndefinedBehaviorSanitizer).
  */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2: capturing stderr */
 #include "test_harness.h"
 #include "test_util.h"
 
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Checks one bad call: its result, one new error message in `log` containing `needle` (and
  * `needle2` unless empty). Returns from the calling test on failure. */
@@ -176,7 +179,7 @@ static void test_bad_particles_constraints_colliders(void)
                    "mass", NO_NEEDLE);
     bad.mass = 1.0f;
     ENSURE_REFUSED(&log, drape_world_set_particle(w, n, &bad), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_set_particle", "17");
+                   "drape_world_set_particle", "index 17 is out of range");
     ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "def", NO_NEEDLE);
 
@@ -186,14 +189,14 @@ static void test_bad_particles_constraints_colliders(void)
     uint32_t id = 777;
     d.a = 2, d.b = 1000;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, &id), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_distance", "1000");
+                   "drape_world_add_distance", "def->b = 1000 is out of range");
     ENSURE(id == 777);
     d.a = n, d.b = 2; /* one past the end */
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_distance", "17");
+                   "drape_world_add_distance", "def->a = 17 is out of range");
     d.a = 5, d.b = 5;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "drape_world_add_distance", "5");
+                   "drape_world_add_distance", "def->a and def->b are both particle 5");
     d.a = 5, d.b = 6, d.stiffness = 1.5f;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "stiffness", NO_NEEDLE);
@@ -207,24 +210,25 @@ static void test_bad_particles_constraints_colliders(void)
     drape_dihedral_def h = drape_default_dihedral_def();
     h.edge0 = 0, h.edge1 = 1, h.wing0 = 4, h.wing1 = UINT32_MAX;
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_dihedral", "4294967295");
+                   "drape_world_add_dihedral", "def->wing1 = 4294967295 is out of range");
     h.wing1 = 1;
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "drape_world_add_dihedral", "1");
+                   "drape_world_add_dihedral", "def->edge1 and def->wing1 are both particle 1");
     h.wing1 = 5, h.rest_angle = 4.0f; /* beyond pi */
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "rest_angle", NO_NEEDLE);
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 99;
     ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_attachment", "99");
+                   "drape_world_add_attachment", "def->particle = 99 is out of range");
     a.particle = 3, a.target.z = NAN;
     ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "target", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_set_attachment_target(w, 42, tu_v3(0, 0, 0)),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target", "42");
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target",
+                   "attachment id 42 does not exist");
     ENSURE_REFUSED(&log, drape_world_remove_attachment(w, 42), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_remove_attachment", "42");
+                   "drape_world_remove_attachment", "attachment id 42 does not exist");
 
     /* Colliders: a negative or zero radius, a zero plane normal, NULL, unknown ids. */
     drape_collider_def c = drape_default_collider_def();
@@ -250,12 +254,14 @@ static void test_bad_particles_constraints_colliders(void)
                    "radius", NO_NEEDLE);
     c.radius = 1.0f;
     ENSURE_REFUSED(&log, drape_world_set_collider(w, 5, &c), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_set_collider", "5");
+                   "drape_world_set_collider", "collider id 5 is out of range");
     float dist = 0.0f;
     ENSURE_REFUSED(&log, drape_world_collider_distance(w, 1, tu_v3(0, 0, 0), &dist),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_collider_distance", "1");
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_collider_distance",
+                   "collider id 1 is out of range");
     ENSURE_REFUSED(&log, drape_world_collider_distance(w, 0, tu_v3(0, 0, 0), NULL),
-                   DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_collider_distance", NO_NEEDLE);
+                   DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_collider_distance",
+                   "out_distance is NULL");
 
     /* Builders: a 1-wide cloth, a 1-particle rope. */
     drape_cloth_def cd = drape_default_cloth_def();
@@ -276,15 +282,15 @@ static void test_bad_particles_constraints_colliders(void)
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 0, 4, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "out", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 10, 8, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", NO_NEEDLE);
+                   "drape_world_get_positions", "particles 10..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, n + 1, 0, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", NO_NEEDLE);
+                   "drape_world_get_positions", "particles 18..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 1, UINT32_MAX, out),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_get_positions", NO_NEEDLE);
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_get_positions", "out of range");
     ENSURE_REFUSED(&log, drape_world_get_velocities(w, n, 1, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_velocities", NO_NEEDLE);
+                   "drape_world_get_velocities", "particles 17..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 18, m), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_masses", NO_NEEDLE);
+                   "drape_world_get_masses", "particles 0..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "out", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, NULL),
@@ -401,10 +407,27 @@ static void test_result_strings_and_default_log(void)
         const char *s = drape_result_string(all[i]);
         ENSURE(s != NULL && s[0] != '\0');
     }
-    /* The default callback is the stderr one; a user callback replaces it. */
+    /* The default callback is the stderr one: it drops information and writes warnings and
+     * errors, each on a line of its own (stderr goes to a temporary file meanwhile). */
     drape_world_def def = drape_default_world_def();
     ENSURE(def.log == drape_log_stderr);
+    FILE *capture = tmpfile();
+    ENSURE(capture != NULL);
+    fflush(stderr);
+    const int saved = dup(fileno(stderr));
+    ENSURE(saved >= 0 && dup2(fileno(capture), fileno(stderr)) >= 0);
     drape_log_stderr(DRAPE_LOG_INFO, "dropped", NULL);
+    drape_log_stderr(DRAPE_LOG_WARNING, "careful", NULL);
+    drape_log_stderr(DRAPE_LOG_ERROR, "wrong", NULL);
+    fflush(stderr);
+    ENSURE(dup2(saved, fileno(stderr)) >= 0);
+    close(saved);
+    char text[256] = {0};
+    rewind(capture);
+    size_t got = fread(text, 1, sizeof text - 1, capture);
+    fclose(capture);
+    ENSURE_MSG(got > 0 && strcmp(text, "drape: warning: careful\ndrape: error: wrong\n") == 0,
+               "drape_log_stderr wrote \"%s\"", text);
 }
 
 int main(void)

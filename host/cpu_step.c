@@ -94,9 +94,8 @@ static void project_contacts(drape_world *w, float h)
  * (dr_nonfinite_phase), kept across the substeps of a step in w->nonfinite as the device does. */
 static void update(drape_world *w, float h)
 {
-    const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
-    const int verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
-                       w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
+    const int verlet = dr_keeps_integrator_velocity(&w->def);
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         const dr_vec4 v = w->v[i], d = w->d[i];
         w->v[i] = dr_update_particle(d, v, w->contacts[i], w->colliders, h, threshold, verlet);

@@ -72,7 +72,7 @@ struct dr_opencl {
     cl_kernel k[K_COUNT];
     int phase[PHASES];
     uint32_t particles; /* particles the particle buffers hold */
-    uint32_t origin;    /* the first movable particle (damping's moment origin), UINT32_MAX: none */
+    uint32_t origin;    /* the first movable particle (damping's moment origin), DR_NO_ORIGIN: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
     cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
     cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
@@ -341,10 +341,7 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
         }
         cl->particles = (uint32_t)n;
     }
-    cl->origin = UINT32_MAX;
-    for (uint32_t i = 0; i < n && cl->origin == UINT32_MAX; ++i)
-        if (w->x[i].w > 0.0f)
-            cl->origin = i;
+    cl->origin = dr_damp_origin(w->x, (unsigned)n);
     if (n == 0)
         return DRAPE_OK;
     r = dr_cl_buffer_write(cl->ctx, cl->x, 0, n * v4, w->x);
@@ -503,7 +500,7 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
     TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
     if (k > 0.0f) {
         /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
-        if (cl->origin == UINT32_MAX)
+        if (cl->origin == DR_NO_ORIGIN)
             goto predicted;
         TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
                      A(n)));
@@ -652,8 +649,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
                  A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(n)));
     TRY(launch(cl, K_CONTACTS, n, COLLIDE));
     TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
-    const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
-    const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
+    const cl_int verlet = dr_keeps_integrator_velocity(&w->def);
     TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                  A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
     return launch(cl, K_UPDATE, n, UPDATE);

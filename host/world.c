@@ -93,21 +93,22 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
                        "%s: def.gravity (%g, %g, %g) m/s^2 must be finite and within %g", fn,
                        (double)def->gravity.x, (double)def->gravity.y, (double)def->gravity.z,
                        (double)DR_MAX_MAGNITUDE);
-    if (!(def->dt > 0.0f) || !isfinite(def->dt))
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.dt = %g s must be > 0", fn,
-                       (double)def->dt);
-    if (def->substeps < 1)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.substeps = %d must be >= 1", fn,
-                       def->substeps);
+    if (!(def->dt > 0.0f && def->dt <= DRAPE_MAX_DT))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.dt = %g s must be in (0, %g]",
+                       fn, (double)def->dt, (double)DRAPE_MAX_DT);
+    if (def->substeps < 1 || def->substeps > DRAPE_MAX_SUBSTEPS)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.substeps = %d must be in [1, %d]",
+                       fn, def->substeps, DRAPE_MAX_SUBSTEPS);
     const double h = (double)def->dt / def->substeps;
     if (h < (double)DR_MIN_SUBSTEP)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: the substep def.dt / def.substeps = %g s is shorter than %g s, the "
                        "shortest the solver takes (it divides by h^2)",
                        fn, h, (double)DR_MIN_SUBSTEP);
-    if (def->iterations < 1)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.iterations = %d must be >= 1",
-                       fn, def->iterations);
+    if (def->iterations < 1 || def->iterations > DRAPE_MAX_ITERATIONS)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.iterations = %d must be in [1, %d]", fn, def->iterations,
+                       DRAPE_MAX_ITERATIONS);
     if (!(def->damping >= 0.0f && def->damping <= 1.0f))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.damping = %g must be in [0, 1]",
                        fn, (double)def->damping);

@@ -268,6 +268,9 @@ void dr_damp_velocities(drape_world *world, float k);
 /* ---- mass_spring.c ---- */
 /* One substep of the mass-spring mode: forces, the chosen integrator, predicted positions in p. */
 void dr_mass_spring_predict(drape_world *world, float h);
+/* Whether the update keeps the integrator's velocity instead of taking v = d / h: velocity Verlet
+ * in the mass-spring mode (its velocity is not the displacement's). Both backends ask here. */
+int dr_keeps_integrator_velocity(const drape_world_def *def);
 
 /* ---- adjacency.c ---- */
 /* The triangles (3 * count particle indices, each < n) incident to each of n particles, as CSR:

@@ -87,7 +87,9 @@ DRAPE_API void drape_log_stderr(drape_log_level level, const char *message, void
  *   - a particle's mass: 0 (pinned) or at least 1e-15 kg;
  *   - the substep h = dt / substeps: at least 1e-9 s; air_drag at most 1/h (the explicit drag step
  *     would overshoot the wind, and diverge above 2/h);
- *   - a compliance: at most 1e9 (m/N, rad/(N m)).
+ *   - a compliance: at most 1e9 (m/N, rad/(N m));
+ *   - dt at most DRAPE_MAX_DT, substeps and iterations at most DRAPE_MAX_SUBSTEPS and
+ *     DRAPE_MAX_ITERATIONS (below drape_default_world_def).
  * What the step itself makes non-finite it reports as DRAPE_ERROR_NON_FINITE.
  */
 
@@ -194,6 +196,12 @@ typedef struct drape_world_def {
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
 } drape_world_def;
+
+/* The largest dt (s), substeps and iterations drape_world_create and drape_world_set_def accept;
+ * scene files are held to the same limits (the scene parser reads them from here). */
+#define DRAPE_MAX_DT 1.0f
+#define DRAPE_MAX_SUBSTEPS 1000
+#define DRAPE_MAX_ITERATIONS 1000
 
 DRAPE_API drape_world_def drape_default_world_def(void);
 

@@ -185,6 +185,35 @@ static void solver_ranges_agree(st_run *t)
     }
 }
 
+/* drape_scene_json_set: a built-in scene's file with other values builds that scene with them;
+ * a path that does not fit the scene is refused with the path. */
+static void json_set(st_run *t)
+{
+    size_t size = 0;
+    const char *base = drape_scene_builtin_json("cloth-sphere", &size);
+    CHECK(t, base != NULL);
+    char *json = NULL;
+    drape_scene_error e;
+    static const char set[] = "{\"$.cloths[0].nx\": 5, \"$.solver.iterations\": 3}";
+    CHECK_MSG(t, drape_scene_json_set(base, size, set, &json, &e) == DRAPE_SCENE_OK, "%s",
+              e.message);
+    drape_scene *s = NULL;
+    drape_scene_options o = st_cpu_options();
+    CHECK_MSG(t, drape_scene_load_buffer(json, strlen(json), "set.json", &o, &s, &e) ==
+                     DRAPE_SCENE_OK,
+              "%s", e.message);
+    free(json);
+    drape_world *w = drape_scene_world(s);
+    CHECK(t, drape_world_particle_count(w) == 5 * 48);
+    CHECK(t, drape_world_get_def(w).iterations == 3);
+    drape_scene_destroy(s);
+    CHECK(t, drape_scene_json_set(base, size, "{\"$.cloths[1].nx\": 5}", &json, &e) ==
+                 DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, json == NULL && st_has_all(e.message, "$.cloths has 1 element, no [1]", NULL));
+    CHECK(t, drape_scene_json_set(base, size, "[1]", &json, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, drape_scene_json_set("{", 1, "{}", &json, &e) == DRAPE_SCENE_BAD_INPUT);
+}
+
 /* Names are looked up in a hash table: with thousands of ropes (the table grows and rehashes many
  * times) every reference still finds its own rope, and a name given twice is still refused. */
 static void many_names(st_run *t)
@@ -373,6 +402,7 @@ int main(void)
     RUN(&t, missing_file);
     RUN(&t, limits);
     RUN(&t, solver_ranges_agree);
+    RUN(&t, json_set);
     RUN(&t, many_names);
     RUN(&t, shipped_scenes_load);
     RUN(&t, docs_example);

@@ -652,6 +652,14 @@ typedef struct drape_build_info {
 DRAPE_API drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
                                              drape_build_info *out_info);
 
+/* The triangles of an nx x ny cloth whose particle (i, j) is first_particle + j * nx + i (as
+ * drape_world_add_cloth builds it): quad (i, j) split along its (i,j)-(i+1,j+1) diagonal, as the
+ * dihedral constraints hinge, into (00, 10, 11) and (00, 11, 01), counter-clockwise seen from the
+ * side u_axis x v_axis points to. Writes 3 particle indices a triangle to out (which may be NULL)
+ * and returns the count, 2 (nx - 1)(ny - 1); 0 when nx or ny is below 2. */
+DRAPE_API uint32_t drape_cloth_triangles(uint32_t nx, uint32_t ny, uint32_t first_particle,
+                                         uint32_t *out);
+
 typedef struct drape_rope_def {
     uint32_t count;          /* particles, >= 2; default 16 */
     drape_vec3 start, end;   /* m, the first and the last particle; default (0,1,0) .. (1,1,0) */

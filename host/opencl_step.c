@@ -74,7 +74,7 @@ struct dr_opencl {
     uint32_t particles; /* particles the particle buffers hold */
     uint32_t origin;    /* the first movable particle (damping's moment origin), DR_NO_ORIGIN: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
-    cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
+    cl_mem scratch; /* diagnostics: one double (float without fp64) per particle or distance */
     cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
     size_t scratch_bytes;
     uint32_t collider_count;
@@ -94,8 +94,8 @@ struct dr_opencl {
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
 };
 
-/* The CLBlast routines the step and the diagnostics call. */
-enum { BLAST_ROWS = 1, BLAST_SUM = 2 };
+/* The CLBlast routine the step (damping) and the diagnostics call: the D/Sgemv of column sums. */
+enum { BLAST_ROWS = 1 };
 
 /* The first call of a CLBlast routine compiles it inside the driver, and PoCL crashes there rather
  * than failing when a host allocation fails (a segmentation fault with 268 MB of address space left,
@@ -716,33 +716,53 @@ void dr_opencl_reset_profile(dr_opencl *cl)
     cl->enqueued_at_reset = cl->ctx->enqueued;
 }
 
+/* The bytes of a dr_wide on the device: a double where it has fp64, else a float. */
+static size_t wide_bytes(const dr_opencl *cl)
+{
+    return cl->ctx->device.fp64 ? sizeof(double) : sizeof(float);
+}
+
+/* *out = the sum of the first `count` dr_wide of the diagnostics scratch, summed on the device in
+ * that type (into the damping's sums buffer, which is free between steps), read back. */
+static drape_result sum_wide(dr_opencl *cl, size_t count, double *out)
+{
+    TRY(dr_cl_sum_rows_device(cl->ctx, cl->scratch, count, 1, cl->sums, -1));
+    double wide = 0.0;
+    float narrow = 0.0f;
+    const bool fp64 = cl->ctx->device.fp64;
+    TRY(dr_cl_buffer_read(cl->ctx, cl->sums, 0, wide_bytes(cl),
+                          fp64 ? (void *)&wide : (void *)&narrow));
+    *out = fp64 ? wide : (double)narrow;
+    return DRAPE_OK;
+}
+
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
 {
     const cl_uint n = cl->particles;
     const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE];
     const cl_uint count = d->count;
-    const size_t need = (n > count ? n : count) * sizeof(float);
+    const size_t need = (n > count ? n : count) * wide_bytes(cl);
     if (need > cl->scratch_bytes) {
         cl->scratch_bytes = 0;
         TRY(make(cl, &cl->scratch, need, "diagnostics scratch", NULL));
         cl->scratch_bytes = need;
     }
-    float ke = 0.0f, sq = 0.0f;
+    double ke = 0.0, sq = 0.0;
     if (n || count)
-        TRY(blast_headroom(cl, BLAST_SUM, "CLBlastSdot (diagnostics)"));
+        TRY(blast_headroom(cl, BLAST_ROWS, "CLBlast gemv (diagnostics)"));
     if (n) {
         TRY(set_args(cl, K_KINETIC, 0, 4, A(cl->scratch), A(cl->x), A(cl->v), A(n)));
         TRY(launch(cl, K_KINETIC, n, UPDATE));
-        TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, n, NULL, -1, &ke));
+        TRY(sum_wide(cl, n, &ke));
     }
     if (count) {
         TRY(set_args(cl, K_RESIDUAL, 0, 5, A(cl->scratch), A(cl->x), A(d->idx), A(d->rest),
                      A(count)));
         TRY(launch(cl, K_RESIDUAL, count, UPDATE));
-        TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, count, NULL, -1, &sq));
+        TRY(sum_wide(cl, count, &sq));
     }
-    out->kinetic_energy = 0.5 * (double)ke;
-    out->distance_residual = count ? sqrt((double)sq / count) : 0.0;
+    out->kinetic_energy = 0.5 * ke;
+    out->distance_residual = count ? sqrt(sq / count) : 0.0;
     return DRAPE_OK;
 }
 

@@ -254,7 +254,8 @@ typedef struct drape_profile {
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
 DRAPE_API void drape_world_reset_profile(drape_world *world);
 
-/* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend). */
+/* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend),
+ * summed in double on both backends (in float on a device without double precision). */
 typedef struct drape_diagnostics {
     double kinetic_energy;    /* J, of the movable particles */
     double distance_residual; /* m, root mean square of |xa - xb| - rest over distance constraints */

@@ -160,6 +160,12 @@ dr_vec4 dr_vec4_from(drape_vec3 v, float w);
  * direction blend (kernels/drape_shared.h, dr_distance_step). */
 float dr_substep_sag(drape_vec3 gravity, float h);
 
+/* ---- particles.c ---- */
+/* DRAPE_ERROR_OUT_OF_RANGE, with a message naming fn and the range, unless particles first ..
+ * first + count - 1 exist (count 0 at first = the particle count is fine). */
+drape_result dr_check_particle_range(const drape_world *world, uint32_t first, uint32_t count,
+                                     const char *fn);
+
 /* ---- memory.c ---- */
 /* DRAPE_ERROR_OUT_OF_MEMORY, with a message naming the bytes, when the world with `particles`,
  * `distances` and `dihedrals` more would need more host memory than the process can allocate.

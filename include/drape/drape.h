@@ -277,8 +277,11 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
 DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices,
                                                  uint32_t count);
 
-/* Positions (m) and unit area-weighted vertex normals of every particle, 4 floats each (w = 0). */
-DRAPE_API drape_result drape_world_get_render_data(drape_world *world, float *positions,
+/* Positions (m) and unit area-weighted vertex normals of particles first .. first + count - 1, 4
+ * floats each (w = 0), as drape_world_get_positions takes its range; a particle on no triangle gets
+ * a zero normal. */
+DRAPE_API drape_result drape_world_get_render_data(drape_world *world, uint32_t first,
+                                                   uint32_t count, float *positions,
                                                    float *normals);
 
 /* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a

@@ -15,19 +15,19 @@
 
 drape_distance_def drape_default_distance_def(void)
 {
-    drape_distance_def d = {0, 0, -1.0f, 1.0f, -1.0f, DRAPE_DISTANCE_STRETCH};
+    drape_distance_def d = {0, 0, -1.0f, 1.0f, -1.0f, DRAPE_DISTANCE_STRETCH, DR_DEF_COOKIE};
     return d;
 }
 
 drape_dihedral_def drape_default_dihedral_def(void)
 {
-    drape_dihedral_def d = {0, 0, 0, 0, NAN, 1.0f, -1.0f};
+    drape_dihedral_def d = {0, 0, 0, 0, NAN, 1.0f, -1.0f, DR_DEF_COOKIE};
     return d;
 }
 
 drape_attachment_def drape_default_attachment_def(void)
 {
-    drape_attachment_def d = {0, {0.0f, 0.0f, 0.0f}, 1.0f, -1.0f};
+    drape_attachment_def d = {0, {0.0f, 0.0f, 0.0f}, 1.0f, -1.0f, DR_DEF_COOKIE};
     return d;
 }
 
@@ -161,8 +161,7 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
                                       uint32_t *out_id)
 {
     static const char fn[] = "drape_world_add_distance";
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "distance");
     uint32_t idx[2] = {def->a, def->b};
     drape_result r =
         dr_check_constraint(w, fn, idx, pair_names, 2, def->stiffness, def->compliance);
@@ -187,8 +186,7 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
                                       uint32_t *out_id)
 {
     static const char fn[] = "drape_world_add_dihedral";
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "dihedral");
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
     drape_result r =
         dr_check_constraint(w, fn, idx, hinge_names, 4, def->stiffness, def->compliance);
@@ -211,8 +209,7 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
                                         uint32_t *out_id)
 {
     static const char fn[] = "drape_world_add_attachment";
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "attachment");
     drape_result r = dr_check_constraint(w, fn, &def->particle, particle_names, 1, def->stiffness,
                                          def->compliance);
     if (r != DRAPE_OK)
@@ -317,7 +314,7 @@ drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uin
         const uint32_t id = first + k;
         out[k] = (drape_distance_def){s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1],
                                       s->rest[id], s->stiffness[id], s->compliance[id],
-                                      (drape_distance_kind)s->kind[id]};
+                                      (drape_distance_kind)s->kind[id], DR_DEF_COOKIE};
     }
     return r;
 }
@@ -331,7 +328,8 @@ drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uin
     for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t *i = &s->idx[4 * (size_t)(first + k)];
         out[k] = (drape_dihedral_def){i[0], i[1], i[2], i[3], s->rest[first + k],
-                                      s->stiffness[first + k], s->compliance[first + k]};
+                                      s->stiffness[first + k], s->compliance[first + k],
+                                      DR_DEF_COOKIE};
     }
     return r;
 }

@@ -30,6 +30,7 @@ drape_world_def drape_default_world_def(void)
     def.color_seed = 1;
     def.color_balance = true;
     def.log = drape_log_stderr;
+    def.cookie = DR_DEF_COOKIE;
     return def;
 }
 
@@ -203,6 +204,7 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     if (!def || !out)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_create: %s is NULL",
                        def ? "out" : "def");
+    DR_CHECK_DEF(def, def, "drape_world_create", "world");
     drape_result r = validate_def(def, "drape_world_create");
     if (r != DRAPE_OK)
         return r;
@@ -289,8 +291,7 @@ float dr_substep_sag(drape_vec3 gravity, float h)
 
 drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
 {
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_set_def: def is NULL");
+    DR_CHECK_DEF(&w->def, def, "drape_world_set_def", "world");
     drape_result r = validate_def(def, "drape_world_set_def");
     if (r != DRAPE_OK)
         return r;

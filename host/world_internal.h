@@ -160,6 +160,22 @@ dr_vec4 dr_vec4_from(drape_vec3 v, float w);
  * direction blend (kernels/drape_shared.h, dr_distance_step). */
 float dr_substep_sag(drape_vec3 gravity, float h);
 
+/* ---- defs.c ---- */
+/* The value every drape_default_*_def() puts in its def's cookie. */
+#define DR_DEF_COOKIE 0x64726170u /* "drap" */
+/* DRAPE_ERROR_INVALID_ARGUMENT, with a message to `log`, when the def of a `kind` (e.g. "cloth")
+ * passed to fn is NULL or was not made by drape_default_<kind>_def() (a zero-initialised def). */
+drape_result dr_check_def(const drape_world_def *log, const void *def, uint32_t cookie,
+                          const char *fn, const char *kind);
+/* Returns from the calling function unless dr_check_def accepts def. */
+#define DR_CHECK_DEF(log, def, fn, kind)                                                          \
+    do {                                                                                          \
+        drape_result dr_check_ = dr_check_def((log), (def), (def) ? (def)->cookie : 0u, (fn),     \
+                                              (kind));                                            \
+        if (dr_check_ != DRAPE_OK)                                                                \
+            return dr_check_;                                                                     \
+    } while (0)
+
 /* ---- particles.c ---- */
 /* DRAPE_ERROR_OUT_OF_RANGE, with a message naming fn and the range, unless particles first ..
  * first + count - 1 exist (count 0 at first = the particle count is fine). */

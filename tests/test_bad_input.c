@@ -320,6 +320,68 @@ static void test_bad_particles_constraints_colliders(void)
     drape_world_destroy(w), drape_world_destroy(twin);
 }
 
+/* A def that no drape_default_*_def() made (zero-initialised, as `= {0}` or a field-by-field fill
+ * gives) is refused with a message naming the default to start from, for every def; the same def
+ * with the cookie of a default is taken. In the zero distance def, stiffness 0 and compliance 0
+ * would have silently meant a hard XPBD constraint. */
+static void test_defs_not_from_defaults(void)
+{
+    tu_log log;
+    tu_log_reset(&log);
+    drape_world *w = NULL;
+    drape_world_def zero_world = {0};
+    zero_world.log = tu_log_capture, zero_world.log_user = &log;
+    ENSURE_REFUSED(&log, drape_world_create(&zero_world, &w), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_create", "not made by drape_default_world_def()");
+    ENSURE(w == NULL);
+    w = scene(&log);
+    ENSURE(w != NULL);
+    const counts before = count(w);
+    ENSURE_REFUSED(&log, drape_world_set_def(w, &zero_world), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_set_def", "drape_default_world_def()");
+    drape_distance_def d = {0};
+    d.a = 1, d.b = 2;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_distance", "drape_default_distance_def()");
+    drape_dihedral_def h = {0};
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_dihedral", "drape_default_dihedral_def()");
+    drape_attachment_def a = {0};
+    ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_attachment", "drape_default_attachment_def()");
+    drape_tether_def t = {0};
+    ENSURE_REFUSED(&log, drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_tether", "drape_default_tether_def()");
+    drape_volume_def v = {0};
+    ENSURE_REFUSED(&log, drape_world_add_volume(w, &v, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_volume", "drape_default_volume_def()");
+    drape_collider_def c = {0};
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_collider", "drape_default_collider_def()");
+    ENSURE_REFUSED(&log, drape_world_set_collider(w, 0, &c), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_set_collider", "drape_default_collider_def()");
+    drape_cloth_def cloth = {0};
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_cloth", "drape_default_cloth_def()");
+    drape_rope_def rope = {0};
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rope, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_rope", "drape_default_rope_def()");
+    drape_soft_box_def box = {0};
+    ENSURE_REFUSED(&log, drape_world_add_soft_box(w, &box, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_soft_box", "drape_default_soft_box_def()");
+    const counts after = count(w);
+    ENSURE(after.particles == before.particles && after.colliders == before.colliders);
+    for (int k = 0; k < DRAPE_CONSTRAINT_TYPE_COUNT; ++k)
+        ENSURE(after.constraints[k] == before.constraints[k]);
+    /* The defs read back carry the cookie: they go straight back in. */
+    drape_distance_def back;
+    ENSURE_OK(drape_world_get_distances(w, 0, 1, &back));
+    ENSURE_OK(drape_world_add_distance(w, &back, NULL));
+    d.cookie = drape_default_distance_def().cookie, d.stiffness = 1.0f, d.compliance = -1.0f;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    drape_world_destroy(w);
+}
+
 /* The limits of drape.h: finite values the solver cannot compute with in float are refused where
  * they enter, and the edge of each limit is accepted. */
 static void test_limits(void)
@@ -434,6 +496,7 @@ int main(void)
 {
     RUN_TEST(test_bad_world_defs);
     RUN_TEST(test_bad_particles_constraints_colliders);
+    RUN_TEST(test_defs_not_from_defaults);
     RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
     return th_finish();

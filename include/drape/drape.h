@@ -195,6 +195,7 @@ typedef struct drape_world_def {
                                       at creation */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
+    uint32_t cookie; /* set by drape_default_world_def(); a def without it is refused */
 } drape_world_def;
 
 /* The largest dt (s), substeps and iterations drape_world_create and drape_world_set_def accept;
@@ -376,6 +377,7 @@ typedef struct drape_distance_def {
     float stiffness;      /* PBD k in [0, 1]; default 1 */
     float compliance;     /* m/N; < 0 selects PBD; default -1 */
     drape_distance_kind kind; /* for statistics and stress display only; default stretch */
+    uint32_t cookie; /* set by drape_default_distance_def(); a def without it is refused */
 } drape_distance_def;
 
 DRAPE_API drape_distance_def drape_default_distance_def(void);
@@ -393,6 +395,7 @@ typedef struct drape_dihedral_def {
                          default) takes the current angle */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_dihedral_def(); a def without it is refused */
 } drape_dihedral_def;
 
 DRAPE_API drape_dihedral_def drape_default_dihedral_def(void);
@@ -406,6 +409,7 @@ typedef struct drape_attachment_def {
     drape_vec3 target; /* m */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
     float compliance;  /* m/N; < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_attachment_def(); a def without it is refused */
 } drape_attachment_def;
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
@@ -429,6 +433,7 @@ typedef struct drape_tether_def {
                          anchor; default -1 */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* m/N; < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_tether_def(); a def without it is refused */
 } drape_tether_def;
 
 DRAPE_API drape_tether_def drape_default_tether_def(void);
@@ -447,6 +452,7 @@ typedef struct drape_volume_def {
                           inverted) and not degenerate; default -1 */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
     float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_volume_def(); a def without it is refused */
 } drape_volume_def;
 
 DRAPE_API drape_volume_def drape_default_volume_def(void);
@@ -570,6 +576,7 @@ typedef struct drape_collider_def {
     float static_friction;     /* Coulomb coefficient that holds a particle at rest; default 0.4 */
     float kinetic_friction;    /* Coulomb coefficient that slows a sliding particle; default 0.3 */
     float restitution;         /* fraction of the normal approach speed returned, [0, 1]; default 0 */
+    uint32_t cookie; /* set by drape_default_collider_def(); a def without it is refused */
 } drape_collider_def;
 
 DRAPE_API drape_collider_def drape_default_collider_def(void);
@@ -637,6 +644,7 @@ typedef struct drape_cloth_def {
     uint32_t tear_spares; /* particles reserved for the tears (pinned and unused until a vertex
                              splits), after the grid's: particle_count is nx * ny + tear_spares;
                              default 0 */
+    uint32_t cookie; /* set by drape_default_cloth_def(); a def without it is refused */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -672,6 +680,7 @@ typedef struct drape_rope_def {
     drape_stiffness stretch; /* links between neighbours; default PBD k = 1 */
     bool bending;            /* skip-one springs; default false */
     drape_stiffness bend_stiffness; /* default PBD k = 0.2 */
+    uint32_t cookie; /* set by drape_default_rope_def(); a def without it is refused */
 } drape_rope_def;
 
 DRAPE_API drape_rope_def drape_default_rope_def(void);
@@ -695,6 +704,7 @@ typedef struct drape_soft_box_def {
                                drape_neo_hookean_def per tetrahedron, no edges or volumes, the mass
                                lumped by tetrahedron volume as in drape_tet_mesh_def); default 0 */
     float poisson_ratio;    /* with youngs_modulus > 0, in (-1, 0.5); default 0.3 */
+    uint32_t cookie; /* set by drape_default_soft_box_def(); a def without it is refused */
 } drape_soft_box_def;
 
 DRAPE_API drape_soft_box_def drape_default_soft_box_def(void);

@@ -289,16 +289,39 @@ float dr_substep_sag(drape_vec3 gravity, float h)
     return dr_len3(dr_vec4_from(gravity, 0.0f)) * h * h;
 }
 
+/* The same device selector: NULL and "" both mean the default. */
+static bool same_selector(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* The name of the first setting that the backend took at creation and that `next` changes, NULL
+ * when it changes none of them. */
+static const char *fixed_setting_changed(const drape_world_def *now, const drape_world_def *next)
+{
+    if (next->backend != now->backend)
+        return "backend";
+    if (!same_selector(next->device, now->device))
+        return "device";
+    if (next->gl_context != now->gl_context || next->gl_display != now->gl_display)
+        return next->gl_context != now->gl_context ? "gl_context" : "gl_display";
+    if (next->device_memory_limit != now->device_memory_limit)
+        return "device_memory_limit";
+    return NULL;
+}
+
 drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
 {
     DR_CHECK_DEF(&w->def, def, "drape_world_set_def", "world");
     drape_result r = validate_def(def, "drape_world_set_def");
     if (r != DRAPE_OK)
         return r;
-    if (def->backend != w->def.backend)
+    const char *fixed = fixed_setting_changed(&w->def, def);
+    if (fixed)
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
-                       "drape_world_set_def: def.backend cannot change after creation (%d -> %d)",
-                       (int)w->def.backend, (int)def->backend);
+                       "drape_world_set_def: def.%s cannot change after creation (the backend "
+                       "was set up with it); make a new world for another",
+                       fixed);
     drape_distance_kernel kernel = w->kernel_request;
     if (w->cl && def->distance_kernel != w->def.distance_kernel) {
         r = requested_kernel(def, &kernel);

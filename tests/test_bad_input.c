@@ -36,6 +36,23 @@ static bool has_optional(const tu_log *log, const char *needle)
     return needle[0] == '\0' || tu_log_has(log, needle);
 }
 
+static void change_backend(drape_world_def *d, void *gl)
+{
+    (void)gl;
+    d->backend = d->backend == DRAPE_BACKEND_CPU ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
+}
+static void change_device(drape_world_def *d, void *gl)
+{
+    (void)gl;
+    d->device = "another device";
+}
+static void change_gl_context(drape_world_def *d, void *gl) { d->gl_context = gl; }
+static void change_memory_limit(drape_world_def *d, void *gl)
+{
+    (void)gl;
+    d->device_memory_limit = 1u << 20;
+}
+
 static void test_bad_world_defs(void)
 {
     tu_log log;
@@ -95,8 +112,33 @@ static void test_bad_world_defs(void)
                    NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_set_def(w, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "def",
                    NO_NEEDLE);
+    /* What the backend was set up with cannot change: refused, by name, not ignored. */
+    int dummy_gl = 0;
+    const struct {
+        const char *field;
+        void (*change)(drape_world_def *, void *);
+    } fixed[] = {
+        {"def.backend", change_backend},
+        {"def.device", change_device},
+        {"def.gl_context", change_gl_context},
+        {"def.device_memory_limit", change_memory_limit},
+    };
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; ++k) {
+        bad = drape_world_get_def(w);
+        fixed[k].change(&bad, &dummy_gl);
+        ENSURE_REFUSED(&log, drape_world_set_def(w, &bad), DRAPE_ERROR_UNSUPPORTED,
+                       "drape_world_set_def", fixed[k].field);
+    }
+    bad = drape_world_get_def(w); /* the same selector, NULL for "", is no change */
+    bad.device = "";
+    bad.damping = 0.25f;
+    ENSURE_OK(drape_world_set_def(w, &bad));
+    ENSURE(drape_world_get_def(w).damping == 0.25f);
+    bad.damping = def.damping;
+    ENSURE_OK(drape_world_set_def(w, &bad));
     drape_world_def now = drape_world_get_def(w);
     ENSURE(now.dt == def.dt && now.substeps == def.substeps && now.iterations == def.iterations);
+    ENSURE(now.backend == def.backend && now.gl_context == NULL && now.device_memory_limit == 0);
     ENSURE_OK(drape_world_step(w));
     ENSURE_NEAR(drape_world_time(w), def.dt, 1e-6);
     drape_world_destroy(w);

@@ -210,7 +210,10 @@ DRAPE_API drape_world_def drape_default_world_def(void);
 DRAPE_API drape_result drape_world_create(const drape_world_def *def, drape_world **out);
 DRAPE_API void drape_world_destroy(drape_world *world);
 
-/* The settings in force; changing them takes a whole def, validated like drape_world_create. */
+/* The settings in force; changing them takes a whole def, validated like drape_world_create. What
+ * the backend was set up with (backend, device, gl_context, gl_display, device_memory_limit)
+ * cannot change: set_def refuses a def that changes it (DRAPE_ERROR_UNSUPPORTED) and keeps the
+ * settings it had. */
 DRAPE_API drape_world_def drape_world_get_def(const drape_world *world);
 DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 

@@ -49,6 +49,7 @@ void dr_constraints_free(dr_constraints *set)
     free(set->removed);
     free(set->free_ids);
     free(set->param);
+    free(set->generation);
     const uint32_t params = set->params, multipliers = set->multipliers;
     dr_constraints_init(set, set->arity);
     set->params = params;
@@ -94,6 +95,7 @@ static bool reserve_one(dr_constraints *s)
         !resize((void **)&s->target, cap * sizeof *s->target) ||
         !resize((void **)&s->removed, cap * sizeof *s->removed) ||
         !resize((void **)&s->free_ids, cap * sizeof *s->free_ids) ||
+        !resize((void **)&s->generation, cap * sizeof *s->generation) ||
         (s->params && !resize((void **)&s->param, cap * s->params * sizeof *s->param)))
         return false;
     s->capacity = (uint32_t)cap;
@@ -142,6 +144,7 @@ drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, con
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "%s: no memory for %u constraints", fn, s->count + 1);
         id = s->count++;
+        s->generation[id] = 1;
     }
     memcpy(&s->idx[(size_t)id * s->arity], idx, s->arity * sizeof *idx);
     s->rest[id] = rest;
@@ -206,7 +209,7 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
 }
 
 drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,
-                                        uint32_t *out_id)
+                                        drape_attachment_id *out_id)
 {
     static const char fn[] = "drape_world_add_attachment";
     DR_CHECK_DEF(&w->def, def, fn, "attachment");
@@ -218,24 +221,40 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->target must be finite and within %g m", fn,
                        (double)DR_MAX_MAGNITUDE);
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f,
-                               def->stiffness, def->compliance, 0, dr_vec4_from(def->target, 0.0f),
-                               out_id);
+    uint32_t slot;
+    r = dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f,
+                            def->stiffness, def->compliance, 0, dr_vec4_from(def->target, 0.0f),
+                            &slot);
+    if (r == DRAPE_OK && out_id)
+        *out_id = (drape_attachment_id){
+            slot, w->constraints[DRAPE_CONSTRAINT_ATTACHMENT].generation[slot]};
+    return r;
 }
 
-static drape_result check_attachment_id(const drape_world *w, uint32_t id, const char *fn)
+/* The slot of a live attachment's id; OUT_OF_RANGE for an id that names none now (never given
+ * out, or removed: its slot's generation has moved on). */
+static drape_result attachment_slot(const drape_world *w, drape_attachment_id id, const char *fn,
+                                    uint32_t *slot)
 {
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
-    if (id >= s->count || s->removed[id])
-        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE, "%s: attachment id %u does not exist",
-                       fn, id);
+    if (id.index >= s->count || s->removed[id.index] || s->generation[id.index] != id.generation)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: attachment id %u (generation %u) does not exist%s", fn, id.index,
+                       id.generation,
+                       id.index < s->count && id.generation > 0 &&
+                               id.generation < s->generation[id.index]
+                           ? ": it was removed"
+                           : "");
+    *slot = id.index;
     return DRAPE_OK;
 }
 
-drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drape_vec3 target)
+drape_result drape_world_set_attachment_target(drape_world *w, drape_attachment_id handle,
+                                               drape_vec3 target)
 {
     static const char fn[] = "drape_world_set_attachment_target";
-    drape_result r = check_attachment_id(w, id, fn);
+    uint32_t id = 0;
+    drape_result r = attachment_slot(w, handle, fn, &id);
     if (r != DRAPE_OK)
         return r;
     if (!dr_within3(target))
@@ -249,13 +268,15 @@ drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drap
     return DRAPE_OK;
 }
 
-drape_result drape_world_remove_attachment(drape_world *w, uint32_t id)
+drape_result drape_world_remove_attachment(drape_world *w, drape_attachment_id handle)
 {
-    drape_result r = check_attachment_id(w, id, "drape_world_remove_attachment");
+    uint32_t id = 0;
+    drape_result r = attachment_slot(w, handle, "drape_world_remove_attachment", &id);
     if (r != DRAPE_OK)
         return r;
     dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
     s->removed[id] = 1;
+    s->generation[id] = s->generation[id] == UINT32_MAX ? 1 : s->generation[id] + 1;
     s->free_ids[s->free_count++] = id;
     s->live--;
     w->type_dirty |= 1u << DRAPE_CONSTRAINT_ATTACHMENT;
@@ -374,7 +395,7 @@ static size_t slot_bytes(const dr_constraints *s)
 {
     return s->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->stiffness +
            sizeof *s->compliance + sizeof *s->kind + sizeof *s->target + sizeof *s->removed +
-           sizeof *s->free_ids + s->params * sizeof *s->param;
+           sizeof *s->free_ids + sizeof *s->generation + s->params * sizeof *s->param;
 }
 
 /* Bytes of one constraint in colour order, its slot_of entry included. */

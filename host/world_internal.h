@@ -27,6 +27,7 @@ typedef struct dr_constraints {
     dr_vec4 *target;   /* attachment targets (m), attachments only */
     uint8_t *removed;  /* 1 for a removed slot, attachments only */
     uint32_t *free_ids; /* removed slots for reuse, attachments only */
+    uint32_t *generation; /* of each slot, >= 1, raised when it is removed (attachment ids) */
     uint32_t free_count;
     uint32_t params;      /* floats of per-constraint parameters (0: none), Neo-Hookean only */
     uint32_t multipliers; /* XPBD multipliers per constraint: 1, or 2 for the Neo-Hookean pair */

@@ -469,7 +469,7 @@ drape_result sc_scene_add_attachment(drape_scene *s, const drape_attachment_def 
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another scripted target");
     if (t)
         s->targets = t;
-    uint32_t id;
+    drape_attachment_id id;
     drape_result r = drape_world_add_attachment(s->world, &def, &id);
     if (r == DRAPE_OK && path)
         s->targets[s->target_count++] = (sc_target){id, *path};

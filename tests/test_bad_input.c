@@ -266,11 +266,14 @@ static void test_bad_particles_constraints_colliders(void)
     a.particle = 3, a.target.z = NAN;
     ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "target", NO_NEEDLE);
-    ENSURE_REFUSED(&log, drape_world_set_attachment_target(w, 42, tu_v3(0, 0, 0)),
+    const drape_attachment_id none = {42, 1}, stale = {0, 2}; /* the scene's one is {0, 1} */
+    ENSURE_REFUSED(&log, drape_world_set_attachment_target(w, none, tu_v3(0, 0, 0)),
                    DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target",
-                   "attachment id 42 does not exist");
-    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, 42), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_remove_attachment", "attachment id 42 does not exist");
+                   "attachment id 42 (generation 1) does not exist");
+    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, none), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_remove_attachment", "attachment id 42 (generation 1) does not exist");
+    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, stale), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_remove_attachment", "attachment id 0 (generation 2) does not exist");
 
     /* Colliders: a negative or zero radius, a zero plane normal, NULL, unknown ids. */
     drape_collider_def c = drape_default_collider_def();

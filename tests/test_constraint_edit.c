@@ -210,7 +210,7 @@ static void test_grab_recolours_attachments_only(void)
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 100;
     a.target = tu_v3(0.0f, 1.5f, 0.0f);
-    uint32_t id_w, id_full;
+    drape_attachment_id id_w, id_full;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id_w));
     ENSURE_OK(drape_world_add_attachment(full, &a, &id_full));
     /* `full` recolours everything: a colouring setting changed and changed back */

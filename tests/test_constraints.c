@@ -258,7 +258,7 @@ static void test_attachment_holds_follows_and_releases(void)
     ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 0, a.target = tu_v3(0.2f, 1.5f, -0.1f);
-    uint32_t id;
+    drape_attachment_id id;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id));
     ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
     ENSURE(tu_step(w, 10));
@@ -277,10 +277,18 @@ static void test_attachment_holds_follows_and_releases(void)
     ENSURE(tu_step(w, 30));
     ENSURE_OK(drape_world_get_positions(w, 0, 1, &x));
     ENSURE(x.y < target.y - 0.5f * 9.81f * 0.25f * 0.9f); /* about g t^2 / 2 after 0.5 s */
-    /* The id is reused by the next attachment. */
-    uint32_t id2;
+    /* The slot is reused by the next attachment, with the next generation: the removed id names
+     * nothing, though a new attachment holds its slot. */
+    drape_attachment_id id2;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id2));
-    ENSURE(id2 == id);
+    ENSURE(id2.index == id.index && id2.generation == id.generation + 1);
+    ENSURE_RESULT(drape_world_set_attachment_target(w, id, target), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE_RESULT(drape_world_remove_attachment(w, id), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
+    ENSURE_OK(drape_world_set_attachment_target(w, id2, target));
+    const drape_attachment_id zero = {0, 0};
+    ENSURE_RESULT(drape_world_remove_attachment(w, zero), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE_OK(drape_world_remove_attachment(w, id2));
     drape_world_destroy(w);
 }
 

@@ -102,7 +102,7 @@ static void build_slide(drape_world *w)
 }
 
 /* A chain whose end follows a moving target: PBD as inverse kinematics. */
-static uint32_t chain_target;
+static drape_attachment_id chain_target;
 
 static void build_chain(drape_world *w)
 {
@@ -276,7 +276,7 @@ static void build_balloon(drape_world *w)
 }
 
 /* A cloth torn in two: its top row gripped, the halves pulled apart (host/tearing.c). */
-static uint32_t tear_grips[2][8];
+static drape_attachment_id tear_grips[2][8];
 static drape_vec3 tear_home[2][8];
 
 static void build_tear(drape_world *w)

@@ -416,13 +416,24 @@ typedef struct drape_attachment_def {
 } drape_attachment_def;
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
-/* The id stays valid until the attachment is removed; removed ids are reused by later adds. */
+
+/* An attachment's id: its slot and that slot's generation (after Box2D's b2BodyId). A removed
+ * attachment's slot is reused by a later add with the next generation, so the id of a removed
+ * attachment is refused (DRAPE_ERROR_OUT_OF_RANGE) rather than naming the new one; a
+ * zero-initialised id names nothing. */
+typedef struct drape_attachment_id {
+    uint32_t index;      /* the slot, as drape_world_get_coloring and the solver count them */
+    uint32_t generation; /* >= 1 for an id the world gave out */
+} drape_attachment_id;
+
+/* The id stays valid until the attachment is removed. */
 DRAPE_API drape_result drape_world_add_attachment(drape_world *world,
                                                   const drape_attachment_def *def,
-                                                  uint32_t *out_id);
-DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id,
+                                                  drape_attachment_id *out_id);
+DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world,
+                                                         drape_attachment_id id,
                                                          drape_vec3 target);
-DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
+DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_attachment_id id);
 
 /* A tether (long-range attachment, Kim, Chentanez, Müller, "Long Range Attachments", SCA 2012):
  * the one-sided C = |p - anchor| - max_length <= 0, projected only while the particle is farther

@@ -71,7 +71,7 @@ static int run(drape_backend backend, uint32_t n)
         drape_attachment_def a = drape_default_attachment_def();
         a.particle = n * n / 2 + n / 2;
         drape_world_get_positions(w, a.particle, 1, &a.target);
-        uint32_t id = 0;
+        drape_attachment_id id = {0, 0};
         t0 = now_ms();
         failed |= drape_world_add_attachment(w, &a, &id) != DRAPE_OK;
         prepare(w);

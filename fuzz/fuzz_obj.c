@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         float *pos = malloc(((size_t)n * 4 + 1) * sizeof *pos);
         float *nrm = malloc(((size_t)n * 4 + 1) * sizeof *nrm);
         if (pos && nrm && drape_world_set_triangles(w, tri, count) == DRAPE_OK &&
-            drape_world_get_render_data(w, pos, nrm) != DRAPE_OK)
+            drape_world_get_render_data(w, 0, n, pos, nrm) != DRAPE_OK)
             abort();
         free(pos);
         free(nrm);

@@ -38,6 +38,7 @@ drape_cloth_def drape_default_cloth_def(void)
         .group = DRAPE_GROUP_NEW,
         .self_collision = false,
         .aerodynamic = true,
+        .cookie = DR_DEF_COOKIE,
     };
     return d;
 }
@@ -57,6 +58,7 @@ drape_rope_def drape_default_rope_def(void)
         .radius = -1.0f,
         .group = DRAPE_GROUP_NEW,
         .self_collision = false,
+        .cookie = DR_DEF_COOKIE,
     };
     return d;
 }
@@ -245,8 +247,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
                                    drape_build_info *out)
 {
     static const char fn[] = "drape_world_add_cloth";
-    if (!d)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, d, fn, "cloth");
     if (d->nx < 2 || d->ny < 2 || (uint64_t)d->nx * d->ny > (1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->nx = %u, def->ny = %u: each must be >= 2 and nx*ny <= 2^28", fn,
@@ -360,8 +361,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
 drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape_build_info *out)
 {
     static const char fn[] = "drape_world_add_rope";
-    if (!d)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, d, fn, "rope");
     if (d->count < 2 || d->count > (1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->count = %u must be in [2, 2^28]", fn, d->count);

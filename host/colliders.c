@@ -17,6 +17,7 @@ drape_collider_def drape_default_collider_def(void)
     d.static_friction = 0.4f;
     d.kinetic_friction = 0.3f;
     d.restitution = 0.0f;
+    d.cookie = DR_DEF_COOKIE;
     return d;
 }
 
@@ -26,8 +27,7 @@ static bool in_unit(float f) { return f >= 0.0f && f <= 1.0f; }
 static drape_result make_collider(const drape_world *w, const drape_collider_def *d, const char *fn,
                                   dr_collider *out)
 {
-    if (!d)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, d, fn, "collider");
     if ((unsigned)d->type > DRAPE_COLLIDER_CAPSULE)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->type = %d is not a collider type", fn, (int)d->type);

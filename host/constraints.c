@@ -15,19 +15,19 @@
 
 drape_distance_def drape_default_distance_def(void)
 {
-    drape_distance_def d = {0, 0, -1.0f, 1.0f, -1.0f, DRAPE_DISTANCE_STRETCH};
+    drape_distance_def d = {0, 0, -1.0f, 1.0f, -1.0f, DRAPE_DISTANCE_STRETCH, DR_DEF_COOKIE};
     return d;
 }
 
 drape_dihedral_def drape_default_dihedral_def(void)
 {
-    drape_dihedral_def d = {0, 0, 0, 0, NAN, 1.0f, -1.0f};
+    drape_dihedral_def d = {0, 0, 0, 0, NAN, 1.0f, -1.0f, DR_DEF_COOKIE};
     return d;
 }
 
 drape_attachment_def drape_default_attachment_def(void)
 {
-    drape_attachment_def d = {0, {0.0f, 0.0f, 0.0f}, 1.0f, -1.0f};
+    drape_attachment_def d = {0, {0.0f, 0.0f, 0.0f}, 1.0f, -1.0f, DR_DEF_COOKIE};
     return d;
 }
 
@@ -49,6 +49,7 @@ void dr_constraints_free(dr_constraints *set)
     free(set->removed);
     free(set->free_ids);
     free(set->param);
+    free(set->generation);
     const uint32_t params = set->params, multipliers = set->multipliers;
     dr_constraints_init(set, set->arity);
     set->params = params;
@@ -94,6 +95,7 @@ static bool reserve_one(dr_constraints *s)
         !resize((void **)&s->target, cap * sizeof *s->target) ||
         !resize((void **)&s->removed, cap * sizeof *s->removed) ||
         !resize((void **)&s->free_ids, cap * sizeof *s->free_ids) ||
+        !resize((void **)&s->generation, cap * sizeof *s->generation) ||
         (s->params && !resize((void **)&s->param, cap * s->params * sizeof *s->param)))
         return false;
     s->capacity = (uint32_t)cap;
@@ -142,6 +144,7 @@ drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, con
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "%s: no memory for %u constraints", fn, s->count + 1);
         id = s->count++;
+        s->generation[id] = 1;
     }
     memcpy(&s->idx[(size_t)id * s->arity], idx, s->arity * sizeof *idx);
     s->rest[id] = rest;
@@ -161,8 +164,7 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
                                       uint32_t *out_id)
 {
     static const char fn[] = "drape_world_add_distance";
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "distance");
     uint32_t idx[2] = {def->a, def->b};
     drape_result r =
         dr_check_constraint(w, fn, idx, pair_names, 2, def->stiffness, def->compliance);
@@ -187,8 +189,7 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
                                       uint32_t *out_id)
 {
     static const char fn[] = "drape_world_add_dihedral";
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "dihedral");
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
     drape_result r =
         dr_check_constraint(w, fn, idx, hinge_names, 4, def->stiffness, def->compliance);
@@ -208,11 +209,10 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
 }
 
 drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,
-                                        uint32_t *out_id)
+                                        drape_attachment_id *out_id)
 {
     static const char fn[] = "drape_world_add_attachment";
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "attachment");
     drape_result r = dr_check_constraint(w, fn, &def->particle, particle_names, 1, def->stiffness,
                                          def->compliance);
     if (r != DRAPE_OK)
@@ -221,24 +221,40 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->target must be finite and within %g m", fn,
                        (double)DR_MAX_MAGNITUDE);
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f,
-                               def->stiffness, def->compliance, 0, dr_vec4_from(def->target, 0.0f),
-                               out_id);
+    uint32_t slot;
+    r = dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f,
+                            def->stiffness, def->compliance, 0, dr_vec4_from(def->target, 0.0f),
+                            &slot);
+    if (r == DRAPE_OK && out_id)
+        *out_id = (drape_attachment_id){
+            slot, w->constraints[DRAPE_CONSTRAINT_ATTACHMENT].generation[slot]};
+    return r;
 }
 
-static drape_result check_attachment_id(const drape_world *w, uint32_t id, const char *fn)
+/* The slot of a live attachment's id; OUT_OF_RANGE for an id that names none now (never given
+ * out, or removed: its slot's generation has moved on). */
+static drape_result attachment_slot(const drape_world *w, drape_attachment_id id, const char *fn,
+                                    uint32_t *slot)
 {
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
-    if (id >= s->count || s->removed[id])
-        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE, "%s: attachment id %u does not exist",
-                       fn, id);
+    if (id.index >= s->count || s->removed[id.index] || s->generation[id.index] != id.generation)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: attachment id %u (generation %u) does not exist%s", fn, id.index,
+                       id.generation,
+                       id.index < s->count && id.generation > 0 &&
+                               id.generation < s->generation[id.index]
+                           ? ": it was removed"
+                           : "");
+    *slot = id.index;
     return DRAPE_OK;
 }
 
-drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drape_vec3 target)
+drape_result drape_world_set_attachment_target(drape_world *w, drape_attachment_id handle,
+                                               drape_vec3 target)
 {
     static const char fn[] = "drape_world_set_attachment_target";
-    drape_result r = check_attachment_id(w, id, fn);
+    uint32_t id = 0;
+    drape_result r = attachment_slot(w, handle, fn, &id);
     if (r != DRAPE_OK)
         return r;
     if (!dr_within3(target))
@@ -252,13 +268,15 @@ drape_result drape_world_set_attachment_target(drape_world *w, uint32_t id, drap
     return DRAPE_OK;
 }
 
-drape_result drape_world_remove_attachment(drape_world *w, uint32_t id)
+drape_result drape_world_remove_attachment(drape_world *w, drape_attachment_id handle)
 {
-    drape_result r = check_attachment_id(w, id, "drape_world_remove_attachment");
+    uint32_t id = 0;
+    drape_result r = attachment_slot(w, handle, "drape_world_remove_attachment", &id);
     if (r != DRAPE_OK)
         return r;
     dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
     s->removed[id] = 1;
+    s->generation[id] = s->generation[id] == UINT32_MAX ? 1 : s->generation[id] + 1;
     s->free_ids[s->free_count++] = id;
     s->live--;
     w->type_dirty |= 1u << DRAPE_CONSTRAINT_ATTACHMENT;
@@ -317,7 +335,7 @@ drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uin
         const uint32_t id = first + k;
         out[k] = (drape_distance_def){s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1],
                                       s->rest[id], s->stiffness[id], s->compliance[id],
-                                      (drape_distance_kind)s->kind[id]};
+                                      (drape_distance_kind)s->kind[id], DR_DEF_COOKIE};
     }
     return r;
 }
@@ -331,7 +349,8 @@ drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uin
     for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t *i = &s->idx[4 * (size_t)(first + k)];
         out[k] = (drape_dihedral_def){i[0], i[1], i[2], i[3], s->rest[first + k],
-                                      s->stiffness[first + k], s->compliance[first + k]};
+                                      s->stiffness[first + k], s->compliance[first + k],
+                                      DR_DEF_COOKIE};
     }
     return r;
 }
@@ -376,7 +395,7 @@ static size_t slot_bytes(const dr_constraints *s)
 {
     return s->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->stiffness +
            sizeof *s->compliance + sizeof *s->kind + sizeof *s->target + sizeof *s->removed +
-           sizeof *s->free_ids + s->params * sizeof *s->param;
+           sizeof *s->free_ids + sizeof *s->generation + s->params * sizeof *s->param;
 }
 
 /* Bytes of one constraint in colour order, its slot_of entry included. */

@@ -96,18 +96,10 @@ static void project_contacts(drape_world *w, float h)
 
 /* The update, and the lowest index per phase of a particle whose state turned non-finite
  * (dr_nonfinite_phase), kept across the substeps of a step in w->nonfinite as the device does. */
-/* m/s: the approach speed below which a contact rests instead of bouncing (collider and particle
- * restitution alike). */
-static float rest_speed(const drape_world *w, float h)
-{
-    return 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
-}
-
 static void update(drape_world *w, float h)
 {
-    const float threshold = rest_speed(w, h);
-    const int verlet = w->def.mode == DRAPE_MODE_MASS_SPRING &&
-                       w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
+    const int verlet = dr_keeps_integrator_velocity(&w->def);
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         const dr_vec4 v = w->v[i], d = w->d[i];
         w->v[i] = dr_update_particle(d, v, w->contacts[i], w->colliders, h, threshold, verlet);
@@ -163,7 +155,8 @@ static drape_result substep(drape_world *w, float h)
     double t3 = now_ms();
     update(w, h);
     if (particles)
-        dr_cpu_particle_bounce(w, rest_speed(w, h));
+        dr_cpu_particle_bounce(w,
+                               dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h));
     w->time += h;
     double t4 = now_ms();
     prof->predict_ms += tg - t0;

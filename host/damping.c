@@ -12,20 +12,18 @@
 void dr_damp_velocities(drape_world *w, float k)
 {
     double sums[DR_DAMP_ROW] = {0};
-    dr_vec4 origin = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
-    bool have_origin = false;
-    for (uint32_t i = 0; i < w->particle_count; ++i) {
+    const unsigned first = dr_damp_origin(w->x, w->particle_count);
+    if (first == DR_NO_ORIGIN)
+        return;
+    const dr_vec4 origin = w->x[first];
+    for (uint32_t i = first; i < w->particle_count; ++i) {
         if (w->x[i].w <= 0.0f)
             continue;
-        if (!have_origin)
-            origin = w->x[i], have_origin = true;
         float row[DR_DAMP_ROW];
         dr_damp_moments(w->x[i], w->v[i], origin, row);
         for (int c = 0; c < DR_DAMP_ROW; ++c)
             sums[c] += row[c];
     }
-    if (!have_origin)
-        return;
     dr_vec4 rigid[3];
     dr_rigid_motion(sums, origin, rigid);
     for (uint32_t i = 0; i < w->particle_count; ++i)

@@ -50,19 +50,20 @@ void dr_mass_spring_predict(drape_world *w, float h)
     const uint32_t n = w->particle_count;
     accelerations(w, NULL, w->v, w->a);
     if (w->def.integrator == DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER) {
-        for (uint32_t i = 0; i < n; ++i) {
-            w->v[i] = dr_madd3(w->v[i], w->a[i], h);
-            w->d[i] = dr_predict_displacement(w->x[i], w->v[i], h);
-        }
+        for (uint32_t i = 0; i < n; ++i)
+            w->d[i] = dr_euler_step(w->x[i], &w->v[i], w->a[i], h);
         return;
     }
-    /* Velocity Verlet. v first becomes v + h a0, the velocity estimate at the end of the substep
-     * with which a1 = a(p, v + h a0) is evaluated; then v + h a0 + h/2 (a1 - a0) = v + h/2 (a0 + a1). */
-    for (uint32_t i = 0; i < n; ++i) {
-        w->d[i] = dr_madd3(dr_predict_displacement(w->x[i], w->v[i], h), w->a[i], 0.5f * h * h);
-        w->v[i] = dr_madd3(w->v[i], w->a[i], h);
-    }
+    /* Velocity Verlet (drape_shared.h): both halves around a1 = a(p, v + h a0). */
+    for (uint32_t i = 0; i < n; ++i)
+        w->d[i] = dr_verlet_begin(w->x[i], &w->v[i], w->a[i], h);
     accelerations(w, w->d, w->v, w->a1);
     for (uint32_t i = 0; i < n; ++i)
-        w->v[i] = dr_madd3(w->v[i], dr_sub3(w->a1[i], w->a[i]), 0.5f * h);
+        w->v[i] = dr_verlet_end(w->v[i], w->a[i], w->a1[i], h);
+}
+
+int dr_keeps_integrator_velocity(const drape_world_def *def)
+{
+    return def->mode == DRAPE_MODE_MASS_SPRING &&
+           def->integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
 }

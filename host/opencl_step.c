@@ -71,10 +71,10 @@ struct dr_opencl {
     cl_kernel k[K_COUNT];
     int phase[PHASES];
     uint32_t particles; /* particles the particle buffers hold */
-    uint32_t origin;    /* the first movable particle (damping's moment origin), UINT32_MAX: none */
+    uint32_t origin;    /* the first movable particle (damping's moment origin), DR_NO_ORIGIN: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
     cl_mem inflate; /* per particle: what its radius adds to the collision margin (m) */
-    cl_mem scratch; /* diagnostics: one float per particle or distance constraint */
+    cl_mem scratch; /* diagnostics: one double (float without fp64) per particle or distance */
     cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
     size_t scratch_bytes;
     uint32_t collider_count;
@@ -97,8 +97,8 @@ struct dr_opencl {
                             passes run between the colours' launches, so it is never fused */
 };
 
-/* The CLBlast routines the step and the diagnostics call. */
-enum { BLAST_ROWS = 1, BLAST_SUM = 2 };
+/* The CLBlast routine the step (damping) and the diagnostics call: the D/Sgemv of column sums. */
+enum { BLAST_ROWS = 1 };
 
 /* The first call of a CLBlast routine compiles it inside the driver, and PoCL crashes there rather
  * than failing when a host allocation fails (a segmentation fault with 268 MB of address space left,
@@ -349,10 +349,7 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
         }
         cl->particles = (uint32_t)n;
     }
-    cl->origin = UINT32_MAX;
-    for (uint32_t i = 0; i < n && cl->origin == UINT32_MAX; ++i)
-        if (w->x[i].w > 0.0f)
-            cl->origin = i;
+    cl->origin = dr_damp_origin(w->x, (unsigned)n);
     if (n == 0)
         return DRAPE_OK;
     r = dr_cl_buffer_write(cl->ctx, cl->x, 0, n * v4, w->x);
@@ -509,7 +506,7 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
     DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
     if (k > 0.0f) {
         /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
-        if (cl->origin == UINT32_MAX)
+        if (cl->origin == DR_NO_ORIGIN)
             goto predicted;
         DR_TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
                      A(n)));
@@ -669,8 +666,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
     DR_TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
-    const float threshold = 2.0f * dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h;
-    const cl_int verlet = !pbd && w->def.integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
+    const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
+    const cl_int verlet = dr_keeps_integrator_velocity(&w->def);
     DR_TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                  A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
     DR_TRY(launch(cl, K_UPDATE, n, UPDATE));
@@ -744,33 +741,53 @@ void dr_opencl_reset_profile(dr_opencl *cl)
     cl->enqueued_at_reset = cl->ctx->enqueued;
 }
 
+/* The bytes of a dr_wide on the device: a double where it has fp64, else a float. */
+static size_t wide_bytes(const dr_opencl *cl)
+{
+    return cl->ctx->device.fp64 ? sizeof(double) : sizeof(float);
+}
+
+/* *out = the sum of the first `count` dr_wide of the diagnostics scratch, summed on the device in
+ * that type (into the damping's sums buffer, which is free between steps), read back. */
+static drape_result sum_wide(dr_opencl *cl, size_t count, double *out)
+{
+    DR_TRY(dr_cl_sum_rows_device(cl->ctx, cl->scratch, count, 1, cl->sums, -1));
+    double wide = 0.0;
+    float narrow = 0.0f;
+    const bool fp64 = cl->ctx->device.fp64;
+    DR_TRY(dr_cl_buffer_read(cl->ctx, cl->sums, 0, wide_bytes(cl),
+                          fp64 ? (void *)&wide : (void *)&narrow));
+    *out = fp64 ? wide : (double)narrow;
+    return DRAPE_OK;
+}
+
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
 {
     const cl_uint n = cl->particles;
     const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE];
     const cl_uint count = d->count;
-    const size_t need = (n > count ? n : count) * sizeof(float);
+    const size_t need = (n > count ? n : count) * wide_bytes(cl);
     if (need > cl->scratch_bytes) {
         cl->scratch_bytes = 0;
         DR_TRY(make(cl, &cl->scratch, need, "diagnostics scratch", NULL));
         cl->scratch_bytes = need;
     }
-    float ke = 0.0f, sq = 0.0f;
+    double ke = 0.0, sq = 0.0;
     if (n || count)
-        DR_TRY(blast_headroom(cl, BLAST_SUM, "CLBlastSdot (diagnostics)"));
+        DR_TRY(blast_headroom(cl, BLAST_ROWS, "CLBlast gemv (diagnostics)"));
     if (n) {
         DR_TRY(set_args(cl, K_KINETIC, 0, 4, A(cl->scratch), A(cl->x), A(cl->v), A(n)));
         DR_TRY(launch(cl, K_KINETIC, n, UPDATE));
-        DR_TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, n, NULL, -1, &ke));
+        DR_TRY(sum_wide(cl, n, &ke));
     }
     if (count) {
         DR_TRY(set_args(cl, K_RESIDUAL, 0, 5, A(cl->scratch), A(cl->x), A(d->idx), A(d->rest),
                      A(count)));
         DR_TRY(launch(cl, K_RESIDUAL, count, UPDATE));
-        DR_TRY(dr_cl_sum_float(cl->ctx, cl->scratch, 0, count, NULL, -1, &sq));
+        DR_TRY(sum_wide(cl, count, &sq));
     }
-    out->kinetic_energy = 0.5 * (double)ke;
-    out->distance_residual = count ? sqrt((double)sq / count) : 0.0;
+    out->kinetic_energy = 0.5 * ke;
+    out->distance_residual = count ? sqrt(sq / count) : 0.0;
     return DRAPE_OK;
 }
 

@@ -129,16 +129,23 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
     return DRAPE_OK;
 }
 
+drape_result dr_check_particle_range(const drape_world *w, uint32_t first, uint32_t count,
+                                     const char *fn)
+{
+    if (first > w->particle_count || count > w->particle_count - first)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: particles %u..%u are out of range (the world has %u)", fn, first,
+                       first + count, w->particle_count);
+    return DRAPE_OK;
+}
+
 static drape_result check_range(const drape_world *w, uint32_t first, uint32_t count,
                                 const void *out, const char *fn)
 {
     if (!out && count > 0)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
-    if (first > w->particle_count || count > w->particle_count - first)
-        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
-                       "%s: particles %u..%u are out of range (the world has %u)", fn, first,
-                       first + count, w->particle_count);
-    return dr_world_pull(w);
+    drape_result r = dr_check_particle_range(w, first, count, fn);
+    return r != DRAPE_OK ? r : dr_world_pull(w);
 }
 
 static drape_result copy_xyz(const drape_world *w, const dr_vec4 *src, uint32_t first,

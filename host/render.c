@@ -224,8 +224,8 @@ static drape_result launch(drape_world *w, dr_render *r, cl_mem positions, cl_me
     return dr_cl_launch_1d(ctx, r->kernel, n, -1);
 }
 
-static drape_result device_render_data(drape_world *w, dr_render *r, float *positions,
-                                       float *normals)
+static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t first,
+                                       uint32_t count, float *positions, float *normals)
 {
     dr_cl_context *ctx = cl_ctx(w);
     const size_t n = w->particle_count, bytes = n * 4 * sizeof(float);
@@ -240,23 +240,28 @@ static drape_result device_render_data(drape_world *w, dr_render *r, float *posi
     }
     if (res == DRAPE_OK)
         res = launch(w, r, r->d_positions, r->d_normals);
+    const size_t offset = (size_t)first * 4 * sizeof(float), part = (size_t)count * 4 * sizeof(float);
     if (res == DRAPE_OK)
-        res = dr_cl_buffer_read(ctx, r->d_positions, 0, bytes, positions);
+        res = dr_cl_buffer_read(ctx, r->d_positions, offset, part, positions);
     if (res == DRAPE_OK)
-        res = dr_cl_buffer_read(ctx, r->d_normals, 0, bytes, normals);
+        res = dr_cl_buffer_read(ctx, r->d_normals, offset, part, normals);
     return res;
 }
 #endif
 
 /* ---- the API ----------------------------------------------------------------------------------- */
 
-drape_result drape_world_get_render_data(drape_world *w, float *positions, float *normals)
+drape_result drape_world_get_render_data(drape_world *w, uint32_t first, uint32_t count,
+                                         float *positions, float *normals)
 {
     static const char fn[] = "drape_world_get_render_data";
-    if (!positions || !normals)
+    if ((!positions || !normals) && count > 0)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
                        positions ? "normals" : "positions");
-    if (w->particle_count == 0)
+    drape_result range = dr_check_particle_range(w, first, count, fn);
+    if (range != DRAPE_OK)
+        return range;
+    if (count == 0)
         return DRAPE_OK;
     dr_render *r = NULL;
     drape_result res = prepare(w, fn, &r);
@@ -264,18 +269,19 @@ drape_result drape_world_get_render_data(drape_world *w, float *positions, float
         return res;
 #if DRAPE_HAVE_OPENCL
     if (w->cl) {
-        res = device_render_data(w, r, positions, normals);
+        res = device_render_data(w, r, first, count, positions, normals);
         return res == DRAPE_OK
                    ? DRAPE_OK
                    : dr_fail(&w->def, res, "%s: the OpenCL backend failed (see above)", fn);
     }
 #endif
-    for (uint32_t i = 0; i < w->particle_count; ++i) {
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t i = first + k;
         dr_vec4 p = dr_render_position(w->x[i]);
         dr_vec4 nrm = dr_vertex_normal(w->x, r->triangles, r->incident, r->offsets[i],
                                        r->offsets[i + 1]);
-        memcpy(positions + 4 * (size_t)i, &p, sizeof p);
-        memcpy(normals + 4 * (size_t)i, &nrm, sizeof nrm);
+        memcpy(positions + 4 * (size_t)k, &p, sizeof p);
+        memcpy(normals + 4 * (size_t)k, &nrm, sizeof nrm);
     }
     return DRAPE_OK;
 }

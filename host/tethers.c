@@ -23,7 +23,7 @@
 
 drape_tether_def drape_default_tether_def(void)
 {
-    drape_tether_def d = {0, 0, -1.0f, 1.0f, -1.0f};
+    drape_tether_def d = {0, 0, -1.0f, 1.0f, -1.0f, DR_DEF_COOKIE};
     return d;
 }
 
@@ -31,8 +31,7 @@ drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def,
 {
     static const char fn[] = "drape_world_add_tether";
     static const char *const names[] = {"particle", "anchor"};
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "tether");
     const uint32_t idx[2] = {def->particle, def->anchor};
     drape_result r = dr_check_constraint(w, fn, idx, names, 2, def->stiffness, def->compliance);
     if (r == DRAPE_OK)
@@ -65,6 +64,7 @@ drape_result drape_world_get_tether(const drape_world *w, uint32_t id, drape_tet
     out->max_length = s->rest[id];
     out->stiffness = s->stiffness[id];
     out->compliance = s->compliance[id];
+    out->cookie = DR_DEF_COOKIE;
     return DRAPE_OK;
 }
 

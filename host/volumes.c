@@ -24,7 +24,7 @@
 
 drape_volume_def drape_default_volume_def(void)
 {
-    drape_volume_def d = {{0, 0, 0, 0}, -1.0f, 1.0f, -1.0f};
+    drape_volume_def d = {{0, 0, 0, 0}, -1.0f, 1.0f, -1.0f, DR_DEF_COOKIE};
     return d;
 }
 
@@ -69,8 +69,7 @@ drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def,
     static const char fn[] = "drape_world_add_volume";
     static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
                                         "particles[3]"};
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, def, fn, "volume");
     const uint32_t *idx = def->particles;
     drape_result r = dr_check_constraint(w, fn, idx, names, 4, def->stiffness, def->compliance);
     if (r == DRAPE_OK)
@@ -108,6 +107,7 @@ drape_result drape_world_get_volume(const drape_world *w, uint32_t id, drape_vol
     out->rest_volume = s->rest[id] / 6.0f;
     out->stiffness = s->stiffness[id];
     out->compliance = s->compliance[id];
+    out->cookie = DR_DEF_COOKIE;
     return DRAPE_OK;
 }
 
@@ -127,6 +127,7 @@ drape_soft_box_def drape_default_soft_box_def(void)
         .volume = {1.0f, 0.0f},
         .youngs_modulus = 0.0f,
         .poisson_ratio = 0.3f,
+        .cookie = DR_DEF_COOKIE,
     };
     return d;
 }
@@ -205,8 +206,7 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
                                       drape_build_info *out)
 {
     static const char fn[] = "drape_world_add_soft_box";
-    if (!d)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, d, fn, "soft_box");
     if (d->nx < 2 || d->ny < 2 || d->nz < 2 || (uint64_t)d->nx * d->ny * d->nz > (1u << 24))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->nx = %u, ny = %u, nz = %u: each must be >= 2 and nx*ny*nz <= "

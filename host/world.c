@@ -35,6 +35,7 @@ drape_world_def drape_default_world_def(void)
     def.particle_restitution = 0.0f;
     def.contact_relaxation = 1.0f;
     def.log = drape_log_stderr;
+    def.cookie = DR_DEF_COOKIE;
     return def;
 }
 
@@ -98,21 +99,22 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
                        "%s: def.gravity (%g, %g, %g) m/s^2 must be finite and within %g", fn,
                        (double)def->gravity.x, (double)def->gravity.y, (double)def->gravity.z,
                        (double)DR_MAX_MAGNITUDE);
-    if (!(def->dt > 0.0f) || !isfinite(def->dt))
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.dt = %g s must be > 0", fn,
-                       (double)def->dt);
-    if (def->substeps < 1)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.substeps = %d must be >= 1", fn,
-                       def->substeps);
+    if (!(def->dt > 0.0f && def->dt <= DRAPE_MAX_DT))
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.dt = %g s must be in (0, %g]",
+                       fn, (double)def->dt, (double)DRAPE_MAX_DT);
+    if (def->substeps < 1 || def->substeps > DRAPE_MAX_SUBSTEPS)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.substeps = %d must be in [1, %d]",
+                       fn, def->substeps, DRAPE_MAX_SUBSTEPS);
     const double h = (double)def->dt / def->substeps;
     if (h < (double)DR_MIN_SUBSTEP)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: the substep def.dt / def.substeps = %g s is shorter than %g s, the "
                        "shortest the solver takes (it divides by h^2)",
                        fn, h, (double)DR_MIN_SUBSTEP);
-    if (def->iterations < 1)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.iterations = %d must be >= 1",
-                       fn, def->iterations);
+    if (def->iterations < 1 || def->iterations > DRAPE_MAX_ITERATIONS)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.iterations = %d must be in [1, %d]", fn, def->iterations,
+                       DRAPE_MAX_ITERATIONS);
     if (!(def->damping >= 0.0f && def->damping <= 1.0f))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.damping = %g must be in [0, 1]",
                        fn, (double)def->damping);
@@ -224,6 +226,7 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     if (!def || !out)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_create: %s is NULL",
                        def ? "out" : "def");
+    DR_CHECK_DEF(def, def, "drape_world_create", "world");
     drape_result r = validate_def(def, "drape_world_create");
     if (r != DRAPE_OK)
         return r;
@@ -313,17 +316,39 @@ float dr_substep_sag(drape_vec3 gravity, float h)
     return dr_len3(dr_vec4_from(gravity, 0.0f)) * h * h;
 }
 
+/* The same device selector: NULL and "" both mean the default. */
+static bool same_selector(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* The name of the first setting that the backend took at creation and that `next` changes, NULL
+ * when it changes none of them. */
+static const char *fixed_setting_changed(const drape_world_def *now, const drape_world_def *next)
+{
+    if (next->backend != now->backend)
+        return "backend";
+    if (!same_selector(next->device, now->device))
+        return "device";
+    if (next->gl_context != now->gl_context || next->gl_display != now->gl_display)
+        return next->gl_context != now->gl_context ? "gl_context" : "gl_display";
+    if (next->device_memory_limit != now->device_memory_limit)
+        return "device_memory_limit";
+    return NULL;
+}
+
 drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
 {
-    if (!def)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_set_def: def is NULL");
+    DR_CHECK_DEF(&w->def, def, "drape_world_set_def", "world");
     drape_result r = validate_def(def, "drape_world_set_def");
     if (r != DRAPE_OK)
         return r;
-    if (def->backend != w->def.backend)
+    const char *fixed = fixed_setting_changed(&w->def, def);
+    if (fixed)
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
-                       "drape_world_set_def: def.backend cannot change after creation (%d -> %d)",
-                       (int)w->def.backend, (int)def->backend);
+                       "drape_world_set_def: def.%s cannot change after creation (the backend "
+                       "was set up with it); make a new world for another",
+                       fixed);
     drape_distance_kernel kernel = w->kernel_request;
     if (w->cl && def->distance_kernel != w->def.distance_kernel) {
         r = requested_kernel(def, &kernel);

@@ -27,6 +27,7 @@ typedef struct dr_constraints {
     dr_vec4 *target;   /* attachment targets (m), attachments only */
     uint8_t *removed;  /* 1 for a removed slot, attachments only */
     uint32_t *free_ids; /* removed slots for reuse, attachments only */
+    uint32_t *generation; /* of each slot, >= 1, raised when it is removed (attachment ids) */
     uint32_t free_count;
     uint32_t params;      /* floats of per-constraint parameters (0: none), Neo-Hookean only */
     uint32_t multipliers; /* XPBD multipliers per constraint: 1, or 2 for the Neo-Hookean pair */
@@ -192,6 +193,28 @@ dr_vec4 dr_vec4_from(drape_vec3 v, float w);
 /* |g| h^2 (m): how far gravity moves a particle in a substep of h, the scale of the projection's
  * direction blend (kernels/drape_shared.h, dr_distance_step). */
 float dr_substep_sag(drape_vec3 gravity, float h);
+
+/* ---- defs.c ---- */
+/* The value every drape_default_*_def() puts in its def's cookie. */
+#define DR_DEF_COOKIE 0x64726170u /* "drap" */
+/* DRAPE_ERROR_INVALID_ARGUMENT, with a message to `log`, when the def of a `kind` (e.g. "cloth")
+ * passed to fn is NULL or was not made by drape_default_<kind>_def() (a zero-initialised def). */
+drape_result dr_check_def(const drape_world_def *log, const void *def, uint32_t cookie,
+                          const char *fn, const char *kind);
+/* Returns from the calling function unless dr_check_def accepts def. */
+#define DR_CHECK_DEF(log, def, fn, kind)                                                          \
+    do {                                                                                          \
+        drape_result dr_check_ = dr_check_def((log), (def), (def) ? (def)->cookie : 0u, (fn),     \
+                                              (kind));                                            \
+        if (dr_check_ != DRAPE_OK)                                                                \
+            return dr_check_;                                                                     \
+    } while (0)
+
+/* ---- particles.c ---- */
+/* DRAPE_ERROR_OUT_OF_RANGE, with a message naming fn and the range, unless particles first ..
+ * first + count - 1 exist (count 0 at first = the particle count is fine). */
+drape_result dr_check_particle_range(const drape_world *world, uint32_t first, uint32_t count,
+                                     const char *fn);
 
 /* ---- memory.c ---- */
 /* DRAPE_ERROR_OUT_OF_MEMORY, with a message naming the bytes, when the world with `particles`,
@@ -365,6 +388,9 @@ void dr_damp_velocities(drape_world *world, float k);
 /* ---- mass_spring.c ---- */
 /* One substep of the mass-spring mode: forces, the chosen integrator, predicted positions in p. */
 void dr_mass_spring_predict(drape_world *world, float h);
+/* Whether the update keeps the integrator's velocity instead of taking v = d / h: velocity Verlet
+ * in the mass-spring mode (its velocity is not the displacement's). Both backends ask here. */
+int dr_keeps_integrator_velocity(const drape_world_def *def);
 
 /* ---- adjacency.c ---- */
 /* The triangles (3 * count particle indices, each < n) incident to each of n particles, as CSR:

@@ -672,6 +672,16 @@ DR_FN dr_vec4 dr_predict_displacement(dr_vec4 x, dr_vec4 v, float h)
  */
 #define DR_DAMP_ROW 20
 
+/* The origin of the moments: the first movable particle, or DR_NO_ORIGIN when none moves. */
+#define DR_NO_ORIGIN 0xffffffffu
+DR_FN unsigned dr_damp_origin(DR_GLOBAL const dr_vec4 *x, unsigned n)
+{
+    for (unsigned i = 0; i < n; ++i)
+        if (x[i].w > 0.0f)
+            return i;
+    return DR_NO_ORIGIN;
+}
+
 DR_FN void dr_damp_moments(dr_vec4 x, dr_vec4 v, dr_vec4 origin, float *row)
 {
     float m = x.w > 0.0f ? 1.0f / x.w : 0.0f;
@@ -779,6 +789,30 @@ DR_FN dr_vec4 dr_mass_spring_accel(dr_vec4 force, float inv_mass, dr_vec4 v, dr_
     if (inv_mass <= 0.0f)
         return DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     return dr_madd3(dr_external_accel(v, gravity, wind, drag), force, inv_mass);
+}
+
+/* The mass-spring mode's integrators, one particle at a time (host/mass_spring.c loops over them,
+ * kernels/mass_spring.cl runs one per work item); a is the acceleration at the start of the
+ * substep. Each returns the displacement d of the substep and updates *v.
+ *   semi-implicit Euler: v += h a; d = h v.
+ *   velocity Verlet, first half: d = h v + h^2/2 a0; v becomes v + h a0 (the estimate with which
+ *   a1 = a(x + d, v + h a0) is taken); dr_verlet_end then makes v + h/2 (a0 + a1). */
+DR_FN dr_vec4 dr_euler_step(dr_vec4 x, dr_vec4 *v, dr_vec4 a, float h)
+{
+    *v = dr_madd3(*v, a, h);
+    return dr_predict_displacement(x, *v, h);
+}
+
+DR_FN dr_vec4 dr_verlet_begin(dr_vec4 x, dr_vec4 *v, dr_vec4 a, float h)
+{
+    dr_vec4 d = dr_madd3(dr_predict_displacement(x, *v, h), a, 0.5f * h * h);
+    *v = dr_madd3(*v, a, h);
+    return d;
+}
+
+DR_FN dr_vec4 dr_verlet_end(dr_vec4 v, dr_vec4 a0, dr_vec4 a1, float h)
+{
+    return dr_madd3(v, dr_sub3(a1, a0), 0.5f * h);
 }
 
 /* ---- colliders ------------------------------------------------------------------------------- */
@@ -1003,6 +1037,13 @@ DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
             d = dr_contact_push(d, n, depth, c, h);
     }
     return d;
+}
+
+/* The approach speed (m/s) above which a contact bounces (dr_contact_velocity): twice what gravity
+ * adds to a velocity in one substep h, so that a particle resting on a collider never bounces. */
+DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
+{
+    return 2.0f * dr_len3(gravity) * h;
 }
 
 /* After v = d / h: restitution for a particle whose continuous contact was an impact, an approach

@@ -72,9 +72,9 @@ __kernel void euler_integrate(__global float4 *d, __global float4 *v, __global c
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    float4 vi = dr_madd3(v[i], acc[i], h);
+    float4 vi = v[i];
+    d[i] = dr_euler_step(x[i], &vi, acc[i], h);
     v[i] = vi;
-    d[i] = dr_predict_displacement(x[i], vi, h);
 }
 
 /* Velocity Verlet, first half: d = h v + h^2/2 a0, and v becomes v + h a0. */
@@ -84,9 +84,9 @@ __kernel void verlet_begin(__global float4 *d, __global float4 *v, __global cons
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    float4 vi = v[i], ai = acc[i];
-    d[i] = dr_madd3(dr_predict_displacement(x[i], vi, h), ai, 0.5f * h * h);
-    v[i] = dr_madd3(vi, ai, h);
+    float4 vi = v[i];
+    d[i] = dr_verlet_begin(x[i], &vi, acc[i], h);
+    v[i] = vi;
 }
 
 /* Second half, with a1 = a(x + d, v + h a0): v = v + h a0 + h/2 (a1 - a0). */
@@ -96,5 +96,5 @@ __kernel void verlet_end(__global float4 *v, __global const float4 *a0,
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    v[i] = dr_madd3(v[i], dr_sub3(a1[i], a0[i]), 0.5f * h);
+    v[i] = dr_verlet_end(v[i], a0[i], a1[i], h);
 }

@@ -24,7 +24,7 @@ static drape_result world_normals(const drape_scene *s, uint32_t n, drape_vec3 *
     if (r == DRAPE_OK)
         r = drape_world_set_triangles(s->world, s->triangles, s->triangle_count);
     if (r == DRAPE_OK)
-        r = drape_world_get_render_data(s->world, pos, nrm);
+        r = drape_world_get_render_data(s->world, 0, n, pos, nrm);
     for (uint32_t i = 0; r == DRAPE_OK && i < n; ++i)
         normals[i] = (drape_vec3){nrm[4 * i], nrm[4 * i + 1], nrm[4 * i + 2]};
     free(pos);

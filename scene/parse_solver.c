@@ -1,6 +1,8 @@
 /* The "solver" section of a scene file: every field of drape_world_def that a file can set, by the
  * same names, with enums as strings. Absent fields keep drape_default_world_def()'s values; the
- * ranges are the world's own, checked here so that the message names the key.
+ * ranges are the world's own (the DRAPE_MAX_* limits of drape.h), checked here so that the message
+ * names the key; what only the world checks (the shortest substep, drag against 1/h) comes back
+ * in the world's words.
  */
 #include "scene_internal.h"
 
@@ -22,15 +24,15 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
     sc_json *j = &p->json;
     if (!o)
         return true;
-    const sc_range seconds = {0.0, 1.0, true, false}, relaxation = {0.0, 2.0, true, true};
+    const sc_range seconds = {0.0, DRAPE_MAX_DT, true, false}, relaxation = {0.0, 2.0, true, true};
     int mode = (int)def->mode, integrator = (int)def->integrator;
     int order = (int)def->color_order, backend = (int)def->backend;
     uint32_t substeps = (uint32_t)def->substeps, iterations = (uint32_t)def->iterations;
     uint32_t seed = (uint32_t)def->color_seed;
     bool ok = sc_json_object(j, o, solver_keys) &&
               sc_json_get_float(j, o, "dt", seconds, &def->dt) &&
-              sc_json_get_u32(j, o, "substeps", 1, 1000, &substeps) &&
-              sc_json_get_u32(j, o, "iterations", 1, 1000, &iterations) &&
+              sc_json_get_u32(j, o, "substeps", 1, DRAPE_MAX_SUBSTEPS, &substeps) &&
+              sc_json_get_u32(j, o, "iterations", 1, DRAPE_MAX_ITERATIONS, &iterations) &&
               sc_json_get_float(j, o, "damping", sc_unit, &def->damping) &&
               sc_json_get_float(j, o, "air_drag", sc_nonneg, &def->air_drag) &&
               sc_json_get_vec3(j, o, "wind", sc_any, &def->wind) &&

@@ -234,15 +234,19 @@ drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cl
     if (r == DRAPE_OK)
         r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, d->nx * d->ny, d->nx,
                        d->ny); /* the grid; spare particles for tearing follow it */
-    /* Quad (i, j) splits along its (i, j)-(i+1, j+1) diagonal, as the builder's dihedrals do. */
-    for (uint32_t j = 0; j + 1 < d->ny && r == DRAPE_OK; ++j)
-        for (uint32_t i = 0; i + 1 < d->nx && r == DRAPE_OK; ++i) {
-            uint32_t p00 = info.first_particle + j * d->nx + i, p10 = p00 + 1;
-            uint32_t p01 = p00 + d->nx, p11 = p01 + 1;
-            r = push_triangle(s, p00, p10, p11);
-            if (r == DRAPE_OK)
-                r = push_triangle(s, p00, p11, p01);
-        }
+    /* The builder's own triangulation (drape_cloth_triangles). */
+    const uint32_t count = drape_cloth_triangles(d->nx, d->ny, info.first_particle, NULL);
+    uint32_t *t = r == DRAPE_OK ? sc_grow(s->triangles, &s->triangle_capacity,
+                                          s->triangle_count + count, 3 * sizeof *t)
+                                : NULL;
+    if (r == DRAPE_OK && !t)
+        r = fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the triangles of cloth '%s'",
+                 name ? name : "");
+    if (r == DRAPE_OK) {
+        s->triangles = t;
+        drape_cloth_triangles(d->nx, d->ny, info.first_particle, t + 3 * (size_t)s->triangle_count);
+        s->triangle_count += count;
+    }
     return r;
 }
 
@@ -489,7 +493,7 @@ drape_result sc_scene_add_attachment(drape_scene *s, const drape_attachment_def 
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another scripted target");
     if (t)
         s->targets = t;
-    uint32_t id;
+    drape_attachment_id id;
     drape_result r = drape_world_add_attachment(s->world, &def, &id);
     if (r == DRAPE_OK && path)
         s->targets[s->target_count++] = (sc_target){id, *path};

@@ -179,7 +179,7 @@ typedef struct sc_name_index {
 } sc_name_index;
 
 typedef struct sc_target {
-    uint32_t attachment; /* the attachment's id */
+    drape_attachment_id attachment;
     sc_target_path path;
 } sc_target;
 

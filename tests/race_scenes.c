@@ -145,7 +145,7 @@ static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_int
         r = drape_world_get_diagnostics(w, &diag);
     static float positions[4 * 200], normals[4 * 200];
     if (r == DRAPE_OK && drape_world_particle_count(w) <= 200)
-        r = drape_world_get_render_data(w, positions, normals);
+        r = drape_world_get_render_data(w, 0, drape_world_particle_count(w), positions, normals);
     const drape_distance_kernel ran = w ? drape_world_distance_kernel(w) : kernel;
     drape_world_destroy(w);
     printf("race_scenes: %s kernel, %s: %s\n", drape_distance_kernel_name(ran),

@@ -7,10 +7,13 @@
  * bad call steps bit for bit like a twin that received none. Nothing may crash (the suite also runs
  * under AddressSanitizer and UndefinedBehaviorSanitizer).
  */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2: capturing stderr */
 #include "test_harness.h"
 #include "test_util.h"
 
 #include <stdint.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Checks one bad call: its result, one new error message in `log` containing `needle` (and
  * `needle2` unless empty). Returns from the calling test on failure. */
@@ -31,6 +34,23 @@ static const char *const NO_NEEDLE = "";
 static bool has_optional(const tu_log *log, const char *needle)
 {
     return needle[0] == '\0' || tu_log_has(log, needle);
+}
+
+static void change_backend(drape_world_def *d, void *gl)
+{
+    (void)gl;
+    d->backend = d->backend == DRAPE_BACKEND_CPU ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
+}
+static void change_device(drape_world_def *d, void *gl)
+{
+    (void)gl;
+    d->device = "another device";
+}
+static void change_gl_context(drape_world_def *d, void *gl) { d->gl_context = gl; }
+static void change_memory_limit(drape_world_def *d, void *gl)
+{
+    (void)gl;
+    d->device_memory_limit = 1u << 20;
 }
 
 static void test_bad_world_defs(void)
@@ -92,8 +112,33 @@ static void test_bad_world_defs(void)
                    NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_set_def(w, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "def",
                    NO_NEEDLE);
+    /* What the backend was set up with cannot change: refused, by name, not ignored. */
+    int dummy_gl = 0;
+    const struct {
+        const char *field;
+        void (*change)(drape_world_def *, void *);
+    } fixed[] = {
+        {"def.backend", change_backend},
+        {"def.device", change_device},
+        {"def.gl_context", change_gl_context},
+        {"def.device_memory_limit", change_memory_limit},
+    };
+    for (size_t k = 0; k < sizeof fixed / sizeof *fixed; ++k) {
+        bad = drape_world_get_def(w);
+        fixed[k].change(&bad, &dummy_gl);
+        ENSURE_REFUSED(&log, drape_world_set_def(w, &bad), DRAPE_ERROR_UNSUPPORTED,
+                       "drape_world_set_def", fixed[k].field);
+    }
+    bad = drape_world_get_def(w); /* the same selector, NULL for "", is no change */
+    bad.device = "";
+    bad.damping = 0.25f;
+    ENSURE_OK(drape_world_set_def(w, &bad));
+    ENSURE(drape_world_get_def(w).damping == 0.25f);
+    bad.damping = def.damping;
+    ENSURE_OK(drape_world_set_def(w, &bad));
     drape_world_def now = drape_world_get_def(w);
     ENSURE(now.dt == def.dt && now.substeps == def.substeps && now.iterations == def.iterations);
+    ENSURE(now.backend == def.backend && now.gl_context == NULL && now.device_memory_limit == 0);
     ENSURE_OK(drape_world_step(w));
     ENSURE_NEAR(drape_world_time(w), def.dt, 1e-6);
     drape_world_destroy(w);
@@ -176,7 +221,7 @@ static void test_bad_particles_constraints_colliders(void)
                    "mass", NO_NEEDLE);
     bad.mass = 1.0f;
     ENSURE_REFUSED(&log, drape_world_set_particle(w, n, &bad), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_set_particle", "17");
+                   "drape_world_set_particle", "index 17 is out of range");
     ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "def", NO_NEEDLE);
 
@@ -186,14 +231,14 @@ static void test_bad_particles_constraints_colliders(void)
     uint32_t id = 777;
     d.a = 2, d.b = 1000;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, &id), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_distance", "1000");
+                   "drape_world_add_distance", "def->b = 1000 is out of range");
     ENSURE(id == 777);
     d.a = n, d.b = 2; /* one past the end */
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_distance", "17");
+                   "drape_world_add_distance", "def->a = 17 is out of range");
     d.a = 5, d.b = 5;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "drape_world_add_distance", "5");
+                   "drape_world_add_distance", "def->a and def->b are both particle 5");
     d.a = 5, d.b = 6, d.stiffness = 1.5f;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "stiffness", NO_NEEDLE);
@@ -207,24 +252,28 @@ static void test_bad_particles_constraints_colliders(void)
     drape_dihedral_def h = drape_default_dihedral_def();
     h.edge0 = 0, h.edge1 = 1, h.wing0 = 4, h.wing1 = UINT32_MAX;
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_dihedral", "4294967295");
+                   "drape_world_add_dihedral", "def->wing1 = 4294967295 is out of range");
     h.wing1 = 1;
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "drape_world_add_dihedral", "1");
+                   "drape_world_add_dihedral", "def->edge1 and def->wing1 are both particle 1");
     h.wing1 = 5, h.rest_angle = 4.0f; /* beyond pi */
     ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "rest_angle", NO_NEEDLE);
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 99;
     ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_add_attachment", "99");
+                   "drape_world_add_attachment", "def->particle = 99 is out of range");
     a.particle = 3, a.target.z = NAN;
     ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "target", NO_NEEDLE);
-    ENSURE_REFUSED(&log, drape_world_set_attachment_target(w, 42, tu_v3(0, 0, 0)),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target", "42");
-    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, 42), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_remove_attachment", "42");
+    const drape_attachment_id none = {42, 1}, stale = {0, 2}; /* the scene's one is {0, 1} */
+    ENSURE_REFUSED(&log, drape_world_set_attachment_target(w, none, tu_v3(0, 0, 0)),
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target",
+                   "attachment id 42 (generation 1) does not exist");
+    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, none), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_remove_attachment", "attachment id 42 (generation 1) does not exist");
+    ENSURE_REFUSED(&log, drape_world_remove_attachment(w, stale), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_remove_attachment", "attachment id 0 (generation 2) does not exist");
 
     /* Colliders: a negative or zero radius, a zero plane normal, NULL, unknown ids. */
     drape_collider_def c = drape_default_collider_def();
@@ -250,12 +299,14 @@ static void test_bad_particles_constraints_colliders(void)
                    "radius", NO_NEEDLE);
     c.radius = 1.0f;
     ENSURE_REFUSED(&log, drape_world_set_collider(w, 5, &c), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_set_collider", "5");
+                   "drape_world_set_collider", "collider id 5 is out of range");
     float dist = 0.0f;
     ENSURE_REFUSED(&log, drape_world_collider_distance(w, 1, tu_v3(0, 0, 0), &dist),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_collider_distance", "1");
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_collider_distance",
+                   "collider id 1 is out of range");
     ENSURE_REFUSED(&log, drape_world_collider_distance(w, 0, tu_v3(0, 0, 0), NULL),
-                   DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_collider_distance", NO_NEEDLE);
+                   DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_collider_distance",
+                   "out_distance is NULL");
 
     /* Builders: a 1-wide cloth, a 1-particle rope. */
     drape_cloth_def cd = drape_default_cloth_def();
@@ -276,15 +327,15 @@ static void test_bad_particles_constraints_colliders(void)
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 0, 4, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "out", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 10, 8, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", NO_NEEDLE);
+                   "drape_world_get_positions", "particles 10..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, n + 1, 0, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", NO_NEEDLE);
+                   "drape_world_get_positions", "particles 18..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 1, UINT32_MAX, out),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_get_positions", NO_NEEDLE);
+                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_get_positions", "out of range");
     ENSURE_REFUSED(&log, drape_world_get_velocities(w, n, 1, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_velocities", NO_NEEDLE);
+                   "drape_world_get_velocities", "particles 17..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 18, m), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_masses", NO_NEEDLE);
+                   "drape_world_get_masses", "particles 0..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "out", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, NULL),
@@ -312,6 +363,68 @@ static void test_bad_particles_constraints_colliders(void)
     ENSURE(twin_log.errors == 0);
     tu_state_free(&s), tu_state_free(&st);
     drape_world_destroy(w), drape_world_destroy(twin);
+}
+
+/* A def that no drape_default_*_def() made (zero-initialised, as `= {0}` or a field-by-field fill
+ * gives) is refused with a message naming the default to start from, for every def; the same def
+ * with the cookie of a default is taken. In the zero distance def, stiffness 0 and compliance 0
+ * would have silently meant a hard XPBD constraint. */
+static void test_defs_not_from_defaults(void)
+{
+    tu_log log;
+    tu_log_reset(&log);
+    drape_world *w = NULL;
+    drape_world_def zero_world = {0};
+    zero_world.log = tu_log_capture, zero_world.log_user = &log;
+    ENSURE_REFUSED(&log, drape_world_create(&zero_world, &w), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_create", "not made by drape_default_world_def()");
+    ENSURE(w == NULL);
+    w = scene(&log);
+    ENSURE(w != NULL);
+    const counts before = count(w);
+    ENSURE_REFUSED(&log, drape_world_set_def(w, &zero_world), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_set_def", "drape_default_world_def()");
+    drape_distance_def d = {0};
+    d.a = 1, d.b = 2;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_distance", "drape_default_distance_def()");
+    drape_dihedral_def h = {0};
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_dihedral", "drape_default_dihedral_def()");
+    drape_attachment_def a = {0};
+    ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_attachment", "drape_default_attachment_def()");
+    drape_tether_def t = {0};
+    ENSURE_REFUSED(&log, drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_tether", "drape_default_tether_def()");
+    drape_volume_def v = {0};
+    ENSURE_REFUSED(&log, drape_world_add_volume(w, &v, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_volume", "drape_default_volume_def()");
+    drape_collider_def c = {0};
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_collider", "drape_default_collider_def()");
+    ENSURE_REFUSED(&log, drape_world_set_collider(w, 0, &c), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_set_collider", "drape_default_collider_def()");
+    drape_cloth_def cloth = {0};
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_cloth", "drape_default_cloth_def()");
+    drape_rope_def rope = {0};
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rope, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_rope", "drape_default_rope_def()");
+    drape_soft_box_def box = {0};
+    ENSURE_REFUSED(&log, drape_world_add_soft_box(w, &box, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_soft_box", "drape_default_soft_box_def()");
+    const counts after = count(w);
+    ENSURE(after.particles == before.particles && after.colliders == before.colliders);
+    for (int k = 0; k < DRAPE_CONSTRAINT_TYPE_COUNT; ++k)
+        ENSURE(after.constraints[k] == before.constraints[k]);
+    /* The defs read back carry the cookie: they go straight back in. */
+    drape_distance_def back;
+    ENSURE_OK(drape_world_get_distances(w, 0, 1, &back));
+    ENSURE_OK(drape_world_add_distance(w, &back, NULL));
+    d.cookie = drape_default_distance_def().cookie, d.stiffness = 1.0f, d.compliance = -1.0f;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    drape_world_destroy(w);
 }
 
 /* The limits of drape.h: finite values the solver cannot compute with in float are refused where
@@ -401,16 +514,34 @@ static void test_result_strings_and_default_log(void)
         const char *s = drape_result_string(all[i]);
         ENSURE(s != NULL && s[0] != '\0');
     }
-    /* The default callback is the stderr one; a user callback replaces it. */
+    /* The default callback is the stderr one: it drops information and writes warnings and
+     * errors, each on a line of its own (stderr goes to a temporary file meanwhile). */
     drape_world_def def = drape_default_world_def();
     ENSURE(def.log == drape_log_stderr);
+    FILE *capture = tmpfile();
+    ENSURE(capture != NULL);
+    fflush(stderr);
+    const int saved = dup(fileno(stderr));
+    ENSURE(saved >= 0 && dup2(fileno(capture), fileno(stderr)) >= 0);
     drape_log_stderr(DRAPE_LOG_INFO, "dropped", NULL);
+    drape_log_stderr(DRAPE_LOG_WARNING, "careful", NULL);
+    drape_log_stderr(DRAPE_LOG_ERROR, "wrong", NULL);
+    fflush(stderr);
+    ENSURE(dup2(saved, fileno(stderr)) >= 0);
+    close(saved);
+    char text[256] = {0};
+    rewind(capture);
+    size_t got = fread(text, 1, sizeof text - 1, capture);
+    fclose(capture);
+    ENSURE_MSG(got > 0 && strcmp(text, "drape: warning: careful\ndrape: error: wrong\n") == 0,
+               "drape_log_stderr wrote \"%s\"", text);
 }
 
 int main(void)
 {
     RUN_TEST(test_bad_world_defs);
     RUN_TEST(test_bad_particles_constraints_colliders);
+    RUN_TEST(test_defs_not_from_defaults);
     RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
     return th_finish();

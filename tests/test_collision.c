@@ -40,9 +40,11 @@ static bool min_distance(const drape_world *w, uint32_t id, double *out)
 }
 
 /* Steps `steps` times; after each step no particle may be deeper than half the margin inside
- * collider `id`. The smallest distance of the last step goes to *last_min. */
+ * collider `id`. The smallest distance of the last step goes to *last_min, which stays NaN when a
+ * check fails (so that the caller's own check on it fails too, rather than read garbage). */
 static void check_kept_out(drape_world *w, uint32_t id, int steps, double *last_min)
 {
+    *last_min = NAN;
     const double margin = drape_world_get_def(w).collision_margin;
     double worst = INFINITY, m = 0.0;
     int worst_step = -1;

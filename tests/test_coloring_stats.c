@@ -132,7 +132,7 @@ static void test_dihedral_and_attachment_coloring_follows_the_world(void)
     ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_ATTACHMENT, &s));
     ENSURE(s.constraints == 10 && s.lower_bound == 1 && s.colors == 1);
     a.particle = 105;
-    uint32_t id;
+    drape_attachment_id id;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id));
     check_stats(w, DRAPE_CONSTRAINT_ATTACHMENT, "attachment");
     ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_ATTACHMENT, &s));

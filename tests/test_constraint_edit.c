@@ -10,9 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static drape_world *cloth_world(drape_stiffness stretch, uint32_t n)
+/* An n x n cloth pinned at two corners, with `iterations` and `substeps` (0: the defaults). */
+static drape_world *cloth_world_with(drape_stiffness stretch, uint32_t n, int iterations,
+                                     int substeps)
 {
     drape_world_def def = tu_def(NULL);
+    if (iterations > 0)
+        def.iterations = iterations;
+    if (substeps > 0)
+        def.substeps = substeps;
     drape_world *w = tu_world(&def);
     if (!w)
         return NULL;
@@ -25,6 +31,11 @@ static drape_world *cloth_world(drape_stiffness stretch, uint32_t n)
         return NULL;
     }
     return w;
+}
+
+static drape_world *cloth_world(drape_stiffness stretch, uint32_t n)
+{
+    return cloth_world_with(stretch, n, 0, 0);
 }
 
 static bool same_positions(const drape_world *a, const drape_world *b)
@@ -116,6 +127,68 @@ static void test_set_stiffness(void)
         drape_world_destroy(worlds[i]);
 }
 
+/* Recolours everything (a colouring setting changed and changed back): the solver copy is rebuilt
+ * from the constraints and the world's settings. */
+static bool recolour_all(drape_world *w)
+{
+    drape_world_def def = drape_world_get_def(w);
+    def.color_balance = !def.color_balance;
+    if (drape_world_set_def(w, &def) != DRAPE_OK)
+        return false;
+    def.color_balance = !def.color_balance;
+    return drape_world_set_def(w, &def) == DRAPE_OK;
+}
+
+static bool set_solver(drape_world *w, int iterations, int substeps)
+{
+    drape_world_def def = drape_world_get_def(w);
+    def.iterations = iterations;
+    def.substeps = substeps;
+    return drape_world_set_def(w, &def) == DRAPE_OK;
+}
+
+/* drape_world_set_def changing the iterations and substeps of a cloth with PBD stiffness 0.5, whose
+ * corrected stiffness k' = 1 - (1 - k)^(1/n) depends on the iteration count: before the first step
+ * the world steps like one built with the new settings; after it has stepped, like a twin whose
+ * solver copy was rebuilt from scratch after the same change; and unlike a world that kept the old
+ * settings. A stiffness set before the change is corrected for the new count too. */
+static void test_set_def_refreshes_stiffness(void)
+{
+    const drape_stiffness half = {0.5f, -1.0f};
+    drape_world *built = cloth_world_with(half, 12, 3, 5);
+    drape_world *changed = cloth_world_with(half, 12, 12, 2);
+    ENSURE(built && changed);
+    ENSURE(set_solver(changed, 3, 5));
+    ENSURE(tu_step(built, 30) && tu_step(changed, 30));
+    ENSURE(same_positions(built, changed));
+    drape_world_destroy(built);
+    drape_world_destroy(changed);
+
+    drape_world *after = cloth_world_with(half, 12, 12, 2);
+    drape_world *rebuilt = cloth_world_with(half, 12, 12, 2);
+    drape_world *kept = cloth_world_with(half, 12, 12, 2);
+    ENSURE(after && rebuilt && kept);
+    ENSURE(tu_step(after, 5) && tu_step(rebuilt, 5) && tu_step(kept, 5));
+    const uint32_t all = ~0u;
+    for (int k = 0; k < 2; ++k) {
+        drape_world *w = k ? rebuilt : after;
+        ENSURE_OK(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, all, 0.3f, -1.0f));
+        ENSURE(set_solver(w, 2, 3));
+    }
+    ENSURE_OK(drape_world_set_stiffness(kept, DRAPE_CONSTRAINT_DISTANCE, all, 0.3f, -1.0f));
+    ENSURE(recolour_all(rebuilt));
+    ENSURE(tu_step(after, 30) && tu_step(rebuilt, 30) && tu_step(kept, 30));
+    ENSURE(same_positions(after, rebuilt));
+    ENSURE(!same_positions(after, kept));
+    /* Only the iteration count changes: the substeps alone would not move k'. */
+    ENSURE(set_solver(after, 7, 3) && set_solver(rebuilt, 7, 3) && recolour_all(rebuilt));
+    ENSURE(tu_step(after, 20) && tu_step(rebuilt, 20));
+    ENSURE(same_positions(after, rebuilt));
+    drape_world_destroy(after);
+    drape_world_destroy(rebuilt);
+    drape_world_destroy(kept);
+}
+
 static uint64_t recolored(const drape_world *w)
 {
     drape_profile p;
@@ -137,7 +210,7 @@ static void test_grab_recolours_attachments_only(void)
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 100;
     a.target = tu_v3(0.0f, 1.5f, 0.0f);
-    uint32_t id_w, id_full;
+    drape_attachment_id id_w, id_full;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id_w));
     ENSURE_OK(drape_world_add_attachment(full, &a, &id_full));
     /* `full` recolours everything: a colouring setting changed and changed back */
@@ -170,6 +243,7 @@ int main(void)
 {
     RUN_TEST(test_get_distances);
     RUN_TEST(test_set_stiffness);
+    RUN_TEST(test_set_def_refreshes_stiffness);
     RUN_TEST(test_grab_recolours_attachments_only);
     return th_finish();
 }

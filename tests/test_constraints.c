@@ -258,7 +258,7 @@ static void test_attachment_holds_follows_and_releases(void)
     ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 0, a.target = tu_v3(0.2f, 1.5f, -0.1f);
-    uint32_t id;
+    drape_attachment_id id;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id));
     ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
     ENSURE(tu_step(w, 10));
@@ -277,10 +277,68 @@ static void test_attachment_holds_follows_and_releases(void)
     ENSURE(tu_step(w, 30));
     ENSURE_OK(drape_world_get_positions(w, 0, 1, &x));
     ENSURE(x.y < target.y - 0.5f * 9.81f * 0.25f * 0.9f); /* about g t^2 / 2 after 0.5 s */
-    /* The id is reused by the next attachment. */
-    uint32_t id2;
+    /* The slot is reused by the next attachment, with the next generation: the removed id names
+     * nothing, though a new attachment holds its slot. */
+    drape_attachment_id id2;
     ENSURE_OK(drape_world_add_attachment(w, &a, &id2));
-    ENSURE(id2 == id);
+    ENSURE(id2.index == id.index && id2.generation == id.generation + 1);
+    ENSURE_RESULT(drape_world_set_attachment_target(w, id, target), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE_RESULT(drape_world_remove_attachment(w, id), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
+    ENSURE_OK(drape_world_set_attachment_target(w, id2, target));
+    const drape_attachment_id zero = {0, 0};
+    ENSURE_RESULT(drape_world_remove_attachment(w, zero), DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE_OK(drape_world_remove_attachment(w, id2));
+    drape_world_destroy(w);
+}
+
+/* Whether (a, b, c) is, up to rotation, one of the `count` triangles. */
+static bool is_triangle(const uint32_t *tri, uint32_t count, uint32_t a, uint32_t b, uint32_t c)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t *t = tri + 3 * (size_t)k;
+        for (int r = 0; r < 3; ++r)
+            if (t[r] == a && t[(r + 1) % 3] == b && t[(r + 2) % 3] == c)
+                return true;
+    }
+    return false;
+}
+
+/* drape_cloth_triangles is the triangulation the cloth's dihedrals hinge on: each dihedral's
+ * (edge0, edge1, wing0) and (edge1, edge0, wing1) are triangles of it, with the winding the
+ * dihedral assumes; every particle of the cloth is on a triangle. */
+static void test_cloth_triangles_carry_the_dihedrals(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def extra = drape_default_particle_def(); /* the cloth does not start at 0 */
+    ENSURE_OK(drape_world_add_particles(w, &extra, 1, NULL));
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = 5, c.ny = 4;
+    c.bending = DRAPE_BENDING_DIHEDRAL;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_cloth(w, &c, &info));
+    const uint32_t count = drape_cloth_triangles(c.nx, c.ny, info.first_particle, NULL);
+    ENSURE(count == 2 * 4 * 3);
+    uint32_t tri[3 * 24], seen[21] = {0};
+    ENSURE(drape_cloth_triangles(c.nx, c.ny, info.first_particle, tri) == count);
+    for (uint32_t k = 0; k < 3 * count; ++k) {
+        ENSURE(tri[k] >= info.first_particle && tri[k] < info.first_particle + 20);
+        seen[tri[k]]++;
+    }
+    for (uint32_t i = info.first_particle; i < info.first_particle + 20; ++i)
+        ENSURE(seen[i] > 0);
+    ENSURE(info.dihedral_count > 0);
+    for (uint32_t k = 0; k < info.dihedral_count; ++k) {
+        drape_dihedral_def h;
+        ENSURE_OK(drape_world_get_dihedrals(w, info.first_dihedral + k, 1, &h));
+        ENSURE_MSG(is_triangle(tri, count, h.edge0, h.edge1, h.wing0) &&
+                       is_triangle(tri, count, h.edge1, h.edge0, h.wing1),
+                   "dihedral %u (%u, %u; %u, %u) does not hinge two triangles", k, h.edge0,
+                   h.edge1, h.wing0, h.wing1);
+    }
+    ENSURE(drape_cloth_triangles(1, 4, 0, NULL) == 0);
     drape_world_destroy(w);
 }
 
@@ -291,5 +349,6 @@ int main(void)
     RUN_TEST(test_pendulum_small_angle_period);
     RUN_TEST(test_dihedral_hinge_returns_to_rest_angle);
     RUN_TEST(test_attachment_holds_follows_and_releases);
+    RUN_TEST(test_cloth_triangles_carry_the_dihedrals);
     return th_finish();
 }

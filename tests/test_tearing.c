@@ -134,7 +134,7 @@ static void test_cloth_tears_in_two(void)
     drape_build_info info;
     ENSURE_OK(drape_world_add_cloth(w, &c, &info));
     ENSURE(info.particle_count == NX * NY + SPARES);
-    uint32_t grip[2][GRIP];
+    drape_attachment_id grip[2][GRIP];
     drape_vec3 home[2][GRIP];
     for (int k = 0; k < 2; ++k)
         for (int q = 0; q < GRIP; ++q) {
@@ -210,7 +210,7 @@ static void test_link_breaks_past_its_limit(void)
     a.particle = 1;
     a.target = p.position;
     a.compliance = 1e-3f;
-    uint32_t pull;
+    drape_attachment_id pull;
     ENSURE_OK(drape_world_add_attachment(w, &a, &pull));
     double longest_held = 0.0;
     int broke_at = -1;

@@ -147,7 +147,7 @@ static void test_interleaved_worlds_match_each_alone(void)
         if (wb)
             ENSURE(record(wb, &ib, s));
         if (s == 2 * STEPS / 3) {
-            /* B's remaining history is taken from a fresh B run alone from here on. */
+            /* B goes away part way; A and C must not notice. */
             drape_world_destroy(wb);
             wb = NULL;
         }

@@ -247,7 +247,8 @@ bool viz_cloth_view_update(viz_cloth_view *v, viz_sim *sim)
         if (!v->host_positions || !v->host_normals)
             return false;
     }
-    if (drape_world_get_render_data(sim->world, v->host_positions, v->host_normals) != DRAPE_OK) {
+    if (drape_world_get_render_data(sim->world, 0, v->particle_count, v->host_positions,
+                                    v->host_normals) != DRAPE_OK) {
         fprintf(stderr, "drape-view: drape_world_get_render_data failed (see above)\n");
         return false;
     }

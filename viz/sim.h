@@ -44,7 +44,7 @@ typedef struct viz_sim {
 
     /* the grab */
     bool grabbing;
-    uint32_t grab_attachment; /* attachment id */
+    drape_attachment_id grab_attachment;
     uint32_t grab_particle;
     float grab_depth;         /* m along the view direction, kept while dragging */
     drape_vec3 *scratch;      /* particle positions for picking */

@@ -369,7 +369,7 @@ drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, si
 /* cols column sums of a row-major [rows x cols] matrix of `buffer` (doubles on fp64 devices, floats
  * otherwise: the kernel that writes it picks the same type) into `result` (the same type) from element
  * 0: one CLBlast D/Sgemv against a ones vector, on the device. For a kernel's per-work-group partial
- * sums, so rows is small. */
+ * sums (the damping) and for per-element terms summed in double (the diagnostics, cols = 1). */
 drape_result dr_cl_sum_rows_device(dr_cl_context *ctx, cl_mem buffer, size_t rows, size_t cols,
                                    cl_mem result, int phase);
 

@@ -87,7 +87,9 @@ DRAPE_API void drape_log_stderr(drape_log_level level, const char *message, void
  *   - a particle's mass: 0 (pinned) or at least 1e-15 kg;
  *   - the substep h = dt / substeps: at least 1e-9 s; air_drag at most 1/h (the explicit drag step
  *     would overshoot the wind, and diverge above 2/h);
- *   - a compliance: at most 1e9 (m/N, rad/(N m)).
+ *   - a compliance: at most 1e9 (m/N, rad/(N m));
+ *   - dt at most DRAPE_MAX_DT, substeps and iterations at most DRAPE_MAX_SUBSTEPS and
+ *     DRAPE_MAX_ITERATIONS (below drape_default_world_def).
  * What the step itself makes non-finite it reports as DRAPE_ERROR_NON_FINITE.
  */
 
@@ -208,7 +210,14 @@ typedef struct drape_world_def {
                                         particles separate with, [0, 1]; default 0 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
+    uint32_t cookie; /* set by drape_default_world_def(); a def without it is refused */
 } drape_world_def;
+
+/* The largest dt (s), substeps and iterations drape_world_create and drape_world_set_def accept;
+ * scene files are held to the same limits (the scene parser reads them from here). */
+#define DRAPE_MAX_DT 1.0f
+#define DRAPE_MAX_SUBSTEPS 1000
+#define DRAPE_MAX_ITERATIONS 1000
 
 DRAPE_API drape_world_def drape_default_world_def(void);
 
@@ -216,7 +225,10 @@ DRAPE_API drape_world_def drape_default_world_def(void);
 DRAPE_API drape_result drape_world_create(const drape_world_def *def, drape_world **out);
 DRAPE_API void drape_world_destroy(drape_world *world);
 
-/* The settings in force; changing them takes a whole def, validated like drape_world_create. */
+/* The settings in force; changing them takes a whole def, validated like drape_world_create. What
+ * the backend was set up with (backend, device, gl_context, gl_display, device_memory_limit)
+ * cannot change: set_def refuses a def that changes it (DRAPE_ERROR_UNSUPPORTED) and keeps the
+ * settings it had. */
 DRAPE_API drape_world_def drape_world_get_def(const drape_world *world);
 DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 
@@ -262,7 +274,8 @@ typedef struct drape_profile {
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
 DRAPE_API void drape_world_reset_profile(drape_world *world);
 
-/* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend). */
+/* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend),
+ * summed in double on both backends (in float on a device without double precision). */
 typedef struct drape_diagnostics {
     double kinetic_energy;    /* J, of the movable particles */
     double distance_residual; /* m, root mean square of |xa - xb| - rest over distance constraints */
@@ -284,8 +297,11 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
 DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices,
                                                  uint32_t count);
 
-/* Positions (m) and unit area-weighted vertex normals of every particle, 4 floats each (w = 0). */
-DRAPE_API drape_result drape_world_get_render_data(drape_world *world, float *positions,
+/* Positions (m) and unit area-weighted vertex normals of particles first .. first + count - 1, 4
+ * floats each (w = 0), as drape_world_get_positions takes its range; a particle on no triangle gets
+ * a zero normal. */
+DRAPE_API drape_result drape_world_get_render_data(drape_world *world, uint32_t first,
+                                                   uint32_t count, float *positions,
                                                    float *normals);
 
 /* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a
@@ -412,6 +428,7 @@ typedef struct drape_distance_def {
     float stiffness;      /* PBD k in [0, 1]; default 1 */
     float compliance;     /* m/N; < 0 selects PBD; default -1 */
     drape_distance_kind kind; /* for statistics and stress display only; default stretch */
+    uint32_t cookie; /* set by drape_default_distance_def(); a def without it is refused */
 } drape_distance_def;
 
 DRAPE_API drape_distance_def drape_default_distance_def(void);
@@ -429,6 +446,7 @@ typedef struct drape_dihedral_def {
                          default) takes the current angle */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_dihedral_def(); a def without it is refused */
 } drape_dihedral_def;
 
 DRAPE_API drape_dihedral_def drape_default_dihedral_def(void);
@@ -442,16 +460,28 @@ typedef struct drape_attachment_def {
     drape_vec3 target; /* m */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
     float compliance;  /* m/N; < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_attachment_def(); a def without it is refused */
 } drape_attachment_def;
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
-/* The id stays valid until the attachment is removed; removed ids are reused by later adds. */
+
+/* An attachment's id: its slot and that slot's generation (after Box2D's b2BodyId). A removed
+ * attachment's slot is reused by a later add with the next generation, so the id of a removed
+ * attachment is refused (DRAPE_ERROR_OUT_OF_RANGE) rather than naming the new one; a
+ * zero-initialised id names nothing. */
+typedef struct drape_attachment_id {
+    uint32_t index;      /* the slot, as drape_world_get_coloring and the solver count them */
+    uint32_t generation; /* >= 1 for an id the world gave out */
+} drape_attachment_id;
+
+/* The id stays valid until the attachment is removed. */
 DRAPE_API drape_result drape_world_add_attachment(drape_world *world,
                                                   const drape_attachment_def *def,
-                                                  uint32_t *out_id);
-DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world, uint32_t id,
+                                                  drape_attachment_id *out_id);
+DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world,
+                                                         drape_attachment_id id,
                                                          drape_vec3 target);
-DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, uint32_t id);
+DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_attachment_id id);
 
 /* A tether (long-range attachment, Kim, Chentanez, Müller, "Long Range Attachments", SCA 2012):
  * the one-sided C = |p - anchor| - max_length <= 0, projected only while the particle is farther
@@ -465,6 +495,7 @@ typedef struct drape_tether_def {
                          anchor; default -1 */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* m/N; < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_tether_def(); a def without it is refused */
 } drape_tether_def;
 
 DRAPE_API drape_tether_def drape_default_tether_def(void);
@@ -483,6 +514,7 @@ typedef struct drape_volume_def {
                           inverted) and not degenerate; default -1 */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
     float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
+    uint32_t cookie; /* set by drape_default_volume_def(); a def without it is refused */
 } drape_volume_def;
 
 DRAPE_API drape_volume_def drape_default_volume_def(void);
@@ -606,6 +638,7 @@ typedef struct drape_collider_def {
     float static_friction;     /* Coulomb coefficient that holds a particle at rest; default 0.4 */
     float kinetic_friction;    /* Coulomb coefficient that slows a sliding particle; default 0.3 */
     float restitution;         /* fraction of the normal approach speed returned, [0, 1]; default 0 */
+    uint32_t cookie; /* set by drape_default_collider_def(); a def without it is refused */
 } drape_collider_def;
 
 DRAPE_API drape_collider_def drape_default_collider_def(void);
@@ -678,6 +711,7 @@ typedef struct drape_cloth_def {
     uint32_t tear_spares; /* particles reserved for the tears (pinned and unused until a vertex
                              splits), after the grid's: particle_count is nx * ny + tear_spares;
                              default 0 */
+    uint32_t cookie; /* set by drape_default_cloth_def(); a def without it is refused */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -697,6 +731,14 @@ typedef struct drape_build_info {
 DRAPE_API drape_result drape_world_add_cloth(drape_world *world, const drape_cloth_def *def,
                                              drape_build_info *out_info);
 
+/* The triangles of an nx x ny cloth whose particle (i, j) is first_particle + j * nx + i (as
+ * drape_world_add_cloth builds it): quad (i, j) split along its (i,j)-(i+1,j+1) diagonal, as the
+ * dihedral constraints hinge, into (00, 10, 11) and (00, 11, 01), counter-clockwise seen from the
+ * side u_axis x v_axis points to. Writes 3 particle indices a triangle to out (which may be NULL)
+ * and returns the count, 2 (nx - 1)(ny - 1); 0 when nx or ny is below 2. */
+DRAPE_API uint32_t drape_cloth_triangles(uint32_t nx, uint32_t ny, uint32_t first_particle,
+                                         uint32_t *out);
+
 typedef struct drape_rope_def {
     uint32_t count;          /* particles, >= 2; default 16 */
     drape_vec3 start, end;   /* m, the first and the last particle; default (0,1,0) .. (1,1,0) */
@@ -708,6 +750,7 @@ typedef struct drape_rope_def {
     float radius;        /* m, contact radius; < 0: half the rest spacing; 0: none; default -1 */
     uint32_t group;      /* collision group; default DRAPE_GROUP_NEW */
     bool self_collision; /* the rope collides with itself; default false */
+    uint32_t cookie; /* set by drape_default_rope_def(); a def without it is refused */
 } drape_rope_def;
 
 DRAPE_API drape_rope_def drape_default_rope_def(void);
@@ -731,6 +774,7 @@ typedef struct drape_soft_box_def {
                                drape_neo_hookean_def per tetrahedron, no edges or volumes, the mass
                                lumped by tetrahedron volume as in drape_tet_mesh_def); default 0 */
     float poisson_ratio;    /* with youngs_modulus > 0, in (-1, 0.5); default 0.3 */
+    uint32_t cookie; /* set by drape_default_soft_box_def(); a def without it is refused */
 } drape_soft_box_def;
 
 DRAPE_API drape_soft_box_def drape_default_soft_box_def(void);

@@ -126,6 +126,12 @@ drape_scene_status drape_scene_load_file(const char *path, const drape_scene_opt
 drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const char *name,
                                            const drape_scene_options *options, drape_scene **out,
                                            drape_scene_error *err);
+/* A copy of the scene text `data` with values replaced: `set` is a JSON object whose keys are JSON
+ * paths into the scene and whose values replace what they name, {"$.cloths[0].nx": 64, ...}, as in
+ * a sweep file (docs/sweep-format.md). *out is malloc'ed (free() it); load it with
+ * drape_scene_load_buffer. BAD_INPUT, with the path that does not fit, otherwise. */
+drape_scene_status drape_scene_json_set(const char *data, size_t size, const char *set, char **out,
+                                        drape_scene_error *err);
 /* A built-in name, else a file path. */
 drape_scene_status drape_scene_load(const char *name_or_path, const drape_scene_options *options,
                                     drape_scene **out, drape_scene_error *err);

@@ -4,6 +4,7 @@
  */
 #include "scene_test.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static drape_scene_status load_data(const char *name, drape_scene **s, drape_scene_error *e)
@@ -123,6 +124,94 @@ static void limits(st_run *t)
     CHECK(t, st_has_all(e.message, "m.json: $.meshes[0].obj: reading mesh files is turned off",
                         NULL));
     CHECK(t, drape_scene_load_buffer(NULL, 0, NULL, &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
+}
+
+static void drop(drape_log_level level, const char *message, void *user)
+{
+    (void)level, (void)message, (void)user;
+}
+
+/* Whether a world takes `def` (quietly). */
+static bool world_takes(drape_world_def def)
+{
+    def.log = drop;
+    drape_world *w = NULL;
+    const bool ok = drape_world_create(&def, &w) == DRAPE_OK;
+    drape_world_destroy(w);
+    return ok;
+}
+
+/* Whether a scene file whose "solver" section is `solver` loads. */
+static bool file_takes(const char *solver)
+{
+    char text[256];
+    snprintf(text, sizeof text, "{\"solver\": {%s}}", solver);
+    drape_scene *s = NULL;
+    drape_scene_error e;
+    drape_scene_options o = st_cpu_options();
+    o.log = NULL;
+    const bool ok = drape_scene_load_buffer(text, strlen(text), "ranges.json", &o, &s, &e) ==
+                    DRAPE_SCENE_OK;
+    drape_scene_destroy(s);
+    return ok;
+}
+
+/* The solver ranges of a scene file are the library's: at each end of each range the world and the
+ * parser agree, value for value (the largest dt, substeps and iterations, and one past them). */
+static void solver_ranges_agree(st_run *t)
+{
+    char json[96];
+    const float dts[] = {DRAPE_MAX_DT, nextafterf(DRAPE_MAX_DT, 2.0f * DRAPE_MAX_DT)};
+    for (int k = 0; k < 2; ++k) {
+        drape_world_def def = drape_default_world_def();
+        def.dt = dts[k];
+        snprintf(json, sizeof json, "\"dt\": %.9g", (double)dts[k]);
+        CHECK_MSG(t, world_takes(def) == (k == 0) && file_takes(json) == (k == 0),
+                  "dt = %.9g: the world %s it, the file %s it", (double)dts[k],
+                  world_takes(def) ? "takes" : "refuses", file_takes(json) ? "takes" : "refuses");
+    }
+    const int counts[] = {DRAPE_MAX_SUBSTEPS, DRAPE_MAX_SUBSTEPS + 1, DRAPE_MAX_ITERATIONS,
+                          DRAPE_MAX_ITERATIONS + 1};
+    for (int k = 0; k < 4; ++k) {
+        drape_world_def def = drape_default_world_def();
+        const bool iterations = k >= 2;
+        *(iterations ? &def.iterations : &def.substeps) = counts[k];
+        snprintf(json, sizeof json, "\"%s\": %d", iterations ? "iterations" : "substeps",
+                 counts[k]);
+        const bool good = k % 2 == 0;
+        CHECK_MSG(t, world_takes(def) == good && file_takes(json) == good,
+                  "%s: the world %s it, the file %s it", json,
+                  world_takes(def) ? "takes" : "refuses", file_takes(json) ? "takes" : "refuses");
+    }
+}
+
+/* drape_scene_json_set: a built-in scene's file with other values builds that scene with them;
+ * a path that does not fit the scene is refused with the path. */
+static void json_set(st_run *t)
+{
+    size_t size = 0;
+    const char *base = drape_scene_builtin_json("cloth-sphere", &size);
+    CHECK(t, base != NULL);
+    char *json = NULL;
+    drape_scene_error e;
+    static const char set[] = "{\"$.cloths[0].nx\": 5, \"$.solver.iterations\": 3}";
+    CHECK_MSG(t, drape_scene_json_set(base, size, set, &json, &e) == DRAPE_SCENE_OK, "%s",
+              e.message);
+    drape_scene *s = NULL;
+    drape_scene_options o = st_cpu_options();
+    CHECK_MSG(t, drape_scene_load_buffer(json, strlen(json), "set.json", &o, &s, &e) ==
+                     DRAPE_SCENE_OK,
+              "%s", e.message);
+    free(json);
+    drape_world *w = drape_scene_world(s);
+    CHECK(t, drape_world_particle_count(w) == 5 * 48);
+    CHECK(t, drape_world_get_def(w).iterations == 3);
+    drape_scene_destroy(s);
+    CHECK(t, drape_scene_json_set(base, size, "{\"$.cloths[1].nx\": 5}", &json, &e) ==
+                 DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, json == NULL && st_has_all(e.message, "$.cloths has 1 element, no [1]", NULL));
+    CHECK(t, drape_scene_json_set(base, size, "[1]", &json, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, drape_scene_json_set("{", 1, "{}", &json, &e) == DRAPE_SCENE_BAD_INPUT);
 }
 
 /* Names are looked up in a hash table: with thousands of ropes (the table grows and rehashes many
@@ -312,6 +401,8 @@ int main(void)
     RUN(&t, bad_inputs);
     RUN(&t, missing_file);
     RUN(&t, limits);
+    RUN(&t, solver_ranges_agree);
+    RUN(&t, json_set);
     RUN(&t, many_names);
     RUN(&t, shipped_scenes_load);
     RUN(&t, docs_example);

@@ -85,7 +85,7 @@ static void free_scene(scene *s)
 
 static void check_flat(scene *s)
 {
-    CHECK(drape_world_get_render_data(s->world, s->positions, s->normals) == DRAPE_OK);
+    CHECK(drape_world_get_render_data(s->world, 0, s->n, s->positions, s->normals) == DRAPE_OK);
     drape_vec3 *x = malloc((size_t)s->n * sizeof *x);
     CHECK(drape_world_get_positions(s->world, 0, s->n, x) == DRAPE_OK);
     int exact = 1;
@@ -128,7 +128,8 @@ int main(void)
     const uint32_t bad[3] = {0, 1, cpu.n};
     CHECK(drape_world_set_triangles(cpu.world, bad, 1) == DRAPE_ERROR_OUT_OF_RANGE);
     CHECK(drape_world_set_triangles(cpu.world, NULL, 1) == DRAPE_ERROR_INVALID_ARGUMENT);
-    CHECK(drape_world_get_render_data(cpu.world, NULL, cpu.normals) == DRAPE_ERROR_INVALID_ARGUMENT);
+    CHECK(drape_world_get_render_data(cpu.world, 0, cpu.n, NULL, cpu.normals) ==
+          DRAPE_ERROR_INVALID_ARGUMENT);
     check_flat(&cpu);
 
     const bool have_cl = make_scene(&cl, DRAPE_BACKEND_AUTO) &&
@@ -146,10 +147,10 @@ int main(void)
         if (have_cl)
             CHECK(drape_world_step(cl.world) == DRAPE_OK);
     }
-    CHECK(drape_world_get_render_data(cpu.world, cpu.positions, cpu.normals) == DRAPE_OK);
+    CHECK(drape_world_get_render_data(cpu.world, 0, cpu.n, cpu.positions, cpu.normals) == DRAPE_OK);
     check_unit(&cpu);
     if (have_cl) {
-        CHECK(drape_world_get_render_data(cl.world, cl.positions, cl.normals) == DRAPE_OK);
+        CHECK(drape_world_get_render_data(cl.world, 0, cl.n, cl.positions, cl.normals) == DRAPE_OK);
         check_unit(&cl);
         float dp = 0.0f, dn = 0.0f;
         for (size_t i = 0; i < 4 * (size_t)cpu.n; ++i) {
@@ -163,11 +164,31 @@ int main(void)
         CHECK(dp < 1e-4f && dn < 1e-3f);
     }
 
+    /* A range reads that slice of the whole, bitwise, on each backend; a range past the end, or
+     * one whose end overflows, is refused. */
+    for (int k = 0; k < (have_cl ? 2 : 1); ++k) {
+        scene *s = k ? &cl : &cpu;
+        const uint32_t first = s->n / 3, count = s->n / 4;
+        float *pp = malloc(16 * (size_t)count), *nn = malloc(16 * (size_t)count);
+        CHECK(pp && nn);
+        CHECK(drape_world_get_render_data(s->world, 0, s->n, s->positions, s->normals) == DRAPE_OK);
+        CHECK(drape_world_get_render_data(s->world, first, count, pp, nn) == DRAPE_OK);
+        CHECK(!memcmp(pp, s->positions + 4 * (size_t)first, 16 * (size_t)count));
+        CHECK(!memcmp(nn, s->normals + 4 * (size_t)first, 16 * (size_t)count));
+        CHECK(drape_world_get_render_data(s->world, s->n, 0, NULL, NULL) == DRAPE_OK);
+        CHECK(drape_world_get_render_data(s->world, first, s->n, pp, nn) ==
+              DRAPE_ERROR_OUT_OF_RANGE);
+        CHECK(drape_world_get_render_data(s->world, 1, UINT32_MAX, pp, nn) ==
+              DRAPE_ERROR_OUT_OF_RANGE);
+        free(pp);
+        free(nn);
+    }
+
     /* Particles added after the triangles: the adjacency grows, their normals are zero. */
     drape_particle_def extra = drape_default_particle_def();
     CHECK(drape_world_add_particles(cpu.world, &extra, 1, NULL) == DRAPE_OK);
     float *p = malloc(((size_t)cpu.n + 1) * 16), *nrm = malloc(((size_t)cpu.n + 1) * 16);
-    CHECK(drape_world_get_render_data(cpu.world, p, nrm) == DRAPE_OK);
+    CHECK(drape_world_get_render_data(cpu.world, 0, cpu.n + 1, p, nrm) == DRAPE_OK);
     CHECK(nrm[4 * cpu.n] == 0.0f && nrm[4 * cpu.n + 1] == 0.0f && nrm[4 * cpu.n + 2] == 0.0f);
     free(p);
     free(nrm);

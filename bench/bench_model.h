@@ -38,7 +38,7 @@ uint64_t bench_cloth_constraints(uint32_t n);
 double bench_project_bytes(uint64_t constraints, uint64_t particles, int iterations, int substeps);
 
 /* A generous estimate of the device memory (bytes) an n x n cloth needs on the OpenCL backend
- * (host/opencl_step.c: 112 B per particle, 24 B per distance constraint, plus scratch for the
+ * (host/opencl/opencl_step.c: 112 B per particle, 24 B per distance constraint, plus scratch for the
  * diagnostics and the reductions), used to skip sizes a device cannot hold before trying them. */
 uint64_t bench_cloth_device_bytes(uint32_t n);
 

@@ -4,7 +4,7 @@
  * The world keeps the triangles that feel the air and, per particle, the list of its triangles
  * (host/adjacency.c), rebuilt before a step when the world has grown. The CPU reference computes the
  * force of every triangle, then lets every particle gather a third of its triangles' forces, in the
- * order the device does (host/aero_opencl.c), so the two backends agree bit for bit. Aerodynamics is
+ * order the device does (host/opencl/aero_opencl.c), so the two backends agree bit for bit. Aerodynamics is
  * off until drape_world_set_aero gives a drag or lift coefficient.
  */
 #include "aero.h"

@@ -1,4 +1,4 @@
-/* The aerodynamics' host state (host/aero.c), shared with its OpenCL half (host/aero_opencl.c). */
+/* The aerodynamics' host state (host/aero.c), shared with its OpenCL half (host/opencl/aero_opencl.c). */
 #ifndef DRAPE_HOST_AERO_H
 #define DRAPE_HOST_AERO_H
 
@@ -21,7 +21,7 @@ typedef struct dr_aero {
 void dr_aero_params(const drape_world *w, dr_vec4 *coeff, dr_vec4 *flow);
 
 #if DRAPE_HAVE_OPENCL
-/* The device half (host/aero_opencl.c): lift and drag into the device's velocities v for a substep
+/* The device half (host/opencl/aero_opencl.c): lift and drag into the device's velocities v for a substep
  * of h, from positions x; *state is made on first use and freed by dr_aero_cl_destroy. */
 struct dr_aero_cl;
 struct dr_cl_context;

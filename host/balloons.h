@@ -1,4 +1,4 @@
-/* Balloons' host state (host/balloons.c), shared with their OpenCL half (host/balloons_opencl.c). */
+/* Balloons' host state (host/balloons.c), shared with their OpenCL half (host/opencl/balloons_opencl.c). */
 #ifndef DRAPE_HOST_BALLOONS_H
 #define DRAPE_HOST_BALLOONS_H
 
@@ -30,7 +30,7 @@ typedef struct dr_balloons {
 } dr_balloons;
 
 #if DRAPE_HAVE_OPENCL
-/* The device half (host/balloons_opencl.c): every balloon projected once, on the device's x and d;
+/* The device half (host/opencl/balloons_opencl.c): every balloon projected once, on the device's x and d;
  * start_substep zeroes the multipliers first. *state is made on first use. */
 struct dr_balloons_cl;
 struct dr_cl_context;

@@ -301,7 +301,7 @@ drape_result dr_opencl_pull(drape_world *world);
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);
 void dr_opencl_reset_profile(dr_opencl *cl);
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out);
-/* Particle contacts on the device (host/opencl_particles.c does the work): bytes held, and the
+/* Particle contacts on the device (host/opencl/opencl_particles.c does the work): bytes held, and the
  * sum of the contact counts of the last substep. */
 uint64_t dr_opencl_particle_bytes(const dr_opencl *cl);
 drape_result dr_opencl_count_contacts(dr_opencl *cl, uint32_t n, uint64_t *sum);

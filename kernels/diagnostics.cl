@@ -1,4 +1,4 @@
-/* Per-element terms of the diagnostics the API exposes; CLBlast sums them (host/opencl_step.c), in
+/* Per-element terms of the diagnostics the API exposes; CLBlast sums them (host/opencl/opencl_step.c), in
  * double where the device has it, as the CPU reference sums them (and as the damping's sums are). */
 #include "drape_shared.h"
 

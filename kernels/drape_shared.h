@@ -791,7 +791,7 @@ DR_FN dr_vec4 dr_mass_spring_accel(dr_vec4 force, float inv_mass, dr_vec4 v, dr_
     return dr_madd3(dr_external_accel(v, gravity, wind, drag), force, inv_mass);
 }
 
-/* The mass-spring mode's integrators, one particle at a time (host/mass_spring.c loops over them,
+/* The mass-spring mode's integrators, one particle at a time (host/cpu/mass_spring.c loops over them,
  * kernels/mass_spring.cl runs one per work item); a is the acceleration at the start of the
  * substep. Each returns the displacement d of the substep and updates *v.
  *   semi-implicit Euler: v += h a; d = h v.
@@ -1084,7 +1084,7 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
 
 /* ---- particle contacts ----------------------------------------------------------------------- */
 /*
- * Particles with a radius push each other apart (host/particle_contacts.c and kernels/particles.cl
+ * Particles with a radius push each other apart (host/cpu/particle_contacts.c and kernels/particles.cl
  * loop over these functions; docs/particle-contacts.md has the picture).
  *
  * Broad phase, once per substep, after the prediction: a hashed uniform grid of cell size 1.25

@@ -1,5 +1,5 @@
 /* The mass-spring mode on the device (after the Taichi mass-spring cloth demo): Hooke springs with
- * damping along each spring, integrated by semi-implicit Euler or velocity Verlet (host/mass_spring.c
+ * damping along each spring, integrated by semi-implicit Euler or velocity Verlet (host/cpu/mass_spring.c
  * holds the same loop on the CPU). Spring forces scatter into the force array colour by colour:
  * springs of one colour share no movable particle, so the adds do not race; pinned particles, which
  * springs of one colour may share, get no force. */

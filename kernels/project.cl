@@ -8,7 +8,7 @@
  * constraints per work-item in float16 lanes, for CPU devices, whose compilers (PoCL) do not
  * vectorise solve_distance across work-items (its float4 gathers and scatters stop LLVM's loop
  * vectoriser), so that the sqrt and the two divisions of a projection run sixteen wide. The host
- * picks one by device type (host/opencl_step.c). */
+ * picks one by device type (host/opencl/opencl_step.c). */
 #include "drape_shared.h"
 
 __kernel void solve_distance(__global const float4 *x, __global float4 *d,

@@ -2,7 +2,7 @@
  * triangles and adjacency of host/aero.c, uploaded again whenever they change (their version).
  * The kernels are made on first use, so a world without aerodynamics never builds them. */
 #include "aero.h"
-#include "opencl/dr_cl.h"
+#include "dr_cl.h"
 
 #include <stdlib.h>
 

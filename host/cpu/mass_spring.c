@@ -8,7 +8,7 @@
  *   semi-implicit Euler  v += h a(x, v);  p = x + h v
  *   velocity Verlet      p = x + h v + h^2/2 a(x, v);  v += h/2 (a(x, v) + a(p, v + h a(x, v)))
  * Both leave the displacement d = p - x of the substep; collisions then act on it exactly as in
- * PBD (host/cpu_step.c).
+ * PBD (host/cpu/cpu_step.c).
  */
 #include "world_internal.h"
 

@@ -1,6 +1,6 @@
 /* Contacts between particles on the OpenCL backend: the buffers and launches of kernels/particles.cl,
- * which host/opencl_step.c calls once per substep (the grid) and once per iteration (the gather).
- * The CPU reference (host/particle_contacts.c) runs the same kernels/drape_shared.h maths in the same
+ * which host/opencl/opencl_step.c calls once per substep (the grid) and once per iteration (the gather).
+ * The CPU reference (host/cpu/particle_contacts.c) runs the same kernels/drape_shared.h maths in the same
  * order, and the two agree bitwise (opencl.parity).
  *
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
@@ -14,7 +14,7 @@
  */
 #include "world_internal.h"
 
-#include "opencl/dr_cl.h"
+#include "dr_cl.h"
 
 #include <stdlib.h>
 

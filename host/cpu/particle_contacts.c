@@ -1,7 +1,7 @@
 /* Contacts between particles on the CPU reference: the plan (which particles take part, the grid's
  * cell and table size), the broad phase by counting sort, and the gather pass, with the per-particle
  * maths of kernels/drape_shared.h ("particle contacts"), in the order the OpenCL backend runs it
- * (host/opencl_particles.c, kernels/particles.cl). docs/particle-contacts.md has the design.
+ * (host/opencl/opencl_particles.c, kernels/particles.cl). docs/particle-contacts.md has the design.
  *
  * The counting sort here runs sequentially, so its buckets come out in index order, where the
  * device's atomics leave them in any order; the gather's fixed-point sums make the two agree

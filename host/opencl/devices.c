@@ -3,7 +3,7 @@
  * host/opencl's discovery and choice, which do the checked OpenCL calls. */
 #include "world_internal.h"
 
-#include "opencl/dr_cl.h"
+#include "dr_cl.h"
 
 #include <string.h>
 

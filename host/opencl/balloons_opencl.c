@@ -3,7 +3,7 @@
  * again when a balloon is added (the host's version). Kernels are made on first use. */
 #include "balloons.h"
 #include "world_internal.h"
-#include "opencl/dr_cl.h"
+#include "dr_cl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
  */
 #include "world_internal.h"
 
-#include "opencl/dr_cl.h"
+#include "dr_cl.h"
 #include "aero.h"
 #include "balloons.h"
 
@@ -92,7 +92,7 @@ struct dr_opencl {
     bool has_balloons; /* as of the last upload: the projection runs per colour, balloons between */
     unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
-    dr_cl_particles *pc; /* contacts between particles (host/opencl_particles.c) */
+    dr_cl_particles *pc; /* contacts between particles (host/opencl/opencl_particles.c) */
     bool particles_on;   /* the world has contacts between particles (as of the last step): their
                             passes run between the colours' launches, so it is never fused */
 };

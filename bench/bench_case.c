@@ -16,10 +16,10 @@
  *   5. reports medians over the repetitions, the residual after the last step, the colours, the
  *      device memory in use and the OpenCL commands enqueued per step (launches, fills, the one
  *      read of the non-finite check).
- * The many-cloths scene (drape-bench --scene many-cloths) is the data-generation case: `cloths` such
- * cloths in one world, 1.25 m apart on a square grid, each starting 5 mm above its own patch of one
- * ground plane (no sphere: the contact pass tests every particle against every collider, so one
- * collider per cloth would make it quadratic). The world's colouring spans all cloths, so every
+ * The many-cloths scene (drape-bench --scene many-cloths) is the data-generation case: `cloths`
+ * such cloths in one world, 1.25 m apart on a square grid, each starting 5 mm above its own patch
+ * of one ground plane (no sphere: the contact pass tests every particle against every collider, so
+ * one collider per cloth would make it quadratic). The world's colouring spans all cloths, so every
  * colour of every cloth goes in one launch; drape-bench compares it with a world of one of these
  * cloths, stepped `cloths` times.
  * Sizes whose estimated memory exceeds what is available are skipped before anything is allocated;
@@ -104,7 +104,8 @@ static drape_result build_many(drape_world *w, uint32_t n, uint32_t cloths)
 
 static void fail(bench_result *out, const char *what, const case_log *log)
 {
-    snprintf(out->status, sizeof out->status, "%s%s%s", what, log->first[0] ? ": " : "", log->first);
+    snprintf(out->status, sizeof out->status, "%s%s%s", what, log->first[0] ? ": " : "",
+             log->first);
     out->ok = false;
 }
 
@@ -191,8 +192,8 @@ static void derive(const bench_case_def *def, bench_result *out)
     out->projections_per_step = (double)out->constraints * def->iterations * def->substeps;
     if (out->wall_ms.median > 0.0)
         out->projections_per_s = out->projections_per_step / (out->wall_ms.median * 1e-3);
-    out->project_bytes_per_step = bench_project_bytes(out->constraints, out->particles,
-                                                      def->iterations, def->substeps);
+    out->project_bytes_per_step =
+        bench_project_bytes(out->constraints, out->particles, def->iterations, def->substeps);
     if (out->project_ms > 0.0) {
         out->project_projections_per_s = out->projections_per_step / (out->project_ms * 1e-3);
         out->effective_gbs = out->project_bytes_per_step / (out->project_ms * 1e-3) * 1e-9;
@@ -215,12 +216,12 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
     out->particles = cloths * def->size * def->size;
     out->constraints = cloths * bench_cloth_constraints(def->size);
 
-    const uint64_t need = cloths * (cpu ? bench_cloth_host_bytes(def->size)
-                                        : bench_cloth_device_bytes(def->size));
+    const uint64_t need =
+        cloths * (cpu ? bench_cloth_host_bytes(def->size) : bench_cloth_device_bytes(def->size));
     if (def->memory_available && need > def->memory_available) {
-        snprintf(out->status, sizeof out->status,
-                 "skipped: needs about %.2f GiB, %s has %.2f GiB", (double)need / (1 << 30),
-                 cpu ? "the host" : "the device", (double)def->memory_available / (1 << 30));
+        snprintf(out->status, sizeof out->status, "skipped: needs about %.2f GiB, %s has %.2f GiB",
+                 (double)need / (1 << 30), cpu ? "the host" : "the device",
+                 (double)def->memory_available / (1 << 30));
         out->skipped = true;
         return;
     }

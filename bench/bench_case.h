@@ -11,46 +11,46 @@
 #include <stdint.h>
 
 typedef struct bench_case_def {
-    drape_backend backend;  /* CPU or OPENCL */
-    const char *device;     /* OpenCL device selector; NULL on the CPU */
-    uint32_t size;          /* n */
+    drape_backend backend; /* CPU or OPENCL */
+    const char *device;    /* OpenCL device selector; NULL on the CPU */
+    uint32_t size;         /* n */
     int iterations, substeps;
     double target_ms, warmup_ms;
     int repetitions;
     uint64_t memory_available; /* bytes of device (OpenCL) or host (CPU) memory; 0: unknown */
-    uint32_t cloths;        /* 0: the cloth on a sphere; N >= 1: the many-cloths scene, N cloths */
+    uint32_t cloths; /* 0: the cloth on a sphere; N >= 1: the many-cloths scene, N cloths */
     drape_distance_kernel kernel; /* OpenCL: the projection kernel asked for; default AUTO */
 } bench_case_def;
 
 typedef struct bench_result {
     bench_case_def def;
-    char backend[8];     /* "cpu" or "opencl" */
-    char device[320];    /* the device in words, as drape_world_device says */
-    char status[200];    /* "ok", or why the case was skipped or failed */
-    char kernel[16];     /* the projection kernel the world ran (drape_distance_kernel_name); "-"
-                            on the CPU */
+    char backend[8];  /* "cpu" or "opencl" */
+    char device[320]; /* the device in words, as drape_world_device says */
+    char status[200]; /* "ok", or why the case was skipped or failed */
+    char kernel[16];  /* the projection kernel the world ran (drape_distance_kernel_name); "-"
+                         on the CPU */
     bool ok;
-    bool skipped;        /* not run: too large for the memory (not a failure) */
+    bool skipped; /* not run: too large for the memory (not a failure) */
     uint64_t particles, constraints;
     uint32_t colors;
-    double setup_ms;     /* world creation, cloth, colouring and the first step (upload, build) */
+    double setup_ms; /* world creation, cloth, colouring and the first step (upload, build) */
     int warmup_steps, steps_per_rep;
-    bench_summary wall_ms;                  /* wall ms per step over the repetitions */
-    double device_ms;                       /* median of predict + collide + project + update */
+    bench_summary wall_ms; /* wall ms per step over the repetitions */
+    double device_ms;      /* median of predict + collide + project + update */
     double predict_ms, collide_ms, project_ms, update_ms; /* medians per step */
-    double launches_per_step;               /* OpenCL commands enqueued per step; 0 on the CPU */
-    double projections_per_step;            /* constraints x iterations x substeps */
-    double projections_per_s;               /* per wall second (median) */
-    double project_projections_per_s;       /* per second of the project phase */
-    double project_bytes_per_step;          /* bench_model.h */
-    double effective_gbs;                   /* project bytes / project-phase time, GB/s */
-    double copy_gbs;                        /* the device's copy probe (median), 0: none */
-    double copy_fraction;                   /* effective_gbs / copy_gbs, 0: none */
-    double residual;                        /* distance residual RMS (m) after the last step */
-    double simulated_s;                     /* simulated time when the residual was taken */
-    uint64_t device_bytes;                  /* bytes in OpenCL buffers; 0 on the CPU */
-    double speedup;                         /* CPU reference ms / this ms, same run; 0: none */
-    double load;                            /* the machine's 1-minute load average at the start */
+    double launches_per_step;         /* OpenCL commands enqueued per step; 0 on the CPU */
+    double projections_per_step;      /* constraints x iterations x substeps */
+    double projections_per_s;         /* per wall second (median) */
+    double project_projections_per_s; /* per second of the project phase */
+    double project_bytes_per_step;    /* bench_model.h */
+    double effective_gbs;             /* project bytes / project-phase time, GB/s */
+    double copy_gbs;                  /* the device's copy probe (median), 0: none */
+    double copy_fraction;             /* effective_gbs / copy_gbs, 0: none */
+    double residual;                  /* distance residual RMS (m) after the last step */
+    double simulated_s;               /* simulated time when the residual was taken */
+    uint64_t device_bytes;            /* bytes in OpenCL buffers; 0 on the CPU */
+    double speedup;                   /* CPU reference ms / this ms, same run; 0: none */
+    double load;                      /* the machine's 1-minute load average at the start */
     /* many-cloths, the world of `cloths` cloths: the one-cloth world of the same backend and run,
      * its ms and launches per step, and its ms times `cloths` over this case's; 0: none */
     double one_cloth_ms, one_cloth_launches, batch_speedup;

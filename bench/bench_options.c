@@ -13,40 +13,42 @@
 
 void bench_print_help(const char *program)
 {
-    printf("usage: %s [options]\n"
-           "\n"
-           "Times drape's step on a cloth dropped on a sphere (structural, shear and skip-one\n"
-           "bending constraints), on the CPU reference (one thread) and on OpenCL devices, and\n"
-           "reports ms per step, constraint projections per second, effective bandwidth against a\n"
-           "copy-bandwidth probe, and the speed-up over the CPU reference of the same run.\n"
-           "\n"
-           "  --sizes LIST        cloth sizes n (n x n particles); default 64,128,256,512,1024\n"
-           "  --backends LIST     cpu, opencl or both; default cpu,opencl\n"
-           "  --device SEL        OpenCL device: an index or part of its name (\"pocl\", \"h200\");\n"
-           "                      repeat or give a list for several; default every device\n"
-           "  --iterations LIST   constraint iterations per substep; default 5,10\n"
-           "  --substeps LIST     substeps per step; default 1,4\n"
-           "  --target-ms MS      wall time of one timed repetition; default 500\n"
-           "  --repetitions N     timed repetitions per case; default 5\n"
-           "  --warmup-ms MS      untimed stepping before calibration; default 200\n"
-           "  --probe-mib MIB     buffer size of the copy-bandwidth probe; 0 skips it; default 256\n"
-           "  --quick             a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
-           "                      5 iterations, 1 substep, 3 short repetitions, 16 MiB probe\n"
-           "  --scene NAME        cloth (default): one cloth dropped on a sphere; many-cloths:\n"
-           "                      --count cloths side by side over a ground plane in one world,\n"
-           "                      against one world of one cloth stepped --count times (sizes\n"
-           "                      default to 32, iterations to 5, substeps to 1)\n"
-           "  --count N           cloths of the many-cloths scene; default 1000\n"
-           "  --kernels LIST      OpenCL projection kernels, each a case: auto, per-constraint,\n"
-           "                      lanes16, fused (docs/opencl-variants.md); default auto\n"
-           "  --json FILE         write one record per case (and the probes) as JSON\n"
-           "  --csv FILE          write one row per case as CSV\n"
-           "  --help              this text\n"
-           "  --version           the version of drape\n"
-           "\n"
-           "Sizes whose estimated memory exceeds what the device (or host) has are skipped and\n"
-           "reported as such. Environment: DRAPE_DEVICE is not used here; name devices with --device.\n",
-           program);
+    printf(
+        "usage: %s [options]\n"
+        "\n"
+        "Times drape's step on a cloth dropped on a sphere (structural, shear and skip-one\n"
+        "bending constraints), on the CPU reference (one thread) and on OpenCL devices, and\n"
+        "reports ms per step, constraint projections per second, effective bandwidth against a\n"
+        "copy-bandwidth probe, and the speed-up over the CPU reference of the same run.\n"
+        "\n"
+        "  --sizes LIST        cloth sizes n (n x n particles); default 64,128,256,512,1024\n"
+        "  --backends LIST     cpu, opencl or both; default cpu,opencl\n"
+        "  --device SEL        OpenCL device: an index or part of its name (\"pocl\", \"h200\");\n"
+        "                      repeat or give a list for several; default every device\n"
+        "  --iterations LIST   constraint iterations per substep; default 5,10\n"
+        "  --substeps LIST     substeps per step; default 1,4\n"
+        "  --target-ms MS      wall time of one timed repetition; default 500\n"
+        "  --repetitions N     timed repetitions per case; default 5\n"
+        "  --warmup-ms MS      untimed stepping before calibration; default 200\n"
+        "  --probe-mib MIB     buffer size of the copy-bandwidth probe; 0 skips it; default 256\n"
+        "  --quick             a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
+        "                      5 iterations, 1 substep, 3 short repetitions, 16 MiB probe\n"
+        "  --scene NAME        cloth (default): one cloth dropped on a sphere; many-cloths:\n"
+        "                      --count cloths side by side over a ground plane in one world,\n"
+        "                      against one world of one cloth stepped --count times (sizes\n"
+        "                      default to 32, iterations to 5, substeps to 1)\n"
+        "  --count N           cloths of the many-cloths scene; default 1000\n"
+        "  --kernels LIST      OpenCL projection kernels, each a case: auto, per-constraint,\n"
+        "                      lanes16, fused (docs/opencl-variants.md); default auto\n"
+        "  --json FILE         write one record per case (and the probes) as JSON\n"
+        "  --csv FILE          write one row per case as CSV\n"
+        "  --help              this text\n"
+        "  --version           the version of drape\n"
+        "\n"
+        "Sizes whose estimated memory exceeds what the device (or host) has are skipped and\n"
+        "reported as such. Environment: DRAPE_DEVICE is not used here; name devices with "
+        "--device.\n",
+        program);
 }
 
 static bool parse_int(const char *text, long lo, long hi, long *out)
@@ -68,7 +70,8 @@ static bool parse_int_list(const char *text, long lo, long hi, long *out, int *c
         return false;
     strcpy(buf, text);
     *count = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         if (*count == BENCH_MAX_LIST || !parse_int(tok, lo, hi, &out[*count]))
             return false;
         ++*count;
@@ -118,7 +121,8 @@ static bool parse_kernels(const char *text, bench_options *o)
         return false;
     strcpy(buf, text);
     o->kernel_count = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         int k = 0;
         while (k < DRAPE_DISTANCE_KERNEL_COUNT &&
                strcmp(tok, drape_distance_kernel_name((drape_distance_kernel)k)) != 0)
@@ -133,7 +137,8 @@ static bool parse_kernels(const char *text, bench_options *o)
 /* --devices keeps pointers into argv, which outlives the options. */
 static bool add_devices(bench_options *o, char *list)
 {
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         if (o->device_count == BENCH_MAX_LIST)
             return false;
         o->devices[o->device_count++] = tok;
@@ -171,11 +176,10 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
             set_quick(o);
             continue;
         }
-        static const char *const with_value[] = {"--sizes", "--backends", "--device", "--devices",
-                                                 "--iterations", "--substeps", "--target-ms",
-                                                 "--repetitions", "--warmup-ms", "--probe-mib",
-                                                 "--json", "--csv", "--scene", "--count",
-                                                 "--kernels"};
+        static const char *const with_value[] = {
+            "--sizes",    "--backends",  "--device",      "--devices",   "--iterations",
+            "--substeps", "--target-ms", "--repetitions", "--warmup-ms", "--probe-mib",
+            "--json",     "--csv",       "--scene",       "--count",     "--kernels"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
             known = known || strcmp(name, with_value[k]) == 0;

@@ -19,16 +19,16 @@ typedef struct bench_options {
     bool opencl; /* run OpenCL devices: those named by --device, else every device */
     const char *devices[BENCH_MAX_LIST]; /* --device selectors (index or part of a name) */
     int device_count;
-    double target_ms;  /* wall time of one repetition; the step count is calibrated to it */
-    int repetitions;   /* timed repetitions per case (median and spread over them) */
-    double warmup_ms;  /* untimed stepping before calibration */
+    double target_ms;   /* wall time of one repetition; the step count is calibrated to it */
+    int repetitions;    /* timed repetitions per case (median and spread over them) */
+    double warmup_ms;   /* untimed stepping before calibration */
     uint32_t probe_mib; /* size of each buffer of the copy-bandwidth probe, MiB; 0: no probe */
-    bool quick;        /* the small sweep the test suite runs */
+    bool quick;         /* the small sweep the test suite runs */
     drape_distance_kernel kernels[BENCH_MAX_LIST]; /* OpenCL kernel variants (--kernels); AUTO */
     int kernel_count;
-    uint32_t cloths;   /* --scene many-cloths: cloths per world (--count); 0: the cloth on a sphere */
+    uint32_t cloths; /* --scene many-cloths: cloths per world (--count); 0: the cloth on a sphere */
     bool sizes_set, iterations_set, substeps_set; /* given on the command line */
-    const char *json_path, *csv_path; /* NULL: not written */
+    const char *json_path, *csv_path;             /* NULL: not written */
 } bench_options;
 
 /* Fills *out from argv. Returns 0 to run, 1 when --help was printed (exit 0), 2 on a bad command

@@ -17,7 +17,7 @@ typedef struct probe_log {
 static void probe_log_fn(drape_log_level level, const char *message, void *user)
 {
     if (level == DRAPE_LOG_ERROR)
-        snprintf(((probe_log *)user)->last, sizeof ((probe_log *)user)->last, "%s", message);
+        snprintf(((probe_log *)user)->last, sizeof((probe_log *)user)->last, "%s", message);
 }
 
 #define PROBE_MAX_REPS 64
@@ -37,10 +37,10 @@ static bool run(dr_cl_context *ctx, uint32_t mib, int repetitions, bench_probe *
     out->bytes = bytes;
     cl_mem src = NULL, dst = NULL;
     cl_kernel kernel = NULL;
-    bool ok = dr_cl_buffer_create(ctx, CL_MEM_READ_ONLY, bytes, "probe source", &src) == DRAPE_OK &&
-              dr_cl_buffer_create(ctx, CL_MEM_WRITE_ONLY, bytes, "probe destination", &dst) ==
-                  DRAPE_OK &&
-              dr_cl_kernel_create(ctx, "probe.cl", "copy_float4", &kernel) == DRAPE_OK;
+    bool ok =
+        dr_cl_buffer_create(ctx, CL_MEM_READ_ONLY, bytes, "probe source", &src) == DRAPE_OK &&
+        dr_cl_buffer_create(ctx, CL_MEM_WRITE_ONLY, bytes, "probe destination", &dst) == DRAPE_OK &&
+        dr_cl_kernel_create(ctx, "probe.cl", "copy_float4", &kernel) == DRAPE_OK;
     const float zero = 0.0f;
     ok = ok && dr_cl_buffer_fill(ctx, src, &zero, sizeof zero, 0, bytes) == DRAPE_OK;
     ok = ok && clSetKernelArg(kernel, 0, sizeof src, &src) == CL_SUCCESS &&

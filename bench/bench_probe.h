@@ -1,9 +1,9 @@
 /* The ceiling: a copy-bandwidth probe of an OpenCL device, measured in the same run as the solver.
  *
  * kernels/probe.cl's copy_float4 streams one buffer into another through drape_opencl, timed with
- * profiling events (device time, no host clock). Bandwidth counts both directions: 2 x bytes / time,
- * the way clpeak and STREAM's copy count it. The solver's effective bandwidth is reported as a
- * fraction of this figure.
+ * profiling events (device time, no host clock). Bandwidth counts both directions: 2 x bytes /
+ * time, the way clpeak and STREAM's copy count it. The solver's effective bandwidth is reported as
+ * a fraction of this figure.
  */
 #ifndef BENCH_PROBE_H
 #define BENCH_PROBE_H
@@ -12,13 +12,13 @@
 #include <stdint.h>
 
 typedef struct bench_probe {
-    char selector[64];  /* the device selector it was run with */
-    char device[320];   /* the device in words */
+    char selector[64]; /* the device selector it was run with */
+    char device[320];  /* the device in words */
     bool ok;
-    char error[256];    /* why not, when !ok */
-    uint64_t bytes;     /* per buffer */
+    char error[256]; /* why not, when !ok */
+    uint64_t bytes;  /* per buffer */
     int repetitions;
-    double gbs_median;  /* GB/s (1e9 B/s), median over repetitions */
+    double gbs_median; /* GB/s (1e9 B/s), median over repetitions */
     double gbs_max;
 } bench_probe;
 

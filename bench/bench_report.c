@@ -1,7 +1,7 @@
-/* The three outputs of drape-bench (bench_report.h). The table is for people; CSV and JSON carry the
- * same per-case figures for bench/plot.py and for comparing runs. JSON numbers that are not finite,
- * and figures that do not apply (the speed-up of a run without the CPU reference, the copy fraction
- * of the CPU reference), are written as null. */
+/* The three outputs of drape-bench (bench_report.h). The table is for people; CSV and JSON carry
+ * the same per-case figures for bench/plot.py and for comparing runs. JSON numbers that are not
+ * finite, and figures that do not apply (the speed-up of a run without the CPU reference, the copy
+ * fraction of the CPU reference), are written as null. */
 #include "bench_report.h"
 #include "bench_model.h"
 
@@ -13,7 +13,8 @@
 void bench_print_row(FILE *f, const bench_result *r, bool header)
 {
     if (header) {
-        fprintf(f, "%-12s %-14s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s\n",
+        fprintf(f,
+                "%-12s %-14s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s\n",
                 "backend", "kernel", "size", "it", "ss", "constr.", "col", "wall ms", "spread",
                 "device ms pre/col/proj/upd", "Mproj/s", "GB/s", "%copy", "speedup", "residual",
                 "dev MiB", "launches", "cloths");
@@ -58,19 +59,22 @@ void bench_print_table(FILE *f, const bench_run *run)
     for (int i = 0; i < run->probe_count; ++i) {
         const bench_probe *p = &run->probes[i];
         if (p->ok)
-            fprintf(f, "copy probe opencl#%s: %.2f GB/s median, %.2f GB/s best (2 x %.0f MiB, %d runs)\n",
-                    p->selector, p->gbs_median, p->gbs_max, (double)p->bytes / (1 << 20),
-                    p->repetitions);
+            fprintf(
+                f,
+                "copy probe opencl#%s: %.2f GB/s median, %.2f GB/s best (2 x %.0f MiB, %d runs)\n",
+                p->selector, p->gbs_median, p->gbs_max, (double)p->bytes / (1 << 20),
+                p->repetitions);
         else
             fprintf(f, "copy probe opencl#%s: not measured: %s\n", p->selector, p->error);
     }
-    fprintf(f, "\nwall ms: median ms per step over the repetitions, spread (max - min) / median;\n"
-               "device ms: per-phase time per step (OpenCL events; wall time on the CPU);\n"
-               "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
-               "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
-               "second of project-phase time; %%copy: that as a share of the copy probe;\n"
-               "launches: OpenCL commands enqueued per step (kernels, fills, reads); cloths: in the\n"
-               "world (many-cloths scene).\n\n",
+    fprintf(f,
+            "\nwall ms: median ms per step over the repetitions, spread (max - min) / median;\n"
+            "device ms: per-phase time per step (OpenCL events; wall time on the CPU);\n"
+            "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
+            "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
+            "second of project-phase time; %%copy: that as a share of the copy probe;\n"
+            "launches: OpenCL commands enqueued per step (kernels, fills, reads); cloths: in the\n"
+            "world (many-cloths scene).\n\n",
             BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS);
     bench_print_row(f, NULL, true);
     for (size_t i = 0; i < run->result_count; ++i)
@@ -112,12 +116,14 @@ bool bench_write_csv(const char *path, const bench_run *run)
         fprintf(stderr, "drape-bench: cannot write %s\n", path);
         return false;
     }
-    fprintf(f, "backend,device_selector,device,size,particles,constraints,colors,iterations,"
-               "substeps,status,steps_per_rep,repetitions,ms_per_step,ms_per_step_min,"
-               "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
-               "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
-               "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
-               "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup,kernel\n");
+    fprintf(
+        f,
+        "backend,device_selector,device,size,particles,constraints,colors,iterations,"
+        "substeps,status,steps_per_rep,repetitions,ms_per_step,ms_per_step_min,"
+        "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
+        "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
+        "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
+        "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup,kernel\n");
     for (size_t i = 0; i < run->result_count; ++i) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,", r->backend);
@@ -130,13 +136,13 @@ bool bench_write_csv(const char *path, const bench_run *run)
         fprintf(f,
                 ",%d,%d,%.6g,%.6g,%.6g,%.4g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
                 "%.6g,%.4g,%.4g,%.6g,%.6g,%llu,%.6g,%.3g,%.6g,%u,%.6g,",
-                r->steps_per_rep, r->ok ? r->def.repetitions : 0, r->wall_ms.median,
-                r->wall_ms.min, r->wall_ms.max, r->wall_ms.spread, r->device_ms, r->predict_ms,
-                r->collide_ms, r->project_ms, r->update_ms, r->projections_per_step,
-                r->projections_per_s, r->project_projections_per_s, r->project_bytes_per_step,
-                r->effective_gbs, r->copy_gbs, r->copy_fraction, r->speedup, r->residual,
-                r->simulated_s, (unsigned long long)r->device_bytes, r->setup_ms, r->load,
-                r->launches_per_step, r->def.cloths ? r->def.cloths : 1, r->batch_speedup);
+                r->steps_per_rep, r->ok ? r->def.repetitions : 0, r->wall_ms.median, r->wall_ms.min,
+                r->wall_ms.max, r->wall_ms.spread, r->device_ms, r->predict_ms, r->collide_ms,
+                r->project_ms, r->update_ms, r->projections_per_step, r->projections_per_s,
+                r->project_projections_per_s, r->project_bytes_per_step, r->effective_gbs,
+                r->copy_gbs, r->copy_fraction, r->speedup, r->residual, r->simulated_s,
+                (unsigned long long)r->device_bytes, r->setup_ms, r->load, r->launches_per_step,
+                r->def.cloths ? r->def.cloths : 1, r->batch_speedup);
         csv_text(f, r->kernel);
         fputc('\n', f);
     }
@@ -216,7 +222,11 @@ static void json_case(FILE *f, const bench_result *r)
     fprintf(f, "%d", r->steps_per_rep);
     json_key(f, in, "repetitions");
     fprintf(f, "%d", r->ok ? r->def.repetitions : 0);
-    const struct { const char *key; double value; bool positive; } numbers[] = {
+    const struct {
+        const char *key;
+        double value;
+        bool positive;
+    } numbers[] = {
         {"ms_per_step", r->wall_ms.median, true},
         {"ms_per_step_min", r->wall_ms.min, true},
         {"ms_per_step_max", r->wall_ms.max, true},
@@ -303,7 +313,8 @@ static void json_probes(FILE *f, const bench_run *run)
         json_text(f, p->selector);
         fputs(", \"device\": ", f);
         json_text(f, p->device);
-        fprintf(f, ", \"ok\": %s, \"bytes_per_buffer\": %llu, \"repetitions\": %d, \"gbs_median\": ",
+        fprintf(f,
+                ", \"ok\": %s, \"bytes_per_buffer\": %llu, \"repetitions\": %d, \"gbs_median\": ",
                 p->ok ? "true" : "false", (unsigned long long)p->bytes, p->repetitions);
         json_number(f, p->gbs_median, true);
         fputs(", \"gbs_max\": ", f);
@@ -323,14 +334,15 @@ bool bench_write_json(const char *path, const bench_run *run)
         return false;
     }
     const bench_options *o = run->options;
-    fprintf(f, "{\n  \"tool\": \"drape-bench\",\n  \"scene\": \"%s\",\n"
-               "  \"model\": {\"bytes_per_distance_projection\": %u, "
-               "\"bytes_per_particle_contact_pass\": %u},\n"
-               "  \"settings\": {\"quick\": %s, \"target_ms\": %.6g, \"warmup_ms\": %.6g, "
-               "\"repetitions\": %d, \"probe_mib\": %u},\n",
+    fprintf(f,
+            "{\n  \"tool\": \"drape-bench\",\n  \"scene\": \"%s\",\n"
+            "  \"model\": {\"bytes_per_distance_projection\": %u, "
+            "\"bytes_per_particle_contact_pass\": %u},\n"
+            "  \"settings\": {\"quick\": %s, \"target_ms\": %.6g, \"warmup_ms\": %.6g, "
+            "\"repetitions\": %d, \"probe_mib\": %u},\n",
             o->cloths ? "many cloths over a plane" : "cloth on a sphere", BENCH_BYTES_PER_DISTANCE,
-            BENCH_BYTES_PER_CONTACT_PASS, o->quick ? "true" : "false",
-            o->target_ms, o->warmup_ms, o->repetitions, o->probe_mib);
+            BENCH_BYTES_PER_CONTACT_PASS, o->quick ? "true" : "false", o->target_ms, o->warmup_ms,
+            o->repetitions, o->probe_mib);
     json_machine(f, &run->machine);
     fputs(",\n", f);
     json_probes(f, run);

@@ -1,6 +1,6 @@
 /* What a run's figures are worth, said on stderr after the table: a warning when the machine was
- * busy (the load average) or a case's repetitions disagree (the spread), and the count of cases that
- * failed, which makes drape-bench exit non-zero. */
+ * busy (the load average) or a case's repetitions disagree (the spread), and the count of cases
+ * that failed, which makes drape-bench exit non-zero. */
 #ifndef BENCH_VERDICT_H
 #define BENCH_VERDICT_H
 

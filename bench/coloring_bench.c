@@ -26,22 +26,23 @@
 
 #define MAX_RUNS 64
 
-static double clock_ms(clockid_t clock) {
+static double clock_ms(clockid_t clock)
+{
     struct timespec t;
     clock_gettime(clock, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static double now_ms(void) {
-    return clock_ms(CLOCK_MONOTONIC);
-}
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
 
-static int compare_doubles(const void *a, const void *b) {
+static int compare_doubles(const void *a, const void *b)
+{
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static const char *order_name(drape_color_order order) {
+static const char *order_name(drape_color_order order)
+{
     switch (order) {
     case DRAPE_COLOR_ORDER_NATURAL:
         return "natural";
@@ -55,11 +56,13 @@ static const char *order_name(drape_color_order order) {
 
 /* Times one case and prints its row; returns 0 when the colouring failed. */
 static int bench_case(const char *mesh, uint32_t side, const cset *set, const uint8_t *movable,
-                      drape_color_order order, bool balance) {
+                      drape_color_order order, bool balance)
+{
     drape_color_input in = {set->indices, set->arity, set->count, movable,
                             side * side,  order,      1,          balance};
     drape_coloring out;
-    if (drape_color_constraints(&in, &out) != DRAPE_OK) return 0; /* warm-up */
+    if (drape_color_constraints(&in, &out) != DRAPE_OK)
+        return 0; /* warm-up */
     drape_coloring_stats stats = out.stats;
     drape_coloring_free(&out);
 
@@ -67,10 +70,12 @@ static int bench_case(const char *mesh, uint32_t side, const cset *set, const ui
     int runs = 0;
     while (runs < MAX_RUNS && (runs < 3 || now_ms() - start < 500.0)) {
         double t0 = now_ms(), c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-        if (drape_color_constraints(&in, &out) != DRAPE_OK) return 0;
+        if (drape_color_constraints(&in, &out) != DRAPE_OK)
+            return 0;
         double cpu = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
         times[runs] = now_ms() - t0;
-        if (runs == 0 || cpu < best_cpu) best_cpu = cpu;
+        if (runs == 0 || cpu < best_cpu)
+            best_cpu = cpu;
         ++runs;
         drape_coloring_free(&out);
     }
@@ -86,8 +91,8 @@ static int bench_case(const char *mesh, uint32_t side, const cset *set, const ui
 
 /* One row of the mesh table: colours in each order and the largest/smallest ratio after balancing.
  */
-static void mesh_row(const char *name, const cset *set, const uint8_t *movable,
-                     uint32_t particles) {
+static void mesh_row(const char *name, const cset *set, const uint8_t *movable, uint32_t particles)
+{
     printf("| %-36s | %11u |", name, set->count);
     for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
         drape_coloring plain, balanced;
@@ -99,7 +104,8 @@ static void mesh_row(const char *name, const cset *set, const uint8_t *movable,
             fprintf(stderr, "colouring failed\n");
             exit(EXIT_FAILURE);
         }
-        if (o == 0) printf(" %5u |", plain.stats.lower_bound);
+        if (o == 0)
+            printf(" %5u |", plain.stats.lower_bound);
         printf(" %3u (%.2f) |", plain.stats.colors,
                (double)balanced.stats.largest / balanced.stats.smallest);
         drape_coloring_free(&plain);
@@ -109,7 +115,8 @@ static void mesh_row(const char *name, const cset *set, const uint8_t *movable,
 }
 
 /* Lower bound and colours of the meshes of the tests, 128 x 128 where they are grids. */
-static void mesh_table(void) {
+static void mesh_table(void)
+{
     printf("\n| mesh                                 | constraints | bound | natural    "
            "| largest-1st | random     |\n");
     printf("|--------------------------------------|-------------|-------|------------"
@@ -173,7 +180,8 @@ static void mesh_table(void) {
     }
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     uint32_t largest = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1024u;
     const uint32_t sides[4] = {64, 256, 512, 1024};
     printf(
@@ -185,7 +193,8 @@ int main(int argc, char **argv) {
     for (int kind = 0; kind < 2; ++kind) {
         for (int s = 0; s < 4; ++s) {
             uint32_t side = sides[s];
-            if (side > largest) continue;
+            if (side > largest)
+                continue;
             cset set;
             if (kind == 0) {
                 grid_springs(&set, side, side, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);

@@ -1,13 +1,13 @@
 /* drape-bench: the GPU path against the CPU reference, in one run.
  *
- * Sweeps cloth sizes x iterations x substeps over the CPU reference (one thread) and OpenCL devices,
- * each case warmed up, calibrated to a target time and repeated (bench_case.c); measures each
- * device's copy bandwidth first (bench_probe.c), so that the solver's effective bandwidth can be read
- * as a fraction of what the device can move; then prints a table and writes CSV and JSON
+ * Sweeps cloth sizes x iterations x substeps over the CPU reference (one thread) and OpenCL
+ * devices, each case warmed up, calibrated to a target time and repeated (bench_case.c); measures
+ * each device's copy bandwidth first (bench_probe.c), so that the solver's effective bandwidth can
+ * be read as a fraction of what the device can move; then prints a table and writes CSV and JSON
  * (bench_report.c). The figures are defined in bench/README.md; the byte counts in bench_model.h.
  *
- * With --scene many-cloths each backend runs two cases: one world of --count cloths, and one world of
- * one such cloth, whose time per step times the count is what stepping the cloths one world at a
+ * With --scene many-cloths each backend runs two cases: one world of --count cloths, and one world
+ * of one such cloth, whose time per step times the count is what stepping the cloths one world at a
  * time costs (a world's step does not depend on other worlds); the table ends with that comparison.
  *
  * Exit status: 0 when at least one case ran, none failed (a case too large for the memory is
@@ -50,7 +50,8 @@ static bool contains_nocase(const char *hay, const char *needle)
     size_t n = strlen(needle);
     for (; *hay; ++hay) {
         size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
+        while (i < n && hay[i] &&
+               tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i]))
             ++i;
         if (i == n)
             return true;
@@ -86,11 +87,14 @@ static void relate(bench_run *run)
             continue;
         for (size_t j = 0; j < run->result_count; ++j) {
             const bench_result *c = &run->results[j];
-            const bool same = c->def.size == r->def.size && c->def.iterations == r->def.iterations &&
+            const bool same = c->def.size == r->def.size &&
+                              c->def.iterations == r->def.iterations &&
                               c->def.substeps == r->def.substeps && r->wall_ms.median > 0.0;
-            if (c->ok && same && c->def.backend == DRAPE_BACKEND_CPU && c->def.cloths == r->def.cloths)
+            if (c->ok && same && c->def.backend == DRAPE_BACKEND_CPU &&
+                c->def.cloths == r->def.cloths)
                 r->speedup = c->wall_ms.median / r->wall_ms.median;
-            /* many-cloths: the one-cloth world of the same backend and device, stepped cloths times */
+            /* many-cloths: the one-cloth world of the same backend and device, stepped cloths times
+             */
             if (c->ok && same && r->def.cloths > 1 && c->def.cloths == 1 &&
                 c->def.backend == r->def.backend && c->def.kernel == r->def.kernel &&
                 (c->def.device == r->def.device ||
@@ -138,9 +142,9 @@ int main(int argc, char **argv)
 
     /* many-cloths: the world of all cloths, then the world of one */
     const int layouts = options.cloths ? 2 : 1;
-    const size_t per_config = ((size_t)(options.cpu ? 1 : 0) +
-                               (size_t)devices * (size_t)options.kernel_count) *
-                              (size_t)layouts;
+    const size_t per_config =
+        ((size_t)(options.cpu ? 1 : 0) + (size_t)devices * (size_t)options.kernel_count) *
+        (size_t)layouts;
     const size_t total = (size_t)options.size_count * (size_t)options.iteration_count *
                          (size_t)options.substep_count * per_config;
     run.results = calloc(total ? total : 1, sizeof *run.results);
@@ -155,28 +159,29 @@ int main(int argc, char **argv)
             for (int ss = 0; ss < options.substep_count; ++ss)
                 for (int b = options.cpu ? -1 : 0; b < devices; ++b)
                     for (int k = 0; k < (b < 0 ? 1 : options.kernel_count); ++k)
-                    for (int l = 0; l < layouts; ++l) {
-                        bench_case_def def = {
-                            .backend = b < 0 ? DRAPE_BACKEND_CPU : DRAPE_BACKEND_OPENCL,
-                            .device = b < 0 ? NULL : selectors[b],
-                            .size = options.sizes[s],
-                            .iterations = options.iterations[it],
-                            .substeps = options.substeps[ss],
-                            .target_ms = options.target_ms,
-                            .warmup_ms = options.warmup_ms,
-                            .repetitions = options.repetitions,
-                            .cloths = l == 0 ? options.cloths : 1,
-                            .kernel = b < 0 ? DRAPE_DISTANCE_KERNEL_AUTO : options.kernels[k],
-                        };
-                        const drape_device_info *info =
-                            b < 0 ? NULL : resolve(&run.machine, def.device);
-                        def.memory_available = b < 0 ? run.machine.memory / 2
-                                                     : info ? info->global_memory : 0;
-                        bench_result *r = &run.results[run.result_count++];
-                        bench_case_run(&def, r);
-                        ok_cases += r->ok;
-                        bench_print_row(stderr, r, false);
-                    }
+                        for (int l = 0; l < layouts; ++l) {
+                            bench_case_def def = {
+                                .backend = b < 0 ? DRAPE_BACKEND_CPU : DRAPE_BACKEND_OPENCL,
+                                .device = b < 0 ? NULL : selectors[b],
+                                .size = options.sizes[s],
+                                .iterations = options.iterations[it],
+                                .substeps = options.substeps[ss],
+                                .target_ms = options.target_ms,
+                                .warmup_ms = options.warmup_ms,
+                                .repetitions = options.repetitions,
+                                .cloths = l == 0 ? options.cloths : 1,
+                                .kernel = b < 0 ? DRAPE_DISTANCE_KERNEL_AUTO : options.kernels[k],
+                            };
+                            const drape_device_info *info =
+                                b < 0 ? NULL : resolve(&run.machine, def.device);
+                            def.memory_available = b < 0  ? run.machine.memory / 2
+                                                   : info ? info->global_memory
+                                                          : 0;
+                            bench_result *r = &run.results[run.result_count++];
+                            bench_case_run(&def, r);
+                            ok_cases += r->ok;
+                            bench_print_row(stderr, r, false);
+                        }
     bench_machine_load(run.machine.load_after);
     relate(&run);
     bench_print_table(stdout, &run);

@@ -91,8 +91,8 @@ bool cli_backend(const char *flag, const char *text, drape_backend *out)
     static const struct {
         const char *name;
         drape_backend backend;
-    } names[] = {{"cpu", DRAPE_BACKEND_CPU}, {"opencl", DRAPE_BACKEND_OPENCL},
-                 {"auto", DRAPE_BACKEND_AUTO}};
+    } names[] = {
+        {"cpu", DRAPE_BACKEND_CPU}, {"opencl", DRAPE_BACKEND_OPENCL}, {"auto", DRAPE_BACKEND_AUTO}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         if (!strcmp(text, names[i].name)) {
             *out = names[i].backend;

@@ -38,14 +38,14 @@ int cli_cmd_sweep(int argc, char **argv);
 /* ---- run_loop.c: the simulation loop of `drape run` and of `drape` alone ---- */
 
 typedef struct cli_run_config {
-    uint32_t steps;          /* 0: the scene's own */
-    bool has_backend;        /* override the scene's backend */
+    uint32_t steps;   /* 0: the scene's own */
+    bool has_backend; /* override the scene's backend */
     drape_backend backend;
-    const char *device;      /* NULL: the scene's */
-    const char *export_dir;  /* NULL: no OBJ export */
-    uint32_t every;          /* export every k-th step, >= 1 */
-    const char *dump;        /* NULL: no CSV dump */
-    bool json;               /* a JSON summary on stdout instead of text lines */
+    const char *device;       /* NULL: the scene's */
+    const char *export_dir;   /* NULL: no OBJ export */
+    uint32_t every;           /* export every k-th step, >= 1 */
+    const char *dump;         /* NULL: no CSV dump */
+    bool json;                /* a JSON summary on stdout instead of text lines */
     bool allow_outside_paths; /* mesh files may be absolute or outside the scene's directory */
 } cli_run_config;
 
@@ -66,8 +66,8 @@ typedef struct cli_option {
  * `max_positional` positional arguments. `--help` prints the usage to stdout and returns CLI_OK; an
  * error prints a message and the usage to stderr and returns CLI_USAGE; else CLI_CONTINUE. */
 int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
-              size_t option_count, const char **positional, int max_positional, int *positional_count,
-              void (*usage)(FILE *to));
+              size_t option_count, const char **positional, int max_positional,
+              int *positional_count, void (*usage)(FILE *to));
 
 /* Numbers and names given on the command line; each prints "drape: FLAG ..." and returns false
  * when the text is not acceptable. */

@@ -10,27 +10,27 @@
 
 static void usage(FILE *to)
 {
-    fprintf(to,
-            "usage: drape info [SCENE|FILE] [--backend cpu|opencl|auto] [--device D] [--json]\n"
-            "                  [--allow-outside-paths]\n"
-            "\n"
-            "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
-            "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
-            "With no scene, lists the built-in scenes.\n"
-            "\n"
-            "  --backend B   build the world on this backend (default cpu)\n"
-            "  --device D    OpenCL device: an index or part of its name\n"
-            "  --json        print JSON instead of text\n"
-            "  --allow-outside-paths  let the scene read mesh files by absolute paths or outside\n"
-            "                its own directory (refused by default)\n"
-            "  --help        this text\n"
-            "\n"
-            "Exit codes: 0 success, 1 backend failure, 2 usage error, 3 bad scene or mesh file.\n");
+    fprintf(
+        to,
+        "usage: drape info [SCENE|FILE] [--backend cpu|opencl|auto] [--device D] [--json]\n"
+        "                  [--allow-outside-paths]\n"
+        "\n"
+        "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
+        "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
+        "With no scene, lists the built-in scenes.\n"
+        "\n"
+        "  --backend B   build the world on this backend (default cpu)\n"
+        "  --device D    OpenCL device: an index or part of its name\n"
+        "  --json        print JSON instead of text\n"
+        "  --allow-outside-paths  let the scene read mesh files by absolute paths or outside\n"
+        "                its own directory (refused by default)\n"
+        "  --help        this text\n"
+        "\n"
+        "Exit codes: 0 success, 1 backend failure, 2 usage error, 3 bad scene or mesh file.\n");
 }
 
-static const char *const type_names[DRAPE_CONSTRAINT_TYPE_COUNT] = {"distance", "dihedral",
-                                                                    "attachment", "tether",
-                                                                    "volume", "neo-hookean"};
+static const char *const type_names[DRAPE_CONSTRAINT_TYPE_COUNT] = {
+    "distance", "dihedral", "attachment", "tether", "volume", "neo-hookean"};
 static const char *const kind_names[3] = {"stretch", "shear", "bend"};
 static const char *const collider_names[3] = {"plane", "sphere", "capsule"};
 
@@ -60,9 +60,8 @@ static void print_text(const drape_scene *s, const drape_scene_info *in)
     drape_world_def def = drape_world_get_def(w);
     printf("scene        %s\n", drape_scene_name(s));
     printf("backend      %s\n", drape_world_device(w));
-    printf("solver       dt %.6g s, %d substeps, %d iterations, %s\n", (double)def.dt,
-           def.substeps, def.iterations,
-           def.mode == DRAPE_MODE_PBD ? "pbd" : "mass-spring");
+    printf("solver       dt %.6g s, %d substeps, %d iterations, %s\n", (double)def.dt, def.substeps,
+           def.iterations, def.mode == DRAPE_MODE_PBD ? "pbd" : "mass-spring");
     printf("particles    %u (%u pinned)\n", in->particles, in->pinned);
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const drape_coloring_stats *c = &in->coloring[t];

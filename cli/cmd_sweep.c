@@ -78,8 +78,10 @@ int cli_cmd_sweep(int argc, char **argv)
     bool allow_outside_paths = false;
     cli_sweep_context c = {0};
     const cli_option options[] = {
-        {"--out", &out, NULL},         {"--jobs", &jobs_text, NULL},
-        {"--backend", &backend, NULL}, {"--device", &c.device, NULL},
+        {"--out", &out, NULL},
+        {"--jobs", &jobs_text, NULL},
+        {"--backend", &backend, NULL},
+        {"--device", &c.device, NULL},
         {"--allow-outside-paths", NULL, &allow_outside_paths},
     };
     int n = 0;

@@ -12,17 +12,18 @@
 
 static void usage(FILE *to)
 {
-    fprintf(to,
-            "usage: drape                      run the default scene (%s) headless\n"
-            "       drape run SCENE|FILE ...   run a built-in scene or a scene file\n"
-            "       drape info [SCENE|FILE]    describe a scene (or list the built-in scenes)\n"
-            "       drape devices              list the OpenCL devices\n"
-            "       drape sweep SWEEP.json ... run many variations of a scene (docs/sweep-format.md)\n"
-            "       drape COMMAND --help       the options of a command\n"
-            "       drape --version            the version of drape\n"
-            "\n"
-            "Scene files are JSON, described in docs/scene-format.md. Built-in scenes:",
-            drape_scene_builtin_name(0));
+    fprintf(
+        to,
+        "usage: drape                      run the default scene (%s) headless\n"
+        "       drape run SCENE|FILE ...   run a built-in scene or a scene file\n"
+        "       drape info [SCENE|FILE]    describe a scene (or list the built-in scenes)\n"
+        "       drape devices              list the OpenCL devices\n"
+        "       drape sweep SWEEP.json ... run many variations of a scene (docs/sweep-format.md)\n"
+        "       drape COMMAND --help       the options of a command\n"
+        "       drape --version            the version of drape\n"
+        "\n"
+        "Scene files are JSON, described in docs/scene-format.md. Built-in scenes:",
+        drape_scene_builtin_name(0));
     for (size_t i = 0; i < drape_scene_builtin_count(); ++i)
         fprintf(to, " %s", drape_scene_builtin_name(i));
     fprintf(to, ".\n"

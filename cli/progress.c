@@ -40,9 +40,8 @@ void cli_progress_update(cli_progress *p, uint64_t done)
     double elapsed = now - p->start;
     uint64_t now_done = done > p->before ? done - p->before : 0;
     double eta = now_done ? elapsed * (double)(p->total - done) / (double)now_done : 0.0;
-    fprintf(stderr, "\r[%s] %3d%%  %s %llu/%llu  %.1f s left ", bar,
-            (int)(100 * done / p->total), p->unit, (unsigned long long)done,
-            (unsigned long long)p->total, eta);
+    fprintf(stderr, "\r[%s] %3d%%  %s %llu/%llu  %.1f s left ", bar, (int)(100 * done / p->total),
+            p->unit, (unsigned long long)done, (unsigned long long)p->total, eta);
     fflush(stderr);
     p->drawn = true;
 }

@@ -62,8 +62,7 @@ static int print_second(drape_world *w, double wall, uint32_t step)
     }
     printf("t = %5.2f s  mean height %7.4f m  lowest %7.4f m  kinetic energy %.3e J  "
            "%.3f ms/step\n",
-           drape_world_time(w), sum.mean_height, sum.lowest, sum.kinetic_energy,
-           1e3 * wall / step);
+           drape_world_time(w), sum.mean_height, sum.lowest, sum.kinetic_energy, 1e3 * wall / step);
     fflush(stdout);
     return CLI_OK;
 }
@@ -136,8 +135,9 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     const uint32_t steps = c->steps ? c->steps : drape_scene_default_steps(s);
     /* Steps per simulated second, in 64 bits and clamped: a tiny dt must not make it 0. */
     const double per = round(1.0 / (double)drape_world_get_def(w).dt);
-    const uint64_t per_second =
-        per >= 1.0 && per < 1e18 ? (uint64_t)per : per < 1.0 ? 1 : UINT64_MAX;
+    const uint64_t per_second = per >= 1.0 && per < 1e18 ? (uint64_t)per
+                                : per < 1.0              ? 1
+                                                         : UINT64_MAX;
     uint32_t frames = 0, step = 0;
     if (c->json) { /* the report has the per-phase device times: time the launches */
         drape_world_def def = drape_world_get_def(w);

@@ -25,21 +25,21 @@ enum {
 
 /* How one case ended. */
 typedef enum cli_case_status {
-    CLI_CASE_OK = 0,          /* done, succeeded */
-    CLI_CASE_FAILED = 1,      /* done, failed: bad values, a failed step, a non-finite state */
-    CLI_CASE_INTERRUPTED = 2, /* not done: stopped by a signal, its partial files removed */
+    CLI_CASE_OK = 0,           /* done, succeeded */
+    CLI_CASE_FAILED = 1,       /* done, failed: bad values, a failed step, a non-finite state */
+    CLI_CASE_INTERRUPTED = 2,  /* not done: stopped by a signal, its partial files removed */
     CLI_CASE_OUTPUT_ERROR = 3, /* not done: its files cannot be written (a full disk) */
 } cli_case_status;
 
 /* What every process of a sweep shares. */
 typedef struct cli_sweep_context {
     const drape_sweep *sweep;
-    const char *out;         /* the output folder */
-    bool has_backend;        /* --backend given: instead of the scenes' own */
+    const char *out;  /* the output folder */
+    bool has_backend; /* --backend given: instead of the scenes' own */
     drape_backend backend;
-    const char *device;      /* --device, or the device this process is pinned to; NULL: the
-                                scene's */
-    const char *tag;         /* names this process's staging folders ("p1234", "r3") */
+    const char *device; /* --device, or the device this process is pinned to; NULL: the
+                           scene's */
+    const char *tag;    /* names this process's staging folders ("p1234", "r3") */
 } cli_sweep_context;
 
 /* ---- sweep_case.c ---- */

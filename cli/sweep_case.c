@@ -52,7 +52,8 @@ typedef struct case_run {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void fail(case_run *run, const char *fmt, ...)
+static void
+fail(case_run *run, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -90,8 +91,7 @@ static void simulate(const cli_sweep_context *c, drape_scene *s, const char *sta
     drape_world *w = drape_scene_world(s);
     const drape_sweep_outputs outputs = drape_sweep_get_outputs(c->sweep);
     const uint32_t steps = drape_scene_default_steps(s);
-    const uint32_t per_second =
-        (uint32_t)fmax(1.0, round(1.0 / drape_world_get_def(w).dt));
+    const uint32_t per_second = (uint32_t)fmax(1.0, round(1.0 / drape_world_get_def(w).dt));
     char obj_dir[4096], path[4096];
     cli_pathf(obj_dir, sizeof obj_dir, "%s/obj", stage);
     drape_scene_error e;
@@ -122,8 +122,8 @@ static void simulate(const cli_sweep_context *c, drape_scene *s, const char *sta
         drape_diagnostics d;
         if (run->steps % per_second == 0 && drape_world_get_diagnostics(w, &d) == DRAPE_OK &&
             !isfinite(d.kinetic_energy))
-            fail(run, "after step %u the state is not finite: the kinetic energy is %g",
-                 run->steps, d.kinetic_energy);
+            fail(run, "after step %u the state is not finite: the kinetic energy is %g", run->steps,
+                 d.kinetic_energy);
         if (run->status == CLI_CASE_OK && outputs.obj_every && run->steps % outputs.obj_every == 0)
             scene_output(run, drape_scene_export_obj(s, obj_dir, frame++, &e), &e);
     }
@@ -248,9 +248,9 @@ cli_case_status cli_sweep_run_case(const cli_sweep_context *c, uint32_t index, c
     if (line)
         snprintf(line, n + 2, "%s\n", text);
     free(text);
-    bool ok = line && *row && write_text(stage, "summary.json", line, why, why_size) &&
-              write_text(stage, "done", run.status == CLI_CASE_OK ? "ok\n" : "failed\n", why,
-                         why_size);
+    bool ok =
+        line && *row && write_text(stage, "summary.json", line, why, why_size) &&
+        write_text(stage, "done", run.status == CLI_CASE_OK ? "ok\n" : "failed\n", why, why_size);
     if (!line || !*row)
         snprintf(why, why_size, "no memory for the summary of case %u", index);
     free(line);

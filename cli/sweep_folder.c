@@ -108,7 +108,8 @@ static const char *backend_word(const cli_sweep_context *c)
     if (!c->has_backend)
         return "scene";
     return c->backend == DRAPE_BACKEND_OPENCL ? "opencl"
-           : c->backend == DRAPE_BACKEND_AUTO ? "auto" : "cpu";
+           : c->backend == DRAPE_BACKEND_AUTO ? "auto"
+                                              : "cpu";
 }
 
 /* Takes OUT/.lock for this process; -1 (printed) when another process holds it. */
@@ -127,7 +128,8 @@ static int lock_folder(const char *out)
         close(fd);
         if (error == EACCES || error == EAGAIN)
             cli_error("%s is in use by another drape sweep (it holds %s); wait for it, or give "
-                      "another --out", out, path);
+                      "another --out",
+                      out, path);
         else
             cli_error("%s: cannot lock: %s", path, strerror(error));
         return -1;

@@ -12,8 +12,7 @@
 
 static double edge_length(const drape_vec3 *x, uint32_t a, uint32_t b)
 {
-    double dx = (double)x[a].x - x[b].x, dy = (double)x[a].y - x[b].y,
-           dz = (double)x[a].z - x[b].z;
+    double dx = (double)x[a].x - x[b].x, dy = (double)x[a].y - x[b].y, dz = (double)x[a].z - x[b].z;
     return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
@@ -98,8 +97,8 @@ drape_result cli_case_metrics_measure(const drape_scene *s, const cli_edge_lengt
             return DRAPE_ERROR_NON_FINITE;
         }
     for (uint32_t k = 0; k < edges->count; ++k) {
-        double strain = fabs(edge_length(x, edges->edges[2 * k], edges->edges[2 * k + 1]) /
-                                 edges->length[k] - 1.0);
+        double strain = fabs(
+            edge_length(x, edges->edges[2 * k], edges->edges[2 * k + 1]) / edges->length[k] - 1.0);
         out->max_strain = fmax(out->max_strain, strain);
     }
     const uint32_t colliders = drape_world_collider_count(w);

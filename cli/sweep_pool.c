@@ -166,8 +166,8 @@ static int run_here(cli_sweep_context *c, const uint32_t *todo, uint32_t count,
 }
 
 /* The parent's loop over the workers' reports; *lost is set when a worker died with a case. */
-static int dispatch(worker *workers, uint32_t jobs, const uint32_t *todo,
-                    uint32_t count, cli_sweep_progress *p, bool *lost)
+static int dispatch(worker *workers, uint32_t jobs, const uint32_t *todo, uint32_t count,
+                    cli_sweep_progress *p, bool *lost)
 {
     uint32_t next = 0;
     bool stop = false, forwarded = false;

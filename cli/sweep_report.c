@@ -89,7 +89,8 @@ int cli_sweep_finish(const cli_sweep_context *c, cli_sweep_progress *p, char *co
     fflush(stdout);
     if (cli_interrupted()) {
         cli_error("sweep interrupted with %u cases not done; run the same command again to "
-                  "finish it", t.pending);
+                  "finish it",
+                  t.pending);
         return CLI_INTERRUPTED;
     }
     if (t.pending) {

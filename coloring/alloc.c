@@ -15,15 +15,20 @@ void *drape_coloring_test_alloc(size_t bytes, int zero);
 void drape_coloring_test_free(void *pointer);
 #endif
 
-static size_t byte_count(size_t count, size_t size) {
-    if (count == 0 || size == 0) return 1;
-    if (count > SIZE_MAX / size) return 0;
+static size_t byte_count(size_t count, size_t size)
+{
+    if (count == 0 || size == 0)
+        return 1;
+    if (count > SIZE_MAX / size)
+        return 0;
     return count * size;
 }
 
-void *color_alloc(size_t count, size_t size) {
+void *color_alloc(size_t count, size_t size)
+{
     size_t bytes = byte_count(count, size);
-    if (bytes == 0) return NULL;
+    if (bytes == 0)
+        return NULL;
 #ifdef DRAPE_COLORING_ALLOC_HOOK
     return drape_coloring_test_alloc(bytes, 0);
 #else
@@ -31,9 +36,11 @@ void *color_alloc(size_t count, size_t size) {
 #endif
 }
 
-void *color_calloc(size_t count, size_t size) {
+void *color_calloc(size_t count, size_t size)
+{
     size_t bytes = byte_count(count, size);
-    if (bytes == 0) return NULL;
+    if (bytes == 0)
+        return NULL;
 #ifdef DRAPE_COLORING_ALLOC_HOOK
     return drape_coloring_test_alloc(bytes, 1);
 #else
@@ -41,7 +48,8 @@ void *color_calloc(size_t count, size_t size) {
 #endif
 }
 
-void color_free(void *pointer) {
+void color_free(void *pointer)
+{
 #ifdef DRAPE_COLORING_ALLOC_HOOK
     drape_coloring_test_free(pointer);
 #else

@@ -19,37 +19,47 @@
 
 #include <string.h>
 
-static drape_result validate(const drape_color_input *in) {
-    if (in == NULL) return DRAPE_ERROR_INVALID_ARGUMENT;
-    if (in->arity < 1 || in->arity > 8) return DRAPE_ERROR_INVALID_ARGUMENT;
+static drape_result validate(const drape_color_input *in)
+{
+    if (in == NULL)
+        return DRAPE_ERROR_INVALID_ARGUMENT;
+    if (in->arity < 1 || in->arity > 8)
+        return DRAPE_ERROR_INVALID_ARGUMENT;
     if (in->order != DRAPE_COLOR_ORDER_NATURAL && in->order != DRAPE_COLOR_ORDER_LARGEST_FIRST &&
         in->order != DRAPE_COLOR_ORDER_RANDOM) {
         return DRAPE_ERROR_INVALID_ARGUMENT;
     }
-    if (in->count == 0) return DRAPE_OK;
-    if (in->indices == NULL) return DRAPE_ERROR_INVALID_ARGUMENT;
-    if (in->movable == NULL && in->particle_count > 0) return DRAPE_ERROR_INVALID_ARGUMENT;
+    if (in->count == 0)
+        return DRAPE_OK;
+    if (in->indices == NULL)
+        return DRAPE_ERROR_INVALID_ARGUMENT;
+    if (in->movable == NULL && in->particle_count > 0)
+        return DRAPE_ERROR_INVALID_ARGUMENT;
     if ((size_t)in->count > SIZE_MAX / sizeof(uint32_t) / in->arity) {
         return DRAPE_ERROR_INVALID_ARGUMENT;
     }
     size_t n = (size_t)in->count * in->arity;
     for (size_t k = 0; k < n; ++k) {
         uint32_t p = in->indices[k];
-        if (p != DRAPE_NO_PARTICLE && p >= in->particle_count) return DRAPE_ERROR_INVALID_ARGUMENT;
+        if (p != DRAPE_NO_PARTICLE && p >= in->particle_count)
+            return DRAPE_ERROR_INVALID_ARGUMENT;
     }
     return DRAPE_OK;
 }
 
 /* degree[p] = constraints on movable particle p (a particle listed twice in a constraint counts
  * once); returns the largest, the lower bound on the colour count. */
-static uint32_t count_degrees(const color_graph *g, uint32_t *degree) {
+static uint32_t count_degrees(const color_graph *g, uint32_t *degree)
+{
     uint32_t most = 0;
     for (uint32_t c = 0; c < g->count; ++c) {
         const uint32_t *particles = color_constraint(g, c);
         for (uint32_t s = 0; s < g->arity; ++s) {
-            if (!color_slot_counts(g, particles, s)) continue;
+            if (!color_slot_counts(g, particles, s))
+                continue;
             uint32_t d = ++degree[particles[s]];
-            if (d > most) most = d;
+            if (d > most)
+                most = d;
         }
     }
     return most;
@@ -58,7 +68,8 @@ static uint32_t count_degrees(const color_graph *g, uint32_t *degree) {
 /* Groups the constraints by colour, ascending creation order within a colour (neighbouring
  * constraints stay close in memory), and fills the statistics. */
 static drape_result make_ranges(const color_graph *g, const uint32_t *colors, uint32_t color_count,
-                                uint32_t lower_bound, drape_coloring *out) {
+                                uint32_t lower_bound, drape_coloring *out)
+{
     uint32_t *order = color_alloc(g->count, sizeof *order);
     uint32_t *offsets = color_calloc((size_t)color_count + 1u, sizeof *offsets);
     if (order == NULL || offsets == NULL) {
@@ -80,8 +91,10 @@ static drape_result make_ranges(const color_graph *g, const uint32_t *colors, ui
     drape_coloring_stats stats = {g->count, color_count, 0, 0, 0.0f, lower_bound};
     for (uint32_t k = 0; k < color_count; ++k) {
         uint32_t size = offsets[k + 1u] - offsets[k];
-        if (k == 0 || size < stats.smallest) stats.smallest = size;
-        if (size > stats.largest) stats.largest = size;
+        if (k == 0 || size < stats.smallest)
+            stats.smallest = size;
+        if (size > stats.largest)
+            stats.largest = size;
     }
     stats.mean = color_count > 0 ? (float)((double)g->count / color_count) : 0.0f;
     out->order = order;
@@ -92,28 +105,35 @@ static drape_result make_ranges(const color_graph *g, const uint32_t *colors, ui
 
 /* Runs the pipeline with the scratch arrays the caller owns. */
 static drape_result color_with(const color_graph *g, const drape_color_input *in, uint32_t *degree,
-                               uint64_t *masks, uint32_t *colors, drape_coloring *out) {
+                               uint64_t *masks, uint32_t *colors, drape_coloring *out)
+{
     uint32_t lower_bound = count_degrees(g, degree);
     uint32_t *sequence = NULL;
     drape_result result = color_make_sequence(g, in->order, in->seed, degree, &sequence);
-    if (result != DRAPE_OK) return result;
+    if (result != DRAPE_OK)
+        return result;
     uint32_t color_count = 0;
     result = color_first_fit(g, sequence, masks, colors, &color_count);
     color_free(sequence);
-    if (result != DRAPE_OK) return result;
+    if (result != DRAPE_OK)
+        return result;
     if (in->balance && color_count > 1) {
         memset(masks, 0, (size_t)g->particle_count * sizeof *masks);
         result = color_balance(g, masks, colors, color_count);
-        if (result != DRAPE_OK) return result;
+        if (result != DRAPE_OK)
+            return result;
     }
     return make_ranges(g, colors, color_count, lower_bound, out);
 }
 
-drape_result drape_color_constraints(const drape_color_input *in, drape_coloring *out) {
-    if (out == NULL) return DRAPE_ERROR_INVALID_ARGUMENT;
+drape_result drape_color_constraints(const drape_color_input *in, drape_coloring *out)
+{
+    if (out == NULL)
+        return DRAPE_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     drape_result result = validate(in);
-    if (result != DRAPE_OK) return result;
+    if (result != DRAPE_OK)
+        return result;
 
     color_graph g = {in->indices, in->movable, in->arity, in->count, in->particle_count};
     uint32_t *degree = color_calloc(g.particle_count, sizeof *degree);
@@ -130,8 +150,10 @@ drape_result drape_color_constraints(const drape_color_input *in, drape_coloring
     return result;
 }
 
-void drape_coloring_free(drape_coloring *coloring) {
-    if (coloring == NULL) return;
+void drape_coloring_free(drape_coloring *coloring)
+{
+    if (coloring == NULL)
+        return;
     color_free(coloring->order);
     color_free(coloring->offsets);
     memset(coloring, 0, sizeof *coloring);

@@ -35,17 +35,21 @@ void *color_calloc(size_t count, size_t size);
 void color_free(void *pointer);
 
 /* The particles of constraint c. */
-static inline const uint32_t *color_constraint(const color_graph *g, uint32_t c) {
+static inline const uint32_t *color_constraint(const color_graph *g, uint32_t c)
+{
     return g->indices + (size_t)c * g->arity;
 }
 
 /* Slot s of a constraint counts for the graph: it names a movable particle that no earlier slot of
  * the same constraint names (a particle listed twice is one incidence). */
-static inline int color_slot_counts(const color_graph *g, const uint32_t *particles, uint32_t s) {
+static inline int color_slot_counts(const color_graph *g, const uint32_t *particles, uint32_t s)
+{
     uint32_t p = particles[s];
-    if (p == DRAPE_NO_PARTICLE || g->movable[p] == 0) return 0;
+    if (p == DRAPE_NO_PARTICLE || g->movable[p] == 0)
+        return 0;
     for (uint32_t t = 0; t < s; ++t) {
-        if (particles[t] == p) return 0;
+        if (particles[t] == p)
+            return 0;
     }
     return 1;
 }
@@ -54,27 +58,32 @@ static inline int color_slot_counts(const color_graph *g, const uint32_t *partic
  * neighbours hold (and its own, when it has one in the window). A repeated particle only repeats an
  * OR, so no de-duplication is needed here. */
 static inline uint64_t color_gather(const color_graph *g, const uint64_t *masks,
-                                    const uint32_t *particles) {
+                                    const uint32_t *particles)
+{
     uint64_t m = 0;
     for (uint32_t s = 0; s < g->arity; ++s) {
         uint32_t p = particles[s];
-        if (p != DRAPE_NO_PARTICLE && g->movable[p] != 0) m |= masks[p];
+        if (p != DRAPE_NO_PARTICLE && g->movable[p] != 0)
+            m |= masks[p];
     }
     return m;
 }
 
 /* Sets (value 1) or clears (value 0) `bit` in the masks of a constraint's movable particles. */
 static inline void color_scatter(const color_graph *g, uint64_t *masks, const uint32_t *particles,
-                                 uint64_t bit, int value) {
+                                 uint64_t bit, int value)
+{
     for (uint32_t s = 0; s < g->arity; ++s) {
         uint32_t p = particles[s];
-        if (p == DRAPE_NO_PARTICLE || g->movable[p] == 0) continue;
+        if (p == DRAPE_NO_PARTICLE || g->movable[p] == 0)
+            continue;
         masks[p] = value ? (masks[p] | bit) : (masks[p] & ~bit);
     }
 }
 
 /* Index of the lowest set bit of a non-zero mask. */
-static inline uint32_t color_lowest_bit(uint64_t m) {
+static inline uint32_t color_lowest_bit(uint64_t m)
+{
 #if defined(__GNUC__) || defined(__clang__)
     return (uint32_t)__builtin_ctzll(m);
 #else
@@ -88,7 +97,8 @@ static inline uint32_t color_lowest_bit(uint64_t m) {
 }
 
 /* Number of bits up to and including the highest set bit (0 for 0). */
-static inline uint32_t color_bit_width(uint64_t m) {
+static inline uint32_t color_bit_width(uint64_t m)
+{
 #if defined(__GNUC__) || defined(__clang__)
     return m == 0 ? 0u : 64u - (uint32_t)__builtin_clzll(m);
 #else

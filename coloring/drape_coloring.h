@@ -44,26 +44,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A slot of a constraint that holds this value is unused: constraints of smaller arity can share one
- * array with larger ones. */
+/* A slot of a constraint that holds this value is unused: constraints of smaller arity can share
+ * one array with larger ones. */
 #define DRAPE_NO_PARTICLE UINT32_MAX
 
 typedef struct drape_color_input {
-    const uint32_t *indices; /* arity * count particle indices, constraint c at [c*arity, c*arity+arity) */
-    uint32_t arity;          /* 1 .. 8 */
-    uint32_t count;          /* constraints */
-    const uint8_t *movable;  /* particle_count flags: 0 = pinned (creates no conflict) */
+    const uint32_t
+        *indices;   /* arity * count particle indices, constraint c at [c*arity, c*arity+arity) */
+    uint32_t arity; /* 1 .. 8 */
+    uint32_t count; /* constraints */
+    const uint8_t *movable; /* particle_count flags: 0 = pinned (creates no conflict) */
     uint32_t particle_count;
     drape_color_order order;
-    uint64_t seed;           /* for DRAPE_COLOR_ORDER_RANDOM: same seed, same order everywhere */
-    bool balance;            /* run the balancing pass (never adds colours) */
+    uint64_t seed; /* for DRAPE_COLOR_ORDER_RANDOM: same seed, same order everywhere */
+    bool balance;  /* run the balancing pass (never adds colours) */
 } drape_color_input;
 
 /* Both arrays come from malloc and are never NULL after success (even with no constraints); a
  * caller may take one over (set the field to NULL) and release it with free(). Within a colour the
  * constraints keep their input order. */
 typedef struct drape_coloring {
-    uint32_t *order;   /* count entries: position k of the coloured order holds constraint order[k] */
+    uint32_t *order; /* count entries: position k of the coloured order holds constraint order[k] */
     uint32_t *offsets; /* stats.colors + 1 entries: colour c is order[offsets[c] .. offsets[c+1]) */
     drape_coloring_stats stats;
 } drape_coloring;

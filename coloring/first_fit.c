@@ -19,7 +19,8 @@
 /* Colours the constraints of `source` (NULL: 0 .. n-1) in window `base`. Returns the number
  * deferred and ORs the window's used colours into *used. */
 static uint32_t color_window(const color_graph *g, const uint32_t *source, uint32_t n,
-                             uint64_t *masks, uint32_t *colors, uint32_t base, uint64_t *used) {
+                             uint64_t *masks, uint32_t *colors, uint32_t base, uint64_t *used)
+{
     uint32_t deferred = 0;
     uint64_t window_used = 0;
     for (uint32_t k = 0; k < n; ++k) {
@@ -41,7 +42,8 @@ static uint32_t color_window(const color_graph *g, const uint32_t *source, uint3
 }
 
 drape_result color_first_fit(const color_graph *g, uint32_t *sequence, uint64_t *masks,
-                             uint32_t *colors, uint32_t *out_color_count) {
+                             uint32_t *colors, uint32_t *out_color_count)
+{
     const uint32_t *source = sequence;
     uint32_t *pending = sequence; /* deferred constraints, compacted in place */
     uint32_t *owned = NULL;       /* pending storage for the natural order, made on demand */
@@ -56,7 +58,8 @@ drape_result color_first_fit(const color_graph *g, uint32_t *sequence, uint64_t 
         }
         if (pending == NULL) {
             owned = color_alloc(deferred, sizeof *owned);
-            if (owned == NULL) return DRAPE_ERROR_OUT_OF_MEMORY;
+            if (owned == NULL)
+                return DRAPE_ERROR_OUT_OF_MEMORY;
             pending = owned;
         }
         uint32_t m = 0;
@@ -64,9 +67,11 @@ drape_result color_first_fit(const color_graph *g, uint32_t *sequence, uint64_t 
             uint32_t c = source != NULL ? source[k] : k;
             const uint32_t *particles = color_constraint(g, c);
             for (uint32_t s = 0; s < g->arity; ++s) {
-                if (particles[s] != DRAPE_NO_PARTICLE) masks[particles[s]] = 0;
+                if (particles[s] != DRAPE_NO_PARTICLE)
+                    masks[particles[s]] = 0;
             }
-            if (colors[c] == COLOR_NONE) pending[m++] = c; /* m <= k: safe in place */
+            if (colors[c] == COLOR_NONE)
+                pending[m++] = c; /* m <= k: safe in place */
         }
         source = pending;
         n = deferred;

@@ -22,7 +22,8 @@ typedef struct splitmix64 {
     uint64_t state;
 } splitmix64;
 
-static uint64_t splitmix64_next(splitmix64 *rng) {
+static uint64_t splitmix64_next(splitmix64 *rng)
+{
     uint64_t z = (rng->state += UINT64_C(0x9E3779B97F4A7C15));
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
@@ -31,11 +32,13 @@ static uint64_t splitmix64_next(splitmix64 *rng) {
 
 /* A value in [0, range), range <= 2^32, by multiplying 32 random bits (Lemire's method without the
  * rejection step: the bias is below range / 2^32 and the result is reproducible). */
-static uint32_t splitmix64_below(splitmix64 *rng, uint64_t range) {
+static uint32_t splitmix64_below(splitmix64 *rng, uint64_t range)
+{
     return (uint32_t)(((splitmix64_next(rng) >> 32) * range) >> 32);
 }
 
-static void shuffle(uint32_t *sequence, uint32_t count, uint64_t seed) {
+static void shuffle(uint32_t *sequence, uint32_t count, uint64_t seed)
+{
     splitmix64 rng = {seed};
     for (uint32_t i = 0; i < count; ++i)
         sequence[i] = i;
@@ -47,21 +50,24 @@ static void shuffle(uint32_t *sequence, uint32_t count, uint64_t seed) {
     }
 }
 
-static uint32_t incidence_degree(const color_graph *g, const uint32_t *degree, uint32_t c) {
+static uint32_t incidence_degree(const color_graph *g, const uint32_t *degree, uint32_t c)
+{
     const uint32_t *particles = color_constraint(g, c);
     uint64_t sum = 0;
     for (uint32_t s = 0; s < g->arity; ++s) {
-        if (color_slot_counts(g, particles, s)) sum += degree[particles[s]] - 1u;
+        if (color_slot_counts(g, particles, s))
+            sum += degree[particles[s]] - 1u;
     }
     uint64_t cap = g->count - 1u;
     return (uint32_t)(sum < cap ? sum : cap);
 }
 
 /* A stable counting sort on the degree, largest first: O(count) time and count + 1 buckets. */
-static drape_result largest_first(const color_graph *g, const uint32_t *degree,
-                                  uint32_t *sequence) {
+static drape_result largest_first(const color_graph *g, const uint32_t *degree, uint32_t *sequence)
+{
     uint32_t *start = color_calloc((size_t)g->count + 1u, sizeof *start);
-    if (start == NULL) return DRAPE_ERROR_OUT_OF_MEMORY;
+    if (start == NULL)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
     /* Bucket b holds degree count - 1 - b, so that ascending buckets are descending degrees. */
     uint32_t top = g->count - 1u;
     for (uint32_t c = 0; c < g->count; ++c)
@@ -76,11 +82,14 @@ static drape_result largest_first(const color_graph *g, const uint32_t *degree,
 }
 
 drape_result color_make_sequence(const color_graph *g, drape_color_order order, uint64_t seed,
-                                 const uint32_t *degree, uint32_t **out_sequence) {
+                                 const uint32_t *degree, uint32_t **out_sequence)
+{
     *out_sequence = NULL;
-    if (order == DRAPE_COLOR_ORDER_NATURAL || g->count == 0) return DRAPE_OK;
+    if (order == DRAPE_COLOR_ORDER_NATURAL || g->count == 0)
+        return DRAPE_OK;
     uint32_t *sequence = color_alloc(g->count, sizeof *sequence);
-    if (sequence == NULL) return DRAPE_ERROR_OUT_OF_MEMORY;
+    if (sequence == NULL)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
     if (order == DRAPE_COLOR_ORDER_RANDOM) {
         shuffle(sequence, g->count, seed);
     } else {

@@ -2,10 +2,10 @@
  * turbulent wind, added to the velocities in the prediction of every substep.
  *
  * The world keeps the triangles that feel the air and, per particle, the list of its triangles
- * (host/adjacency.c), rebuilt before a step when the world has grown. The CPU reference computes the
- * force of every triangle, then lets every particle gather a third of its triangles' forces, in the
- * order the device does (host/opencl/aero_opencl.c), so the two backends agree bit for bit. Aerodynamics is
- * off until drape_world_set_aero gives a drag or lift coefficient.
+ * (host/adjacency.c), rebuilt before a step when the world has grown. The CPU reference computes
+ * the force of every triangle, then lets every particle gather a third of its triangles' forces, in
+ * the order the device does (host/opencl/aero_opencl.c), so the two backends agree bit for bit.
+ * Aerodynamics is off until drape_world_set_aero gives a drag or lift coefficient.
  */
 #include "aero.h"
 
@@ -60,8 +60,8 @@ drape_result drape_world_set_aero(drape_world *w, const drape_aero_def *d)
                        (double)d->air_density);
     if (!(d->turbulence >= 0.0f && d->turbulence <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->turbulence = %g m/s must be in [0, %g]", fn,
-                       (double)d->turbulence, (double)DR_MAX_MAGNITUDE);
+                       "%s: def->turbulence = %g m/s must be in [0, %g]", fn, (double)d->turbulence,
+                       (double)DR_MAX_MAGNITUDE);
     if (!(d->gust_length >= 1e-3f && d->gust_length <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->gust_length = %g m must be in [1e-3, %g]", fn,
@@ -118,8 +118,8 @@ drape_result drape_world_add_aero_triangles(drape_world *w, const uint32_t *indi
         if (f)
             a->forces = f;
         if (!tri || !f)
-            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u triangles",
-                           fn, need);
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u triangles", fn,
+                           need);
         a->capacity = cap;
     }
     memcpy(&a->triangles[(size_t)3 * a->count], indices, (size_t)3 * count * sizeof *indices);

@@ -91,8 +91,7 @@ static drape_result check_closed(const drape_world *w, const char *fn, const uin
                        fn, count);
     for (uint32_t t = 0; t < count; ++t)
         for (int k = 0; k < 3; ++k)
-            edges[3 * (size_t)t + k] =
-                (uint64_t)tri[3 * t + k] << 32 | tri[3 * t + (k + 1) % 3];
+            edges[3 * (size_t)t + k] = (uint64_t)tri[3 * t + k] << 32 | tri[3 * t + (k + 1) % 3];
     const size_t n = (size_t)3 * count;
     qsort(edges, n, sizeof *edges, dr_compare_u64);
     drape_result r = DRAPE_OK;
@@ -140,8 +139,8 @@ static drape_result index_vertices(const drape_world *w, const char *fn, dr_ball
     if (r == DRAPE_OK) {
         memcpy(b->vertices, sorted, (size_t)v * sizeof *sorted);
         for (size_t i = 0; i < n3; ++i) {
-            const uint32_t *hit = bsearch(&b->triangles[i], b->vertices, v, sizeof *b->vertices,
-                                          dr_compare_u32);
+            const uint32_t *hit =
+                bsearch(&b->triangles[i], b->vertices, v, sizeof *b->vertices, dr_compare_u32);
             local[i] = (uint32_t)(hit - b->vertices);
         }
         if (!dr_triangle_adjacency(local, b->triangle_count, v, &b->offsets, &b->incident))
@@ -301,9 +300,9 @@ void dr_balloons_project_cpu(drape_world *w, float h, bool start_substep)
             b->state = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
         const dr_vec4 o = w->x[b->vertices[0]];
         for (uint32_t v = 0; v < b->vertex_count; ++v)
-            s->gradients[v] = dr_balloon_gradient(w->x, w->d, b->triangles, b->incident,
-                                                  b->offsets[v], b->offsets[v + 1],
-                                                  b->vertices[v], o);
+            s->gradients[v] =
+                dr_balloon_gradient(w->x, w->d, b->triangles, b->incident, b->offsets[v],
+                                    b->offsets[v + 1], b->vertices[v], o);
         for (unsigned lane = 0; lane < DR_SUM_LANES; ++lane)
             dr_balloon_lane(w->x, w->d, b->triangles, b->triangle_count, s->gradients,
                             b->vertex_count, o, lane, &s->partial[2 * lane]);

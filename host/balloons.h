@@ -1,4 +1,5 @@
-/* Balloons' host state (host/balloons.c), shared with their OpenCL half (host/opencl/balloons_opencl.c). */
+/* Balloons' host state (host/balloons.c), shared with their OpenCL half
+ * (host/opencl/balloons_opencl.c). */
 #ifndef DRAPE_HOST_BALLOONS_H
 #define DRAPE_HOST_BALLOONS_H
 
@@ -7,7 +8,8 @@
 #include "../kernels/drape_balloon.h"
 
 /* One closed mesh under pressure. Its vertices are numbered locally (0 .. vertex_count - 1, in
- * increasing particle order); the adjacency is over local vertices, the triangles name particles. */
+ * increasing particle order); the adjacency is over local vertices, the triangles name particles.
+ */
 typedef struct dr_balloon {
     uint32_t triangle_count, vertex_count;
     uint32_t *triangles; /* 3 * triangle_count particle indices, outward */
@@ -17,21 +19,21 @@ typedef struct dr_balloon {
     float rest_volume;   /* V0, m^3 */
     float pressure;      /* k_pressure */
     float stiffness, compliance;
-    dr_vec4 state;       /* the CPU reference's (lambda, its last step, V (m^3), 0) */
+    dr_vec4 state; /* the CPU reference's (lambda, its last step, V (m^3), 0) */
 } dr_balloon;
 
 typedef struct dr_balloons {
     uint32_t count, capacity;
     dr_balloon *items;
-    dr_vec4 *gradients;                /* the CPU reference's, for the largest balloon */
+    dr_vec4 *gradients; /* the CPU reference's, for the largest balloon */
     uint32_t gradients_capacity;
     dr_wide partial[2 * DR_SUM_LANES]; /* the CPU reference's lane sums */
     uint64_t version;                  /* changes whenever a balloon is added */
 } dr_balloons;
 
 #if DRAPE_HAVE_OPENCL
-/* The device half (host/opencl/balloons_opencl.c): every balloon projected once, on the device's x and d;
- * start_substep zeroes the multipliers first. *state is made on first use. */
+/* The device half (host/opencl/balloons_opencl.c): every balloon projected once, on the device's x
+ * and d; start_substep zeroes the multipliers first. *state is made on first use. */
 struct dr_balloons_cl;
 struct dr_cl_context;
 struct _cl_mem;

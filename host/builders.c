@@ -115,15 +115,16 @@ static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t
     return drape_world_add_dihedral(w, &d, NULL);
 }
 
-/* A dihedral constraint across every interior edge of the triangulated grid. Quad (i, j) splits into
- * A = (00, 10, 11) and B = (00, 11, 01); windings agree, so a flat cloth has angle 0 everywhere.
- * Passes: the quad diagonals, then the edges across the grid's longer side, then the others; each
- * row by row. Natural first-fit then reaches the lower bound of 12 colours on any grid (coloring/
- * drape_coloring.h); the other order of the last two passes costs a 13th colour on wide grids. */
+/* A dihedral constraint across every interior edge of the triangulated grid. Quad (i, j) splits
+ * into A = (00, 10, 11) and B = (00, 11, 01); windings agree, so a flat cloth has angle 0
+ * everywhere. Passes: the quad diagonals, then the edges across the grid's longer side, then the
+ * others; each row by row. Natural first-fit then reaches the lower bound of 12 colours on any grid
+ * (coloring/ drape_coloring.h); the other order of the last two passes costs a 13th colour on wide
+ * grids. */
 static drape_result add_dihedrals(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny,
                                   drape_stiffness s)
 {
-#define P(i, j) (base + (uint32_t)(j) * nx + (uint32_t)(i))
+#define P(i, j) (base + (uint32_t)(j)*nx + (uint32_t)(i))
     drape_result r = DRAPE_OK;
     for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j) /* quad diagonals */
         for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
@@ -169,13 +170,12 @@ typedef struct mesh_contact {
     bool self;
 } mesh_contact;
 
-static drape_result check_mesh_contact(drape_world *w, float radius, uint32_t group,
-                                       const char *fn)
+static drape_result check_mesh_contact(drape_world *w, float radius, uint32_t group, const char *fn)
 {
     if (radius != radius || radius > DR_MAX_MAGNITUDE)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->radius = %g m must be at most %g (< 0: half the rest spacing)",
-                       fn, (double)radius, (double)DR_MAX_MAGNITUDE);
+                       "%s: def->radius = %g m must be at most %g (< 0: half the rest spacing)", fn,
+                       (double)radius, (double)DR_MAX_MAGNITUDE);
     if (group > DRAPE_GROUP_MAX && group != DRAPE_GROUP_NEW)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->group = %u is neither <= DRAPE_GROUP_MAX nor DRAPE_GROUP_NEW", fn,
@@ -243,8 +243,7 @@ void dr_build_info_since(const drape_world *w, const dr_build_mark *m, drape_bui
     out->neo_hookean_count = c[DRAPE_CONSTRAINT_NEO_HOOKEAN].count - out->first_neo_hookean;
 }
 
-drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
-                                   drape_build_info *out)
+drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, drape_build_info *out)
 {
     static const char fn[] = "drape_world_add_cloth";
     DR_CHECK_DEF(&w->def, d, fn, "cloth");
@@ -262,8 +261,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
         !dr_valid_stiffness(d->bend_stiffness) || !dr_valid_stiffness(d->tether_stiffness))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: a stiffness of def->stretch, shear_stiffness, bend_stiffness or "
-                       "tether_stiffness is outside [0, 1] or a compliance is NaN or above %g", fn,
-                       (double)DR_MAX_COMPLIANCE);
+                       "tether_stiffness is outside [0, 1] or a compliance is NaN or above %g",
+                       fn, (double)DR_MAX_COMPLIANCE);
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
@@ -277,8 +276,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
                        fn, (double)d->tear_strain);
     if ((uint64_t)d->tear_spares > (uint64_t)d->nx * d->ny)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->tear_spares = %u must be at most nx * ny = %u", fn,
-                       d->tear_spares, d->nx * d->ny);
+                       "%s: def->tear_spares = %u must be at most nx * ny = %u", fn, d->tear_spares,
+                       d->nx * d->ny);
 
     const uint32_t nx = d->nx, ny = d->ny, n = nx * ny;
     /* What the cloth will need, before any of it is allocated: at most 2 stretch, 2 shear and 2
@@ -300,9 +299,8 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d,
     float m = d->mass / (float)n;
     const float spacing_u = length3(d->u_axis) / (float)(nx - 1),
                 spacing_v = length3(d->v_axis) / (float)(ny - 1);
-    const mesh_contact contact =
-        take_mesh_contact(w, d->radius, spacing_u < spacing_v ? spacing_u : spacing_v, d->group,
-                          d->self_collision);
+    const mesh_contact contact = take_mesh_contact(
+        w, d->radius, spacing_u < spacing_v ? spacing_u : spacing_v, d->group, d->self_collision);
     for (uint32_t j = 0; j < ny; ++j)
         for (uint32_t i = 0; i < nx; ++i) {
             float s = (float)i / (float)(nx - 1), t = (float)j / (float)(ny - 1);
@@ -370,9 +368,11 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
                        "%s: def->mass = %g kg must be > 0 and start, end finite and within %g m",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
     if (!dr_valid_stiffness(d->stretch) || !dr_valid_stiffness(d->bend_stiffness))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
-                       "or above %g", fn, (double)DR_MAX_COMPLIANCE);
+        return dr_fail(
+            &w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+            "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
+            "or above %g",
+            fn, (double)DR_MAX_COMPLIANCE);
     drape_result checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)
         return checked;
@@ -388,9 +388,8 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
                        d->count);
     float m = d->mass / (float)d->count;
     const drape_vec3 span = {d->end.x - d->start.x, d->end.y - d->start.y, d->end.z - d->start.z};
-    const mesh_contact contact = take_mesh_contact(w, d->radius,
-                                                   length3(span) / (float)(d->count - 1), d->group,
-                                                   d->self_collision);
+    const mesh_contact contact = take_mesh_contact(
+        w, d->radius, length3(span) / (float)(d->count - 1), d->group, d->self_collision);
     for (uint32_t i = 0; i < d->count; ++i) {
         float s = (float)i / (float)(d->count - 1);
         defs[i].position = (drape_vec3){d->start.x + (d->end.x - d->start.x) * s,

@@ -1,8 +1,8 @@
 /* Constraints: distance, dihedral bending and attachment, and their colour-ordered solver copies.
  *
  * The user's constraints stay in creation order, so ids are stable. Before a step, each type is
- * coloured (coloring/) and copied into colour order; the copy is what a backend projects, one colour
- * a contiguous range (Fratarcangeli & Pellacini, SIGRAD 2014). The copy also holds the
+ * coloured (coloring/) and copied into colour order; the copy is what a backend projects, one
+ * colour a contiguous range (Fratarcangeli & Pellacini, SIGRAD 2014). The copy also holds the
  * iteration-corrected PBD stiffness k' = 1 - (1 - k)^(1/n) (Müller et al. 2007, section 3.3).
  */
 #include "world_internal.h"
@@ -132,8 +132,8 @@ drape_result dr_check_constraint(const drape_world *w, const char *fn, const uin
 }
 
 drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, const char *fn,
-                                 const uint32_t *idx, float rest, float stiffness,
-                                 float compliance, uint8_t kind, dr_vec4 target, uint32_t *out_id)
+                                 const uint32_t *idx, float rest, float stiffness, float compliance,
+                                 uint8_t kind, dr_vec4 target, uint32_t *out_id)
 {
     dr_constraints *s = &w->constraints[type];
     uint32_t id;
@@ -141,8 +141,8 @@ drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, con
         id = s->free_ids[--s->free_count];
     } else {
         if (!reserve_one(s))
-            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
-                           "%s: no memory for %u constraints", fn, s->count + 1);
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u constraints",
+                           fn, s->count + 1);
         id = s->count++;
         s->generation[id] = 1;
     }
@@ -178,8 +178,8 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
     if ((unsigned)def->kind > DRAPE_DISTANCE_BEND)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->kind = %d is not a kind",
                        fn, (int)def->kind);
-    float rest = def->rest_length >= 0.0f ? def->rest_length
-                                          : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
+    float rest =
+        def->rest_length >= 0.0f ? def->rest_length : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
     return dr_store_constraint(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness,
                                def->compliance, (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f),
                                out_id);
@@ -200,7 +200,8 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
     if (!isnan(def->rest_angle) && !(fabsf(def->rest_angle) <= 3.14159266f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->rest_angle = %g rad must be in [-pi, pi] (or NaN: the current "
-                       "angle)", fn, (double)def->rest_angle);
+                       "angle)",
+                       fn, (double)def->rest_angle);
     float rest = !isnan(def->rest_angle)
                      ? def->rest_angle
                      : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
@@ -238,13 +239,12 @@ static drape_result attachment_slot(const drape_world *w, drape_attachment_id id
 {
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_ATTACHMENT];
     if (id.index >= s->count || s->removed[id.index] || s->generation[id.index] != id.generation)
-        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
-                       "%s: attachment id %u (generation %u) does not exist%s", fn, id.index,
-                       id.generation,
-                       id.index < s->count && id.generation > 0 &&
-                               id.generation < s->generation[id.index]
-                           ? ": it was removed"
-                           : "");
+        return dr_fail(
+            &w->def, DRAPE_ERROR_OUT_OF_RANGE,
+            "%s: attachment id %u (generation %u) does not exist%s", fn, id.index, id.generation,
+            id.index < s->count && id.generation > 0 && id.generation < s->generation[id.index]
+                ? ": it was removed"
+                : "");
     *slot = id.index;
     return DRAPE_OK;
 }
@@ -306,10 +306,7 @@ static float corrected_stiffness(float k, int iterations)
     return 1.0f - powf(1.0f - k, 1.0f / (float)iterations);
 }
 
-float dr_corrected_stiffness(float k, int iterations)
-{
-    return corrected_stiffness(k, iterations);
-}
+float dr_corrected_stiffness(float k, int iterations) { return corrected_stiffness(k, iterations); }
 
 /* Checks a range of never-removed constraints for the readers below. */
 static drape_result check_range(const drape_world *w, const char *fn, drape_constraint_type type,
@@ -328,14 +325,15 @@ static drape_result check_range(const drape_world *w, const char *fn, drape_cons
 drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uint32_t count,
                                        drape_distance_def *out)
 {
-    drape_result r = check_range(w, "drape_world_get_distances", DRAPE_CONSTRAINT_DISTANCE, first,
-                                 count, out);
+    drape_result r =
+        check_range(w, "drape_world_get_distances", DRAPE_CONSTRAINT_DISTANCE, first, count, out);
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t id = first + k;
-        out[k] = (drape_distance_def){s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1],
-                                      s->rest[id], s->stiffness[id], s->compliance[id],
-                                      (drape_distance_kind)s->kind[id], DR_DEF_COOKIE};
+        out[k] = (drape_distance_def){
+            s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1], s->rest[id],
+            s->stiffness[id],       s->compliance[id],          (drape_distance_kind)s->kind[id],
+            DR_DEF_COOKIE};
     }
     return r;
 }
@@ -343,13 +341,18 @@ drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uin
 drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uint32_t count,
                                        drape_dihedral_def *out)
 {
-    drape_result r = check_range(w, "drape_world_get_dihedrals", DRAPE_CONSTRAINT_DIHEDRAL, first,
-                                 count, out);
+    drape_result r =
+        check_range(w, "drape_world_get_dihedrals", DRAPE_CONSTRAINT_DIHEDRAL, first, count, out);
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DIHEDRAL];
     for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t *i = &s->idx[4 * (size_t)(first + k)];
-        out[k] = (drape_dihedral_def){i[0], i[1], i[2], i[3], s->rest[first + k],
-                                      s->stiffness[first + k], s->compliance[first + k],
+        out[k] = (drape_dihedral_def){i[0],
+                                      i[1],
+                                      i[2],
+                                      i[3],
+                                      s->rest[first + k],
+                                      s->stiffness[first + k],
+                                      s->compliance[first + k],
                                       DR_DEF_COOKIE};
     }
     return r;
@@ -402,16 +405,17 @@ static size_t slot_bytes(const dr_constraints *s)
 static size_t solver_constraint_bytes(const dr_constraints *c)
 {
     const dr_solver_set *s = NULL;
-    return c->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime +
-           sizeof *s->compliance + c->multipliers * sizeof *s->lambda + sizeof *s->target +
-           sizeof *s->slot_of + c->params * sizeof *s->param;
+    return c->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime + sizeof *s->compliance +
+           c->multipliers * sizeof *s->lambda + sizeof *s->target + sizeof *s->slot_of +
+           c->params * sizeof *s->param;
 }
 
-/* Bytes of a solver set: its constraints, the slot map of `ids` creation ids, the colour offsets. */
+/* Bytes of a solver set: its constraints, the slot map of `ids` creation ids, the colour offsets.
+ */
 static size_t solver_bytes(const dr_solver_set *s, const dr_constraints *c, uint32_t ids)
 {
-    return s->count * (solver_constraint_bytes(c) - sizeof *s->slot_of) +
-           ids * sizeof *s->slot_of + (s->stats.colors + 1) * sizeof *s->offsets;
+    return s->count * (solver_constraint_bytes(c) - sizeof *s->slot_of) + ids * sizeof *s->slot_of +
+           (s->stats.colors + 1) * sizeof *s->offsets;
 }
 
 uint64_t dr_world_bytes_for(const drape_world *w, uint64_t particles, uint64_t distances,
@@ -433,14 +437,12 @@ uint64_t dr_world_bytes_for(const drape_world *w, uint64_t particles, uint64_t d
 uint64_t drape_world_host_bytes(const drape_world *w)
 {
     uint64_t bytes = sizeof *w;
-    bytes += (uint64_t)w->particle_capacity *
-             (sizeof *w->x + sizeof *w->v + sizeof *w->d + sizeof *w->a + sizeof *w->a1 +
-              sizeof *w->contacts);
+    bytes += (uint64_t)w->particle_capacity * (sizeof *w->x + sizeof *w->v + sizeof *w->d +
+                                               sizeof *w->a + sizeof *w->a1 + sizeof *w->contacts);
     bytes += (uint64_t)w->collider_capacity * sizeof *w->colliders;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const dr_constraints *s = &w->constraints[t];
-        bytes += (uint64_t)s->capacity * slot_bytes(s) +
-                 solver_bytes(&w->solver[t], s, s->count);
+        bytes += (uint64_t)s->capacity * slot_bytes(s) + solver_bytes(&w->solver[t], s, s->count);
     }
     return bytes;
 }
@@ -503,8 +505,14 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
     for (uint32_t i = 0; i < w->particle_count; ++i)
         movable[i] = w->x[i].w > 0.0f;
 
-    drape_color_input in = {packed, arity, n, movable, w->particle_count,
-                            w->def.color_order, w->def.color_seed, w->def.color_balance};
+    drape_color_input in = {packed,
+                            arity,
+                            n,
+                            movable,
+                            w->particle_count,
+                            w->def.color_order,
+                            w->def.color_seed,
+                            w->def.color_balance};
     r = drape_color_constraints(&in, &coloring);
     if (r != DRAPE_OK) {
         dr_log(&w->def, DRAPE_LOG_ERROR, "colouring constraint type %d failed: %s", (int)type,

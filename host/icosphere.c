@@ -3,8 +3,8 @@
  * midpoint of an edge (shared by the edge's two faces through a hash of the edge), and every vertex
  * is pushed out onto the sphere: 10 * 4^s + 2 particles, 20 * 4^s triangles, all counter-clockwise
  * seen from outside. Every edge becomes a distance constraint; with bending, every edge also gets a
- * dihedral across it (its wings are the opposite corners of its two faces); with pressure, the faces
- * become a balloon (host/balloons.c).
+ * dihedral across it (its wings are the opposite corners of its two faces); with pressure, the
+ * faces become a balloon (host/balloons.c).
  */
 #include "world_internal.h"
 
@@ -77,9 +77,9 @@ static bool make_mesh(uint32_t s, mesh *m)
                                       {0, -1, t}, {0, 1, t}, {0, -1, -t}, {0, 1, -t},
                                       {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
     static const uint32_t faces[20][3] = {
-        {0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+        {0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
         {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
-        {3, 8, 9},  {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
+        {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
     const uint32_t final_faces = 20u << (2 * s), final_vertices = 10u * (1u << (2 * s)) + 2u;
     memset(m, 0, sizeof *m);
     m->p = malloc((size_t)final_vertices * sizeof *m->p);

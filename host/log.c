@@ -1,6 +1,6 @@
 /* Results and log messages. Every failure in drape is reported twice: as a drape_result that the
- * caller can branch on, and as one sentence through the world's log callback that names the function,
- * the argument and what is wrong, so that a user reading a log knows what to fix. */
+ * caller can branch on, and as one sentence through the world's log callback that names the
+ * function, the argument and what is wrong, so that a user reading a log knows what to fix. */
 #include "world_internal.h"
 
 #include <stdio.h>
@@ -8,13 +8,20 @@
 const char *drape_result_string(drape_result result)
 {
     switch (result) {
-    case DRAPE_OK: return "ok";
-    case DRAPE_ERROR_INVALID_ARGUMENT: return "invalid argument";
-    case DRAPE_ERROR_OUT_OF_RANGE: return "index out of range";
-    case DRAPE_ERROR_OUT_OF_MEMORY: return "out of memory";
-    case DRAPE_ERROR_BACKEND: return "backend failure";
-    case DRAPE_ERROR_UNSUPPORTED: return "unsupported";
-    case DRAPE_ERROR_NON_FINITE: return "non-finite state";
+    case DRAPE_OK:
+        return "ok";
+    case DRAPE_ERROR_INVALID_ARGUMENT:
+        return "invalid argument";
+    case DRAPE_ERROR_OUT_OF_RANGE:
+        return "index out of range";
+    case DRAPE_ERROR_OUT_OF_MEMORY:
+        return "out of memory";
+    case DRAPE_ERROR_BACKEND:
+        return "backend failure";
+    case DRAPE_ERROR_UNSUPPORTED:
+        return "unsupported";
+    case DRAPE_ERROR_NON_FINITE:
+        return "non-finite state";
     }
     return "unknown result";
 }

@@ -3,12 +3,13 @@
  * dr_solve_neo_hookean in kernels/drape_shared.h (the equations are there).
  *
  * A tetrahedron is stored with its rest shape's inverse Dm^-1, the two compliances 1 / (mu V0) and
- * 1 / (lambda V0) and gamma = 1 + mu / lambda (the solver set's param, DR_NEO_HOOKEAN_PARAMS floats),
- * its rest volume V0 in rest, and the user's Young's modulus and Poisson's ratio in target, so that
- * drape_world_get_neo_hookean gives back what was asked for. The Lamé parameters of the energy come
- * from E and nu by matching its small-strain limit to linear elasticity: mu = E / (2 (1 + nu)),
- * lambda = lambda_Lame + mu = mu / (1 - 2 nu) (the stable Neo-Hookean energy mu/2 (I_C - 3) +
- * lambda/2 (J - 1 - mu/lambda)^2 has the stress mu (eps + eps^T) + (lambda - mu) tr(eps) I there).
+ * 1 / (lambda V0) and gamma = 1 + mu / lambda (the solver set's param, DR_NEO_HOOKEAN_PARAMS
+ * floats), its rest volume V0 in rest, and the user's Young's modulus and Poisson's ratio in
+ * target, so that drape_world_get_neo_hookean gives back what was asked for. The Lamé parameters of
+ * the energy come from E and nu by matching its small-strain limit to linear elasticity: mu = E /
+ * (2 (1 + nu)), lambda = lambda_Lame + mu = mu / (1 - 2 nu) (the stable Neo-Hookean energy mu/2
+ * (I_C - 3) + lambda/2 (J - 1 - mu/lambda)^2 has the stress mu (eps + eps^T) + (lambda - mu)
+ * tr(eps) I there).
  */
 #include "world_internal.h"
 
@@ -65,11 +66,12 @@ drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean
     const double v0 = det / 6.0, mu = E / (2.0 * (1.0 + nu)), lambda = mu / (1.0 - 2.0 * nu);
     const double alpha_d = 1.0 / (mu * v0), alpha_h = 1.0 / (lambda * v0);
     if (!(alpha_d <= DR_MAX_COMPLIANCE && alpha_h <= DR_MAX_COMPLIANCE))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: the compliance 1 / (mu V0) = %g of the tetrahedron of particles %u, %u, "
-                       "%u, %u (V0 = %g m^3, mu = %g Pa) is above %g: too soft or too small",
-                       fn, fmax(alpha_d, alpha_h), idx[0], idx[1], idx[2], idx[3], v0, mu,
-                       (double)DR_MAX_COMPLIANCE);
+        return dr_fail(
+            &w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+            "%s: the compliance 1 / (mu V0) = %g of the tetrahedron of particles %u, %u, "
+            "%u, %u (V0 = %g m^3, mu = %g Pa) is above %g: too soft or too small",
+            fn, fmax(alpha_d, alpha_h), idx[0], idx[1], idx[2], idx[3], v0, mu,
+            (double)DR_MAX_COMPLIANCE);
     param[9] = (float)alpha_d;
     param[10] = (float)alpha_h;
     param[11] = (float)(1.0 + mu / lambda);
@@ -95,8 +97,7 @@ drape_result drape_world_get_neo_hookean(const drape_world *w, uint32_t id,
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
     if (id >= s->count)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
-                       "%s: Neo-Hookean id %u does not exist (the world has %u)", fn, id,
-                       s->count);
+                       "%s: Neo-Hookean id %u does not exist (the world has %u)", fn, id, s->count);
     for (int k = 0; k < 4; ++k)
         out->particles[k] = s->idx[4 * (size_t)id + k];
     out->youngs_modulus = s->target[id].x;

@@ -1,6 +1,6 @@
 /* The OpenCL backend of a build without it (-DDRAPE_OPENCL=OFF, for machines without OpenCL or
- * CLBlast): the world runs on the CPU reference, DRAPE_BACKEND_AUTO falls back to it, and asking for
- * OpenCL or for the device list fails with DRAPE_ERROR_UNSUPPORTED and a message that says why.
+ * CLBlast): the world runs on the CPU reference, DRAPE_BACKEND_AUTO falls back to it, and asking
+ * for OpenCL or for the device list fails with DRAPE_ERROR_UNSUPPORTED and a message that says why.
  * A world never holds a backend here (world->cl stays NULL), so the calls that need one are never
  * reached; they fail the same way rather than assume it. */
 #include "world_internal.h"

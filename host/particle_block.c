@@ -1,7 +1,7 @@
-/* The bulk builder of loose particles: a box or a sphere filled with balls of one radius, on a cubic
- * lattice or on the same lattice jittered by a seeded random offset. The jitter is at most half the
- * gap between lattice neighbours along each axis, so no two balls start overlapping and the packing
- * is reproducible from the seed (a splitmix64 stream, the same on every platform).
+/* The bulk builder of loose particles: a box or a sphere filled with balls of one radius, on a
+ * cubic lattice or on the same lattice jittered by a seeded random offset. The jitter is at most
+ * half the gap between lattice neighbours along each axis, so no two balls start overlapping and
+ * the packing is reproducible from the seed (a splitmix64 stream, the same on every platform).
  */
 #include "world_internal.h"
 
@@ -88,8 +88,8 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
         per[0] * per[1] * per[2] > (double)(1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: a block of %g x %g x %g m holds %s balls of radius %g m at pitch %g m "
-                       "(at least 1, at most 2^28)", fn, (double)size.x, (double)size.y,
-                       (double)size.z,
+                       "(at least 1, at most 2^28)",
+                       fn, (double)size.x, (double)size.y, (double)size.z,
                        per[0] < 1.0 || per[1] < 1.0 || per[2] < 1.0 ? "no" : "too many",
                        (double)d->radius, (double)pitch);
     const uint32_t nx = (uint32_t)per[0], ny = (uint32_t)per[1], nz = (uint32_t)per[2];

@@ -34,7 +34,8 @@ static drape_result check_particle(const drape_world *w, const drape_particle_de
     if (!(d->radius >= 0.0f && d->radius <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: radius = %g m must be >= 0 (0: no particle contacts) and "
-                       "at most %g", fn, i, (double)d->radius, (double)DR_MAX_MAGNITUDE);
+                       "at most %g",
+                       fn, i, (double)d->radius, (double)DR_MAX_MAGNITUDE);
     if (d->group > DRAPE_GROUP_MAX)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: particle %u: group = %u is above DRAPE_GROUP_MAX (%u)", fn, i, d->group,
@@ -69,9 +70,9 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     uint32_t need = w->particle_count + count;
     if (need > w->particle_capacity) {
         uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_d = cap, cap_a = cap,
-                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap,
-                 cap_i = cap;
-        /* Grow each array; a failure part way leaves larger arrays and the old count: still valid. */
+                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap, cap_i = cap;
+        /* Grow each array; a failure part way leaves larger arrays and the old count: still valid.
+         */
         if (!dr_grow((void **)&w->x, &cap_x, need, sizeof *w->x) ||
             !dr_grow((void **)&w->v, &cap_v, need, sizeof *w->v) ||
             !dr_grow((void **)&w->d, &cap_d, need, sizeof *w->d) ||
@@ -81,8 +82,8 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
             !dr_grow((void **)&w->shape, &cap_s, need, sizeof *w->shape) ||
             !dr_grow((void **)&w->group, &cap_g, need, sizeof *w->group) ||
             !dr_grow((void **)&w->inflate, &cap_i, need, sizeof *w->inflate))
-            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
-                           "%s: no memory for %u particles", fn, need);
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn,
+                           need);
         w->particle_capacity = cap_x;
     }
     for (uint32_t i = 0; i < count; ++i) {
@@ -171,8 +172,7 @@ drape_result drape_world_get_velocities(const drape_world *w, uint32_t first, ui
     return copy_xyz(w, w->v, first, count, out, "drape_world_get_velocities");
 }
 
-drape_result drape_world_get_radii(const drape_world *w, uint32_t first, uint32_t count,
-                                   float *out)
+drape_result drape_world_get_radii(const drape_world *w, uint32_t first, uint32_t count, float *out)
 {
     drape_result r = check_range(w, first, count, out, "drape_world_get_radii");
     if (r != DRAPE_OK)

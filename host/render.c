@@ -2,9 +2,9 @@
  * OpenCL backend writes directly.
  *
  * Normals are area-weighted vertex normals (the sum of the incident triangles' cross products,
- * normalised). Each vertex gathers over its own incident triangles: drape_world_set_triangles builds
- * that adjacency once (CSR: offsets per particle into a list of triangle ids), so the kernel needs no
- * atomics and the CPU and the device sum in the same order with the same code
+ * normalised). Each vertex gathers over its own incident triangles: drape_world_set_triangles
+ * builds that adjacency once (CSR: offsets per particle into a list of triangle ids), so the kernel
+ * needs no atomics and the CPU and the device sum in the same order with the same code
  * (dr_vertex_normal in kernels/drape_shared.h).
  *
  * Three ways out, one kernel (kernels/render.cl, render_vertices):
@@ -16,8 +16,8 @@
  *     the kernel into them and releases them. Nothing crosses to the host.
  *
  * The state lives in world->render, made on first use and freed by drape_world_destroy before the
- * backend (its cl_mem belong to the backend's context). A build without OpenCL (DRAPE_HAVE_OPENCL 0)
- * keeps the first way alone.
+ * backend (its cl_mem belong to the backend's context). A build without OpenCL (DRAPE_HAVE_OPENCL
+ * 0) keeps the first way alone.
  */
 #include "world_internal.h"
 
@@ -41,8 +41,8 @@ typedef struct dr_render {
 #if DRAPE_HAVE_OPENCL /* the OpenCL backend */
     cl_kernel kernel;
     cl_mem d_triangles, d_offsets, d_incident;
-    cl_mem d_positions, d_normals; /* the read-back path's outputs */
-    size_t d_vertices;             /* particles d_positions and d_normals hold */
+    cl_mem d_positions, d_normals;   /* the read-back path's outputs */
+    size_t d_vertices;               /* particles d_positions and d_normals hold */
     cl_mem gl_positions, gl_normals; /* the viewer's GL buffers, shared */
 #endif
 } dr_render;
@@ -90,7 +90,8 @@ static drape_result get_render(drape_world *w, const char *fn, dr_render **out)
     if (!w->render) {
         w->render = calloc(1, sizeof *w->render);
         if (!w->render)
-            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for the renderer", fn);
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for the renderer",
+                           fn);
         w->render->device_stale = true;
     }
     *out = w->render;
@@ -166,7 +167,8 @@ static drape_result prepare(drape_world *w, const char *fn, dr_render **out)
     return res;
 }
 
-/* ---- OpenCL ------------------------------------------------------------------------------------ */
+/* ---- OpenCL ------------------------------------------------------------------------------------
+ */
 #if DRAPE_HAVE_OPENCL
 
 static drape_result make_buffer(dr_cl_context *ctx, cl_mem *buf, size_t bytes, const char *what,
@@ -209,10 +211,16 @@ static drape_result launch(drape_world *w, dr_render *r, cl_mem positions, cl_me
     if (res != DRAPE_OK)
         return res;
     const cl_uint n = w->particle_count;
-    const struct { size_t size; const void *value; } args[] = {
-        {sizeof positions, &positions},      {sizeof normals, &normals},
-        {sizeof x, &x},                      {sizeof r->d_triangles, &r->d_triangles},
-        {sizeof r->d_offsets, &r->d_offsets}, {sizeof r->d_incident, &r->d_incident},
+    const struct {
+        size_t size;
+        const void *value;
+    } args[] = {
+        {sizeof positions, &positions},
+        {sizeof normals, &normals},
+        {sizeof x, &x},
+        {sizeof r->d_triangles, &r->d_triangles},
+        {sizeof r->d_offsets, &r->d_offsets},
+        {sizeof r->d_incident, &r->d_incident},
         {sizeof n, &n},
     };
     for (cl_uint i = 0; i < sizeof args / sizeof *args; ++i) {
@@ -224,8 +232,8 @@ static drape_result launch(drape_world *w, dr_render *r, cl_mem positions, cl_me
     return dr_cl_launch_1d(ctx, r->kernel, n, -1);
 }
 
-static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t first,
-                                       uint32_t count, float *positions, float *normals)
+static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t first, uint32_t count,
+                                       float *positions, float *normals)
 {
     dr_cl_context *ctx = cl_ctx(w);
     const size_t n = w->particle_count, bytes = n * 4 * sizeof(float);
@@ -240,7 +248,8 @@ static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t fi
     }
     if (res == DRAPE_OK)
         res = launch(w, r, r->d_positions, r->d_normals);
-    const size_t offset = (size_t)first * 4 * sizeof(float), part = (size_t)count * 4 * sizeof(float);
+    const size_t offset = (size_t)first * 4 * sizeof(float),
+                 part = (size_t)count * 4 * sizeof(float);
     if (res == DRAPE_OK)
         res = dr_cl_buffer_read(ctx, r->d_positions, offset, part, positions);
     if (res == DRAPE_OK)
@@ -249,7 +258,8 @@ static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t fi
 }
 #endif
 
-/* ---- the API ----------------------------------------------------------------------------------- */
+/* ---- the API -----------------------------------------------------------------------------------
+ */
 
 drape_result drape_world_get_render_data(drape_world *w, uint32_t first, uint32_t count,
                                          float *positions, float *normals)
@@ -278,8 +288,8 @@ drape_result drape_world_get_render_data(drape_world *w, uint32_t first, uint32_
     for (uint32_t k = 0; k < count; ++k) {
         const uint32_t i = first + k;
         dr_vec4 p = dr_render_position(w->x[i]);
-        dr_vec4 nrm = dr_vertex_normal(w->x, r->triangles, r->incident, r->offsets[i],
-                                       r->offsets[i + 1]);
+        dr_vec4 nrm =
+            dr_vertex_normal(w->x, r->triangles, r->incident, r->offsets[i], r->offsets[i + 1]);
         memcpy(positions + 4 * (size_t)k, &p, sizeof p);
         memcpy(normals + 4 * (size_t)k, &nrm, sizeof nrm);
     }
@@ -303,7 +313,8 @@ drape_result drape_world_bind_gl_buffers(drape_world *w, uint32_t positions_vbo,
     if (!drape_world_has_gl_sharing(w))
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
                        "%s: this world cannot share OpenGL buffers (it needs the OpenCL backend "
-                       "made with def.gl_context on a device with cl_khr_gl_sharing)", fn);
+                       "made with def.gl_context on a device with cl_khr_gl_sharing)",
+                       fn);
     if (!positions_vbo || !normals_vbo || positions_vbo == normals_vbo)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: positions_vbo = %u and normals_vbo = %u must be two buffer objects", fn,

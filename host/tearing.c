@@ -1,5 +1,5 @@
-/* Breakable links and tearing (Müller et al., "Position Based Dynamics", 2007: a vertex split by the
- * plane through it perpendicular to an over-stretched edge).
+/* Breakable links and tearing (Müller et al., "Position Based Dynamics", 2007: a vertex split by
+ * the plane through it perpendicular to an over-stretched edge).
  *
  * After every step the host checks each breakable distance constraint against its limit (the
  * OpenCL backend's positions are read back first). A stretch link of a tearing cloth splits one of
@@ -61,8 +61,8 @@ static dr_tear *get_tear(drape_world *w, const char *fn)
         if (split)
             t->splittable = split;
         if (!limit || !split) {
-            dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u breakable links",
-                    fn, need);
+            dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u breakable links", fn,
+                    need);
             return NULL;
         }
         memset(t->limit + t->capacity, 0, (size_t)(need - t->capacity) * sizeof *limit);

@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A tetrahedron flatter than this fraction of its longest edge cubed is degenerate (as volumes.c). */
+/* A tetrahedron flatter than this fraction of its longest edge cubed is degenerate (as volumes.c).
+ */
 #define DR_TET_MIN_VOLUME_RATIO 1e-6
 
 drape_tet_mesh_def drape_default_tet_mesh_def(void)
@@ -100,10 +101,11 @@ static drape_result check_mesh(const drape_world *w, const char *fn, const drape
     }
     for (uint32_t i = 0; i < d->vertex_count; ++i)
         if (!(mass[i] >= (double)DR_MIN_MASS))
-            return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                           "%s: vertex %u is a corner of no tetrahedron (or its mass %g kg is below "
-                           "%g): every vertex must belong to the mesh",
-                           fn, i, mass[i], (double)DR_MIN_MASS);
+            return dr_fail(
+                &w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                "%s: vertex %u is a corner of no tetrahedron (or its mass %g kg is below "
+                "%g): every vertex must belong to the mesh",
+                fn, i, mass[i], (double)DR_MIN_MASS);
     return DRAPE_OK;
 }
 

@@ -212,9 +212,8 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
                        "%s: def->nx = %u, ny = %u, nz = %u: each must be >= 2 and nx*ny*nz <= "
                        "2^24",
                        fn, d->nx, d->ny, d->nz);
-    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->origin) ||
-        !dr_within3(d->size) || !(d->size.x > 0.0f && d->size.y > 0.0f && d->size.z > 0.0f) ||
-        !dr_within3(d->velocity))
+    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->origin) || !dr_within3(d->size) ||
+        !(d->size.x > 0.0f && d->size.y > 0.0f && d->size.z > 0.0f) || !dr_within3(d->velocity))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->mass = %g kg and every component of def->size must be > 0, and "
                        "origin, size, velocity finite and within %g (m, m/s)",

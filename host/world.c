@@ -1,8 +1,8 @@
 /* The world: its settings, its lifetime and the step entry point.
  *
- * A world owns everything it simulates and nothing is global, so any number of worlds can live in one
- * process. drape_world_step validates nothing per step: every input was checked when it entered the
- * world, and a rejected input leaves the world exactly as it was.
+ * A world owns everything it simulates and nothing is global, so any number of worlds can live in
+ * one process. drape_world_step validates nothing per step: every input was checked when it entered
+ * the world, and a rejected input leaves the world exactly as it was.
  */
 #include "world_internal.h"
 
@@ -88,7 +88,8 @@ static drape_result requested_kernel(const drape_world_def *def, drape_distance_
         }
     return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                    "DRAPE_DISTANCE_KERNEL=\"%s\" is not a distance kernel: use auto, "
-                   "per-constraint, lanes16 or fused", env);
+                   "per-constraint, lanes16 or fused",
+                   env);
 }
 
 /* Checks a def field by field; `fn` names the API call in the message. */
@@ -103,8 +104,9 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.dt = %g s must be in (0, %g]",
                        fn, (double)def->dt, (double)DRAPE_MAX_DT);
     if (def->substeps < 1 || def->substeps > DRAPE_MAX_SUBSTEPS)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.substeps = %d must be in [1, %d]",
-                       fn, def->substeps, DRAPE_MAX_SUBSTEPS);
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.substeps = %d must be in [1, %d]", fn, def->substeps,
+                       DRAPE_MAX_SUBSTEPS);
     const double h = (double)def->dt / def->substeps;
     if (h < (double)DR_MIN_SUBSTEP)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -122,10 +124,11 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.air_drag = %g 1/s must be >= 0",
                        fn, (double)def->air_drag);
     if ((double)def->air_drag * h > 1.0)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def.air_drag = %g 1/s is more than 1/h = %g 1/s: the explicit drag step "
-                       "would overshoot the wind and, above 2/h, diverge (use more substeps)",
-                       fn, (double)def->air_drag, 1.0 / h);
+        return dr_fail(
+            def, DRAPE_ERROR_INVALID_ARGUMENT,
+            "%s: def.air_drag = %g 1/s is more than 1/h = %g 1/s: the explicit drag step "
+            "would overshoot the wind and, above 2/h, diverge (use more substeps)",
+            fn, (double)def->air_drag, 1.0 / h);
     if (!dr_within3(def->wind))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.wind must be finite and within %g m/s", fn,
@@ -134,7 +137,10 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.collision_margin = %g m must be >= 0", fn,
                        (double)def->collision_margin);
-    const struct { float value; const char *name; } nonnegative[] = {
+    const struct {
+        float value;
+        const char *name;
+    } nonnegative[] = {
         {def->particle_static_friction, "particle_static_friction"},
         {def->particle_kinetic_friction, "particle_kinetic_friction"},
         {def->particle_travel_limit, "particle_travel_limit"},
@@ -265,13 +271,15 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
         return r;
     }
     if (def->backend != DRAPE_BACKEND_CPU) {
-        r = def->backend == DRAPE_BACKEND_AUTO ? auto_opencl_create(w) : dr_opencl_create(w, &w->cl);
+        r = def->backend == DRAPE_BACKEND_AUTO ? auto_opencl_create(w)
+                                               : dr_opencl_create(w, &w->cl);
         if (w->cl) {
             w->backend = DRAPE_BACKEND_OPENCL;
             dr_opencl_device_name(w->cl, w->device_name, sizeof w->device_name);
         } else if (r != DRAPE_OK) {
-            dr_fail(def, r, "drape_world_create: the OpenCL backend was asked for and could not "
-                            "start (see the message above)");
+            dr_fail(def, r,
+                    "drape_world_create: the OpenCL backend was asked for and could not "
+                    "start (see the message above)");
             drape_world_destroy(w);
             return r;
         }
@@ -381,7 +389,8 @@ drape_distance_kernel drape_world_distance_kernel(const drape_world *w)
 
 drape_result dr_world_pull(const drape_world *w)
 {
-    /* Reading the device into the host arrays changes no observable state: the world stays const. */
+    /* Reading the device into the host arrays changes no observable state: the world stays const.
+     */
     return w->cl ? dr_opencl_pull((drape_world *)w) : DRAPE_OK;
 }
 
@@ -399,11 +408,12 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
         snprintf(when, sizeof when, "the step that ended at");
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE)
-            return dr_fail(&w->def, DRAPE_ERROR_NON_FINITE,
-                           "%s: the state became non-finite in %s t = %.6g s: particle %u first, in "
-                           "%s; the time step may be too long for the stiffness, drag or masses "
-                           "(more substeps), or an input is extreme",
-                           fn, when, w->time, w->nonfinite[p], what[p]);
+            return dr_fail(
+                &w->def, DRAPE_ERROR_NON_FINITE,
+                "%s: the state became non-finite in %s t = %.6g s: particle %u first, in "
+                "%s; the time step may be too long for the stiffness, drag or masses "
+                "(more substeps), or an input is extreme",
+                fn, when, w->time, w->nonfinite[p], what[p]);
     return DRAPE_OK;
 }
 
@@ -460,7 +470,8 @@ drape_result drape_world_step_n(drape_world *w, uint32_t steps)
 drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)
 {
     if (!out)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_get_profile: out is NULL");
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "drape_world_get_profile: out is NULL");
     *out = w->profile;
     drape_result r = w->cl ? dr_opencl_profile(w->cl, out) : DRAPE_OK;
     out->recolored = w->recolored;

@@ -15,18 +15,18 @@
 
 /* One constraint type in creation order: what the user made. */
 typedef struct dr_constraints {
-    uint32_t arity;    /* particles per constraint */
-    uint32_t count;    /* slots in use, removed ones included */
-    uint32_t capacity; /* slots allocated */
-    uint32_t live;     /* constraints not removed */
-    uint32_t *idx;     /* arity * capacity particle indices */
-    float *rest;       /* rest length (m) or angle (rad) */
-    float *stiffness;  /* PBD k in [0, 1] */
-    float *compliance; /* XPBD compliance, < 0 for PBD */
-    uint8_t *kind;     /* drape_distance_kind, distances only */
-    dr_vec4 *target;   /* attachment targets (m), attachments only */
-    uint8_t *removed;  /* 1 for a removed slot, attachments only */
-    uint32_t *free_ids; /* removed slots for reuse, attachments only */
+    uint32_t arity;       /* particles per constraint */
+    uint32_t count;       /* slots in use, removed ones included */
+    uint32_t capacity;    /* slots allocated */
+    uint32_t live;        /* constraints not removed */
+    uint32_t *idx;        /* arity * capacity particle indices */
+    float *rest;          /* rest length (m) or angle (rad) */
+    float *stiffness;     /* PBD k in [0, 1] */
+    float *compliance;    /* XPBD compliance, < 0 for PBD */
+    uint8_t *kind;        /* drape_distance_kind, distances only */
+    dr_vec4 *target;      /* attachment targets (m), attachments only */
+    uint8_t *removed;     /* 1 for a removed slot, attachments only */
+    uint32_t *free_ids;   /* removed slots for reuse, attachments only */
     uint32_t *generation; /* of each slot, >= 1, raised when it is removed (attachment ids) */
     uint32_t free_count;
     uint32_t params;      /* floats of per-constraint parameters (0: none), Neo-Hookean only */
@@ -36,17 +36,17 @@ typedef struct dr_constraints {
 
 /* The same constraints in colour order: the arrays every backend projects, one colour a range. */
 typedef struct dr_solver_set {
-    uint32_t count;      /* live constraints */
-    uint32_t *idx;       /* arity * count */
+    uint32_t count; /* live constraints */
+    uint32_t *idx;  /* arity * count */
     float *rest;
-    float *kprime;       /* 1 - (1 - k)^(1/iterations) */
+    float *kprime; /* 1 - (1 - k)^(1/iterations) */
     float *compliance;
-    float *lambda;       /* XPBD multipliers, zeroed each substep */
-    dr_vec4 *target;     /* attachments only */
-    uint32_t *slot_of;   /* creation id -> position here (UINT32_MAX if removed) */
-    uint32_t *offsets;   /* stats.colors + 1: colour c is [offsets[c], offsets[c+1]) */
+    float *lambda;     /* XPBD multipliers, zeroed each substep */
+    dr_vec4 *target;   /* attachments only */
+    uint32_t *slot_of; /* creation id -> position here (UINT32_MAX if removed) */
+    uint32_t *offsets; /* stats.colors + 1: colour c is [offsets[c], offsets[c+1]) */
     drape_coloring_stats stats;
-    float *param;        /* params * count (dr_constraints.params), NULL when none */
+    float *param; /* params * count (dr_constraints.params), NULL when none */
 } dr_solver_set;
 
 /* What changed on the host since the device mirror was last uploaded (OpenCL backend). */
@@ -57,22 +57,22 @@ enum {
     DR_STALE_COLLIDERS = 1 << 3,
     DR_STALE_SET0 = 1 << 4, /* DR_STALE_SET0 << type: that constraint type's solver set */
     DR_STALE_CONSTRAINTS = (DR_STALE_SET0 << DRAPE_CONSTRAINT_TYPE_COUNT) - DR_STALE_SET0,
-    DR_STALE_ALL = DR_STALE_PARTICLES | DR_STALE_TARGETS | DR_STALE_COLLIDERS | DR_STALE_CONSTRAINTS |
-                   DR_STALE_SHAPES,
+    DR_STALE_ALL = DR_STALE_PARTICLES | DR_STALE_TARGETS | DR_STALE_COLLIDERS |
+                   DR_STALE_CONSTRAINTS | DR_STALE_SHAPES,
 };
 #define DR_STALE_SET(type) ((unsigned)DR_STALE_SET0 << (type))
 
 /* Shape-matched clusters (host/shape_matching.c): variable-size, so kept apart from the
  * fixed-arity constraint types, with their own colouring. */
 typedef struct dr_shape_matches {
-    uint32_t count, capacity;         /* clusters */
-    uint32_t *first, *size;           /* creation order: each cluster's members[first .. +size) */
-    float *stiffness;                 /* k in [0, 1], 1 = rigid */
-    dr_vec4 *rotation;                /* the last fitted rotation (quaternion), the warm start */
+    uint32_t count, capacity; /* clusters */
+    uint32_t *first, *size;   /* creation order: each cluster's members[first .. +size) */
+    float *stiffness;         /* k in [0, 1], 1 = rigid */
+    dr_vec4 *rotation;        /* the last fitted rotation (quaternion), the warm start */
     uint32_t member_count, member_capacity;
-    uint32_t *members;                /* particle indices */
-    dr_vec4 *rest;                    /* rest offsets from the rest centre of mass (m) */
-    bool dirty;                       /* clusters added: rebuild the colour order */
+    uint32_t *members; /* particle indices */
+    dr_vec4 *rest;     /* rest offsets from the rest centre of mass (m) */
+    bool dirty;        /* clusters added: rebuild the colour order */
     /* the colour order every backend runs: slot s is cluster id[s], its members at
      * solver_members[range[2s] .. + range[2s+1]) with rest offsets solver_rest[same] */
     uint32_t *id, *range, *solver_members;
@@ -87,25 +87,25 @@ typedef struct dr_opencl dr_opencl;
 /* Particle contacts (particle_contacts.c): what the broad phase needs, worked out again whenever
  * particles change. */
 typedef struct dr_particle_plan {
-    bool enabled;      /* some pair of particles can collide */
-    uint32_t members;  /* particles with a radius */
-    float cell;        /* m, cell size: the largest collision distance */
-    uint32_t buckets;  /* hash-table buckets, a power of two */
+    bool enabled;     /* some pair of particles can collide */
+    uint32_t members; /* particles with a radius */
+    float cell;       /* m, cell size: the largest collision distance */
+    uint32_t buckets; /* hash-table buckets, a power of two */
 } dr_particle_plan;
 
 /* The CPU reference's grid and contact arrays (kernels/drape_shared.h, "particle contacts"). */
 typedef struct dr_particle_grid {
     uint32_t particles, buckets; /* sizes allocated */
-    uint32_t *cell;   /* per particle: its bucket, DR_NO_CELL without a radius */
-    uint32_t *counts; /* per bucket: histogram, then the scatter's cursor */
-    uint32_t *start;  /* buckets + 1: exclusive prefix sum of the histogram */
-    uint32_t *sorted; /* particle indices bucket by bucket */
-    uint32_t *nbr;    /* per particle: contacts at the substep's start */
-    uint32_t *ncand;  /* per particle: contact candidates (dr_particle_candidates) */
-    uint32_t *list;   /* per particle: DR_NBR_CAP slots for the candidates' indices */
-    dr_vec4 *vpre;    /* per particle: its velocity after the prediction (m/s), for restitution */
-    dr_vec4 *dnew;    /* the gather's output */
-    dr_vec4 *anchor;  /* per particle: its prediction when the grid was built (m) */
+    uint32_t *cell;              /* per particle: its bucket, DR_NO_CELL without a radius */
+    uint32_t *counts;            /* per bucket: histogram, then the scatter's cursor */
+    uint32_t *start;             /* buckets + 1: exclusive prefix sum of the histogram */
+    uint32_t *sorted;            /* particle indices bucket by bucket */
+    uint32_t *nbr;               /* per particle: contacts at the substep's start */
+    uint32_t *ncand;             /* per particle: contact candidates (dr_particle_candidates) */
+    uint32_t *list;              /* per particle: DR_NBR_CAP slots for the candidates' indices */
+    dr_vec4 *vpre;   /* per particle: its velocity after the prediction (m/s), for restitution */
+    dr_vec4 *dnew;   /* the gather's output */
+    dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
@@ -115,26 +115,26 @@ struct drape_world {
     char *device_selector; /* the def's device string, owned; def.device points here */
     double time;           /* s */
 
-    drape_backend backend; /* the one in use: CPU or OpenCL */
-    dr_opencl *cl;         /* the OpenCL backend, NULL on the CPU */
+    drape_backend backend;                /* the one in use: CPU or OpenCL */
+    dr_opencl *cl;                        /* the OpenCL backend, NULL on the CPU */
     drape_distance_kernel kernel_request; /* def.distance_kernel, else $DRAPE_DISTANCE_KERNEL */
-    unsigned stale;        /* DR_STALE_* flags */
+    unsigned stale;                       /* DR_STALE_* flags */
     char device_name[320];
     drape_profile profile; /* CPU backend: wall time per phase */
 
     /* Particles: x.w and p.w hold the inverse mass (1/kg, 0 = pinned). */
     uint32_t particle_count, particle_capacity;
-    dr_vec4 *x; /* positions, m */
-    dr_vec4 *v; /* velocities, m/s */
-    dr_vec4 *d; /* displacements of the current substep: the predicted position is x + d, m */
+    dr_vec4 *x;      /* positions, m */
+    dr_vec4 *v;      /* velocities, m/s */
+    dr_vec4 *d;      /* displacements of the current substep: the predicted position is x + d, m */
     dr_vec4 *a, *a1; /* mass-spring accelerations at the start and end of a substep, m/s^2 */
     dr_contact *contacts; /* one per particle, rebuilt each substep */
-    float *inflate;   /* what the radius adds to the collision margin (m): the radius of a loose
-                         particle, 0 for a cloth's or rope's (their thickness is the margin) */
-    dr_vec4 *shape;   /* rest position (m, where the particle was added) in xyz, radius (m) in w */
-    uint32_t *group;  /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
-    uint32_t next_group;  /* one above every group in use (DRAPE_GROUP_NEW) */
-    bool plan_dirty;      /* radii or groups changed: work the plan out again */
+    float *inflate;       /* what the radius adds to the collision margin (m): the radius of a loose
+                             particle, 0 for a cloth's or rope's (their thickness is the margin) */
+    dr_vec4 *shape;  /* rest position (m, where the particle was added) in xyz, radius (m) in w */
+    uint32_t *group; /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
+    uint32_t next_group; /* one above every group in use (DRAPE_GROUP_NEW) */
+    bool plan_dirty;     /* radii or groups changed: work the plan out again */
     dr_particle_plan plan;
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
@@ -153,14 +153,14 @@ struct drape_world {
 
     struct dr_render *render; /* the viewer's triangles and buffers (render.c); NULL until used */
 
-    /* The last step's non-finite check: per phase (DR_PHASE_*), the lowest index of a particle whose
-     * state turned non-finite in it, DR_NO_PARTICLE for none. */
+    /* The last step's non-finite check: per phase (DR_PHASE_*), the lowest index of a particle
+     * whose state turned non-finite in it, DR_NO_PARTICLE for none. */
     uint32_t nonfinite[DR_NONFINITE_PHASES];
 
     dr_shape_matches shapes;
-    struct dr_aero *aero; /* aerodynamics (aero.c); NULL until used */
+    struct dr_aero *aero;         /* aerodynamics (aero.c); NULL until used */
     struct dr_balloons *balloons; /* pressure constraints (balloons.c); NULL until used */
-    struct dr_tear *tear; /* breakable links, spares (tearing.c); NULL until used */
+    struct dr_tear *tear;         /* breakable links, spares (tearing.c); NULL until used */
 };
 
 /* ---- log.c ---- */
@@ -202,12 +202,12 @@ float dr_substep_sag(drape_vec3 gravity, float h);
 drape_result dr_check_def(const drape_world_def *log, const void *def, uint32_t cookie,
                           const char *fn, const char *kind);
 /* Returns from the calling function unless dr_check_def accepts def. */
-#define DR_CHECK_DEF(log, def, fn, kind)                                                          \
-    do {                                                                                          \
-        drape_result dr_check_ = dr_check_def((log), (def), (def) ? (def)->cookie : 0u, (fn),     \
-                                              (kind));                                            \
-        if (dr_check_ != DRAPE_OK)                                                                \
-            return dr_check_;                                                                     \
+#define DR_CHECK_DEF(log, def, fn, kind)                                                           \
+    do {                                                                                           \
+        drape_result dr_check_ =                                                                   \
+            dr_check_def((log), (def), (def) ? (def)->cookie : 0u, (fn), (kind));                  \
+        if (dr_check_ != DRAPE_OK)                                                                 \
+            return dr_check_;                                                                      \
     } while (0)
 
 /* ---- particles.c ---- */
@@ -238,8 +238,8 @@ drape_result dr_check_constraint(const drape_world *w, const char *fn, const uin
                                  float compliance);
 /* Stores a checked constraint of `type` in a free slot and marks the world for recolouring. */
 drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, const char *fn,
-                                 const uint32_t *idx, float rest, float stiffness,
-                                 float compliance, uint8_t kind, dr_vec4 target, uint32_t *out_id);
+                                 const uint32_t *idx, float rest, float stiffness, float compliance,
+                                 uint8_t kind, dr_vec4 target, uint32_t *out_id);
 /* Recolours every constraint type (if dirty) and refreshes the corrected stiffness (if dirty). */
 drape_result dr_world_prepare(drape_world *world);
 
@@ -272,8 +272,9 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
  * DRAPE_ERROR_INVALID_ARGUMENT, naming the particles, when it is inverted or degenerate. */
 drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uint32_t idx[4],
                                  float *rest6);
-/* The six right-handed tetrahedra of every cell of an nx x ny x nz grid of particles whose (i, j, k)
- * is (k ny + j) nx + i (Freudenthal's split): 4 indices each into out, 6 (nx-1)(ny-1)(nz-1) of them. */
+/* The six right-handed tetrahedra of every cell of an nx x ny x nz grid of particles whose (i, j,
+ * k) is (k ny + j) nx + i (Freudenthal's split): 4 indices each into out, 6 (nx-1)(ny-1)(nz-1) of
+ * them. */
 void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out);
 
 /* ---- shape_matching.c ---- */
@@ -286,7 +287,8 @@ void dr_shapes_project(drape_world *w);
 
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);
-/* Applies the settings a def may change after creation: the distance kernel, profiling on or off. */
+/* Applies the settings a def may change after creation: the distance kernel, profiling on or off.
+ */
 void dr_opencl_configure(drape_world *world);
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl);
 void dr_opencl_destroy(dr_opencl *cl);
@@ -301,8 +303,8 @@ drape_result dr_opencl_pull(drape_world *world);
 drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out);
 void dr_opencl_reset_profile(dr_opencl *cl);
 drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out);
-/* Particle contacts on the device (host/opencl/opencl_particles.c does the work): bytes held, and the
- * sum of the contact counts of the last substep. */
+/* Particle contacts on the device (host/opencl/opencl_particles.c does the work): bytes held, and
+ * the sum of the contact counts of the last substep. */
 uint64_t dr_opencl_particle_bytes(const dr_opencl *cl);
 drape_result dr_opencl_count_contacts(dr_opencl *cl, uint32_t n, uint64_t *sum);
 /* For the renderer (host/render.c): the backend's OpenCL context, and its positions buffer (float4
@@ -394,8 +396,8 @@ int dr_keeps_integrator_velocity(const drape_world_def *def);
 
 /* ---- adjacency.c ---- */
 /* The triangles (3 * count particle indices, each < n) incident to each of n particles, as CSR:
- * *offsets (n + 1) into *incident (3 * count triangle ids, increasing per particle). Both malloc'ed;
- * false when out of memory. */
+ * *offsets (n + 1) into *incident (3 * count triangle ids, increasing per particle). Both
+ * malloc'ed; false when out of memory. */
 bool dr_triangle_adjacency(const uint32_t *triangles, uint32_t count, uint32_t n,
                            uint32_t **offsets, uint32_t **incident);
 

@@ -1,6 +1,7 @@
 /* Aerodynamics in the prediction (kernels/drape_aero.h): one work-item per triangle computes its
  * lift and drag into `forces`, then one work-item per particle gathers a third of the force of each
- * of its triangles (a CSR adjacency) into its velocity, in the order the CPU reference sums them. */
+ * of its triangles (a CSR adjacency) into its velocity, in the order the CPU reference sums them.
+ */
 #include "drape_aero.h"
 
 __kernel void aero_forces(__global float4 *forces, __global const float4 *x,

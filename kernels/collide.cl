@@ -1,17 +1,17 @@
 /* Collision generation: one contact per particle, the ray x -> p against every collider
- * (the PBD paper, section 3.4, generateCollisionConstraints), the deepest collider winning (dr_contact in
- * kernels/drape_shared.h). A loose particle's radius (inflate) adds to the collision margin. */
+ * (the PBD paper, section 3.4, generateCollisionConstraints), the deepest collider winning
+ * (dr_contact in kernels/drape_shared.h). A loose particle's radius (inflate) adds to the collision
+ * margin. */
 #include "drape_shared.h"
 
 __kernel void generate_contacts(__global dr_contact *contacts, __global const float4 *x,
                                 __global const float4 *d, __global const float4 *v,
-                                __global const dr_collider *colliders, uint collider_count,
-                                float t, float h, float margin, __global const float *inflate,
-                                uint n)
+                                __global const dr_collider *colliders, uint collider_count, float t,
+                                float h, float margin, __global const float *inflate, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h,
-                                      margin + inflate[i]);
+    contacts[i] =
+        dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h, margin + inflate[i]);
 }

@@ -3,10 +3,10 @@
  * damp_moments computes each particle's row of mass moments (kernels/drape_shared.h) about the
  * position of particle `origin` and sums the rows of its work group in local memory, in a fixed
  * tree order; CLBlast's GEMV then sums the work groups' rows (the global reduction); damp_solve, a
- * single work-item, turns the sums into the rigid motion; damp_apply pulls each velocity towards it.
- * Nothing leaves the device. The sums are doubles where the device has them, as on the CPU, so that
- * the summation order barely matters: both backends round the same double sums to the same floats,
- * which keeps them in parity on folding cloth, where a one-ulp difference would grow. */
+ * single work-item, turns the sums into the rigid motion; damp_apply pulls each velocity towards
+ * it. Nothing leaves the device. The sums are doubles where the device has them, as on the CPU, so
+ * that the summation order barely matters: both backends round the same double sums to the same
+ * floats, which keeps them in parity on folding cloth, where a one-ulp difference would grow. */
 #include "drape_shared.h"
 
 #if (DR_WG_SIZE & (DR_WG_SIZE - 1)) != 0
@@ -54,8 +54,8 @@ __kernel void damp_solve(__global float4 *rigid, __global const dr_wide *sums,
     rigid[2] = out[2];
 }
 
-__kernel void damp_apply(__global float4 *v, __global const float4 *x,
-                         __global const float4 *rigid, float k, uint n)
+__kernel void damp_apply(__global float4 *v, __global const float4 *x, __global const float4 *rigid,
+                         float k, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)

@@ -1,5 +1,6 @@
-/* Per-element terms of the diagnostics the API exposes; CLBlast sums them (host/opencl/opencl_step.c), in
- * double where the device has it, as the CPU reference sums them (and as the damping's sums are). */
+/* Per-element terms of the diagnostics the API exposes; CLBlast sums them
+ * (host/opencl/opencl_step.c), in double where the device has it, as the CPU reference sums them
+ * (and as the damping's sums are). */
 #include "drape_shared.h"
 
 __kernel void kinetic_energy(__global dr_wide *out, __global const float4 *x,

@@ -1,5 +1,6 @@
 /* Aerodynamics: lift and drag on triangles, and a seeded turbulent wind, written once for the CPU
- * reference (host/aero.c) and the kernels (kernels/aero.cl), in the common subset of C17 and OpenCL C.
+ * reference (host/aero.c) and the kernels (kernels/aero.cl), in the common subset of C17 and OpenCL
+ * C.
  *
  * The force on a triangle is NvCloth's (NVIDIA, SwSolverKernel.cpp, applyWind): with u the velocity
  * of the triangle relative to the air (the mean of its corners' velocities minus the wind at its
@@ -13,9 +14,9 @@
  * |u| sin t), and vanishes when the triangle faces the flow or lies along it. NvCloth folds the
  * dynamic pressure's 1/2 into its density; here it is written out, so rho is the air's (kg/m^3) and
  * C_D, C_L are the usual coefficients (a flat plate across the flow has C_D about 1.2). Each corner
- * takes a third of the force. Each particle gathers the forces of its own triangles (a CSR adjacency
- * built on the host), so no two work-items write one particle and the sums run in the same order on
- * both backends.
+ * takes a third of the force. Each particle gathers the forces of its own triangles (a CSR
+ * adjacency built on the host), so no two work-items write one particle and the sums run in the
+ * same order on both backends.
  *
  * Turbulence is value noise (a seeded hash of the lattice points, interpolated with smoothstep
  * weights) of the position over the gust length, advected with the mean wind (Taylor's frozen
@@ -48,8 +49,9 @@ DR_FN unsigned dr_hash32(unsigned x)
 /* The noise value in [-1, 1) of lattice point (i, j, k) for gust component c under seed s. */
 DR_FN float dr_lattice_value(int i, int j, int k, unsigned c, unsigned seed)
 {
-    unsigned h = dr_hash32(seed ^ dr_hash32((unsigned)i + dr_hash32((unsigned)j +
-                                             dr_hash32((unsigned)k + dr_hash32(c)))));
+    unsigned h =
+        dr_hash32(seed ^ dr_hash32((unsigned)i +
+                                   dr_hash32((unsigned)j + dr_hash32((unsigned)k + dr_hash32(c)))));
     return (float)(h >> 8) * (2.0f / 16777216.0f) - 1.0f; /* 24 bits: exact in float */
 }
 
@@ -77,8 +79,8 @@ DR_FN float dr_value_noise(dr_vec4 q, unsigned c, unsigned seed)
     return dr_lerp(e[0], e[1], sz);
 }
 
-/* The air's velocity (m/s) at point p and time t (s): flow.xyz is the mean wind, flow.w one over the
- * gust length (1/m); amplitude the turbulence (m/s), 0 for a steady wind. */
+/* The air's velocity (m/s) at point p and time t (s): flow.xyz is the mean wind, flow.w one over
+ * the gust length (1/m); amplitude the turbulence (m/s), 0 for a steady wind. */
 DR_FN dr_vec4 dr_air_velocity(dr_vec4 p, float t, dr_vec4 flow, float amplitude, unsigned seed)
 {
     dr_vec4 wind = DR_V4(flow.x, flow.y, flow.z, 0.0f);
@@ -131,7 +133,8 @@ DR_FN dr_vec4 dr_aero_triangle(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_ve
 /* A particle's velocity after h seconds of a third of the force of each of its triangles
  * incident[begin .. end - 1] (forces per triangle, N); a pinned particle (inv_mass 0) keeps v. */
 DR_FN dr_vec4 dr_aero_apply(dr_vec4 v, float inv_mass, DR_GLOBAL const dr_vec4 *forces,
-                            DR_GLOBAL const unsigned *incident, unsigned begin, unsigned end, float h)
+                            DR_GLOBAL const unsigned *incident, unsigned begin, unsigned end,
+                            float h)
 {
     if (!(inv_mass > 0.0f) || begin == end)
         return v;

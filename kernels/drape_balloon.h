@@ -1,20 +1,21 @@
-/* Balloons: the pressure constraint of Müller et al., "Position Based Dynamics" (2007), section 4.4,
- * written once for the CPU reference (host/balloons.c) and the kernels (kernels/balloon.cl), in the
- * common subset of C17 and OpenCL C.
+/* Balloons: the pressure constraint of Müller et al., "Position Based Dynamics" (2007),
+ * section 4.4, written once for the CPU reference (host/balloons.c) and the kernels
+ * (kernels/balloon.cl), in the common subset of C17 and OpenCL C.
  *
  * A balloon is a closed triangle mesh whose triangles face outward. Its volume is
  *     V = 1/6 sum over triangles (a, b, c) of (p_a x p_b) . p_c
  * (the paper's C without the 1/6), taken about an origin o, the balloon's first particle at the
  * substep's start, so that the float products stay small. The constraint C = V - k_pressure V0 has
- * grad_i C = 1/6 sum over i's triangles of p_j x p_k ((i, j, k) in the triangle's cyclic order), and
- * each movable particle moves by w_i grad_i C times the multiplier step of dr_delta_lambda (PBD or
- * XPBD, as every constraint). It is global: every particle of the balloon depends on every other,
- * so it is projected on its own, after the coloured constraints of each iteration.
+ * grad_i C = 1/6 sum over i's triangles of p_j x p_k ((i, j, k) in the triangle's cyclic order),
+ * and each movable particle moves by w_i grad_i C times the multiplier step of dr_delta_lambda (PBD
+ * or XPBD, as every constraint). It is global: every particle of the balloon depends on every
+ * other, so it is projected on its own, after the coloured constraints of each iteration.
  *
- * The two global sums (V and sum_i w_i |grad_i C|^2) are taken in a fixed order, so that the CPU and
- * the device agree bit for bit: DR_SUM_LANES lanes, lane l summing elements l, l + L, l + 2L, ... in
- * order in dr_wide (double where the device has it), then one pass summing the lanes in order. The
- * lanes are work-items on the device (independent of the work-group size) and a loop on the CPU.
+ * The two global sums (V and sum_i w_i |grad_i C|^2) are taken in a fixed order, so that the CPU
+ * and the device agree bit for bit: DR_SUM_LANES lanes, lane l summing elements l, l + L, l + 2L,
+ * ... in order in dr_wide (double where the device has it), then one pass summing the lanes in
+ * order. The lanes are work-items on the device (independent of the work-group size) and a loop on
+ * the CPU.
  */
 #ifndef DRAPE_BALLOON_H
 #define DRAPE_BALLOON_H

@@ -14,12 +14,13 @@
  * momentum to float precision where v = (p - x) / h would lose it to the rounding of |p|. A
  * constraint's direction uses (x_a - x_b) + (d_a - d_b), which is also exact for nearby particles.
  *
- * References: Müller, Heidelberger, Hennix, Ratcliff, "Position Based Dynamics" (2007) for the loop,
- * the distance and the dihedral-bending constraints, damping and collision constraints; Macklin,
- * Müller, Chentanez, "XPBD" (2016) for compliance; Macklin et al., "Unified Particle Physics for
- * Real-Time Applications" (2014) for position-level friction. The dihedral gradients follow
- * Bender's PositionBasedDynamics library (MIT). The mass-spring forces follow the Taichi mass-spring
- * cloth demo (structural, shear and bending springs, semi-implicit Euler and velocity Verlet).
+ * References: Müller, Heidelberger, Hennix, Ratcliff, "Position Based Dynamics" (2007) for the
+ * loop, the distance and the dihedral-bending constraints, damping and collision constraints;
+ * Macklin, Müller, Chentanez, "XPBD" (2016) for compliance; Macklin et al., "Unified Particle
+ * Physics for Real-Time Applications" (2014) for position-level friction. The dihedral gradients
+ * follow Bender's PositionBasedDynamics library (MIT). The mass-spring forces follow the Taichi
+ * mass-spring cloth demo (structural, shear and bending springs, semi-implicit Euler and velocity
+ * Verlet).
  */
 #ifndef DRAPE_SHARED_H
 #define DRAPE_SHARED_H
@@ -87,7 +88,8 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
     return DR_V4(a.x + b.x * s, a.y + b.y * s, a.z + b.z * s, a.w);
 }
 
-/* ---- lanes: formulas written once for one constraint or for sixteen ---------------------------- */
+/* ---- lanes: formulas written once for one constraint or for sixteen ----------------------------
+ */
 /*
  * The multiplier step and the distance constraint are written once, over a "lane" type: `float` for
  * the CPU reference and the one-constraint-per-work-item kernels, and, in OpenCL C only, `float16`
@@ -106,28 +108,27 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
  * alpha~ = compliance / h^2 and the multiplier lambda accumulated so far in this substep.
  *
  * dr_distance_step: C = |r| - rest, where r = (rx, ry, rz) is the predicted a - b and e = (ex, ey,
- * ez) the same pair at the substep's start (inverse masses aw, bw). Moves the displacements of a and
- * b in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of the lanes
- * where the constraint applies (some mass is free and a, b do not coincide); the caller writes back
- * only those lanes, and of them only unpinned particles.
+ * ez) the same pair at the substep's start (inverse masses aw, bw). Moves the displacements of a
+ * and b in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of the
+ * lanes where the constraint applies (some mass is free and a, b do not coincide); the caller
+ * writes back only those lanes, and of them only unpinned particles.
  *
- * The direction of the correction. Along e, the gradient at the substep's start, a correction of the
- * pair moves no angular momentum about the start positions, and v = d / h then keeps the angular
- * momentum of internal constraints exactly (SHAKE: Ryckaert, Ciccotti, Berendsen 1977); along r, the
- * current gradient of the PBD paper, it bleeds angular momentum at a rate proportional to h. But
- * SHAKE's projections have a non-symmetric Jacobian, grad C(p) M^-1 grad C(x)^T, whose Gauss-Seidel
- * iteration feeds energy into the motion once links turn within a substep: at 1 substep a 40-link
- * chain hanging under gravity never came to rest with it (0.02 to 1.4 m/s after 20 s, whatever the
- * iterations), while the PBD direction, a true projection, brings it to rest (3e-6 m/s). So the
- * correction runs along the blend G = (1 - beta) e/|e| + beta r/|r| and takes the Newton step of C
- * along G: dlambda = -C / (wsum r/|r| . G) (XPBD: plus alpha~). beta = max(beta_turn, beta_sag),
- * each a smoothstep, so that the blend is continuous:
- *   beta_turn from cos(r, e): 0 while the link turned less than 14 degrees in the substep
- *     (DR_SHAKE_COS), 1 past 32 degrees (DR_PBD_COS): an impact, where SHAKE's Newton step, which
- *     grows as 1 / cos, overshoots;
+ * The direction of the correction. Along e, the gradient at the substep's start, a correction of
+ * the pair moves no angular momentum about the start positions, and v = d / h then keeps the
+ * angular momentum of internal constraints exactly (SHAKE: Ryckaert, Ciccotti, Berendsen 1977);
+ * along r, the current gradient of the PBD paper, it bleeds angular momentum at a rate proportional
+ * to h. But SHAKE's projections have a non-symmetric Jacobian, grad C(p) M^-1 grad C(x)^T, whose
+ * Gauss-Seidel iteration feeds energy into the motion once links turn within a substep: at 1
+ * substep a 40-link chain hanging under gravity never came to rest with it (0.02 to 1.4 m/s after
+ * 20 s, whatever the iterations), while the PBD direction, a true projection, brings it to rest
+ * (3e-6 m/s). So the correction runs along the blend G = (1 - beta) e/|e| + beta r/|r| and takes
+ * the Newton step of C along G: dlambda = -C / (wsum r/|r| . G) (XPBD: plus alpha~). beta =
+ * max(beta_turn, beta_sag), each a smoothstep, so that the blend is continuous: beta_turn from
+ * cos(r, e): 0 while the link turned less than 14 degrees in the substep (DR_SHAKE_COS), 1 past 32
+ * degrees (DR_PBD_COS): an impact, where SHAKE's Newton step, which grows as 1 / cos, overshoots;
  *   beta_sag from sag / rest, the fall |g| h^2 of a substep against the link's length: 0 below 1%
- *     (DR_SHAKE_SAG), 1 above 4% (DR_PBD_SAG). It depends only on the settings, not on the state, so
- *     that no link can oscillate about a switch. At the default 4 substeps of 1/240 s a 2 cm link
+ *     (DR_SHAKE_SAG), 1 above 4% (DR_PBD_SAG). It depends only on the settings, not on the state,
+ * so that no link can oscillate about a switch. At the default 4 substeps of 1/240 s a 2 cm link
  *     sags 0.9% per substep and keeps SHAKE's angular momentum; at 1 substep of 1/60 s it sags 14%
  *     and is projected the PBD way.
  */
@@ -147,7 +148,8 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
     } while (0)
 
 /* The weight of the current gradient for a turn of the given cosine (a larger turn: more). */
-#define DR_BLEND_WEIGHT(real, cosine, beta) DR_SMOOTHSTEP(real, -(cosine), -DR_SHAKE_COS, -DR_PBD_COS, beta)
+#define DR_BLEND_WEIGHT(real, cosine, beta)                                                        \
+    DR_SMOOTHSTEP(real, -(cosine), -DR_SHAKE_COS, -DR_PBD_COS, beta)
 
 #define DR_LANE_FUNCTIONS(S, real, mask)                                                           \
     DR_FN real dr_delta_lambda##S(real C, real wsum, real kprime, real compliance, float inv_h2,   \
@@ -155,13 +157,13 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
     {                                                                                              \
         mask pbd = compliance < 0.0f;                                                              \
         real alpha = compliance * inv_h2;                                                          \
-        return (pbd ? -C * kprime : -C - alpha * lambda) / (pbd ? wsum : wsum + alpha);           \
+        return (pbd ? -C * kprime : -C - alpha * lambda) / (pbd ? wsum : wsum + alpha);            \
     }                                                                                              \
                                                                                                    \
-    DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz,         \
-                                   real *ax, real *ay, real *az, real aw, real *bx, real *by,      \
-                                   real *bz, real bw, real rest, real kprime, real compliance,     \
-                                   float inv_h2, float sag, real *lambda)                          \
+    DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz, real *ax, \
+                                   real *ay, real *az, real aw, real *bx, real *by, real *bz,      \
+                                   real bw, real rest, real kprime, real compliance, float inv_h2, \
+                                   float sag, real *lambda)                                        \
     {                                                                                              \
         real wsum = aw + bw;                                                                       \
         real len = DR_SQRT(rx * rx + ry * ry + rz * rz);                                           \
@@ -171,14 +173,14 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
         real cosine = (rx * ex + ry * ey + rz * ez) / (len * elen);                                \
         real beta, beta_sag;                                                                       \
         DR_BLEND_WEIGHT(real, cosine, beta);                                                       \
-        /* sag / rest, divided only where it can reach DR_SHAKE_SAG (a select on vector lanes) */   \
+        /* sag / rest, divided only where it can reach DR_SHAKE_SAG (a select on vector lanes) */  \
         real sag_ratio = sag > DR_SHAKE_SAG * rest ? sag / rest : 0.0f;                            \
         DR_SMOOTHSTEP(real, sag_ratio, DR_SHAKE_SAG, DR_PBD_SAG, beta_sag);                        \
         beta = beta > beta_sag ? beta : beta_sag;                                                  \
         real along = (1.0f - beta) * cosine + beta; /* r/|r| . G */                                \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
-        real dl = dr_delta_lambda##S(len - rest, wsum * along, kprime, compliance, inv_h2,         \
-                                     *lambda);                                                     \
+        real dl =                                                                                  \
+            dr_delta_lambda##S(len - rest, wsum * along, kprime, compliance, inv_h2, *lambda);     \
         *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
         /* along e/|e| and r/|r|: scale the unnormalised vectors by their share of dl / length */  \
         real se = dl * (1.0f - beta) / elen, sr = beta > 0.0f ? dl * beta / len : 0.0f;            \
@@ -278,8 +280,8 @@ DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
         wsum += ds[k].w * dr_dot3(g[k], g[k]);
     if (!(wsum > 0.0f))
         return;
-    float dl = dr_delta_lambda(dr_dot3(e[1], g[1]) - rest6, wsum, kprime, compliance, inv_h2,
-                               *lambda);
+    float dl =
+        dr_delta_lambda(dr_dot3(e[1], g[1]) - rest6, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
     for (int k = 0; k < 4; ++k)
@@ -343,9 +345,8 @@ DR_FN void dr_tet_edges(DR_GLOBAL const dr_vec4 *x, const unsigned idx[4], const
  * out a little less each iteration, so that a stiff body at rest creeps. lambda[0] is the
  * deviatoric multiplier, lambda[1] the hydrostatic one. */
 DR_FN void dr_solve_neo_hookean(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
-                                unsigned i1, unsigned i2, unsigned i3,
-                                DR_GLOBAL const float *param, float inv_h2,
-                                DR_GLOBAL float *lambda)
+                                unsigned i1, unsigned i2, unsigned i3, DR_GLOBAL const float *param,
+                                float inv_h2, DR_GLOBAL float *lambda)
 {
     const unsigned idx[4] = {i0, i1, i2, i3};
     float B[9];
@@ -392,13 +393,14 @@ DR_FN void dr_solve_neo_hookean(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d
             d[idx[k]] = dr_madd3(dr_madd3(ds[k], gd[k], ds[k].w * dl_d), gh[k], ds[k].w * dl_h);
 }
 
-/* ---- shape matching --------------------------------------------------------------------------- */
+/* ---- shape matching ---------------------------------------------------------------------------
+ */
 /*
  * Shape matching (Müller, Heidelberger, Teschner, Gross, "Meshless Deformations Based on Shape
  * Matching", SIGGRAPH 2005): a cluster of particles with rest offsets q_i from its rest centre of
- * mass is fitted, by mass, to its predicted positions p_i: the centre c = sum m_i p_i / sum m_i, the
- * moment A = sum m_i (p_i - c) q_i^T (their A_pq, eq. 7), its rotational part R (eq. 8), and each
- * movable particle is pulled towards its goal g_i = R q_i + c by the stiffness k' (eq. 3 with
+ * mass is fitted, by mass, to its predicted positions p_i: the centre c = sum m_i p_i / sum m_i,
+ * the moment A = sum m_i (p_i - c) q_i^T (their A_pq, eq. 7), its rotational part R (eq. 8), and
+ * each movable particle is pulled towards its goal g_i = R q_i + c by the stiffness k' (eq. 3 with
  * alpha = k'): k' = 1 makes the cluster move rigidly, k' < 1 a soft cluster.
  *
  * R is found as Müller, Bender, Chentanez, Macklin, "A Robust Method to Extract the Rotational Part
@@ -435,25 +437,29 @@ DR_FN dr_vec4 dr_quat_normalize(dr_vec4 q)
 DR_FN void dr_quat_columns(dr_vec4 q, dr_vec4 r[3])
 {
     const float x = q.x, y = q.y, z = q.z, w = q.w;
-    r[0] = DR_V4(1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y), 0.0f);
-    r[1] = DR_V4(2.0f * (x * y - w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z + w * x), 0.0f);
-    r[2] = DR_V4(2.0f * (x * z + w * y), 2.0f * (y * z - w * x), 1.0f - 2.0f * (x * x + y * y), 0.0f);
+    r[0] =
+        DR_V4(1.0f - 2.0f * (y * y + z * z), 2.0f * (x * y + w * z), 2.0f * (x * z - w * y), 0.0f);
+    r[1] =
+        DR_V4(2.0f * (x * y - w * z), 1.0f - 2.0f * (x * x + z * z), 2.0f * (y * z + w * x), 0.0f);
+    r[2] =
+        DR_V4(2.0f * (x * z + w * y), 2.0f * (y * z - w * x), 1.0f - 2.0f * (x * x + y * y), 0.0f);
 }
 
-/* The rotational part of the matrix with columns a[0..2], as a unit quaternion, from the start q. */
+/* The rotational part of the matrix with columns a[0..2], as a unit quaternion, from the start q.
+ */
 DR_FN dr_vec4 dr_extract_rotation(const dr_vec4 a_in[3], dr_vec4 q)
 {
     dr_vec4 a[3], r[3];
-    float norm = DR_SQRT(dr_dot3(a_in[0], a_in[0]) + dr_dot3(a_in[1], a_in[1]) +
-                         dr_dot3(a_in[2], a_in[2]));
+    float norm =
+        DR_SQRT(dr_dot3(a_in[0], a_in[0]) + dr_dot3(a_in[1], a_in[1]) + dr_dot3(a_in[2], a_in[2]));
     if (!(norm > 0.0f))
         return q;
     for (int j = 0; j < 3; ++j)
         a[j] = dr_scale3(a_in[j], 1.0f / norm);
     for (int it = 0; it < DR_SHAPE_ITERATIONS; ++it) {
         dr_quat_columns(q, r);
-        dr_vec4 omega = dr_add3(dr_add3(dr_cross3(r[0], a[0]), dr_cross3(r[1], a[1])),
-                                dr_cross3(r[2], a[2]));
+        dr_vec4 omega =
+            dr_add3(dr_add3(dr_cross3(r[0], a[0]), dr_cross3(r[1], a[1])), dr_cross3(r[2], a[2]));
         float along = dr_dot3(r[0], a[0]) + dr_dot3(r[1], a[1]) + dr_dot3(r[2], a[2]);
         omega = dr_scale3(omega, 1.0f / (DR_FMAX(along, -along) + 1e-9f));
         if (dr_dot3(omega, omega) < 1e-18f)
@@ -468,8 +474,7 @@ DR_FN dr_vec4 dr_extract_rotation(const dr_vec4 a_in[3], dr_vec4 q)
  * the warm start and receives the new R. kprime 1 is rigid. */
 DR_FN void dr_shape_match(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
                           DR_GLOBAL const unsigned *members, DR_GLOBAL const dr_vec4 *rest,
-                          unsigned first, unsigned count, float kprime,
-                          DR_GLOBAL dr_vec4 *rotation)
+                          unsigned first, unsigned count, float kprime, DR_GLOBAL dr_vec4 *rotation)
 {
     const dr_vec4 origin = x[members[first]];
     float mass = 0.0f;
@@ -501,10 +506,10 @@ DR_FN void dr_shape_match(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
         dr_vec4 di = d[i];
         if (!(di.w > 0.0f))
             continue;
-        dr_vec4 goal = dr_add3(dr_add3(dr_add3(dr_scale3(r[0], rest[k].x),
-                                               dr_scale3(r[1], rest[k].y)),
-                                       dr_scale3(r[2], rest[k].z)),
-                               c);
+        dr_vec4 goal =
+            dr_add3(dr_add3(dr_add3(dr_scale3(r[0], rest[k].x), dr_scale3(r[1], rest[k].y)),
+                            dr_scale3(r[2], rest[k].z)),
+                    c);
         dr_vec4 p = dr_add3(dr_sub3(x[i], origin), di);
         d[i] = dr_madd3(di, dr_sub3(goal, p), kprime);
     }
@@ -512,8 +517,8 @@ DR_FN void dr_shape_match(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
 
 /* atan2(y, x) for y >= 0, in [0, pi], from + - * / only (Cephes' atanf polynomial, about 1e-7
  * relative), so that the CPU and the device, which both round those operations exactly, get bitwise
- * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits, and
- * cloth amplifies such differences. */
+ * the same angle: library atan2 and acos differ between libm and OpenCL drivers in the last bits,
+ * and cloth amplifies such differences. */
 DR_FN float dr_atan_unit(float t) /* 0 <= t <= 1 */
 {
     const float quarter_pi = 0.78539816339744831f;
@@ -524,7 +529,9 @@ DR_FN float dr_atan_unit(float t) /* 0 <= t <= 1 */
     }
     float z = t * t;
     float p = (((8.05374449538e-2f * z - 1.38776856032e-1f) * z + 1.99777106478e-1f) * z -
-               3.33329491539e-1f) * z * t + t;
+               3.33329491539e-1f) *
+                  z * t +
+              t;
     return base + p;
 }
 
@@ -544,8 +551,8 @@ DR_FN float dr_atan2_upper(float y, float x)
 
 /* The signed angle (rad, in [-pi, pi]) between the normals n1 of (e0, e1, w0) and n2 of
  * (e1, e0, w1), whose shared edge is e = e1 - e0: 0 when the two triangles lie flat, its sign the
- * side the hinge folds to. Signed, the angle is smooth through flat, where the unsigned angle of the
- * PBD paper has a kink that makes a flat rest state chatter. Degenerate triangles give 0. */
+ * side the hinge folds to. Signed, the angle is smooth through flat, where the unsigned angle of
+ * the PBD paper has a kink that makes a flat rest state chatter. Degenerate triangles give 0. */
 DR_FN float dr_hinge_angle(dr_vec4 n1, dr_vec4 n2, dr_vec4 e)
 {
     /* atan2 of |sin| and cos resolves small angles, which acos of the cosine cannot below ~3e-4 rad
@@ -662,13 +669,15 @@ DR_FN dr_vec4 dr_predict_displacement(dr_vec4 x, dr_vec4 v, float h)
     return DR_V4(v.x * h, v.y * h, v.z * h, x.w);
 }
 
-/* ---- momentum-preserving damping (Müller et al. 2007, section 3.5) ---------------------------- */
+/* ---- momentum-preserving damping (Müller et al. 2007, section 3.5) ----------------------------
+ */
 /*
  * The movable particles are one body. Each contributes a row of mass moments about a fixed origin
  * (any point near the body, so that float sums do not cancel); the rows are summed (a global
  * reduction: double loops on the CPU, CLBlast on the device); dr_rigid_motion turns the sums into
  * the centre of mass, its velocity and the angular velocity omega = I^-1 L about the centre.
- * Row: m, m r (3), m v (3), m r x v (3), m |r|^2, m r r^T (xx yy zz xy xz yz), 3 unused; r = x - origin.
+ * Row: m, m r (3), m v (3), m r x v (3), m |r|^2, m r r^T (xx yy zz xy xz yz), 3 unused; r = x -
+ * origin.
  */
 #define DR_DAMP_ROW 20
 
@@ -709,7 +718,8 @@ DR_FN void dr_rigid_motion(const dr_wide *s, dr_vec4 origin, dr_vec4 *out)
         return;
     dr_wide cx = s[1] / M, cy = s[2] / M, cz = s[3] / M; /* centre - origin */
     dr_wide ux = s[4] / M, uy = s[5] / M, uz = s[6] / M;
-    /* About the centre: L = sum m r x v - M c x vc; I = sum m (|r|^2 E - r r^T) - M (|c|^2 E - c c^T). */
+    /* About the centre: L = sum m r x v - M c x vc; I = sum m (|r|^2 E - r r^T) - M (|c|^2 E - c
+     * c^T). */
     dr_wide L0 = s[7] - M * (cy * uz - cz * uy), L1 = s[8] - M * (cz * ux - cx * uz),
             L2 = s[9] - M * (cx * uy - cy * ux);
     dr_wide rr = s[10] - M * (cx * cx + cy * cy + cz * cz);
@@ -791,8 +801,8 @@ DR_FN dr_vec4 dr_mass_spring_accel(dr_vec4 force, float inv_mass, dr_vec4 v, dr_
     return dr_madd3(dr_external_accel(v, gravity, wind, drag), force, inv_mass);
 }
 
-/* The mass-spring mode's integrators, one particle at a time (host/cpu/mass_spring.c loops over them,
- * kernels/mass_spring.cl runs one per work item); a is the acceleration at the start of the
+/* The mass-spring mode's integrators, one particle at a time (host/cpu/mass_spring.c loops over
+ * them, kernels/mass_spring.cl runs one per work item); a is the acceleration at the start of the
  * substep. Each returns the displacement d of the substep and updates *v.
  *   semi-implicit Euler: v += h a; d = h v.
  *   velocity Verlet, first half: d = h v + h^2/2 a0; v becomes v + h a0 (the estimate with which
@@ -824,7 +834,8 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
 }
 
 /* Signed distance (m) from q (in the collider's own frame, i.e. with its motion taken out) to the
- * collider's surface, negative inside; *normal gets the outward unit normal at the nearest point. */
+ * collider's surface, negative inside; *normal gets the outward unit normal at the nearest point.
+ */
 DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *normal)
 {
     int kind = (int)c->a.w;
@@ -846,18 +857,20 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
     return len - c->b.w;
 }
 
-/* ---- contacts --------------------------------------------------------------------------------- */
+/* ---- contacts ---------------------------------------------------------------------------------
+ */
 /*
- * Contacts are found in two ways, so that fast particles never tunnel and resting ones never chatter.
+ * Contacts are found in two ways, so that fast particles never tunnel and resting ones never
+ * chatter.
  *
- * Continuous, once per substep (dr_generate_contact): the segment x -> p = x + d of each particle is
- * intersected exactly with every collider inflated by the margin, in the collider's own frame (a
+ * Continuous, once per substep (dr_generate_contact): the segment x -> p = x + d of each particle
+ * is intersected exactly with every collider inflated by the margin, in the collider's own frame (a
  * moving collider's motion taken out, which is exact for the linear motion colliders have), whether
  * or not p ends inside: a particle that would cross a thin capsule and leave from its far side is
  * caught at its entry point. The first hit along the segment wins. A particle that starts the
  * substep inside a collider gets its contact at the surface point nearest x, on its own side, never
- * through the centre. The contact is the half-space (p - q) . n >= 0 of the tangent plane at the hit
- * point; colliders are convex, so the half-space lies outside the collider.
+ * through the centre. The contact is the half-space (p - q) . n >= 0 of the tangent plane at the
+ * hit point; colliders are convex, so the half-space lies outside the collider.
  *
  * Refreshed, every iteration (dr_project_contacts): after the constraints of the iteration, each
  * particle is tested against every collider at its current prediction, with the signed distance at
@@ -865,7 +878,8 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
  * entered is never pushed out of the far side). A particle predicted outside that the constraints
  * pull in is pushed back within the same iteration, so it ends the substep outside and v = d / h
  * carries no outward kick; the seed loop's contacts, generated once from the unconstrained
- * prediction, left it inside until the next substep pushed it out, a chatter of about the depth / h.
+ * prediction, left it inside until the next substep pushed it out, a chatter of about the depth /
+ * h.
  *
  * Each push-out is followed by Coulomb friction at the position level (Macklin et al. 2014): the
  * tangential motion relative to the collider over the substep is cancelled while it is within the
@@ -874,10 +888,11 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
 
 /* A particle's continuous contact for one substep: q.xyz the hit point on the margin-inflated
  * surface at the end of the substep, q.w the collider's index (plus 0.5 when the particle started
- * the substep inside it), or -1 for none; n.xyz the unit normal there, n.w the normal velocity (m/s,
- * relative to the collider) before the constraints were solved. Without a contact (q.w = -1), n.xyz
- * is the predicted displacement and n.w the predicted position's clearance, its smallest distance
- * (m) to any margin-inflated collider, which lets the iterations skip particles far from all. */
+ * the substep inside it), or -1 for none; n.xyz the unit normal there, n.w the normal velocity
+ * (m/s, relative to the collider) before the constraints were solved. Without a contact (q.w = -1),
+ * n.xyz is the predicted displacement and n.w the predicted position's clearance, its smallest
+ * distance (m) to any margin-inflated collider, which lets the iterations skip particles far from
+ * all. */
 typedef struct dr_contact {
     dr_vec4 q;
     dr_vec4 n;
@@ -929,7 +944,8 @@ DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec
     dr_vec4 D = dr_sub3(q1, q0);
     if (kind == DR_COLLIDER_PLANE) {
         dr_vec4 n = DR_V4(c->b.x, c->b.y, c->b.z, 0.0f);
-        float d0 = dr_dot3(dr_sub3(q0, c->a), n) - margin, d1 = dr_dot3(dr_sub3(q1, c->a), n) - margin;
+        float d0 = dr_dot3(dr_sub3(q0, c->a), n) - margin,
+              d1 = dr_dot3(dr_sub3(q1, c->a), n) - margin;
         return d1 < 0.0f && d0 >= 0.0f ? d0 / (d0 - d1) : 2.0f;
     }
     float R = c->b.w + margin;
@@ -939,7 +955,8 @@ DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec
 }
 
 /* generateCollisionConstraints (the PBD paper, 3.4) for one particle, continuously: the first
- * collider that the segment x -> p = x + d enters, or the one it starts inside. t is the substep's start, h its length. */
+ * collider that the segment x -> p = x + d enters, or the one it starts inside. t is the substep's
+ * start, h its length. */
 DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
                                      DR_GLOBAL const dr_collider *colliders, unsigned count,
                                      float t, float h, float margin)
@@ -988,8 +1005,8 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
  * substep of length h. */
 /* Coulomb friction at the position level (Macklin et al. 2014): the fraction of the tangential
  * motion dt (m, over the substep) that a contact `depth` deep takes away: all of it while it is
- * within the static cone (|dt| <= mu_s depth), else mu_k depth of it. Collider and particle contacts
- * both use it. */
+ * within the static cone (|dt| <= mu_s depth), else mu_k depth of it. Collider and particle
+ * contacts both use it. */
 DR_FN float dr_friction_cut(dr_vec4 dt, float depth, float mu_s, float mu_k)
 {
     float lt = dr_len3(dt);
@@ -1048,9 +1065,9 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
 
 /* After v = d / h: restitution for a particle whose continuous contact was an impact, an approach
  * faster than `threshold` (m/s): its normal velocity becomes e times the approach speed, so with
- * e = 0 it stops at the surface instead of keeping the speed it had into it. Slower approaches rest,
- * so that resting contact does not jitter. A particle that started the substep inside is moved out
- * without being launched: its outward normal velocity is capped at what it had before. */
+ * e = 0 it stops at the surface instead of keeping the speed it had into it. Slower approaches
+ * rest, so that resting contact does not jitter. A particle that started the substep inside is
+ * moved out without being launched: its outward normal velocity is capped at what it had before. */
 DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
                                   float threshold)
 {
@@ -1084,8 +1101,8 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
 
 /* ---- particle contacts ----------------------------------------------------------------------- */
 /*
- * Particles with a radius push each other apart (host/cpu/particle_contacts.c and kernels/particles.cl
- * loop over these functions; docs/particle-contacts.md has the picture).
+ * Particles with a radius push each other apart (host/cpu/particle_contacts.c and
+ * kernels/particles.cl loop over these functions; docs/particle-contacts.md has the picture).
  *
  * Broad phase, once per substep, after the prediction: a hashed uniform grid of cell size 1.25
  * largest diameters, built by counting sort. Each particle's cell (from its predicted position
@@ -1100,11 +1117,11 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
  * through its candidates and sums its own mass-weighted push-out
  * w_i / (w_i + w_j) of every pair closer than the collision distance, with Coulomb friction on the
  * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Each
- * pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the substep's start,
- * the same factor on both sides, so that a pair moves no linear momentum. A work-item writes only
- * its own displacement, into a second buffer. The sum runs in 64-bit fixed point (2^-32 m): integer
- * addition does not depend on order, so the result is the same whatever order the scatter's atomics
- * left the particles of a bucket in, on any device, and bitwise the CPU reference's.
+ * pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the substep's
+ * start, the same factor on both sides, so that a pair moves no linear momentum. A work-item writes
+ * only its own displacement, into a second buffer. The sum runs in 64-bit fixed point (2^-32 m):
+ * integer addition does not depend on order, so the result is the same whatever order the scatter's
+ * atomics left the particles of a bucket in, on any device, and bitwise the CPU reference's.
  *
  * A particle in contact with a collider this substep acts as immovable against one that is not
  * (a ball on the floor under a heavy one is held by the floor, not squeezed into it): the mass
@@ -1112,8 +1129,8 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
  *
  * Groups: a particle's group word holds its group id (DR_GROUP_ID) and two flags. Particles of
  * different groups always collide; of one group only when both have DR_GROUP_SELF; and when both
- * have DR_GROUP_MESH (cloths and ropes), pairs closer than DR_REST_FILTER collision distances in the
- * rest pose (shape.xyz) are neighbours in the mesh and never collide. The others then all rest
+ * have DR_GROUP_MESH (cloths and ropes), pairs closer than DR_REST_FILTER collision distances in
+ * the rest pose (shape.xyz) are neighbours in the mesh and never collide. The others then all rest
  * farther apart than their collision distance, so the rule "collision distance min(2r, rest
  * distance)" is the plain sum of the radii.
  *
@@ -1127,10 +1144,10 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
 #define DR_GROUP_MESH 0x40000000u
 #define DR_REST_FILTER 1.5f
 #define DR_CELL_CAP 256u
-#define DR_NBR_CAP 32u      /* contact candidates listed per particle and substep */
-#define DR_NBR_MARGIN 0.25f /* candidates: anchors within (1 + this) collision distances */
+#define DR_NBR_CAP 32u             /* contact candidates listed per particle and substep */
+#define DR_NBR_MARGIN 0.25f        /* candidates: anchors within (1 + this) collision distances */
 #define DR_FIXED_ONE 4294967296.0f /* 2^32: the fixed-point unit is 2^-32 m */
-#define DR_FIXED_MAX 1.0e4f        /* m: one pair's push is clamped to this, so sums cannot overflow */
+#define DR_FIXED_MAX 1.0e4f /* m: one pair's push is clamped to this, so sums cannot overflow */
 
 #ifdef __OPENCL_VERSION__
 typedef long dr_fixed;
@@ -1140,8 +1157,8 @@ typedef long long dr_fixed;
 #define DR_FLOOR floorf
 #endif
 
-/* The integer cell coordinate of a coordinate (m), clamped so that the conversion is defined for any
- * float (NaN and inf included). */
+/* The integer cell coordinate of a coordinate (m), clamped so that the conversion is defined for
+ * any float (NaN and inf included). */
 DR_FN int dr_cell_coord(float p, float inv_cell)
 {
     float c = DR_FLOOR(p * inv_cell);
@@ -1154,8 +1171,8 @@ DR_FN int dr_cell_coord(float p, float inv_cell)
  * Spatial Hashing for Collision Detection of Deformable Objects", 2003). */
 DR_FN unsigned dr_cell_bucket(int ix, int iy, int iz, unsigned mask)
 {
-    return (((unsigned)ix * 73856093u) ^ ((unsigned)iy * 19349663u) ^
-            ((unsigned)iz * 83492791u)) & mask;
+    return (((unsigned)ix * 73856093u) ^ ((unsigned)iy * 19349663u) ^ ((unsigned)iz * 83492791u)) &
+           mask;
 }
 
 /* The bucket of the cell that holds p. */
@@ -1246,8 +1263,8 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
     if (!(len2 < D * D))
         return;
     acc->found = acc->found + 1u;
-    float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],
-                                relax);
+    float share =
+        dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j], relax);
     if (!(share > 0.0f))
         return;
     float len = DR_SQRT(len2);
@@ -1340,8 +1357,8 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *ancho
  * dr_particle_candidates, contacts are the collider contacts, and mu_s, mu_k the Coulomb
  * coefficients. *found gets the pairs within their collision distance. */
 DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                                 DR_GLOBAL const dr_vec4 *anchor,
-                                 DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                                 DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
+                                 DR_GLOBAL const unsigned *group,
                                  DR_GLOBAL const dr_contact *contacts,
                                  DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
                                  DR_GLOBAL const unsigned *list, DR_GLOBAL const unsigned *start,
@@ -1422,8 +1439,8 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         float gap = -e * before - dr_dot3(dr_sub3(vi, v[j]), n);
         if (!(gap > 0.0f))
             continue;
-        float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]),
-                                    nbr[j], 1.0f);
+        float share =
+            dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j], 1.0f);
         if (!(share > 0.0f))
             continue;
         dr_vec4 dv = dr_scale3(n, gap * share);
@@ -1491,9 +1508,9 @@ DR_FN float dr_distance_violation2(dr_vec4 xa, dr_vec4 xb, float rest)
 /* ---- rendering: vertex normals --------------------------------------------------------------- */
 /*
  * A viewer lights the cloth with per-vertex normals; the world computes them where the state lives
- * (kernels/render.cl on the device, host/render.c on the CPU), with these two functions. Each vertex
- * gathers over its own list of incident triangles (an adjacency built once on the host), so that no
- * two work-items write one normal and the sum runs in the same order on both backends.
+ * (kernels/render.cl on the device, host/render.c on the CPU), with these two functions. Each
+ * vertex gathers over its own list of incident triangles (an adjacency built once on the host), so
+ * that no two work-items write one normal and the sum runs in the same order on both backends.
  */
 
 /* The area-weighted normal of the triangle (a, b, c), counter-clockwise seen from the front: twice

@@ -1,8 +1,8 @@
 /* The mass-spring mode on the device (after the Taichi mass-spring cloth demo): Hooke springs with
- * damping along each spring, integrated by semi-implicit Euler or velocity Verlet (host/cpu/mass_spring.c
- * holds the same loop on the CPU). Spring forces scatter into the force array colour by colour:
- * springs of one colour share no movable particle, so the adds do not race; pinned particles, which
- * springs of one colour may share, get no force. */
+ * damping along each spring, integrated by semi-implicit Euler or velocity Verlet
+ * (host/cpu/mass_spring.c holds the same loop on the CPU). Spring forces scatter into the force
+ * array colour by colour: springs of one colour share no movable particle, so the adds do not race;
+ * pinned particles, which springs of one colour may share, get no force. */
 #include "drape_shared.h"
 
 __kernel void clear_forces(__global float4 *force, uint n)
@@ -90,8 +90,8 @@ __kernel void verlet_begin(__global float4 *d, __global float4 *v, __global cons
 }
 
 /* Second half, with a1 = a(x + d, v + h a0): v = v + h a0 + h/2 (a1 - a0). */
-__kernel void verlet_end(__global float4 *v, __global const float4 *a0,
-                         __global const float4 *a1, float h, uint n)
+__kernel void verlet_end(__global float4 *v, __global const float4 *a0, __global const float4 *a1,
+                         float h, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)

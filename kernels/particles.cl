@@ -19,8 +19,7 @@
 
 #define DR_SCAN_BLOCK 256u
 
-__kernel void particle_cells(__global float4 *d, __global const float4 *x,
-                             __global float4 *anchor,
+__kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, float inv_cell, uint mask, float travel, uint n)
 {
@@ -112,13 +111,12 @@ __kernel void particle_count(__global const float4 *anchor, __global const float
 
 __kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
                               __global const float4 *d, __global const float4 *anchor,
-                              __global const float4 *shape,
-                              __global const uint *group, __global const dr_contact *contacts,
-                              __global const uint *nbr, __global const uint *ncand,
-                              __global const uint *list, __global const uint *start,
-                              __global const uint *sorted, __global const uint *fullest,
-                              float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-                              uint n)
+                              __global const float4 *shape, __global const uint *group,
+                              __global const dr_contact *contacts, __global const uint *nbr,
+                              __global const uint *ncand, __global const uint *list,
+                              __global const uint *start, __global const uint *sorted,
+                              __global const uint *fullest, float inv_cell, uint mask, float mu_s,
+                              float mu_k, float relax, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -140,10 +138,9 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    vnew[i] = fullest[0] <= DR_CELL_CAP
-                  ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts, nbr, ncand, list, e,
-                                       slow)
-                  : v[i];
+    vnew[i] = fullest[0] <= DR_CELL_CAP ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts,
+                                                             nbr, ncand, list, e, slow)
+                                        : v[i];
 }
 
 __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, uint n)

@@ -4,18 +4,17 @@
  * substep's start, are only read. Then the contacts, one per particle.
  *
  * Distance constraints have two kernels with the same arguments and bitwise the same results:
- * solve_distance, one constraint per work-item, for GPUs; and solve_distance_x16, sixteen consecutive
- * constraints per work-item in float16 lanes, for CPU devices, whose compilers (PoCL) do not
- * vectorise solve_distance across work-items (its float4 gathers and scatters stop LLVM's loop
- * vectoriser), so that the sqrt and the two divisions of a projection run sixteen wide. The host
- * picks one by device type (host/opencl/opencl_step.c). */
+ * solve_distance, one constraint per work-item, for GPUs; and solve_distance_x16, sixteen
+ * consecutive constraints per work-item in float16 lanes, for CPU devices, whose compilers (PoCL)
+ * do not vectorise solve_distance across work-items (its float4 gathers and scatters stop LLVM's
+ * loop vectoriser), so that the sqrt and the two divisions of a projection run sixteen wide. The
+ * host picks one by device type (host/opencl/opencl_step.c). */
 #include "drape_shared.h"
 
-__kernel void solve_distance(__global const float4 *x, __global float4 *d,
-                             __global const uint *idx,
+__kernel void solve_distance(__global const float4 *x, __global float4 *d, __global const uint *idx,
                              __global const float *rest, __global const float *kprime,
-                             __global const float *compliance, __global float *lambda,
-                             float inv_h2, float sag, uint offset, uint count)
+                             __global const float *compliance, __global float *lambda, float inv_h2,
+                             float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
@@ -44,7 +43,7 @@ __kernel void solve_distance(__global const float4 *x, __global float4 *d,
 #define DR_X16_HI (uint16)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
 #define DR_X16_Q0 (uint16)(0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23)
 #define DR_X16_Q1 (uint16)(8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31)
-#define DR_X16_STORE4(p, i, m, g, l0, l1, l2, l3)                                                 \
+#define DR_X16_STORE4(p, i, m, g, l0, l1, l2, l3)                                                  \
     do {                                                                                           \
         if (m.s##l0)                                                                               \
             p[i.s##l0] = g.s0123;                                                                  \
@@ -67,10 +66,10 @@ __kernel void solve_distance(__global const float4 *x, __global float4 *d,
 
 /* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one. */
 __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
-                                 __global const uint *idx,
-                                 __global const float *rest, __global const float *kprime,
-                                 __global const float *compliance, __global float *lambda,
-                                 float inv_h2, float sag, uint offset, uint count)
+                                 __global const uint *idx, __global const float *rest,
+                                 __global const float *kprime, __global const float *compliance,
+                                 __global float *lambda, float inv_h2, float sag, uint offset,
+                                 uint count)
 {
     uint k = 16 * get_global_id(0);
     if (k >= count)
@@ -78,8 +77,8 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     uint c = offset + k;
     if (count - k < 16) {
         for (; k < count; ++k, ++c)
-            dr_solve_distance(x, d, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c],
-                              compliance[c], inv_h2, sag, &lambda[c]);
+            dr_solve_distance(x, d, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c], compliance[c],
+                              inv_h2, sag, &lambda[c]);
         return;
     }
     uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
@@ -95,8 +94,9 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     float16 cm = vload16(0, compliance + c);
     const bool xpbd = any(cm >= 0.0f); /* PBD lanes never read or write their multiplier */
     float16 l = xpbd ? vload16(0, lambda + c) : (float16)(0.0f);
-    int16 ok = dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
-                                  vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, sag, &l);
+    int16 ok =
+        dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
+                           vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, sag, &l);
     if (xpbd)
         vstore16(l, 0, lambda + c);
     /* Pinned particles are never written: constraints of one colour may share them. */
@@ -105,11 +105,10 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     DR_X16_SCATTER(d, ib, move_b, bx, by, bz, bw);
 }
 
-__kernel void solve_dihedral(__global const float4 *x, __global float4 *d,
-                             __global const uint *idx,
+__kernel void solve_dihedral(__global const float4 *x, __global float4 *d, __global const uint *idx,
                              __global const float *rest, __global const float *kprime,
-                             __global const float *compliance, __global float *lambda,
-                             float inv_h2, float sag, uint offset, uint count)
+                             __global const float *compliance, __global float *lambda, float inv_h2,
+                             float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
@@ -120,10 +119,10 @@ __kernel void solve_dihedral(__global const float4 *x, __global float4 *d,
 }
 
 __kernel void solve_attachment(__global const float4 *x, __global float4 *d,
-                               __global const uint *idx,
-                               __global const float4 *target, __global const float *kprime,
-                               __global const float *compliance, __global float *lambda,
-                               float inv_h2, float sag, uint offset, uint count)
+                               __global const uint *idx, __global const float4 *target,
+                               __global const float *kprime, __global const float *compliance,
+                               __global float *lambda, float inv_h2, float sag, uint offset,
+                               uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
@@ -163,9 +162,8 @@ static void contact_pass(__global float4 *d, __global const float4 *x,
 /* Every particle's contact pass, one per work-item. */
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                                __global const dr_contact *contacts,
-                               __global const dr_collider *colliders, uint collider_count,
-                               float t, float h, float margin, __global const float *inflate,
-                               uint n)
+                               __global const dr_collider *colliders, uint collider_count, float t,
+                               float h, float margin, __global const float *inflate, uint n)
 {
     uint i = get_global_id(0);
     if (i < n)
@@ -175,7 +173,7 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
 /* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
  * tether lengths or six rest volumes) and its colour offsets (colours + 1 entries). */
 #define DR_FUSED_SET(p, second_type, second)                                                       \
-    __global const uint *p##idx, __global const second_type *p##second,                           \
+    __global const uint *p##idx, __global const second_type *p##second,                            \
         __global const float *p##kprime, __global const float *p##compliance,                      \
         __global float *p##lambda, __global const uint *p##offsets, uint p##colors, int p##xpbd
 
@@ -199,8 +197,8 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
 
 /* The whole projection of a substep in one launch of one work-group, for cloths small enough that
  * launches, not arithmetic, bound the step (the approach of NvCloth and of Kim et al., "Long Range
- * Attachments", 2012: one cloth per work-group): the XPBD multipliers zeroed, then `iterations` times
- * every constraint type colour by colour (in drape_constraint_type order: distance, dihedral,
+ * Attachments", 2012: one cloth per work-group): the XPBD multipliers zeroed, then `iterations`
+ * times every constraint type colour by colour (in drape_constraint_type order: distance, dihedral,
  * attachment, tether, volume) and the contacts, with a barrier after each colour, so that the
  * Gauss-Seidel order and every operation are those of the per-colour launches: bitwise the same
  * results, one launch instead of iterations x (colours + 1). Launched over exactly one work-group.
@@ -209,10 +207,9 @@ __kernel void solve_fused(__global const float4 *x, __global float4 *d,
                           __global const dr_contact *contacts,
                           __global const dr_collider *colliders, uint collider_count, float t,
                           float h, float margin, __global const float *inflate, uint n,
-                          float inv_h2, float sag, int iterations,
-                          DR_FUSED_SET(s_, float, rest), DR_FUSED_SET(b_, float, rest),
-                          DR_FUSED_SET(a_, float4, target), DR_FUSED_SET(t_, float, rest),
-                          DR_FUSED_SET(v_, float, rest))
+                          float inv_h2, float sag, int iterations, DR_FUSED_SET(s_, float, rest),
+                          DR_FUSED_SET(b_, float, rest), DR_FUSED_SET(a_, float4, target),
+                          DR_FUSED_SET(t_, float, rest), DR_FUSED_SET(v_, float, rest))
 {
     const uint lid = get_local_id(0), size = get_local_size(0);
     DR_FUSED_ZERO(s_);
@@ -222,24 +219,22 @@ __kernel void solve_fused(__global const float4 *x, __global float4 *d,
     DR_FUSED_ZERO(v_);
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int it = 0; it < iterations; ++it) {
-        DR_FUSED_PASS(s_, dr_solve_distance(x, d, s_idx[2 * c], s_idx[2 * c + 1], s_rest[c],
-                                            s_kprime[c], s_compliance[c], inv_h2, sag,
-                                            &s_lambda[c]));
+        DR_FUSED_PASS(s_,
+                      dr_solve_distance(x, d, s_idx[2 * c], s_idx[2 * c + 1], s_rest[c],
+                                        s_kprime[c], s_compliance[c], inv_h2, sag, &s_lambda[c]));
         DR_FUSED_PASS(b_, dr_solve_dihedral(x, d, b_idx[4 * c], b_idx[4 * c + 1], b_idx[4 * c + 2],
                                             b_idx[4 * c + 3], b_rest[c], b_kprime[c],
                                             b_compliance[c], inv_h2, &b_lambda[c]));
         DR_FUSED_PASS(a_, dr_solve_attachment(x, d, a_idx[c], a_target[c], a_kprime[c],
                                               a_compliance[c], inv_h2, &a_lambda[c]));
         DR_FUSED_PASS(t_, dr_solve_tether(x, d, t_idx[2 * c], t_idx[2 * c + 1], t_rest[c],
-                                          t_kprime[c], t_compliance[c], inv_h2, sag,
-                                          &t_lambda[c]));
+                                          t_kprime[c], t_compliance[c], inv_h2, sag, &t_lambda[c]));
         DR_FUSED_PASS(v_, dr_solve_volume(x, d, v_idx[4 * c], v_idx[4 * c + 1], v_idx[4 * c + 2],
-                                          v_idx[4 * c + 3], v_rest[c], v_kprime[c],
-                                          v_compliance[c], inv_h2, &v_lambda[c]));
+                                          v_idx[4 * c + 3], v_rest[c], v_kprime[c], v_compliance[c],
+                                          inv_h2, &v_lambda[c]));
         if (collider_count) {
             for (uint i = lid; i < n; i += size)
-                contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate,
-                             i);
+                contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
             barrier(CLK_GLOBAL_MEM_FENCE);
         }
     }

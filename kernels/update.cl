@@ -13,7 +13,8 @@ __kernel void update_state(__global float4 *x, __global float4 *v, __global cons
     if (i >= n)
         return;
     float4 di = d[i], vi = v[i];
-    float4 v1 = dr_update_particle(di, vi, contacts[i], colliders, h, threshold, keep_free_velocity);
+    float4 v1 =
+        dr_update_particle(di, vi, contacts[i], colliders, h, threshold, keep_free_velocity);
     float4 x1 = dr_add3(x[i], di);
     v[i] = v1;
     x[i] = x1;

@@ -5,13 +5,11 @@
  * embedded (drape_scene_builtin_json), for sweeps that vary a built-in scene by JSON path.
  *
  *   cloth-sphere    a square cloth dropped on a sphere above the ground; the default
- *   triangle-plane  a rigid triangle, three particles in one rigid shape-matched cluster, falling on a
- *                   plane
- *   ik-chain        a chain pinned at one end whose other end is attached to a target moving on a
- *                   circle: PBD as inverse kinematics
- *   curtain         a curtain pinned along its top edge, with dihedral bending, pushed by a sphere
- *   flag            a flag pinned along one side, fluttering in a 10 m/s wind (lift and drag)
- *   balls           5000 balls poured into a box
+ *   triangle-plane  a rigid triangle, three particles in one rigid shape-matched cluster, falling
+ * on a plane ik-chain        a chain pinned at one end whose other end is attached to a target
+ * moving on a circle: PBD as inverse kinematics curtain         a curtain pinned along its top
+ * edge, with dihedral bending, pushed by a sphere flag            a flag pinned along one side,
+ * fluttering in a 10 m/s wind (lift and drag) balls           5000 balls poured into a box
  *   brazil-nut      small light balls and a few large heavy ones poured into a box together
  *   cloth-fold      a self-colliding cloth that falls edge-first and folds onto itself
  *   cloth-layers    four stacked cloths dropped on a sphere, colliding with each other
@@ -257,8 +255,8 @@ static const builtin builtins[] = {
      build_cloth_sphere},
     {"triangle-plane", "a rigid triangle of three particles falling on a plane", 180,
      build_triangle_plane},
-    {"ik-chain", "a chain whose end follows a target moving on a circle: PBD as IK",
-     360, build_ik_chain},
+    {"ik-chain", "a chain whose end follows a target moving on a circle: PBD as IK", 360,
+     build_ik_chain},
     {"curtain", "a curtain pinned along its top edge, pushed by a moving sphere", 300,
      build_curtain},
     {"flag", "a flag pinned along one side, in wind", 300, build_flag},

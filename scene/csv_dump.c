@@ -29,9 +29,8 @@ drape_scene_status drape_scene_dump_csv(const drape_scene *s, const char *path,
         FILE *f = out.file;
         fprintf(f, "index,x,y,z,vx,vy,vz,mass\n");
         for (uint32_t i = 0; i < n; ++i)
-            fprintf(f, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, (double)x[i].x,
-                    (double)x[i].y, (double)x[i].z, (double)v[i].x, (double)v[i].y,
-                    (double)v[i].z, (double)m[i]);
+            fprintf(f, "%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", i, (double)x[i].x, (double)x[i].y,
+                    (double)x[i].z, (double)v[i].x, (double)v[i].y, (double)v[i].z, (double)m[i]);
         status = drape_output_commit(&out, err);
     }
     free(x);

@@ -1,11 +1,12 @@
 /* OBJ export of a scene, one file per frame: DIR/NAME_0001.obj, DIR/NAME_0002.obj, ... (as many
  * digits as the last frame needs, so that the names sort in frame order) which Blender
- * (and other tools that read OBJ sequences) import as an animation. Every particle is a vertex, with
- * its area-weighted normal as the world computes it for the viewer; the scene's triangles (cloth triangulations, meshes, the file's own
- * "triangles") are faces and its ropes are polylines, so vertex k is always particle k - 1. Each
- * frame is written atomically (drape_output_open): a full disk or an interrupted run leaves either
- * the complete previous file or the complete new one, never a truncated frame; a frame with a
- * non-finite coordinate or normal is refused rather than written as "nan".
+ * (and other tools that read OBJ sequences) import as an animation. Every particle is a vertex,
+ * with its area-weighted normal as the world computes it for the viewer; the scene's triangles
+ * (cloth triangulations, meshes, the file's own "triangles") are faces and its ropes are polylines,
+ * so vertex k is always particle k - 1. Each frame is written atomically (drape_output_open): a
+ * full disk or an interrupted run leaves either the complete previous file or the complete new one,
+ * never a truncated frame; a frame with a non-finite coordinate or normal is refused rather than
+ * written as "nan".
  */
 #include "scene_internal.h"
 

@@ -1,8 +1,9 @@
 /* Files and paths for scenes: reading a whole input file with a clear message when it is missing,
  * the path arithmetic that makes mesh paths relative to their scene file, keeping those paths
- * inside the scene file's directory, and creating the export directory. Only regular files are read, so that a path such as /dev/zero or a FIFO cannot hang a
- * load: the file is opened without blocking (opening a FIFO with no writer would wait for one) and
- * checked with fstat before a byte is read.
+ * inside the scene file's directory, and creating the export directory. Only regular files are
+ * read, so that a path such as /dev/zero or a FIFO cannot hang a load: the file is opened without
+ * blocking (opening a FIFO with no writer would wait for one) and checked with fstat before a byte
+ * is read.
  */
 #define _XOPEN_SOURCE 700 /* fstat, mkdir, O_NONBLOCK, O_CLOEXEC, realpath */
 #include "scene_internal.h"
@@ -18,8 +19,7 @@
 
 #define SC_MAX_FILE_BYTES (1ull << 30)
 
-drape_scene_status sc_read_file(const char *path, char **data, size_t *size,
-                                drape_scene_error *err)
+drape_scene_status sc_read_file(const char *path, char **data, size_t *size, drape_scene_error *err)
 {
     *data = NULL;
     *size = 0;
@@ -126,8 +126,8 @@ drape_scene_status sc_make_dir(const char *dir, drape_scene_error *err)
     if (stat(dir, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return DRAPE_SCENE_OK;
-        return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK, "%s: exists and is not a directory",
-                       dir);
+        return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK,
+                       "%s: exists and is not a directory", dir);
     }
     if (mkdir(dir, 0777) != 0)
         return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK, "%s: cannot create: %s", dir,
@@ -175,7 +175,8 @@ bool sc_path_inside(const char *dir, const char *rel, char *why, size_t why_size
         inside = strncmp(real_path, real_dir, n) == 0 &&
                  (real_path[n] == '/' || (n == 1 && real_dir[0] == '/'));
         if (!inside)
-            snprintf(why, why_size, "leads out of the scene file's directory through a symbolic link");
+            snprintf(why, why_size,
+                     "leads out of the scene file's directory through a symbolic link");
     }
     free(path);
     free(real_dir);

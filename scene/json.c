@@ -190,8 +190,7 @@ const cJSON *sc_json_member(const cJSON *object, const char *key)
 
 bool sc_json_require(sc_json *j, const cJSON *object, const char *key)
 {
-    return sc_json_member(object, key) != NULL ||
-           sc_json_fail(j, "missing key '%s'", key);
+    return sc_json_member(object, key) != NULL || sc_json_fail(j, "missing key '%s'", key);
 }
 
 /* "> 0", "in [0, 1]", ... */
@@ -236,8 +235,10 @@ bool sc_json_float(sc_json *j, const cJSON *value, sc_range r, float *out)
      * change meaning (a mass of 1e-50 becomes 0, a pin; 1e-39 has no finite inverse). */
     const float f = (float)v;
     if (v != 0.0 && !(fabsf(f) >= FLT_MIN))
-        return sc_json_fail(j, "%.9g is too small for a float (the smallest is %g): use 0 or a larger "
-                            "value", v, (double)FLT_MIN);
+        return sc_json_fail(j,
+                            "%.9g is too small for a float (the smallest is %g): use 0 or a larger "
+                            "value",
+                            v, (double)FLT_MIN);
     *out = f;
     return true;
 }
@@ -307,25 +308,25 @@ bool sc_json_enum(sc_json *j, const cJSON *value, const char *const *names, int 
                                      names[i]);
     }
     char shown[64];
-    return sc_json_fail(j, "must be one of %s, got \"%s\"", list, shown_key(s, shown, sizeof shown));
+    return sc_json_fail(j, "must be one of %s, got \"%s\"", list,
+                        shown_key(s, shown, sizeof shown));
 }
 
 /* ---- members: absent is fine and keeps the default ---- */
 
 /* Reads member `key` with a value reader, the key on the path while it reads. */
-#define SC_MEMBER(j, object, key, call)                                                        \
-    do {                                                                                       \
-        const cJSON *value = sc_json_member(object, key);                                      \
-        if (!value)                                                                            \
-            return true;                                                                       \
-        size_t mark = sc_json_enter_key(j, key);                                               \
-        bool ok = (call);                                                                      \
-        sc_json_leave(j, mark);                                                                \
-        return ok;                                                                             \
+#define SC_MEMBER(j, object, key, call)                                                            \
+    do {                                                                                           \
+        const cJSON *value = sc_json_member(object, key);                                          \
+        if (!value)                                                                                \
+            return true;                                                                           \
+        size_t mark = sc_json_enter_key(j, key);                                                   \
+        bool ok = (call);                                                                          \
+        sc_json_leave(j, mark);                                                                    \
+        return ok;                                                                                 \
     } while (0)
 
-bool sc_json_get_float(sc_json *j, const cJSON *object, const char *key, sc_range range,
-                       float *out)
+bool sc_json_get_float(sc_json *j, const cJSON *object, const char *key, sc_range range, float *out)
 {
     SC_MEMBER(j, object, key, sc_json_float(j, value, range, out));
 }

@@ -46,8 +46,10 @@ static bool read_step(const char *path, const char *p, step *out, char *why, siz
         while (isdigit((unsigned char)*e) && e - d < 9)
             index = 10 * index + (size_t)(*e++ - '0');
         if (e == d || *e != ']') {
-            snprintf(why, why_size, "'%s': expected an index of up to 9 digits and ']' at "
-                     "character %zu", path, (size_t)(d - path) + 1);
+            snprintf(why, why_size,
+                     "'%s': expected an index of up to 9 digits and ']' at "
+                     "character %zu",
+                     path, (size_t)(d - path) + 1);
             return false;
         }
         *out = (step){.key = NULL, .key_length = 0, .index = index, .end = e + 1};
@@ -89,13 +91,15 @@ static cJSON *member(cJSON *object, const char *key, size_t length)
 
 static const char *kind(const cJSON *v)
 {
-    return cJSON_IsObject(v) ? "an object" : cJSON_IsArray(v) ? "an array"
-           : cJSON_IsString(v) ? "a string" : cJSON_IsNumber(v) ? "a number"
-           : cJSON_IsBool(v) ? "a boolean" : "null";
+    return cJSON_IsObject(v)   ? "an object"
+           : cJSON_IsArray(v)  ? "an array"
+           : cJSON_IsString(v) ? "a string"
+           : cJSON_IsNumber(v) ? "a number"
+           : cJSON_IsBool(v)   ? "a boolean"
+                               : "null";
 }
 
-bool sc_json_path_set(cJSON *root, const char *path, const cJSON *value, char *why,
-                      size_t why_size)
+bool sc_json_path_set(cJSON *root, const char *path, const cJSON *value, char *why, size_t why_size)
 {
     if (!sc_json_path_check(path, why, why_size))
         return false;

@@ -24,9 +24,8 @@ void sc_json_scan(const char *data, size_t size, sc_json_scan_result *out)
             if (c == '"') {
                 in_string = false;
             } else if (c == '\\' && i + 1 < size) {
-                if (data[i + 1] == 'u' && i + 6 <= size && nul == SIZE_MAX &&
-                    data[i + 2] == '0' && data[i + 3] == '0' && data[i + 4] == '0' &&
-                    data[i + 5] == '0')
+                if (data[i + 1] == 'u' && i + 6 <= size && nul == SIZE_MAX && data[i + 2] == '0' &&
+                    data[i + 3] == '0' && data[i + 4] == '0' && data[i + 5] == '0')
                     nul = i;
                 ++i;
                 ++string_bytes;

@@ -39,8 +39,7 @@ drape_scene_status drape_scene_load(const char *name_or_path, const drape_scene_
         size_t used = strlen(err->message);
         for (size_t i = 0; i < drape_scene_builtin_count() && used < sizeof err->message; ++i)
             used += (size_t)snprintf(err->message + used, sizeof err->message - used, "%s%s",
-                                     i ? ", " : " (built-in scenes: ",
-                                     drape_scene_builtin_name(i));
+                                     i ? ", " : " (built-in scenes: ", drape_scene_builtin_name(i));
         if (used < sizeof err->message)
             snprintf(err->message + used, sizeof err->message - used, ")");
     }

@@ -13,10 +13,10 @@
 #include <string.h>
 
 typedef struct half_edge {
-    uint32_t lo, hi;     /* the edge's vertices, lo < hi */
+    uint32_t lo, hi; /* the edge's vertices, lo < hi */
     uint32_t triangle;
-    uint32_t corner;     /* the edge runs from corner to corner + 1 of the triangle */
-    uint32_t third;      /* the triangle's vertex off the edge */
+    uint32_t corner; /* the edge runs from corner to corner + 1 of the triangle */
+    uint32_t third;  /* the triangle's vertex off the edge */
 } half_edge;
 
 static int compare_half_edges(const void *pa, const void *pb)
@@ -41,8 +41,7 @@ static uint32_t third_vertex(const uint32_t *t, uint32_t lo, uint32_t hi)
     return t[0];
 }
 
-bool sc_mesh_topology_build(const drape_mesh *m, sc_mesh_topology *out, char *why,
-                            size_t why_size)
+bool sc_mesh_topology_build(const drape_mesh *m, sc_mesh_topology *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
     const size_t n = 3 * (size_t)m->triangle_count;

@@ -1,6 +1,6 @@
-/* The scene's object names, hashed: particle references ("rope[3]") and the check that a new name is
- * free look a name up once each, and a scene with tens of thousands of named ropes must not pay a
- * scan of every object for each (a 40,000-rope scene took 37 s in `drape info` with a linear
+/* The scene's object names, hashed: particle references ("rope[3]") and the check that a new name
+ * is free look a name up once each, and a scene with tens of thousands of named ropes must not pay
+ * a scan of every object for each (a 40,000-rope scene took 37 s in `drape info` with a linear
  * search). Open addressing with linear probing over object indices, FNV-1a hashes, the table kept
  * at most half full and doubled as objects are added.
  */

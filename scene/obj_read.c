@@ -1,8 +1,8 @@
 /* Wavefront OBJ reader for triangle meshes. It reads vertices (`v`) and faces (`f`), splits quads
  * along their first diagonal (v0-v2) and skips what a triangle mesh does not need (normals, texture
- * coordinates, groups, objects, smoothing groups, materials). Everything else is an error that names
- * the file and line: an unknown statement, an index that names no vertex defined so far, a face with
- * more than four vertices or a repeated vertex, a coordinate that is not a finite float.
+ * coordinates, groups, objects, smoothing groups, materials). Everything else is an error that
+ * names the file and line: an unknown statement, an index that names no vertex defined so far, a
+ * face with more than four vertices or a repeated vertex, a coordinate that is not a finite float.
  *
  * It works on a buffer with an explicit size that need not end in NUL (the fuzzer's input), so
  * every token is copied before strtod/strtol see it.
@@ -108,8 +108,8 @@ static bool read_vertex(obj_reader *r, const char *at)
         return fail(r, "a vertex has 3 coordinates (4 with w, 6 with a colour), got %d", n);
     if (r->mesh.vertex_count == OBJ_MAX_VERTICES)
         return fail(r, "more than %u vertices", OBJ_MAX_VERTICES);
-    drape_vec3 *v = sc_grow(r->mesh.vertices, &r->vertex_capacity, r->mesh.vertex_count + 1,
-                            sizeof *v);
+    drape_vec3 *v =
+        sc_grow(r->mesh.vertices, &r->vertex_capacity, r->mesh.vertex_count + 1, sizeof *v);
     if (!v)
         return fail(r, "no memory for another vertex");
     r->mesh.vertices = v;
@@ -142,7 +142,8 @@ static bool parse_corner(obj_reader *r, obj_token t, uint32_t *out)
     long long count = r->mesh.vertex_count;
     long long index = v > 0 ? v - 1 : count + v; /* negative: relative to the last vertex */
     if (v == 0 || index < 0 || index >= count)
-        return fail(r, "vertex index %lld names no vertex (%lld defined so far; indices start at 1)",
+        return fail(r,
+                    "vertex index %lld names no vertex (%lld defined so far; indices start at 1)",
                     v, count);
     *out = (uint32_t)index;
     return true;
@@ -157,8 +158,8 @@ static bool add_triangle(obj_reader *r, uint32_t a, uint32_t b, uint32_t c)
     uint32_t *tri = sc_grow(m->triangles, &r->triangle_capacity, need, 3 * sizeof *tri);
     if (tri)
         m->triangles = tri;
-    uint32_t *lines = tri ? sc_grow(m->face_lines, &r->face_line_capacity, need, sizeof *lines)
-                          : NULL;
+    uint32_t *lines =
+        tri ? sc_grow(m->face_lines, &r->face_line_capacity, need, sizeof *lines) : NULL;
     if (lines)
         m->face_lines = lines;
     if (!lines)

@@ -20,8 +20,8 @@ bool sc_obj_write(FILE *f, const sc_obj_frame *fr)
     for (uint32_t t = 0; t < fr->triangle_count; ++t) {
         const uint32_t *v = &fr->triangles[3 * (size_t)t];
         if (fr->normals)
-            fprintf(f, "f %u//%u %u//%u %u//%u\n", v[0] + 1, v[0] + 1, v[1] + 1, v[1] + 1,
-                    v[2] + 1, v[2] + 1);
+            fprintf(f, "f %u//%u %u//%u %u//%u\n", v[0] + 1, v[0] + 1, v[1] + 1, v[1] + 1, v[2] + 1,
+                    v[2] + 1);
         else
             fprintf(f, "f %u %u %u\n", v[0] + 1, v[1] + 1, v[2] + 1);
     }

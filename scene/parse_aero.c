@@ -1,7 +1,7 @@
 /* The "aerodynamics" section of a scene file: every field of drape_aero_def by the same name (lift
  * and drag per triangle, the air's density, seeded gusts; the wind itself is the solver's). Absent
- * fields keep drape_default_aero_def()'s values; the library checks the ranges and the message names
- * the section.
+ * fields keep drape_default_aero_def()'s values; the library checks the ranges and the message
+ * names the section.
  */
 #include "scene_internal.h"
 

@@ -11,8 +11,7 @@
 #include <string.h>
 
 /* A member holding {"stiffness": k} or {"compliance": c}. */
-bool sc_get_stiffness_object(sc_parser *p, const cJSON *o, const char *key,
-                             drape_stiffness *out)
+bool sc_get_stiffness_object(sc_parser *p, const cJSON *o, const char *key, drape_stiffness *out)
 {
     static const char *const keys[] = {"stiffness", "compliance", NULL};
     const cJSON *v = sc_json_member(o, key);
@@ -73,9 +72,9 @@ static bool get_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *g
            sc_json_get_bool(&p->json, o, "self_collision", self);
 }
 
-static const char *const pin_names[] = {"corner-00", "corner-10", "corner-01", "corner-11",
-                                        "row-first", "row-last", "column-first", "column-last",
-                                        NULL};
+static const char *const pin_names[] = {"corner-00",    "corner-10",   "corner-01",
+                                        "corner-11",    "row-first",   "row-last",
+                                        "column-first", "column-last", NULL};
 
 static bool get_pins(sc_parser *p, const cJSON *o, uint32_t *pins)
 {
@@ -97,10 +96,29 @@ static bool get_pins(sc_parser *p, const cJSON *o, uint32_t *pins)
 
 static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {
-        "name", "nx", "ny", "origin", "u_axis", "v_axis", "velocity", "mass", "pins", "shear",
-        "bending", "stretch", "shear_stiffness", "bend_stiffness", "tethers", "tether_stiffness",
-        "radius", "group", "self_collision", "aerodynamic", "tear_strain", "tear_spares", NULL};
+    static const char *const keys[] = {"name",
+                                       "nx",
+                                       "ny",
+                                       "origin",
+                                       "u_axis",
+                                       "v_axis",
+                                       "velocity",
+                                       "mass",
+                                       "pins",
+                                       "shear",
+                                       "bending",
+                                       "stretch",
+                                       "shear_stiffness",
+                                       "bend_stiffness",
+                                       "tethers",
+                                       "tether_stiffness",
+                                       "radius",
+                                       "group",
+                                       "self_collision",
+                                       "aerodynamic",
+                                       "tear_strain",
+                                       "tear_spares",
+                                       NULL};
     static const char *const bendings[] = {"none", "skip-one", "dihedral", NULL};
     sc_json *j = &p->json;
     drape_cloth_def d = drape_default_cloth_def();
@@ -136,9 +154,9 @@ bool sc_parse_cloths(sc_parser *p, const cJSON *array)
 
 static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"name", "count", "start", "end", "mass", "pin_start",
-                                       "pin_end", "stretch", "bending", "bend_stiffness",
-                                       "radius", "group", "self_collision", NULL};
+    static const char *const keys[] = {
+        "name",    "count",   "start",          "end",    "mass",  "pin_start",      "pin_end",
+        "stretch", "bending", "bend_stiffness", "radius", "group", "self_collision", NULL};
     sc_json *j = &p->json;
     drape_rope_def d = drape_default_rope_def();
     char name[80];
@@ -163,9 +181,10 @@ bool sc_parse_ropes(sc_parser *p, const cJSON *array)
 
 static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"name", "nx",       "ny",   "nz",    "origin", "size",
-                                       "velocity", "mass", "edges", "volume",
-                                       "youngs_modulus", "poisson_ratio", NULL};
+    static const char *const keys[] = {
+        "name",     "nx",   "ny",    "nz",     "origin",         "size",
+        "velocity", "mass", "edges", "volume", "youngs_modulus", "poisson_ratio",
+        NULL};
     sc_json *j = &p->json;
     drape_soft_box_def d = drape_default_soft_box_def();
     char name[80];
@@ -191,9 +210,9 @@ bool sc_parse_soft_boxes(sc_parser *p, const cJSON *array)
 
 static bool parse_block(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"shape", "centre", "size", "packing", "radius", "spacing",
-                                       "max_count", "seed", "mass", "velocity", "group",
-                                       "self_collide", NULL};
+    static const char *const keys[] = {"shape",   "centre",       "size", "packing", "radius",
+                                       "spacing", "max_count",    "seed", "mass",    "velocity",
+                                       "group",   "self_collide", NULL};
     static const char *const shapes[] = {"box", "sphere", NULL};
     static const char *const packings[] = {"lattice", "random", NULL};
     (void)index;
@@ -252,7 +271,8 @@ char *sc_parse_path(sc_parser *p, const char *key, const char *rel)
         return NULL;
     }
     char why[96];
-    if (!p->scene->options.allow_outside_paths && !sc_path_inside(p->base_dir, rel, why, sizeof why)) {
+    if (!p->scene->options.allow_outside_paths &&
+        !sc_path_inside(p->base_dir, rel, why, sizeof why)) {
         sc_json_fail_at(&p->json, key,
                         "the mesh path %s: a scene reads mesh files from its own directory "
                         "and below (drape --allow-outside-paths lifts this)",
@@ -289,8 +309,9 @@ bool sc_parse_obj(sc_parser *p, const cJSON *o, const char *key, drape_mesh *mes
 
 static bool parse_mesh(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"name", "obj", "translate", "scale", "velocity", "mass",
-                                       "pinned", "stretch", "bending", "bend_stiffness", NULL};
+    static const char *const keys[] = {"name", "obj",    "translate", "scale",   "velocity",
+                                       "mass", "pinned", "stretch",   "bending", "bend_stiffness",
+                                       NULL};
     static const char *const bendings[] = {"none", "dihedral", NULL};
     sc_json *j = &p->json;
     sc_mesh_def d = sc_default_mesh_def();
@@ -324,13 +345,14 @@ bool sc_parse_meshes(sc_parser *p, const cJSON *array)
 /* "balloons": icospheres under pressure (drape_icosphere_def by name; the pressure must be > 0). */
 static bool parse_balloon(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"name",     "centre",         "radius",  "subdivisions",
-                                       "velocity", "mass",           "stretch", "bending",
-                                       "bend_stiffness", "pressure", "pressure_stiffness", NULL};
+    static const char *const keys[] = {
+        "name",    "centre",  "radius",         "subdivisions", "velocity",           "mass",
+        "stretch", "bending", "bend_stiffness", "pressure",     "pressure_stiffness", NULL};
     sc_json *j = &p->json;
     drape_icosphere_def d = drape_default_icosphere_def();
     char name[80];
-    bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "balloon", index, name, sizeof name) &&
+    bool ok = sc_json_object(j, o, keys) &&
+              sc_get_name(p, o, "balloon", index, name, sizeof name) &&
               sc_json_get_vec3(j, o, "centre", sc_any, &d.centre) &&
               sc_json_get_float(j, o, "radius", sc_positive, &d.radius) &&
               sc_json_get_u32(j, o, "subdivisions", 0, 7, &d.subdivisions) &&

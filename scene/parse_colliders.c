@@ -11,10 +11,10 @@ static const char *const types[] = {"plane", "sphere", "capsule", NULL};
 static const char *const keys_by_type[3][10] = {
     {"type", "position", "velocity", "static_friction", "kinetic_friction", "restitution", "normal",
      NULL},
-    {"type", "position", "velocity", "static_friction", "kinetic_friction", "restitution",
-     "radius", NULL},
-    {"type", "position", "velocity", "static_friction", "kinetic_friction", "restitution",
-     "radius", "end", NULL},
+    {"type", "position", "velocity", "static_friction", "kinetic_friction", "restitution", "radius",
+     NULL},
+    {"type", "position", "velocity", "static_friction", "kinetic_friction", "restitution", "radius",
+     "end", NULL},
 };
 
 static bool parse_collider(sc_parser *p, const cJSON *o, size_t index)

@@ -91,8 +91,10 @@ static bool parse_named_ref(sc_parser *p, const char *text, uint32_t *out)
             return sc_json_fail(&p->json, "'%s' is a cloth: name its particles as \"%s[i,j]\"",
                                 o->name, o->name);
         if (!wrap(k[0], o->nx, &i) || !wrap(k[1], o->ny, &j))
-            return sc_json_fail(&p->json, "particle (%lld, %lld) is out of range for cloth '%s' "
-                                "(%u x %u particles)", k[0], k[1], o->name, o->nx, o->ny);
+            return sc_json_fail(&p->json,
+                                "particle (%lld, %lld) is out of range for cloth '%s' "
+                                "(%u x %u particles)",
+                                k[0], k[1], o->name, o->nx, o->ny);
         *out = o->first + j * o->nx + i;
         return true;
     }
@@ -101,8 +103,8 @@ static bool parse_named_ref(sc_parser *p, const char *text, uint32_t *out)
         return sc_json_fail(&p->json, "'%s' is not a cloth: name its particles as \"%s[k]\"",
                             o->name, o->name);
     if (!wrap(k[0], o->count, &i))
-        return sc_json_fail(&p->json, "particle %lld is out of range for '%s' (%u particles)",
-                            k[0], o->name, o->count);
+        return sc_json_fail(&p->json, "particle %lld is out of range for '%s' (%u particles)", k[0],
+                            o->name, o->count);
     *out = o->first + i;
     return true;
 }

@@ -21,8 +21,8 @@ static bool get_ref(sc_parser *p, const cJSON *o, const char *key, uint32_t *out
 
 static bool parse_distance(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"a", "b", "rest_length", "stiffness", "compliance", "kind",
-                                       NULL};
+    static const char *const keys[] = {"a",          "b",    "rest_length", "stiffness",
+                                       "compliance", "kind", NULL};
     static const char *const kinds[] = {"stretch", "shear", "bend", NULL};
     (void)index;
     drape_distance_def d = drape_default_distance_def();
@@ -46,8 +46,8 @@ bool sc_parse_distances(sc_parser *p, const cJSON *array)
 
 static bool parse_dihedral(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"edge0", "edge1", "wing0", "wing1", "rest_angle",
-                                       "stiffness", "compliance", NULL};
+    static const char *const keys[] = {"edge0",      "edge1",     "wing0",      "wing1",
+                                       "rest_angle", "stiffness", "compliance", NULL};
     const sc_range angle = {0.0, 3.14159265358979, false, false};
     (void)index;
     drape_dihedral_def d = drape_default_dihedral_def();
@@ -69,8 +69,8 @@ bool sc_parse_dihedrals(sc_parser *p, const cJSON *array)
 
 static bool parse_tether(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"particle", "anchor", "max_length", "stiffness",
-                                       "compliance", NULL};
+    static const char *const keys[] = {"particle",  "anchor",     "max_length",
+                                       "stiffness", "compliance", NULL};
     (void)index;
     drape_tether_def d = drape_default_tether_def();
     drape_stiffness k = {d.stiffness, d.compliance};
@@ -93,8 +93,8 @@ bool sc_parse_tethers(sc_parser *p, const cJSON *array)
 static bool parse_path(sc_parser *p, const cJSON *o, sc_target_path *path)
 {
     static const char *const types[] = {"circle", "linear", NULL};
-    static const char *const circle_keys[] = {"type", "centre", "radius", "period", "normal",
-                                              "phase", NULL};
+    static const char *const circle_keys[] = {"type",   "centre", "radius", "period",
+                                              "normal", "phase",  NULL};
     static const char *const linear_keys[] = {"type", "start", "velocity", NULL};
     sc_json *j = &p->json;
     int type = 0;
@@ -125,8 +125,8 @@ static bool parse_path(sc_parser *p, const cJSON *o, sc_target_path *path)
 
 static bool parse_attachment(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"particle", "target", "path", "stiffness", "compliance",
-                                       NULL};
+    static const char *const keys[] = {"particle",  "target",     "path",
+                                       "stiffness", "compliance", NULL};
     (void)index;
     sc_json *j = &p->json;
     drape_attachment_def d = drape_default_attachment_def();

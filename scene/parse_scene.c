@@ -14,9 +14,10 @@
 #include <string.h>
 
 static const char *const top_keys[] = {
-    "version", "name", "description", "steps", "solver", "particles", "cloths", "ropes",
-    "meshes", "soft_boxes", "distances", "dihedrals", "attachments", "tethers", "colliders",
-    "triangles", "tet_meshes", "shape_matches", "aerodynamics", "balloons", "particle_blocks", NULL};
+    "version",      "name",     "description",     "steps",      "solver",     "particles",
+    "cloths",       "ropes",    "meshes",          "soft_boxes", "distances",  "dihedrals",
+    "attachments",  "tethers",  "colliders",       "triangles",  "tet_meshes", "shape_matches",
+    "aerodynamics", "balloons", "particle_blocks", NULL};
 
 /* "FILE:LINE:COLUMN: what" for a syntax error at `offset`. */
 static drape_scene_status syntax_error(const char *file, const char *data, size_t size,
@@ -62,8 +63,8 @@ static char *name_from_file(const char *file)
     return stem;
 }
 
-drape_scene_status sc_parse_json_text(const char *data, size_t size, const char *file,
-                                      cJSON **out, drape_scene_error *err)
+drape_scene_status sc_parse_json_text(const char *data, size_t size, const char *file, cJSON **out,
+                                      drape_scene_error *err)
 {
     *out = NULL;
     if (!data)
@@ -78,11 +79,12 @@ drape_scene_status sc_parse_json_text(const char *data, size_t size, const char 
                             "a string holds \\u0000, which would cut it short", err);
     const uint64_t available = drape_host_memory_available();
     if (scan.bytes > available)
-        return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
-                       "%s: reading its %llu JSON values needs about %llu bytes, more than the %llu "
-                       "bytes this process can still allocate",
-                       file, (unsigned long long)scan.values, (unsigned long long)scan.bytes,
-                       (unsigned long long)available);
+        return sc_fail(
+            err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+            "%s: reading its %llu JSON values needs about %llu bytes, more than the %llu "
+            "bytes this process can still allocate",
+            file, (unsigned long long)scan.values, (unsigned long long)scan.bytes,
+            (unsigned long long)available);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data + bom, size - bom, &end, 0);
     if (!root)
@@ -138,7 +140,8 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
     sc_json *j = &p->json;
     uint32_t version = 1, steps = 300;
     const char *name = NULL, *description = NULL;
-    if (!sc_json_object(j, root, top_keys) || !sc_json_get_u32(j, root, "version", 1, 1, &version) ||
+    if (!sc_json_object(j, root, top_keys) ||
+        !sc_json_get_u32(j, root, "version", 1, 1, &version) ||
         !sc_json_get_string(j, root, "name", &name) ||
         !sc_json_get_string(j, root, "description", &description) ||
         !sc_json_get_u32(j, root, "steps", 1, 1000000000, &steps))
@@ -195,8 +198,8 @@ drape_scene_status drape_scene_load_buffer(const char *data, size_t size, const 
     err = sc_error_reset(err, &local);
     const char *file = name ? name : "(scene)";
     if (!out || (!data && size))
-        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: no data or no place for the scene",
-                       file);
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
+                       "%s: no data or no place for the scene", file);
     *out = NULL;
     cJSON *root;
     drape_scene_status status = sc_parse_json_text(data, size, file, &root, err);

@@ -53,7 +53,8 @@ static bool parse_shape_match(sc_parser *p, const cJSON *o, size_t index)
         d.count = (uint32_t)n;
     }
     d.particles = idx;
-    ok = ok && sc_parse_check(p, drape_world_add_shape_match(drape_scene_world(p->scene), &d, NULL));
+    ok =
+        ok && sc_parse_check(p, drape_world_add_shape_match(drape_scene_world(p->scene), &d, NULL));
     free(idx);
     return ok;
 }

@@ -8,11 +8,29 @@
 
 #include <cjson/cJSON.h>
 
-static const char *const solver_keys[] = {
-    "dt", "substeps", "iterations", "damping", "air_drag", "wind", "gravity", "collision_margin",
-    "mode", "integrator", "spring_stiffness", "spring_damping", "color_order", "color_seed",
-    "color_balance", "backend", "device", "particle_static_friction", "particle_kinetic_friction",
-    "particle_travel_limit", "contact_relaxation", "particle_restitution", NULL};
+static const char *const solver_keys[] = {"dt",
+                                          "substeps",
+                                          "iterations",
+                                          "damping",
+                                          "air_drag",
+                                          "wind",
+                                          "gravity",
+                                          "collision_margin",
+                                          "mode",
+                                          "integrator",
+                                          "spring_stiffness",
+                                          "spring_damping",
+                                          "color_order",
+                                          "color_seed",
+                                          "color_balance",
+                                          "backend",
+                                          "device",
+                                          "particle_static_friction",
+                                          "particle_kinetic_friction",
+                                          "particle_travel_limit",
+                                          "contact_relaxation",
+                                          "particle_restitution",
+                                          NULL};
 
 static const char *const modes[] = {"pbd", "mass-spring", NULL};
 static const char *const integrators[] = {"semi-implicit-euler", "velocity-verlet", NULL};
@@ -29,34 +47,31 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
     int order = (int)def->color_order, backend = (int)def->backend;
     uint32_t substeps = (uint32_t)def->substeps, iterations = (uint32_t)def->iterations;
     uint32_t seed = (uint32_t)def->color_seed;
-    bool ok = sc_json_object(j, o, solver_keys) &&
-              sc_json_get_float(j, o, "dt", seconds, &def->dt) &&
-              sc_json_get_u32(j, o, "substeps", 1, DRAPE_MAX_SUBSTEPS, &substeps) &&
-              sc_json_get_u32(j, o, "iterations", 1, DRAPE_MAX_ITERATIONS, &iterations) &&
-              sc_json_get_float(j, o, "damping", sc_unit, &def->damping) &&
-              sc_json_get_float(j, o, "air_drag", sc_nonneg, &def->air_drag) &&
-              sc_json_get_vec3(j, o, "wind", sc_any, &def->wind) &&
-              sc_json_get_vec3(j, o, "gravity", sc_any, &def->gravity) &&
-              sc_json_get_float(j, o, "collision_margin", sc_nonneg, &def->collision_margin) &&
-              sc_json_get_enum(j, o, "mode", modes, &mode) &&
-              sc_json_get_enum(j, o, "integrator", integrators, &integrator) &&
-              sc_json_get_float(j, o, "spring_stiffness", sc_positive, &def->spring_stiffness) &&
-              sc_json_get_float(j, o, "spring_damping", sc_nonneg, &def->spring_damping) &&
-              sc_json_get_enum(j, o, "color_order", color_orders, &order) &&
-              sc_json_get_u32(j, o, "color_seed", 0, UINT32_MAX, &seed) &&
-              sc_json_get_bool(j, o, "color_balance", &def->color_balance) &&
-              sc_json_get_enum(j, o, "backend", backends, &backend) &&
-              sc_json_get_string(j, o, "device", &def->device) &&
-              sc_json_get_float(j, o, "particle_static_friction", sc_nonneg,
-                                &def->particle_static_friction) &&
-              sc_json_get_float(j, o, "particle_kinetic_friction", sc_nonneg,
-                                &def->particle_kinetic_friction) &&
-              sc_json_get_float(j, o, "particle_travel_limit", sc_nonneg,
-                                &def->particle_travel_limit) &&
-              sc_json_get_float(j, o, "contact_relaxation", relaxation,
-                                &def->contact_relaxation) &&
-              sc_json_get_float(j, o, "particle_restitution", sc_unit,
-                                &def->particle_restitution);
+    bool ok =
+        sc_json_object(j, o, solver_keys) && sc_json_get_float(j, o, "dt", seconds, &def->dt) &&
+        sc_json_get_u32(j, o, "substeps", 1, DRAPE_MAX_SUBSTEPS, &substeps) &&
+        sc_json_get_u32(j, o, "iterations", 1, DRAPE_MAX_ITERATIONS, &iterations) &&
+        sc_json_get_float(j, o, "damping", sc_unit, &def->damping) &&
+        sc_json_get_float(j, o, "air_drag", sc_nonneg, &def->air_drag) &&
+        sc_json_get_vec3(j, o, "wind", sc_any, &def->wind) &&
+        sc_json_get_vec3(j, o, "gravity", sc_any, &def->gravity) &&
+        sc_json_get_float(j, o, "collision_margin", sc_nonneg, &def->collision_margin) &&
+        sc_json_get_enum(j, o, "mode", modes, &mode) &&
+        sc_json_get_enum(j, o, "integrator", integrators, &integrator) &&
+        sc_json_get_float(j, o, "spring_stiffness", sc_positive, &def->spring_stiffness) &&
+        sc_json_get_float(j, o, "spring_damping", sc_nonneg, &def->spring_damping) &&
+        sc_json_get_enum(j, o, "color_order", color_orders, &order) &&
+        sc_json_get_u32(j, o, "color_seed", 0, UINT32_MAX, &seed) &&
+        sc_json_get_bool(j, o, "color_balance", &def->color_balance) &&
+        sc_json_get_enum(j, o, "backend", backends, &backend) &&
+        sc_json_get_string(j, o, "device", &def->device) &&
+        sc_json_get_float(j, o, "particle_static_friction", sc_nonneg,
+                          &def->particle_static_friction) &&
+        sc_json_get_float(j, o, "particle_kinetic_friction", sc_nonneg,
+                          &def->particle_kinetic_friction) &&
+        sc_json_get_float(j, o, "particle_travel_limit", sc_nonneg, &def->particle_travel_limit) &&
+        sc_json_get_float(j, o, "contact_relaxation", relaxation, &def->contact_relaxation) &&
+        sc_json_get_float(j, o, "particle_restitution", sc_unit, &def->particle_restitution);
     def->substeps = (int)substeps;
     def->iterations = (int)iterations;
     def->mode = (drape_solver_mode)mode;

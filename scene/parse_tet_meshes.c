@@ -1,7 +1,7 @@
 /* The "tet_meshes" section of a scene file: tetrahedral bodies, from TetGen's .node and .ele files
- * ("node", "ele") or from a closed OBJ surface that TetGen's program tetrahedralises while the scene
- * loads ("surface", with "quality" and "max_volume"), placed by "translate" and "scale", with the
- * material of drape_tet_mesh_def: a Neo-Hookean solid with "youngs_modulus" > 0 (Pa) and
+ * ("node", "ele") or from a closed OBJ surface that TetGen's program tetrahedralises while the
+ * scene loads ("surface", with "quality" and "max_volume"), placed by "translate" and "scale", with
+ * the material of drape_tet_mesh_def: a Neo-Hookean solid with "youngs_modulus" > 0 (Pa) and
  * "poisson_ratio", or edges and volumes ("edges", "volume") with "youngs_modulus": 0. File errors
  * come back as "FILE:LINE: what" under the member that named the file.
  */
@@ -64,9 +64,9 @@ static bool read_tets(sc_parser *p, const cJSON *o, drape_tetgen_mesh *m)
 static bool parse_tet_mesh(sc_parser *p, const cJSON *o, size_t index)
 {
     static const char *const keys[] = {
-        "name",    "node",           "ele",           "surface", "quality", "max_volume",
-        "translate", "scale",        "velocity",      "density", "youngs_modulus",
-        "poisson_ratio", "edges",    "volume",        NULL};
+        "name",           "node",          "ele",   "surface",  "quality",
+        "max_volume",     "translate",     "scale", "velocity", "density",
+        "youngs_modulus", "poisson_ratio", "edges", "volume",   NULL};
     sc_json *j = &p->json;
     drape_tet_mesh_def d = drape_default_tet_mesh_def();
     drape_vec3 translate = {0.0f, 0.0f, 0.0f};

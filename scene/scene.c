@@ -1,7 +1,7 @@
-/* The scene object: a drape world with the names, triangles, polylines and scripted targets that the
- * world does not keep, and the one set of calls that add to it. The JSON parser and the built-in
- * scenes both go through these calls, so that a scene file and a built-in that say the same thing
- * build the same world in the same order.
+/* The scene object: a drape world with the names, triangles, polylines and scripted targets that
+ * the world does not keep, and the one set of calls that add to it. The JSON parser and the
+ * built-in scenes both go through these calls, so that a scene file and a built-in that say the
+ * same thing build the same world in the same order.
  *
  * While a scene loads, the world's error messages are caught by the scene's log router, so that the
  * loader can put them in context ("FILE: $.distances[3]: drape_world_add_distance: ..."); warnings
@@ -140,8 +140,7 @@ static drape_result check_new(drape_scene *s, const char *name, uint64_t count)
         return fail(s, DRAPE_ERROR_INVALID_ARGUMENT,
                     "name '%s' must be 1 to 64 letters, digits, '_', '-' or '.'", name);
     if (name && sc_scene_find_object(s, name, strlen(name)))
-        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "name '%s' is taken by another object",
-                    name);
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT, "name '%s' is taken by another object", name);
     uint64_t total = (uint64_t)drape_world_particle_count(s->world) + count;
     if (s->options.max_particles && total > s->options.max_particles)
         return fail(s, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -154,8 +153,8 @@ static drape_result add_object(drape_scene *s, const char *name, sc_object_kind 
                                uint32_t first, uint32_t count, uint32_t nx, uint32_t ny)
 {
     char *copy = sc_strdup(name);
-    sc_object *o = copy ? sc_grow(s->objects, &s->object_capacity, s->object_count + 1, sizeof *o)
-                        : NULL;
+    sc_object *o =
+        copy ? sc_grow(s->objects, &s->object_capacity, s->object_count + 1, sizeof *o) : NULL;
     if (!o) {
         free(copy);
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for object '%s'", name);
@@ -172,8 +171,8 @@ static drape_result add_object(drape_scene *s, const char *name, sc_object_kind 
 
 static drape_result push_triangle(drape_scene *s, uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t *t = sc_grow(s->triangles, &s->triangle_capacity, s->triangle_count + 1,
-                          3 * sizeof *t);
+    uint32_t *t =
+        sc_grow(s->triangles, &s->triangle_capacity, s->triangle_count + 1, 3 * sizeof *t);
     if (!t)
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another triangle");
     s->triangles = t;
@@ -305,9 +304,8 @@ drape_result sc_scene_add_soft_box(drape_scene *s, const char *name, const drape
     return r;
 }
 
-drape_result sc_scene_add_tet_mesh(drape_scene *s, const char *name,
-                                   const drape_tetgen_mesh *m, drape_vec3 translate, float scale,
-                                   const drape_tet_mesh_def *def)
+drape_result sc_scene_add_tet_mesh(drape_scene *s, const char *name, const drape_tetgen_mesh *m,
+                                   drape_vec3 translate, float scale, const drape_tet_mesh_def *def)
 {
     drape_result r = check_new(s, name, m->vertex_count);
     if (r != DRAPE_OK)
@@ -424,8 +422,9 @@ drape_result sc_scene_add_mesh(drape_scene *s, const char *name, const drape_mes
     for (uint32_t i = 0; i < m->vertex_count; ++i) {
         const drape_vec3 v = m->vertices[i];
         p[i] = drape_default_particle_def();
-        p[i].position = (drape_vec3){v.x * d->scale + d->translate.x, v.y * d->scale + d->translate.y,
-                                     v.z * d->scale + d->translate.z};
+        p[i].position =
+            (drape_vec3){v.x * d->scale + d->translate.x, v.y * d->scale + d->translate.y,
+                         v.z * d->scale + d->translate.z};
         p[i].velocity = d->velocity;
         p[i].mass = mass;
     }
@@ -487,8 +486,8 @@ drape_result sc_scene_add_attachment(drape_scene *s, const drape_attachment_def 
     drape_attachment_def def = *d;
     if (path)
         def.target = sc_target_path_at(path, 0.0);
-    sc_target *t = path ? sc_grow(s->targets, &s->target_capacity, s->target_count + 1, sizeof *t)
-                        : NULL;
+    sc_target *t =
+        path ? sc_grow(s->targets, &s->target_capacity, s->target_count + 1, sizeof *t) : NULL;
     if (path && !t)
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another scripted target");
     if (t)
@@ -555,8 +554,8 @@ bool drape_scene_get_object(const drape_scene *s, uint32_t index, drape_scene_ob
     if (!s || !out || index >= s->object_count)
         return false;
     const sc_object *o = &s->objects[index];
-    *out = (drape_scene_object){o->name, (drape_scene_object_kind)o->kind, o->first, o->count,
-                                o->nx, o->ny};
+    *out = (drape_scene_object){
+        o->name, (drape_scene_object_kind)o->kind, o->first, o->count, o->nx, o->ny};
     return true;
 }
 

@@ -34,8 +34,7 @@ drape_scene_status sc_vfail(drape_scene_error *err, drape_scene_status status, d
 #define SC_EXCERPT_MAX 12
 const char *sc_excerpt(const char *text, size_t length, char *buf, size_t size);
 /* The 1-based line and column of byte `offset` of `data`. */
-void sc_line_column(const char *data, size_t size, size_t offset, uint32_t *line,
-                    uint32_t *column);
+void sc_line_column(const char *data, size_t size, size_t offset, uint32_t *line, uint32_t *column);
 /* The status that a failed library call maps to: bad input for invalid or out-of-range values, a
  * world failure for memory and backends. */
 drape_scene_status sc_status_of(drape_result result);
@@ -109,7 +108,8 @@ drape_vec3 sc_target_path_at(const sc_target_path *path, double t);
 /* ---- mesh_topology.c ---- */
 
 typedef struct sc_hinge {
-    uint32_t edge0, edge1, wing0, wing1; /* triangles (edge0, edge1, wing0) and (edge1, edge0, wing1) */
+    uint32_t edge0, edge1, wing0,
+        wing1; /* triangles (edge0, edge1, wing0) and (edge1, edge0, wing1) */
 } sc_hinge;
 
 typedef struct sc_mesh_topology {
@@ -132,12 +132,12 @@ typedef struct sc_polyline {
 } sc_polyline;
 
 typedef struct sc_obj_frame {
-    const char *object;          /* the object's name (o) */
-    const char *comment;         /* a comment line, or NULL */
-    const drape_vec3 *vertices;  /* vertex_count */
-    const drape_vec3 *normals;   /* vertex_count, or NULL */
+    const char *object;         /* the object's name (o) */
+    const char *comment;        /* a comment line, or NULL */
+    const drape_vec3 *vertices; /* vertex_count */
+    const drape_vec3 *normals;  /* vertex_count, or NULL */
     uint32_t vertex_count;
-    const uint32_t *triangles;   /* 3 * triangle_count, 0-based */
+    const uint32_t *triangles; /* 3 * triangle_count, 0-based */
     uint32_t triangle_count;
     const sc_polyline *lines;
     uint32_t line_count;
@@ -210,15 +210,15 @@ struct drape_scene {
 
 /* A mesh's placement and material. */
 typedef struct sc_mesh_def {
-    drape_vec3 translate; /* m, added after scaling */
-    float scale;          /* default 1 */
-    drape_vec3 velocity;  /* m/s */
-    float mass;           /* kg, the whole mesh, spread evenly; default 0.1 */
+    drape_vec3 translate;   /* m, added after scaling */
+    float scale;            /* default 1 */
+    drape_vec3 velocity;    /* m/s */
+    float mass;             /* kg, the whole mesh, spread evenly; default 0.1 */
     const uint32_t *pinned; /* vertex indices */
     uint32_t pinned_count;
-    drape_stiffness stretch;   /* the edges; default PBD k = 1 */
-    bool dihedral;             /* bending across shared edges; default true */
-    drape_stiffness bend;      /* default PBD k = 0.2 */
+    drape_stiffness stretch; /* the edges; default PBD k = 1 */
+    bool dihedral;           /* bending across shared edges; default true */
+    drape_stiffness bend;    /* default PBD k = 0.2 */
 } sc_mesh_def;
 
 sc_mesh_def sc_default_mesh_def(void);
@@ -231,8 +231,8 @@ bool sc_tet_surface(const uint32_t *tets, uint32_t tet_count, uint32_t **out, ui
  * PATH) in a temporary directory: quality is the radius-edge bound (-q, >= 1.1), max_volume the
  * largest tetrahedron (-a, m^3; 0: none). `name` names the surface in messages. */
 drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const char *name,
-                                            float quality, float max_volume,
-                                            drape_tetgen_mesh *out, drape_scene_error *err);
+                                            float quality, float max_volume, drape_tetgen_mesh *out,
+                                            drape_scene_error *err);
 
 /* A scene with no world yet; NULL when out of memory. options may be NULL. */
 drape_scene *sc_scene_new(const char *name, const drape_scene_options *options);
@@ -251,15 +251,15 @@ drape_result sc_scene_add_soft_box(drape_scene *scene, const char *name,
                                    const drape_soft_box_def *def);
 drape_result sc_scene_add_particle_block(drape_scene *scene, const drape_particle_block_def *def);
 drape_result sc_scene_add_icosphere(drape_scene *scene, const char *name,
-                                   const drape_icosphere_def *def);
+                                    const drape_icosphere_def *def);
 drape_result sc_scene_add_mesh(drape_scene *scene, const char *name, const drape_mesh *mesh,
                                const sc_mesh_def *def);
 /* A tetrahedral body: the mesh's vertices scaled by `scale` and moved by `translate` (m), with the
  * material of def (its positions, vertex_count, tets and tet_count are taken from the mesh); drawn
  * and exported as its outward surface. */
 drape_result sc_scene_add_tet_mesh(drape_scene *scene, const char *name,
-                                   const drape_tetgen_mesh *mesh, drape_vec3 translate,
-                                   float scale, const drape_tet_mesh_def *def);
+                                   const drape_tetgen_mesh *mesh, drape_vec3 translate, float scale,
+                                   const drape_tet_mesh_def *def);
 drape_result sc_scene_add_distance(drape_scene *scene, const drape_distance_def *def);
 drape_result sc_scene_add_tether(drape_scene *scene, const drape_tether_def *def);
 drape_result sc_scene_add_dihedral(drape_scene *scene, const drape_dihedral_def *def);
@@ -281,8 +281,8 @@ void sc_name_index_free(sc_name_index *index);
 /* ---- json_scan.c: what the text will cost cJSON, and NULs it would cut strings at ---- */
 
 typedef struct sc_json_scan_result {
-    uint64_t values; /* JSON values (cJSON nodes), at most */
-    uint64_t bytes;  /* the memory cJSON's tree will take, about */
+    uint64_t values;   /* JSON values (cJSON nodes), at most */
+    uint64_t bytes;    /* the memory cJSON's tree will take, about */
     size_t nul_offset; /* the offset of the first "\u0000" in a string, or SIZE_MAX */
 } sc_json_scan_result;
 
@@ -295,7 +295,7 @@ struct cJSON;
 #define SC_PATH_CAPACITY 256
 
 typedef struct sc_json {
-    const char *file;      /* names the input in messages */
+    const char *file;            /* names the input in messages */
     char path[SC_PATH_CAPACITY]; /* "$.cloths[0].pins[2]" */
     size_t path_length;
     drape_scene_error *err;
@@ -351,8 +351,7 @@ bool sc_json_get_float(sc_json *j, const struct cJSON *object, const char *key, 
 bool sc_json_get_u32(sc_json *j, const struct cJSON *object, const char *key, uint32_t min,
                      uint32_t max, uint32_t *out);
 bool sc_json_get_bool(sc_json *j, const struct cJSON *object, const char *key, bool *out);
-bool sc_json_get_string(sc_json *j, const struct cJSON *object, const char *key,
-                        const char **out);
+bool sc_json_get_string(sc_json *j, const struct cJSON *object, const char *key, const char **out);
 bool sc_json_get_vec3(sc_json *j, const struct cJSON *object, const char *key, sc_range range,
                       drape_vec3 *out);
 bool sc_json_get_enum(sc_json *j, const struct cJSON *object, const char *key,

@@ -20,10 +20,10 @@
 typedef enum sweep_kind { SWEEP_GRID, SWEEP_LIST, SWEEP_RANDOM } sweep_kind;
 
 struct drape_sweep {
-    cJSON *root;      /* the sweep file */
-    cJSON *base;      /* the base scene with "set" applied */
-    char *base_path;  /* the base scene file, as the sweep names it (for messages) */
-    char *base_dir;   /* absolute, with a trailing '/': where relative mesh paths start */
+    cJSON *root;     /* the sweep file */
+    cJSON *base;     /* the base scene with "set" applied */
+    char *base_path; /* the base scene file, as the sweep names it (for messages) */
+    char *base_dir;  /* absolute, with a trailing '/': where relative mesh paths start */
     sweep_kind kind;
     const cJSON *vary; /* grid: the object of value lists; list: the array; random: "ranges" */
     uint32_t count;
@@ -32,8 +32,8 @@ struct drape_sweep {
     bool allow_outside_paths; /* mesh paths may lead out of the base scene's folder */
 };
 
-static const char *const sweep_keys[] = {"version", "description", "base", "set", "grid",
-                                         "list", "random", "outputs", NULL};
+static const char *const sweep_keys[] = {"version", "description", "base",    "set", "grid",
+                                         "list",    "random",      "outputs", NULL};
 
 /* SplitMix64's output function of a state. */
 static uint64_t mix(uint64_t z)
@@ -108,8 +108,8 @@ static bool parse_grid(sc_json *j, drape_sweep *s, const cJSON *grid)
     for (const cJSON *m = grid->child; m; m = m->next) {
         size_t mark = sc_json_enter_quoted(j, m->string);
         size_t n = 0;
-        bool ok = sc_json_array(j, m, &n) &&
-                  (n > 0 || sc_json_fail(j, "must list at least one value"));
+        bool ok =
+            sc_json_array(j, m, &n) && (n > 0 || sc_json_fail(j, "must list at least one value"));
         sc_json_leave(j, mark);
         if (!ok || !check_path(j, s->base, m->string, m->child))
             return false;
@@ -208,8 +208,9 @@ static bool parse_variation(sc_json *j, drape_sweep *s)
     size_t mark = sc_json_enter_key(j, kinds[which]);
     s->kind = (sweep_kind)which;
     s->vary = found;
-    bool ok = which == 0 ? parse_grid(j, s, found)
-              : which == 1 ? parse_list(j, s, found) : parse_random(j, s, found);
+    bool ok = which == 0   ? parse_grid(j, s, found)
+              : which == 1 ? parse_list(j, s, found)
+                           : parse_random(j, s, found);
     sc_json_leave(j, mark);
     return ok;
 }
@@ -319,10 +320,9 @@ drape_scene_status drape_sweep_load_file(const char *path, bool allow_outside_pa
     sc_json_init(&j, path, err);
     uint32_t version = 1;
     const char *description = NULL;
-    if (st == DRAPE_SCENE_OK &&
-        (!sc_json_object(&j, s->root, sweep_keys) ||
-         !sc_json_get_u32(&j, s->root, "version", 1, 1, &version) ||
-         !sc_json_get_string(&j, s->root, "description", &description)))
+    if (st == DRAPE_SCENE_OK && (!sc_json_object(&j, s->root, sweep_keys) ||
+                                 !sc_json_get_u32(&j, s->root, "version", 1, 1, &version) ||
+                                 !sc_json_get_string(&j, s->root, "description", &description)))
         st = err->status;
     if (st == DRAPE_SCENE_OK)
         st = read_base(&j, s, path, err);
@@ -478,10 +478,10 @@ drape_scene_status drape_sweep_case(const drape_sweep *s, uint32_t index, char *
                        index, s->count);
     cJSON *values = case_values(s, index);
     cJSON *scene = values ? cJSON_Duplicate(s->base, true) : NULL;
-    drape_scene_status st = scene ? DRAPE_SCENE_OK
-                                  : sc_fail(err, DRAPE_SCENE_WORLD_FAILED,
-                                            DRAPE_ERROR_OUT_OF_MEMORY, "no memory for case %u",
-                                            index);
+    drape_scene_status st = scene
+                                ? DRAPE_SCENE_OK
+                                : sc_fail(err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                                          "no memory for case %u", index);
     for (const cJSON *m = scene ? values->child : NULL; m && st == DRAPE_SCENE_OK; m = m->next) {
         char why[256];
         if (!sc_json_path_set(scene, m->string, m, why, sizeof why))

@@ -12,8 +12,8 @@
  * fields missing, extra or not numbers, a coordinate that is not finite, an index out of order, a
  * tetrahedron naming a point that does not exist or one point twice, one that is inverted (TetGen
  * orients n2 - n1, n3 - n1, n4 - n1 right-handed) or flat (volume below 1e-6 of its longest edge
- * cubed), and a file that ends before the records its header announced. Like the OBJ reader it works
- * on buffers with an explicit size that need not end in NUL.
+ * cubed), and a file that ends before the records its header announced. Like the OBJ reader it
+ * works on buffers with an explicit size that need not end in NUL.
  */
 #include "scene_internal.h"
 
@@ -65,8 +65,8 @@ static bool next_record(tg_file *f, char tokens[TG_MAX_FIELDS][TG_TOKEN_MAX], in
             eol = hash;
         *count = 0;
         for (const char *c = line; c < eol;) {
-            while (c < eol && (*c == ' ' || *c == '\t' || *c == '\r' || *c == ',' || *c == '\f' ||
-                               *c == '\v'))
+            while (c < eol &&
+                   (*c == ' ' || *c == '\t' || *c == '\r' || *c == ',' || *c == '\f' || *c == '\v'))
                 ++c;
             if (c >= eol)
                 break;
@@ -126,8 +126,7 @@ static bool read_header(tg_file *f, const char *what, int min, int max, uint32_t
     for (int i = 0; i < max; ++i) {
         out[i] = 0;
         if (i < n && !parse_u32(t[i], &out[i]))
-            return tg_fail(f, "field %d of the %s header, '%s', is not a count", i + 1, what,
-                           t[i]);
+            return tg_fail(f, "field %d of the %s header, '%s', is not a count", i + 1, what, t[i]);
     }
     return true;
 }
@@ -162,8 +161,8 @@ static bool read_nodes(tg_file *f, drape_tetgen_mesh *m, uint32_t *first_index)
             return tg_fail(f, "the file ends after %u of the %u points its header announces", i,
                            h[0]);
         if (n != fields || too_many)
-            return tg_fail(f, "a point has %d fields, expected %d (index, x, y, z%s%s)", n,
-                           fields, h[2] ? ", attributes" : "", h[3] ? ", marker" : "");
+            return tg_fail(f, "a point has %d fields, expected %d (index, x, y, z%s%s)", n, fields,
+                           h[2] ? ", attributes" : "", h[3] ? ", marker" : "");
         uint32_t index;
         if (!parse_u32(t[0], &index))
             return tg_fail(f, "the point index '%s' is not an index", t[0]);
@@ -177,8 +176,9 @@ static bool read_nodes(tg_file *f, drape_tetgen_mesh *m, uint32_t *first_index)
         float c[3];
         for (int k = 0; k < 3; ++k)
             if (!parse_float(t[1 + k], &c[k]))
-                return tg_fail(f, "coordinate %c of point %u, '%s', is not a finite number "
-                                  "within 1e9",
+                return tg_fail(f,
+                               "coordinate %c of point %u, '%s', is not a finite number "
+                               "within 1e9",
                                "xyz"[k], index, t[1 + k]);
         m->vertices[i] = (drape_vec3){c[0], c[1], c[2]};
     }
@@ -232,8 +232,8 @@ static bool read_tets(tg_file *f, drape_tetgen_mesh *m, uint32_t first_index)
         int n;
         bool too_many;
         if (!next_record(f, t, &n, &too_many))
-            return tg_fail(f, "the file ends after %u of the %u tetrahedra its header announces",
-                           i, h[0]);
+            return tg_fail(f, "the file ends after %u of the %u tetrahedra its header announces", i,
+                           h[0]);
         if (n != fields || too_many)
             return tg_fail(f, "a tetrahedron has %d fields, expected %d", n, fields);
         uint32_t index, *q = &m->tets[4 * (size_t)i];
@@ -244,8 +244,9 @@ static bool read_tets(tg_file *f, drape_tetgen_mesh *m, uint32_t first_index)
             uint32_t node;
             if (!parse_u32(t[1 + k], &node) || node < first_index ||
                 node - first_index >= m->vertex_count)
-                return tg_fail(f, "node %d of tetrahedron %u, '%s', is out of range: the points "
-                                  "are %u to %u",
+                return tg_fail(f,
+                               "node %d of tetrahedron %u, '%s', is out of range: the points "
+                               "are %u to %u",
                                k + 1, index, t[1 + k], first_index,
                                first_index + m->vertex_count - 1);
             if (k < 4)
@@ -258,12 +259,14 @@ static bool read_tets(tg_file *f, drape_tetgen_mesh *m, uint32_t first_index)
                                    q[a] + first_index);
         double longest, v6 = volume6(m->vertices, q, &longest);
         if (!(fabs(v6) > 6.0 * TG_MIN_VOLUME_RATIO * longest * longest * longest))
-            return tg_fail(f, "tetrahedron %u is degenerate: its volume %g m^3 is below %g of its "
-                              "longest edge (%g m) cubed",
+            return tg_fail(f,
+                           "tetrahedron %u is degenerate: its volume %g m^3 is below %g of its "
+                           "longest edge (%g m) cubed",
                            index, v6 / 6.0, TG_MIN_VOLUME_RATIO, longest);
         if (v6 < 0.0)
-            return tg_fail(f, "tetrahedron %u is inverted (volume %g m^3): TetGen orients n2 - n1, "
-                              "n3 - n1, n4 - n1 right-handed",
+            return tg_fail(f,
+                           "tetrahedron %u is inverted (volume %g m^3): TetGen orients n2 - n1, "
+                           "n3 - n1, n4 - n1 right-handed",
                            index, v6 / 6.0);
     }
     m->tet_count = h[0];

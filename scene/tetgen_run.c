@@ -95,12 +95,13 @@ static int run_tetgen(const char *switches, const char *off)
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status)
+                             : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const char *name,
-                                            float quality, float max_volume,
-                                            drape_tetgen_mesh *out, drape_scene_error *err)
+                                            float quality, float max_volume, drape_tetgen_mesh *out,
+                                            drape_scene_error *err)
 {
     memset(out, 0, sizeof *out);
     uint32_t a = 0, b = 0;
@@ -113,19 +114,20 @@ drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const cha
         if (surface->triangle_count == 0)
             return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: the surface has no faces",
                            name);
-        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
-                       "%s: the surface is not closed: the edge between vertices %u and %u (1-based) "
-                       "belongs to %zu faces, not 2, so it has no inside to fill with tetrahedra",
-                       name, a + 1, b + 1, uses);
+        return sc_fail(
+            err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
+            "%s: the surface is not closed: the edge between vertices %u and %u (1-based) "
+            "belongs to %zu faces, not 2, so it has no inside to fill with tetrahedra",
+            name, a + 1, b + 1, uses);
     }
     char dir[] = "/tmp/drape-tetgen-XXXXXX";
     if (!mkdtemp(dir))
         return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK,
                        "%s: cannot make a temporary directory for tetgen: %s", name,
                        strerror(errno));
-    static const char *const outputs[] = {"surface.off",    "surface.1.node", "surface.1.ele",
-                                          "surface.1.face", "surface.1.edge", "surface.1.smesh",
-                                          "surface.1.neigh", NULL};
+    static const char *const outputs[] = {
+        "surface.off",    "surface.1.node",  "surface.1.ele",   "surface.1.face",
+        "surface.1.edge", "surface.1.smesh", "surface.1.neigh", NULL};
     char path[8][64];
     for (int i = 0; outputs[i]; ++i)
         snprintf(path[i], sizeof path[i], "%s/%s", dir, outputs[i]);
@@ -146,8 +148,8 @@ drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const cha
                     name, strerror(errno));
     else if (s == DRAPE_SCENE_OK && code != 0)
         s = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
-                    "%s: tetgen %s failed (exit status %d): the surface may intersect itself",
-                    name, switches, code);
+                    "%s: tetgen %s failed (exit status %d): the surface may intersect itself", name,
+                    switches, code);
     if (s == DRAPE_SCENE_OK)
         s = drape_tetgen_read(path[1], path[2], out, err);
     for (int i = 0; outputs[i]; ++i)

@@ -28,6 +28,7 @@ packages=(
   libclblast-dev                       # CLBlast, for the global reductions
   libcjson-dev                         # scene files (JSON)
   clang libclang-rt-14-dev             # libFuzzer targets for the scene and OBJ readers
+  clang-format                         # the code style, checked by the test suite (format.check)
   libglfw3-dev python3-glad libgl-dev libgl1-mesa-dri  # the viewer: GLFW, glad, OpenGL, llvmpipe
   libx11-dev libxrandr-dev             # X11 headers that GLFW's native header (glfw3native.h) includes
   g++ libimgui-dev libstb-dev          # the viewer's parameter panel (Dear ImGui and its stb)

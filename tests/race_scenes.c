@@ -1,14 +1,14 @@
 /* The scenes of the race check (tests/race_check.sh), run under Oclgrind's simulator with its
- * data-race and out-of-bounds checks: tiny worlds with every constraint kind (distance PBD and XPBD,
- * dihedral, attachments, two of them on one pinned particle, the pinned cloth's tethers, a soft box's
- * tetrahedral volumes), damping, every collider kind, both
- * solver modes, the diagnostics and the vertex normals, stepped with every distance-kernel variant.
- * Oclgrind reports what it finds in its log; this program only has to run every kernel.
+ * data-race and out-of-bounds checks: tiny worlds with every constraint kind (distance PBD and
+ * XPBD, dihedral, attachments, two of them on one pinned particle, the pinned cloth's tethers, a
+ * soft box's tetrahedral volumes), damping, every collider kind, both solver modes, the diagnostics
+ * and the vertex normals, stepped with every distance-kernel variant. Oclgrind reports what it
+ * finds in its log; this program only has to run every kernel.
  *
  *   race_scenes             the solver's scenes; exit 0 when every step succeeded
- *   race_scenes planted F   launches the racy kernel of the .cl file F (tests/kernels/planted_race.cl)
- *                           with plain OpenCL calls, so that the script can check that the race is
- *                           reported
+ *   race_scenes planted F   launches the racy kernel of the .cl file F
+ * (tests/kernels/planted_race.cl) with plain OpenCL calls, so that the script can check that the
+ * race is reported
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -149,9 +149,9 @@ static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_int
     const drape_distance_kernel ran = w ? drape_world_distance_kernel(w) : kernel;
     drape_world_destroy(w);
     printf("race_scenes: %s kernel, %s: %s\n", drape_distance_kernel_name(ran),
-           mode == DRAPE_MODE_PBD ? "PBD" : integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET
-                                                ? "mass-spring Verlet"
-                                                : "mass-spring Euler",
+           mode == DRAPE_MODE_PBD                           ? "PBD"
+           : integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET ? "mass-spring Verlet"
+                                                            : "mass-spring Euler",
            drape_result_string(r));
     return r == DRAPE_OK ? 0 : 1;
 }
@@ -167,9 +167,10 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IONBF, 0);
     int failed = 0;
     for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k)
-        failed += scene((drape_distance_kernel)k, DRAPE_MODE_PBD, DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER);
-    failed += scene(DRAPE_DISTANCE_KERNEL_AUTO, DRAPE_MODE_MASS_SPRING,
-                    DRAPE_INTEGRATOR_VELOCITY_VERLET);
+        failed +=
+            scene((drape_distance_kernel)k, DRAPE_MODE_PBD, DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER);
+    failed +=
+        scene(DRAPE_DISTANCE_KERNEL_AUTO, DRAPE_MODE_MASS_SPRING, DRAPE_INTEGRATOR_VELOCITY_VERLET);
     failed += scene(DRAPE_DISTANCE_KERNEL_AUTO, DRAPE_MODE_MASS_SPRING,
                     DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER);
     /* Debian's Oclgrind 21.10 corrupts its heap while tearing down at exit once CLBlast has run

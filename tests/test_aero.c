@@ -1,8 +1,8 @@
 /* Aerodynamics: the flag of scenes/flag.json in a steady 10 m/s wind keeps fluttering with lift and
- * drag, where the per-particle air drag lets it go still; the drag and lift on a single triangle are
- * the formula's; seeded turbulence is deterministic; coefficients of zero change nothing; bad input
- * is refused with the parameter named. Runs on the backend tu_def() picks (core.aero on the CPU,
- * opencl.core.aero).
+ * drag, where the per-particle air drag lets it go still; the drag and lift on a single triangle
+ * are the formula's; seeded turbulence is deterministic; coefficients of zero change nothing; bad
+ * input is refused with the parameter named. Runs on the backend tu_def() picks (core.aero on the
+ * CPU, opencl.core.aero).
  */
 #include "test_harness.h"
 #include "test_util.h"
@@ -96,15 +96,16 @@ static void test_flag_keeps_fluttering(void)
     printf("  lift and drag: kinetic energy 10-12 s mean %.4g J, min %.4g, max %.4g, %d turns\n",
            e.mean, e.min, e.max, e.turns);
     printf("  air drag only: kinetic energy 10-12 s mean %.3g J, max %.3g\n", s.mean, s.max);
-    ENSURE(e.mean > 0.01);            /* a 0.15 kg flag moving at ~0.4 m/s on average */
+    ENSURE(e.mean > 0.01);                /* a 0.15 kg flag moving at ~0.4 m/s on average */
     ENSURE(e.max - e.min > 0.3 * e.mean); /* not a steady state */
-    ENSURE(e.turns >= 10);            /* up and down, many times in 2 s */
-    ENSURE(s.max < 1e-4);             /* the old model: still */
+    ENSURE(e.turns >= 10);                /* up and down, many times in 2 s */
+    ENSURE(s.max < 1e-4);                 /* the old model: still */
 }
 
 /* One free triangle (no gravity, no constraints) moving through still air: after one substep its
  * velocity changed by h F / m with F the formula's, in double here. Face-on: drag alone, opposite
- * the motion. Tilted: drag along the motion and lift across it, in the plane of motion and normal. */
+ * the motion. Tilted: drag along the motion and lift across it, in the plane of motion and normal.
+ */
 static void check_triangle(float tilt)
 {
     drape_world_def def = tu_def(NULL);
@@ -118,8 +119,8 @@ static void check_triangle(float tilt)
     drape_particle_def p = drape_default_particle_def();
     p.mass = (float)m;
     p.velocity = tu_v3(0.0f, 0.0f, -(float)speed);
-    const drape_vec3 at[3] = {{0.0f, 0.0f, 0.0f}, {0.2f, 0.0f, 0.0f},
-                              {0.0f, 0.2f * (float)c, 0.2f * (float)s}};
+    const drape_vec3 at[3] = {
+        {0.0f, 0.0f, 0.0f}, {0.2f, 0.0f, 0.0f}, {0.0f, 0.2f * (float)c, 0.2f * (float)s}};
     for (int k = 0; k < 3; ++k) {
         p.position = at[k];
         ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));

@@ -108,7 +108,8 @@ static void device_too_small(void)
     }
 }
 
-/* The size asked for is named in the allocation's message, which comes before the step's summary. */
+/* The size asked for is named in the allocation's message, which comes before the step's summary.
+ */
 static void note_sizes(drape_log_level level, const char *message, void *user)
 {
     if (level == DRAPE_LOG_ERROR && strstr(message, "bytes") && strstr(message, "OpenCL buffer"))
@@ -153,8 +154,8 @@ static void launches_per_step(void)
     drape_coloring_stats colors;
     ENSURE_OK(drape_world_get_coloring(quiet, DRAPE_CONSTRAINT_DISTANCE, &colors));
     /* per substep: predict (2), contacts (1), per iteration one launch per colour of the distance
-     * constraints (the cloth's only kind) and the contacts (1), the update (1); per step the read of
-     * the non-finite check (1) */
+     * constraints (the cloth's only kind) and the contacts (1), the update (1); per step the read
+     * of the non-finite check (1) */
     const uint64_t per_step = 2u * (2u + 1u + 3u * (colors.colors + 1u) + 1u) + 1u;
     ENSURE_MSG(a.launches == 5u * per_step, "%llu launches in 5 steps, the plan has %llu",
                (unsigned long long)a.launches, (unsigned long long)(5u * per_step));
@@ -214,7 +215,8 @@ static void no_platform(void)
 {
     tu_log log = {0};
     uint32_t count = 99;
-    ENSURE_RESULT(drape_list_devices(NULL, 0, &count, tu_log_capture, &log), DRAPE_ERROR_UNSUPPORTED);
+    ENSURE_RESULT(drape_list_devices(NULL, 0, &count, tu_log_capture, &log),
+                  DRAPE_ERROR_UNSUPPORTED);
     ENSURE(count == 0);
     ENSURE(tu_log_has(&log, "no OpenCL platform"));
 

@@ -17,16 +17,16 @@
 
 /* Checks one bad call: its result, one new error message in `log` containing `needle` (and
  * `needle2` unless empty). Returns from the calling test on failure. */
-#define ENSURE_REFUSED(log, expr, expected, needle, needle2)                                     \
-    do {                                                                                       \
-        int before_ = (log)->errors;                                                           \
-        ENSURE_RESULT(expr, expected);                                                         \
-        ENSURE_MSG((log)->errors == before_ + 1, "%s: %d error messages, expected 1", #expr,   \
-                   (log)->errors - before_);                                                   \
-        ENSURE_MSG(tu_log_has(log, needle), "%s: message \"%s\" does not name \"%s\"", #expr,  \
-                   (log)->last, needle);                                                       \
-        ENSURE_MSG(has_optional(log, needle2), "%s: message \"%s\" does not name \"%s\"",     \
-                   #expr, (log)->last, needle2);                                               \
+#define ENSURE_REFUSED(log, expr, expected, needle, needle2)                                       \
+    do {                                                                                           \
+        int before_ = (log)->errors;                                                               \
+        ENSURE_RESULT(expr, expected);                                                             \
+        ENSURE_MSG((log)->errors == before_ + 1, "%s: %d error messages, expected 1", #expr,       \
+                   (log)->errors - before_);                                                       \
+        ENSURE_MSG(tu_log_has(log, needle), "%s: message \"%s\" does not name \"%s\"", #expr,      \
+                   (log)->last, needle);                                                           \
+        ENSURE_MSG(has_optional(log, needle2), "%s: message \"%s\" does not name \"%s\"", #expr,   \
+                   (log)->last, needle2);                                                          \
     } while (0)
 
 static const char *const NO_NEEDLE = "";
@@ -60,12 +60,15 @@ static void test_bad_world_defs(void)
     drape_world *w = (drape_world *)&log; /* must be set to NULL on failure */
 
     def.dt = 0.0f;
-    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt",
+                   NO_NEEDLE);
     ENSURE(w == NULL);
     def.dt = -1.0f / 60.0f;
-    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt",
+                   NO_NEEDLE);
     def.dt = NAN;
-    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "dt",
+                   NO_NEEDLE);
     def = tu_def(&log);
     def.iterations = 0;
     ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "iterations",
@@ -211,19 +214,19 @@ static void test_bad_particles_constraints_colliders(void)
     p[1].position.y = 1.0f, p[1].velocity.x = INFINITY;
     ENSURE_REFUSED(&log, drape_world_add_particles(w, p, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "velocity", NO_NEEDLE);
-    ENSURE_REFUSED(&log, drape_world_add_particles(w, NULL, 3, NULL),
-                   DRAPE_ERROR_INVALID_ARGUMENT, "defs", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_add_particles(w, NULL, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "defs", NO_NEEDLE);
     drape_particle_def bad = {{0.0f, NAN, 0.0f}, {0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0, true};
     ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
                    "position", NO_NEEDLE);
     bad.position.y = 0.0f, bad.mass = -2.0f;
-    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "mass", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, &bad), DRAPE_ERROR_INVALID_ARGUMENT, "mass",
+                   NO_NEEDLE);
     bad.mass = 1.0f;
     ENSURE_REFUSED(&log, drape_world_set_particle(w, n, &bad), DRAPE_ERROR_OUT_OF_RANGE,
                    "drape_world_set_particle", "index 17 is out of range");
-    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "def", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_set_particle(w, 3, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "def",
+                   NO_NEEDLE);
 
     /* Distance constraints: an index out of range, a particle tied to itself, a bad stiffness,
      * a NaN rest length, NULL. */
@@ -271,9 +274,11 @@ static void test_bad_particles_constraints_colliders(void)
                    DRAPE_ERROR_OUT_OF_RANGE, "drape_world_set_attachment_target",
                    "attachment id 42 (generation 1) does not exist");
     ENSURE_REFUSED(&log, drape_world_remove_attachment(w, none), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_remove_attachment", "attachment id 42 (generation 1) does not exist");
+                   "drape_world_remove_attachment",
+                   "attachment id 42 (generation 1) does not exist");
     ENSURE_REFUSED(&log, drape_world_remove_attachment(w, stale), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_remove_attachment", "attachment id 0 (generation 2) does not exist");
+                   "drape_world_remove_attachment",
+                   "attachment id 0 (generation 2) does not exist");
 
     /* Colliders: a negative or zero radius, a zero plane normal, NULL, unknown ids. */
     drape_collider_def c = drape_default_collider_def();
@@ -295,8 +300,8 @@ static void test_bad_particles_constraints_colliders(void)
                    "def", NO_NEEDLE);
     c = drape_default_collider_def();
     c.type = DRAPE_COLLIDER_SPHERE, c.radius = -1.0f;
-    ENSURE_REFUSED(&log, drape_world_set_collider(w, 0, &c), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "radius", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_set_collider(w, 0, &c), DRAPE_ERROR_INVALID_ARGUMENT, "radius",
+                   NO_NEEDLE);
     c.radius = 1.0f;
     ENSURE_REFUSED(&log, drape_world_set_collider(w, 5, &c), DRAPE_ERROR_OUT_OF_RANGE,
                    "drape_world_set_collider", "collider id 5 is out of range");
@@ -330,14 +335,14 @@ static void test_bad_particles_constraints_colliders(void)
                    "drape_world_get_positions", "particles 10..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, n + 1, 0, out), DRAPE_ERROR_OUT_OF_RANGE,
                    "drape_world_get_positions", "particles 18..18 are out of range");
-    ENSURE_REFUSED(&log, drape_world_get_positions(w, 1, UINT32_MAX, out),
-                   DRAPE_ERROR_OUT_OF_RANGE, "drape_world_get_positions", "out of range");
+    ENSURE_REFUSED(&log, drape_world_get_positions(w, 1, UINT32_MAX, out), DRAPE_ERROR_OUT_OF_RANGE,
+                   "drape_world_get_positions", "out of range");
     ENSURE_REFUSED(&log, drape_world_get_velocities(w, n, 1, out), DRAPE_ERROR_OUT_OF_RANGE,
                    "drape_world_get_velocities", "particles 17..18 are out of range");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 18, m), DRAPE_ERROR_OUT_OF_RANGE,
                    "drape_world_get_masses", "particles 0..18 are out of range");
-    ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
-                   "out", NO_NEEDLE);
+    ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "out",
+                   NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, NULL),
                    DRAPE_ERROR_INVALID_ARGUMENT, "out", NO_NEEDLE);
     /* The edges of the valid range are fine. */

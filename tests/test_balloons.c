@@ -1,7 +1,7 @@
 /* Balloons: a closed cloth at pressure factor 1.5 inflates to 1.5 V0 within 2% when free, and holds
- * that volume squeezed between two spheres without blowing up; the icosphere builder makes a closed,
- * outward mesh; open, misoriented or inward meshes and bad values are refused with the edge or the
- * parameter named. Runs on the backend tu_def() picks (core.balloons on the CPU,
+ * that volume squeezed between two spheres without blowing up; the icosphere builder makes a
+ * closed, outward mesh; open, misoriented or inward meshes and bad values are refused with the edge
+ * or the parameter named. Runs on the backend tu_def() picks (core.balloons on the CPU,
  * opencl.core.balloons).
  */
 #include "test_harness.h"
@@ -39,8 +39,8 @@ static void test_free_balloon_inflates(void)
     for (int f = 0; f < 2; ++f) {
         drape_build_info info;
         uint32_t b = 0;
-        drape_world *w = balloon_world(factors[f], tu_v3(0.0f, 0.0f, 0.0f), tu_v3(0.0f, 1.0f, 0.0f),
-                                       &info, &b);
+        drape_world *w =
+            balloon_world(factors[f], tu_v3(0.0f, 0.0f, 0.0f), tu_v3(0.0f, 1.0f, 0.0f), &info, &b);
         ENSURE(w);
         ENSURE(b == 0 && drape_world_balloon_count(w) == 1);
         drape_balloon_info bi;
@@ -56,8 +56,8 @@ static void test_free_balloon_inflates(void)
             lo = fmin(lo, bi.volume / v0);
             hi = fmax(hi, bi.volume / v0);
         }
-        printf("  pressure %.1f: V/V0 from %.5f to %.5f over 0.5 .. 2 s\n", (double)factors[f],
-               lo, hi);
+        printf("  pressure %.1f: V/V0 from %.5f to %.5f over 0.5 .. 2 s\n", (double)factors[f], lo,
+               hi);
         ENSURE(lo > 0.98 * factors[f] && hi < 1.02 * factors[f]);
         drape_world_destroy(w);
     }
@@ -136,8 +136,7 @@ static void test_icosphere(void)
     drape_build_info info;
     uint32_t b;
     ENSURE_OK(drape_world_add_icosphere(w, &d, &info, &b));
-    ENSURE(info.particle_count == 162 && info.distance_count == 480 &&
-           info.dihedral_count == 480);
+    ENSURE(info.particle_count == 162 && info.distance_count == 480 && info.dihedral_count == 480);
     drape_balloon_info bi;
     ENSURE_OK(drape_world_get_balloon(w, b, &bi));
     ENSURE(bi.triangle_count == 320 && bi.vertex_count == 162);
@@ -188,7 +187,8 @@ static void test_bad_balloons(void)
     uint32_t twice[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 0, 1, 3};
     b.triangles = twice;
     ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
-    ENSURE(tu_log_has(&log, "the edge from particle 0 to 1 is walked the same way by two triangles"));
+    ENSURE(
+        tu_log_has(&log, "the edge from particle 0 to 1 is walked the same way by two triangles"));
     /* a cloth grid: open along its border */
     drape_world *g = tu_world(&def);
     ENSURE(g);
@@ -203,8 +203,9 @@ static void test_bad_balloons(void)
         }
     b.triangles = quad, b.triangle_count = 8;
     ENSURE_RESULT(drape_world_add_balloon(g, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
-    ENSURE(tu_log_has(&log, "the mesh is open: the edge between particles 0 and 1 has a triangle on "
-                            "one side only"));
+    ENSURE(tu_log_has(&log,
+                      "the mesh is open: the edge between particles 0 and 1 has a triangle on "
+                      "one side only"));
     ENSURE(drape_world_balloon_count(g) == 0);
     drape_world_destroy(g);
     /* inward: every face the other way round */

@@ -1,16 +1,16 @@
 /* Collisions and friction.
  *
- * - A 32 x 32 cloth dropped on a sphere, and one thrown (tilted, at 6 m/s) at a plane whose normal is
- *   not unit length, never have a particle inside the collider by more than half the collision
+ * - A 32 x 32 cloth dropped on a sphere, and one thrown (tilted, at 6 m/s) at a plane whose normal
+ * is not unit length, never have a particle inside the collider by more than half the collision
  *   margin: drape_world_collider_distance (which excludes the margin) >= -0.5 * margin for every
  *   particle after every one of 300 steps. The solver aims for +margin; the stated tolerance,
  *   -0.5 * margin = -2.5 mm, allows for the last iteration's cloth constraints pulling a particle
  *   back after its contact was projected. The cloth must also end up touching the collider.
  * - A capsule, static and moving, keeps a small cloth out in the same way.
- * - Coulomb friction on a 30 degree plane: a patch resting on it (at distance collision_margin) with
- *   static friction 0.8 > tan 30 = 0.577 stays put (it moves < 1 mm along the slope over the last
- *   100 of 200 steps); with static 0.5 and kinetic 0.4, both below tan 30, it slides, accelerating at
- *   about g (sin 30 - 0.4 cos 30) = 1.50 m/s^2.
+ * - Coulomb friction on a 30 degree plane: a patch resting on it (at distance collision_margin)
+ * with static friction 0.8 > tan 30 = 0.577 stays put (it moves < 1 mm along the slope over the
+ * last 100 of 200 steps); with static 0.5 and kinetic 0.4, both below tan 30, it slides,
+ * accelerating at about g (sin 30 - 0.4 cos 30) = 1.50 m/s^2.
  */
 #include "test_harness.h"
 #include "test_util.h"

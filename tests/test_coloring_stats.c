@@ -16,8 +16,8 @@ static void check_stats(const drape_world *w, drape_constraint_type type, const 
     drape_coloring_stats s;
     ENSURE_OK(drape_world_get_coloring(w, type, &s));
     const uint32_t live = drape_world_constraint_count(w, type);
-    printf("  %-28s %6u constraints, %3u colours (lower bound %u), sizes %u..%u, mean %.1f\n",
-           what, s.constraints, s.colors, s.lower_bound, s.smallest, s.largest, (double)s.mean);
+    printf("  %-28s %6u constraints, %3u colours (lower bound %u), sizes %u..%u, mean %.1f\n", what,
+           s.constraints, s.colors, s.lower_bound, s.smallest, s.largest, (double)s.mean);
     ENSURE(s.constraints == live);
     ENSURE(s.colors >= s.lower_bound);
     if (live == 0) {
@@ -91,8 +91,9 @@ static void test_builder_order_reaches_the_bound(void)
             drape_cloth_def c = drape_default_cloth_def();
             c.nx = sizes[k][0], c.ny = sizes[k][1];
             c.shear = variant >= 1;
-            c.bending = variant == 2 ? DRAPE_BENDING_SKIP_ONE
-                                     : variant == 3 ? DRAPE_BENDING_DIHEDRAL : DRAPE_BENDING_NONE;
+            c.bending = variant == 2   ? DRAPE_BENDING_SKIP_ONE
+                        : variant == 3 ? DRAPE_BENDING_DIHEDRAL
+                                       : DRAPE_BENDING_NONE;
             ENSURE_OK(drape_world_add_cloth(w, &c, NULL));
             drape_coloring_stats s;
             ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &s));

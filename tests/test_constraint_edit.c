@@ -107,8 +107,8 @@ static void test_set_stiffness(void)
     ENSURE(tu_step(after, 5) && tu_step(rebuilt, 5) && tu_step(untouched, 5));
     ENSURE_OK(drape_world_set_stiffness(after, DRAPE_CONSTRAINT_DISTANCE, stretch, soft.stiffness,
                                         soft.compliance));
-    ENSURE_OK(drape_world_set_stiffness(rebuilt, DRAPE_CONSTRAINT_DISTANCE, stretch,
-                                        soft.stiffness, soft.compliance));
+    ENSURE_OK(drape_world_set_stiffness(rebuilt, DRAPE_CONSTRAINT_DISTANCE, stretch, soft.stiffness,
+                                        soft.compliance));
     drape_world_def def = drape_world_get_def(rebuilt); /* recolour: rebuild the solver copy */
     def.color_balance = !def.color_balance;
     ENSURE_OK(drape_world_set_def(rebuilt, &def));

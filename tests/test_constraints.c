@@ -61,11 +61,11 @@ static void check_pair_converges(float rest, float stiffness, float compliance, 
 
 static void test_stiff_distance_converges_to_rest_length(void)
 {
-    check_pair_converges(1.0f, 1.0f, -1.0f, 10);   /* pulled together */
-    check_pair_converges(2.0f, 1.0f, -1.0f, 10);   /* pushed apart */
+    check_pair_converges(1.0f, 1.0f, -1.0f, 10); /* pulled together */
+    check_pair_converges(2.0f, 1.0f, -1.0f, 10); /* pushed apart */
     check_pair_converges(0.25f, 1.0f, -1.0f, 10);
-    check_pair_converges(1.0f, 1.0f, 0.0f, 10);    /* XPBD, compliance 0 */
-    check_pair_converges(1.0f, 0.3f, -1.0f, 120);  /* soft PBD still gets there */
+    check_pair_converges(1.0f, 1.0f, 0.0f, 10);   /* XPBD, compliance 0 */
+    check_pair_converges(1.0f, 0.3f, -1.0f, 120); /* soft PBD still gets there */
 }
 
 static void test_negative_rest_length_takes_current_distance(void)
@@ -116,14 +116,17 @@ static void check_pendulum(drape_vec3 pivot)
         {pivot, {0.0f, 0.0f, 0.0f}, 0.0f, 0.0f, 0, true},
         {{pivot.x + (float)(L * sin(theta0)), pivot.y - (float)(L * cos(theta0)), pivot.z},
          {0.0f, 0.0f, 0.0f},
-         1.0f, 0.0f, 0, true},
+         1.0f,
+         0.0f,
+         0,
+         true},
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
     d.a = 0, d.b = 1, d.rest_length = (float)L;
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
 
-    const double T0 = 2.0 * PI * sqrt(L / g); /* 2.006 s */
+    const double T0 = 2.0 * PI * sqrt(L / g);   /* 2.006 s */
     const int steps = (int)(5.5 * T0 / def.dt); /* five and a half periods */
     double crossings[16];
     int n = 0;
@@ -162,8 +165,8 @@ static void test_pendulum_small_angle_period(void)
 
 /* A hinge along z: edge (0,0,0)-(0,0,1), wings at x = -0.5 and x = +0.5, flat (angle 0) at
  * creation; the front of the first triangle faces -y. Distance constraints on its five edges keep
- * the triangles rigid. rest_angle NaN takes the angle at creation (flat). Then wing1 is turned about
- * the edge to the signed hinge angle `start`. */
+ * the triangles rigid. rest_angle NaN takes the angle at creation (flat). Then wing1 is turned
+ * about the edge to the signed hinge angle `start`. */
 static void check_hinge(float rest_angle, float start, bool flap)
 {
     drape_world_def def = tu_def(NULL);
@@ -227,9 +230,10 @@ static void check_hinge(float rest_angle, float start, bool flap)
     }
     drape_world_destroy(w);
     ENSURE(ok);
-    printf("  %s, rest %+.2f rad, bent to %+.2f: angle %+.6f rad after 300 steps; over the last 60 "
-           "steps: kinetic energy of deformation / kinetic energy <= %.2g, wing1 speed <= %.2g m/s\n",
-           flap ? "flap " : "hinge", rest, (double)start, a, worst_ratio, worst_speed);
+    printf(
+        "  %s, rest %+.2f rad, bent to %+.2f: angle %+.6f rad after 300 steps; over the last 60 "
+        "steps: kinetic energy of deformation / kinetic energy <= %.2g, wing1 speed <= %.2g m/s\n",
+        flap ? "flap " : "hinge", rest, (double)start, a, worst_ratio, worst_speed);
     ENSURE_LE(farthest, 0.01);
     if (flap)
         ENSURE_LE(worst_speed, 1e-3);
@@ -335,8 +339,8 @@ static void test_cloth_triangles_carry_the_dihedrals(void)
         ENSURE_OK(drape_world_get_dihedrals(w, info.first_dihedral + k, 1, &h));
         ENSURE_MSG(is_triangle(tri, count, h.edge0, h.edge1, h.wing0) &&
                        is_triangle(tri, count, h.edge1, h.edge0, h.wing1),
-                   "dihedral %u (%u, %u; %u, %u) does not hinge two triangles", k, h.edge0,
-                   h.edge1, h.wing0, h.wing1);
+                   "dihedral %u (%u, %u; %u, %u) does not hinge two triangles", k, h.edge0, h.edge1,
+                   h.wing0, h.wing1);
     }
     ENSURE(drape_cloth_triangles(1, 4, 0, NULL) == 0);
     drape_world_destroy(w);

@@ -133,7 +133,9 @@ static void test_fast_particle_never_tunnels(void)
     const struct {
         const char *name;
         const drape_collider_def *def;
-    } cases[] = {{"plane", &plane}, {"5 cm sphere", &sphere}, {"2 cm capsule", &capsule},
+    } cases[] = {{"plane", &plane},
+                 {"5 cm sphere", &sphere},
+                 {"2 cm capsule", &capsule},
                  {"moving 2 cm capsule", &moving}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k)
         for (int substeps = 1; substeps <= 4; substeps += 3) {
@@ -187,8 +189,8 @@ static void test_impact_into_large_sphere_stops_on_near_side(void)
          * ends just inside the far side (1 substep) or well inside the near half (4) */
         const float reach = 200.0f / 60.0f / (float)substeps;
         ENSURE(fire(&sphere, substeps, (substeps == 1 ? 1.99f : 0.5f) - reach, &max_x, &speed));
-        printf("  %d substep(s): farthest x %+.4f m, speed after %.3g m/s\n", substeps,
-               max_x + 1.0, speed);
+        printf("  %d substep(s): farthest x %+.4f m, speed after %.3g m/s\n", substeps, max_x + 1.0,
+               speed);
         ENSURE_LE(max_x, -1.0); /* the near surface, x = 0 */
         ENSURE_LE(speed, 200.0);
     }

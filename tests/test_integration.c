@@ -2,11 +2,12 @@
  *
  * - An unconstrained particle in PBD mode follows semi-implicit Euler bit for bit: per substep,
  *   h = dt / substeps, v = v + g h; x = x + v h, evaluated in float component by component in that
- *   order (the library and this file are both compiled with -ffp-contract=off, so neither side fuses
- *   the multiply-adds). Any extra rounding, reordering or hidden force shows up as a bit difference.
+ *   order (the library and this file are both compiled with -ffp-contract=off, so neither side
+ * fuses the multiply-adds). Any extra rounding, reordering or hidden force shows up as a bit
+ * difference.
  * - A pinned particle (mass 0) never moves: not under gravity, not when given a velocity, not when
- *   distance, dihedral and attachment constraints pull on it, not when it sits inside colliders, and
- *   not when it is pinned part way through a run.
+ *   distance, dihedral and attachment constraints pull on it, not when it sits inside colliders,
+ * and not when it is pinned part way through a run.
  */
 #include "test_harness.h"
 #include "test_util.h"
@@ -149,8 +150,8 @@ static void test_pinned_particle_never_moves(void)
     drape_world_destroy(w);
 }
 
-/* The pinned edge of a cloth stays put while the rest falls; a particle pinned part way through a run
- * stops where it is. */
+/* The pinned edge of a cloth stays put while the rest falls; a particle pinned part way through a
+ * run stops where it is. */
 static void test_pinned_cloth_edge_and_late_pin(void)
 {
     drape_world_def def = tu_def(NULL);
@@ -180,8 +181,8 @@ static void test_pinned_cloth_edge_and_late_pin(void)
     ENSURE(tu_read(w, &s1));
     for (uint32_t i = 0; i < 8; ++i) {
         uint32_t k = info.first_particle + i;
-        ENSURE_MSG(tu_same_bits(&s1.x[k], &s0.x[k], sizeof s1.x[k]),
-                   "pinned row particle %u moved", k);
+        ENSURE_MSG(tu_same_bits(&s1.x[k], &s0.x[k], sizeof s1.x[k]), "pinned row particle %u moved",
+                   k);
     }
     ENSURE(tu_same_bits(&s1.x[corner], &xc, sizeof xc));
     ENSURE(s1.m[corner] == 0.0f);

@@ -1,12 +1,12 @@
-/* Mass-spring mode (the Taichi mass-spring cloth demo): distance constraints become Hooke springs with damping along them,
- * integrated by semi-implicit Euler or velocity Verlet.
+/* Mass-spring mode (the Taichi mass-spring cloth demo): distance constraints become Hooke springs
+ * with damping along them, integrated by semi-implicit Euler or velocity Verlet.
  *
  * - For both integrators, a particle of 0.5 kg hanging from a pin by a spring of 100 N/m (given
  *   either as the world's spring_stiffness or as the constraint's compliance 0.01 m/N) settles at
  *   the static extension m g / k = 49 mm, within 2%.
  * - A free particle falls exactly like semi-implicit Euler (bit for bit, as in PBD mode) under that
- *   integrator, and on the exact parabola x0 + v0 t + g t^2 / 2 under velocity Verlet, which is exact
- *   for constant acceleration (and so differs from Euler by g h t / 2, 3.1 cm after 1.5 s).
+ *   integrator, and on the exact parabola x0 + v0 t + g t^2 / 2 under velocity Verlet, which is
+ * exact for constant acceleration (and so differs from Euler by g h t / 2, 3.1 cm after 1.5 s).
  */
 #include "test_harness.h"
 #include "test_util.h"
@@ -39,11 +39,12 @@ static void check_hanging_spring(drape_integrator integrator, bool use_complianc
     ENSURE_OK(drape_world_get_velocities(w, 1, 1, &v));
     const double ext = tu_dist(x[0], x[1]) - rest, expected = m * g / k;
     printf("  %s, k from %s: extension %.4f mm, m g / k = %.4f mm\n",
-           integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET ? "velocity Verlet" : "semi-implicit Euler",
+           integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET ? "velocity Verlet"
+                                                          : "semi-implicit Euler",
            use_compliance ? "compliance" : "spring_stiffness", 1e3 * ext, 1e3 * expected);
     ENSURE_NEAR(ext, expected, 0.02 * expected);
     ENSURE_NEAR(x[1].x, 0.0, 1e-6); /* hangs straight down */
-    ENSURE_LE(fabs(v.y), 1e-3);       /* settled */
+    ENSURE_LE(fabs(v.y), 1e-3);     /* settled */
     drape_world_destroy(w);
 }
 
@@ -135,7 +136,8 @@ static void test_defaults_are_stable_on_the_default_cloth(void)
     for (int k = 0; k < 2; ++k) {
         drape_world_def def = tu_def(NULL);
         def.mode = DRAPE_MODE_MASS_SPRING;
-        def.integrator = k ? DRAPE_INTEGRATOR_VELOCITY_VERLET : DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
+        def.integrator =
+            k ? DRAPE_INTEGRATOR_VELOCITY_VERLET : DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER;
         drape_world *w = tu_world(&def);
         ENSURE(w != NULL);
         drape_cloth_def c = drape_default_cloth_def();

@@ -1,12 +1,13 @@
 /* Momentum conservation of the internal constraints and of the PBD damping.
  *
- * A 16 x 16 cloth flies and tumbles with no gravity, colliders, pins or drag: it is given a velocity,
- * a spin and a non-rigid velocity field that makes the constraints work hard. Every constraint
- * projection moves its particles along the constraint gradient, weighted by inverse mass, so the sum
- * of the corrections carries no linear or angular momentum (Müller et al. 2007, section 3.3); masses
- * are made unequal so that a projection that ignored them would show. The momentum-preserving
- * damping (section 3.5) only removes the velocity that deviates from the best-fit rigid motion, so
- * it too keeps both momenta while the kinetic energy of deformation falls faster than without it.
+ * A 16 x 16 cloth flies and tumbles with no gravity, colliders, pins or drag: it is given a
+ * velocity, a spin and a non-rigid velocity field that makes the constraints work hard. Every
+ * constraint projection moves its particles along the constraint gradient, weighted by inverse
+ * mass, so the sum of the corrections carries no linear or angular momentum (Müller et al. 2007,
+ * section 3.3); masses are made unequal so that a projection that ignored them would show. The
+ * momentum-preserving damping (section 3.5) only removes the velocity that deviates from the
+ * best-fit rigid motion, so it too keeps both momenta while the kinetic energy of deformation falls
+ * faster than without it.
  *
  * Momenta are computed in double from read-back (test_util.c): P = sum m v, L = sum m x x v about
  * the world origin; "relative" is |Q(t) - Q(0)| / |Q(0)|.
@@ -24,9 +25,9 @@ typedef struct scene {
     float damping;
     int substeps;
     int iterations;
-    float spin;     /* rad/s */
-    float velocity; /* m/s */
-    float wobble;   /* m/s, amplitude of the non-rigid velocity field */
+    float spin;        /* rad/s */
+    float velocity;    /* m/s */
+    float wobble;      /* m/s, amplitude of the non-rigid velocity field */
     float mass_spread; /* 0: equal masses */
 } scene;
 
@@ -66,7 +67,8 @@ static drape_world *make_world(scene sc)
                 return NULL;
             }
             p.position = x;
-            p.mass = 0.1f / (N * N) * (1.0f + sc.mass_spread * ((float)((i * 7 + j * 3) % 5) - 2.0f));
+            p.mass =
+                0.1f / (N * N) * (1.0f + sc.mass_spread * ((float)((i * 7 + j * 3) % 5) - 2.0f));
             p.velocity.x = vc[0] + om[1] * x.z - om[2] * x.y + sc.wobble * sinf(3.0f * x.z);
             p.velocity.y = vc[1] + om[2] * x.x - om[0] * x.z + sc.wobble * cosf(4.0f * x.x);
             p.velocity.z = vc[2] + om[0] * x.y - om[1] * x.x + 0.5f * sc.wobble * sinf(5.0f * x.x);
@@ -79,7 +81,7 @@ static drape_world *make_world(scene sc)
 }
 
 typedef struct run_result {
-    double dP, dL;            /* largest relative drift of P and L over the run */
+    double dP, dL;                /* largest relative drift of P and L over the run */
     double ke_deform0, ke_deform; /* kinetic energy of deformation at the start and the end */
     bool ok;
 } run_result;

@@ -92,8 +92,9 @@ static void test_cantilever_converges(void)
     double ratio[4] = {0};
     for (uint32_t nt = 1; nt <= 3; ++nt) {
         ratio[nt] = beam_deflection(nt, nt == 3 ? 0.6f : 0.4f) / euler_bernoulli;
-        printf("  cantilever %2u x %u x %u cells: tip deflection %.3f of w L^4 / (8 E I) = %.5f m\n",
-               10 * nt, nt, nt, ratio[nt], euler_bernoulli);
+        printf(
+            "  cantilever %2u x %u x %u cells: tip deflection %.3f of w L^4 / (8 E I) = %.5f m\n",
+            10 * nt, nt, nt, ratio[nt], euler_bernoulli);
     }
     /* linear tetrahedra lock in bending: the deflection approaches the beam theory's from below */
     ENSURE(ratio[1] > 0.1 && ratio[1] < ratio[2] && ratio[2] < ratio[3] && ratio[3] < 1.05);
@@ -106,10 +107,11 @@ static void test_bad_tetrahedra(void)
     drape_world_def def = tu_def(&log);
     drape_world *w = tu_world(&def);
     ENSURE(w);
-    const drape_particle_def p[5] = {
-        {{0, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},    {{1, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
-        {{0, 1, 0}, {0, 0, 0}, 1, 0.0f, 0, false},    {{0, 0, 1}, {0, 0, 0}, 1, 0.0f, 0, false},
-        {{0.5f, 0.5f, 0}, {0, 0, 0}, 1, 0.0f, 0, false}};
+    const drape_particle_def p[5] = {{{0, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
+                                     {{1, 0, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
+                                     {{0, 1, 0}, {0, 0, 0}, 1, 0.0f, 0, false},
+                                     {{0, 0, 1}, {0, 0, 0}, 1, 0.0f, 0, false},
+                                     {{0.5f, 0.5f, 0}, {0, 0, 0}, 1, 0.0f, 0, false}};
     ENSURE_OK(drape_world_add_particles(w, p, 5, NULL));
     drape_neo_hookean_def d = drape_default_neo_hookean_def();
     const uint32_t inverted[4] = {0, 2, 1, 3}, flat[4] = {0, 1, 2, 4}, good[4] = {0, 1, 2, 3};

@@ -20,7 +20,7 @@ typedef struct scene {
     const char *name;
     bool rerun; /* also check run-to-run determinism (each OpenCL run costs launch overhead) */
     void (*build)(drape_world *world);
-    void (*tune)(drape_world_def *def); /* may be NULL */
+    void (*tune)(drape_world_def *def);              /* may be NULL */
     void (*each_step)(drape_world *world, int step); /* may be NULL */
 } scene;
 
@@ -421,8 +421,8 @@ static bool default_device_is_cpu(bool *ok)
 {
     drape_device_info info[16];
     uint32_t count = 0;
-    *ok = drape_list_devices(info, 16, &count, tu_log_capture, &(tu_log){0}) == DRAPE_OK &&
-          count > 0;
+    *ok =
+        drape_list_devices(info, 16, &count, tu_log_capture, &(tu_log){0}) == DRAPE_OK && count > 0;
     if (!*ok)
         return false;
     for (uint32_t i = 0; i < count && i < 16; ++i)
@@ -466,8 +466,7 @@ static void parity(void)
         printf("  %-36s %5u particles, worst relative difference %.3g\n", s->name, a.n, worst);
         if (cpu_device && !tu_float_sums()) { /* the project's promise: bitwise on a CPU device */
             ENSURE_MSG(tu_same_bits(a.x, b.x, a.n * sizeof *a.x), "%s: positions differ", s->name);
-            ENSURE_MSG(tu_same_bits(a.v, b.v, a.n * sizeof *a.v), "%s: velocities differ",
-                       s->name);
+            ENSURE_MSG(tu_same_bits(a.v, b.v, a.n * sizeof *a.v), "%s: velocities differ", s->name);
         }
         /* float damping sums (doubles hidden): the bound of docs/opencl-variants.md; NaN fails */
         ENSURE_LE(worst, tu_float_sums() ? 1e-3 : 1e-5);

@@ -57,8 +57,8 @@ static void test_free_space_momentum_and_energy(void)
     uint64_t seed = 7;
     for (int i = 0; i < N; ++i) {
         p[i] = drape_default_particle_def();
-        p[i].position = tu_v3(0.05f * (float)(i % 10), 0.05f * (float)(i / 10 % 10),
-                              0.05f * (float)(i / 100));
+        p[i].position =
+            tu_v3(0.05f * (float)(i % 10), 0.05f * (float)(i / 10 % 10), 0.05f * (float)(i / 100));
         p[i].velocity = tu_v3(0.5f * rnd(&seed), 0.5f * rnd(&seed), 0.5f * rnd(&seed));
         p[i].mass = ldexpf(1.0f, -3 - (int)(1.5f * (rnd(&seed) + 1.0f))); /* 1/8, 1/16, 1/32 */
         p[i].radius = 0.02f;
@@ -103,8 +103,8 @@ static void test_free_space_momentum_and_energy(void)
 
 /* ---- unequal masses -------------------------------------------------------------------------- */
 
-/* Two balls of radius 5 cm stacked on the floor, the bottom one of mass m_low, the top m_high; after
- * 3 s, the bottom ball's gap to the floor and the overlap of the two (m). */
+/* Two balls of radius 5 cm stacked on the floor, the bottom one of mass m_low, the top m_high;
+ * after 3 s, the bottom ball's gap to the floor and the overlap of the two (m). */
 static void stack(float m_low, float m_high, double *floor_gap, double *overlap)
 {
     drape_world_def def = tu_def(NULL);
@@ -137,16 +137,18 @@ static void test_mass_ratio_stacking(void)
     for (int k = 0; k < 2; ++k) {
         double gap = -1.0, overlap = 1.0;
         stack(cases[k][0], cases[k][1], &gap, &overlap);
-        printf("  %g kg under %g kg: bottom centre %.3g mm above the floor's margin, overlap %.3g mm "
-               "(%.3g%% of the diameter)\n",
-               (double)cases[k][0], (double)cases[k][1], 1e3 * gap, 1e3 * overlap,
-               100.0 * overlap / 0.1);
-        ENSURE(gap >= 0.05 - 1e-4);      /* not pushed into the floor */
-        ENSURE_LE(overlap, 0.01 * 0.1);  /* no more than 1% of the diameter */
+        printf(
+            "  %g kg under %g kg: bottom centre %.3g mm above the floor's margin, overlap %.3g mm "
+            "(%.3g%% of the diameter)\n",
+            (double)cases[k][0], (double)cases[k][1], 1e3 * gap, 1e3 * overlap,
+            100.0 * overlap / 0.1);
+        ENSURE(gap >= 0.05 - 1e-4);     /* not pushed into the floor */
+        ENSURE_LE(overlap, 0.01 * 0.1); /* no more than 1% of the diameter */
     }
 }
 
-/* ---- 5000 balls in a box ---------------------------------------------------------------------- */
+/* ---- 5000 balls in a box ----------------------------------------------------------------------
+ */
 
 static void test_balls_settle_in_a_box(void)
 {
@@ -189,7 +191,8 @@ static void test_balls_settle_in_a_box(void)
     }
     tu_state_free(&s);
     printf("  worst overlap %.3g%% of the diameter, farthest outside the box %.3g mm, fastest "
-           "%.3g m/s\n", 100.0 * worst / (2.0 * r), 1e3 * outside, vmax);
+           "%.3g m/s\n",
+           100.0 * worst / (2.0 * r), 1e3 * outside, vmax);
     ENSURE_LE(worst, 0.20 * 2.0 * r);
     ENSURE_LE(outside, 1e-4);
     drape_world_destroy(w);
@@ -258,7 +261,8 @@ static void test_restitution(void)
         double separating = -1.0, drift = 1.0;
         bounce(es[k], &separating, &drift);
         printf("  restitution %g: separating at %.4f m/s after meeting at 2 m/s, momentum drift "
-               "%.2g kg m/s\n", (double)es[k], separating, drift);
+               "%.2g kg m/s\n",
+               (double)es[k], separating, drift);
         ENSURE_LE(fabs(separating - 2.0 * es[k]), 0.02);
         ENSURE_LE(drift, 1e-5 * 5.0);
     }

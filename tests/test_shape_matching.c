@@ -57,8 +57,8 @@ static void run_block(float stiffness, double *worst, double *final, double *low
     drape_world *w = tu_world(&def);
     ENSURE(w);
     uint32_t idx[64];
-    const uint32_t n = add_block(w, 4, 0.3f, tu_v3(0.0f, 1.0f, 0.0f), 6.0f,
-                                 tu_v3(0.5f, 1.0f, 0.0f), idx);
+    const uint32_t n =
+        add_block(w, 4, 0.3f, tu_v3(0.0f, 1.0f, 0.0f), 6.0f, tu_v3(0.5f, 1.0f, 0.0f), idx);
     ENSURE(n == 64);
     drape_shape_match_def c = drape_default_shape_match_def();
     c.particles = idx, c.count = n, c.stiffness = stiffness;
@@ -98,17 +98,17 @@ static void test_rigid_cluster_stays_rigid(void)
            "%.2f rad and came down to %.4f m\n",
            worst, turn, lowest);
     ENSURE_LE(worst, 1e-4);
-    ENSURE(turn > 1.0);                         /* it tumbled */
-    ENSURE(lowest > -0.01 && lowest < 0.02);    /* and landed on the plane */
+    ENSURE(turn > 1.0);                      /* it tumbled */
+    ENSURE(lowest > -0.01 && lowest < 0.02); /* and landed on the plane */
 }
 
 static void test_soft_cluster_gives_and_recovers(void)
 {
     double worst, final, lowest, turn;
     run_block(0.5f, &worst, &final, &lowest, &turn);
-    printf("  soft block (k = 0.5): distances change up to %.2e relative, %.2e at the end\n",
-           worst, final);
-    ENSURE(worst > 1e-2);   /* it gave */
+    printf("  soft block (k = 0.5): distances change up to %.2e relative, %.2e at the end\n", worst,
+           final);
+    ENSURE(worst > 1e-2);           /* it gave */
     ENSURE_LE(final, 0.05 * worst); /* and took its shape back (but for its sag at rest) */
 }
 

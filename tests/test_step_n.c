@@ -1,7 +1,7 @@
 /* Steps queued back to back (drape_world_step_n): the same bits as one drape_world_step at a time,
- * one wait for the device instead of one per step (OpenCL: each further step adds its kernels but no
- * read of the non-finite check), and a non-finite state still reported. Runs on the backend tu_def()
- * picks (core.step_n on the CPU, opencl.core.step_n.VARIANT).
+ * one wait for the device instead of one per step (OpenCL: each further step adds its kernels but
+ * no read of the non-finite check), and a non-finite state still reported. Runs on the backend
+ * tu_def() picks (core.step_n on the CPU, opencl.core.step_n.VARIANT).
  */
 #include "test_harness.h"
 #include "test_util.h"

@@ -1,7 +1,7 @@
-/* Breakable links and tearing: a cloth whose top edge is pulled apart from both ends tears in two by
- * vertex splits, with no NaN, no particle lost or duplicated and a valid colouring after every tear;
- * a breakable link breaks past its limit and only then; limits below 1 are refused by name. Runs on
- * the backend tu_def() picks (core.tearing on the CPU, opencl.core.tearing).
+/* Breakable links and tearing: a cloth whose top edge is pulled apart from both ends tears in two
+ * by vertex splits, with no NaN, no particle lost or duplicated and a valid colouring after every
+ * tear; a breakable link breaks past its limit and only then; limits below 1 are refused by name.
+ * Runs on the backend tu_def() picks (core.tearing on the CPU, opencl.core.tearing).
  */
 #include "test_harness.h"
 #include "test_util.h"

@@ -175,7 +175,7 @@ static void test_one_sided(void)
     ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
     printf("  %d steps of free fall inside the tether, then hanging at %.6f m\n", free_steps,
            tu_dist(x[1], x[0]));
-    ENSURE(free_steps >= 15);             /* it fell 0.8 m before the tether took it */
+    ENSURE(free_steps >= 15);                    /* it fell 0.8 m before the tether took it */
     ENSURE_NEAR(tu_dist(x[1], x[0]), 1.0, 1e-4); /* and then hangs on it */
     drape_world_destroy(w);
 }

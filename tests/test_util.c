@@ -186,8 +186,8 @@ void tu_body_of(const tu_state *s, tu_body *b)
     }
     solve3(I, b->Lcm, b->omega);
     double vcm2 = b->vcm[0] * b->vcm[0] + b->vcm[1] * b->vcm[1] + b->vcm[2] * b->vcm[2];
-    b->ke_rigid = 0.5 * b->mass * vcm2 +
-                  0.5 * (b->omega[0] * b->Lcm[0] + b->omega[1] * b->Lcm[1] + b->omega[2] * b->Lcm[2]);
+    b->ke_rigid = 0.5 * b->mass * vcm2 + 0.5 * (b->omega[0] * b->Lcm[0] + b->omega[1] * b->Lcm[1] +
+                                                b->omega[2] * b->Lcm[2]);
     b->ke_deform = b->ke - b->ke_rigid;
 }
 

@@ -12,9 +12,9 @@
 /* ---- log capture ---- */
 
 typedef struct tu_log {
-    int count;          /* messages received */
-    int errors;         /* of them at DRAPE_LOG_ERROR */
-    char last[512];     /* the last message */
+    int count;      /* messages received */
+    int errors;     /* of them at DRAPE_LOG_ERROR */
+    char last[512]; /* the last message */
 } tu_log;
 
 /* A drape_log_fn; `user` is a tu_log. */
@@ -33,9 +33,9 @@ drape_world *tu_world(const drape_world_def *def);
 /* False (with a message on stderr) when $DRAPE_DISTANCE_KERNEL names a variant other than the one
  * the OpenCL world runs, so that a variant's test run cannot pass on another variant. */
 bool tu_kernel_as_asked(const drape_world *world);
-/* True when the OpenCL backend runs with its doubles hidden (DRAPE_OPENCL_FP64=off, set by ctest for
- * the float-sums runs): the damping's global sums are then floats, and the tests hold the backend to
- * the bounds documented in docs/opencl-variants.md instead of the fp64 ones. */
+/* True when the OpenCL backend runs with its doubles hidden (DRAPE_OPENCL_FP64=off, set by ctest
+ * for the float-sums runs): the damping's global sums are then floats, and the tests hold the
+ * backend to the bounds documented in docs/opencl-variants.md instead of the fp64 ones. */
 bool tu_float_sums(void);
 /* Steps n times; false (with a message on stderr) if a step fails. */
 bool tu_step(drape_world *world, int n);

@@ -49,7 +49,8 @@ static void every_variant_is_run_by_ctest(void)
     for (int i = 0; i < listed_count; ++i) {
         bool known = false;
         for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k)
-            known = known || !strcmp(listed[i], drape_distance_kernel_name((drape_distance_kernel)k));
+            known =
+                known || !strcmp(listed[i], drape_distance_kernel_name((drape_distance_kernel)k));
         ENSURE_MSG(known, "\"%s\" is not a distance kernel", listed[i]);
     }
     ENSURE(drape_distance_kernel_name(DRAPE_DISTANCE_KERNEL_COUNT) == NULL);
@@ -95,8 +96,8 @@ static void choice_and_override(void)
     drape_world *w = NULL;
     ENSURE_OK(drape_world_create(&def, &w));
     const bool cpu_device = strstr(drape_world_device(w), "; CPU;") != NULL;
-    ENSURE(drape_world_distance_kernel(w) == (cpu_device ? DRAPE_DISTANCE_KERNEL_LANES16
-                                                         : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT));
+    ENSURE(drape_world_distance_kernel(w) ==
+           (cpu_device ? DRAPE_DISTANCE_KERNEL_LANES16 : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT));
     /* a small cloth: AUTO fuses its projection into one launch, on every device type */
     drape_cloth_def small = drape_default_cloth_def();
     small.nx = small.ny = 10;

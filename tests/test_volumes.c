@@ -88,8 +88,8 @@ static void test_soft_box_tetrahedra(void)
     const uint32_t n = 3 * 4 * 5, cells = 2 * 3 * 4;
     ENSURE(info.particle_count == n && info.volume_count == 6 * cells);
     /* 3 axes, 3 face diagonals, 1 body diagonal */
-    const uint32_t edges = 2 * 4 * 5 + 3 * 3 * 5 + 3 * 4 * 4 + 2 * 3 * 5 + 2 * 4 * 4 + 3 * 3 * 4 +
-                           cells;
+    const uint32_t edges =
+        2 * 4 * 5 + 3 * 3 * 5 + 3 * 4 * 4 + 2 * 3 * 5 + 2 * 4 * 4 + 3 * 3 * 4 + cells;
     ENSURE(info.distance_count == edges);
     double sum = 0.0;
     for (uint32_t id = 0; id < info.volume_count; ++id) {

@@ -1,7 +1,7 @@
 /* No global state: two worlds stepped in one process, their steps interleaved, give bit for bit the
- * results each gives alone. The two scenes differ in everything a hidden shared variable could carry
- * between them (settings, particle and constraint counts, colliders, solver mode), and one of the
- * pair is destroyed part way while the other goes on.
+ * results each gives alone. The two scenes differ in everything a hidden shared variable could
+ * carry between them (settings, particle and constraint counts, colliders, solver mode), and one of
+ * the pair is destroyed part way while the other goes on.
  */
 #include "test_harness.h"
 #include "test_util.h"
@@ -65,7 +65,8 @@ static drape_world *scene_b(void)
     return w;
 }
 
-/* Scene C: scene A in mass-spring mode with velocity Verlet (changed through drape_world_set_def). */
+/* Scene C: scene A in mass-spring mode with velocity Verlet (changed through drape_world_set_def).
+ */
 static drape_world *scene_c(void)
 {
     drape_world *w = scene_a();
@@ -125,8 +126,7 @@ static bool alone(drape_world *(*make)(void), history *h)
 
 static bool same(const history *a, const history *b)
 {
-    return a->n == b->n &&
-           tu_same_bits(a->x, b->x, (unsigned long)STEPS * a->n * sizeof *a->x) &&
+    return a->n == b->n && tu_same_bits(a->x, b->x, (unsigned long)STEPS * a->n * sizeof *a->x) &&
            tu_same_bits(a->v, b->v, (unsigned long)STEPS * a->n * sizeof *a->v);
 }
 
@@ -135,7 +135,8 @@ static void test_interleaved_worlds_match_each_alone(void)
     history a = {0}, b = {0}, c = {0}, ia = {0}, ib = {0}, ic = {0};
     ENSURE(alone(scene_a, &a) && alone(scene_b, &b) && alone(scene_c, &c));
     ENSURE(a.n == 144 && b.n == 40);
-    /* Created interleaved with each other, stepped alternately; B is destroyed two thirds through. */
+    /* Created interleaved with each other, stepped alternately; B is destroyed two thirds through.
+     */
     drape_world *wa = scene_a(), *wb = scene_b(), *wc = scene_c();
     ENSURE(wa && wb && wc);
     for (int s = 0; s < STEPS; ++s) {

@@ -1,7 +1,7 @@
 /* XPBD compliance and the PBD stiffness correction.
  *
- * - XPBD with compliance 0 is a hard constraint, like PBD with k = 1: the same swinging chain and the
- *   same hanging cloth built both ways agree to 1e-3 relative (of the chain length / cloth size).
+ * - XPBD with compliance 0 is a hard constraint, like PBD with k = 1: the same swinging chain and
+ * the same hanging cloth built both ways agree to 1e-3 relative (of the chain length / cloth size).
  * - XPBD with compliance alpha > 0 is a spring of stiffness 1 / alpha: a 1 kg particle hanging from
  *   a pin settles at rest length + alpha m g (within 2%), independent of the substep count.
  * - With k' = 1 - (1 - k)^(1/n), the steady-state stretch of a hanging cloth (pinned along its top

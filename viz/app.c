@@ -5,9 +5,9 @@
  * simulation moves at its real speed at any frame rate, and the HUD shows the real-time factor when
  * the solver cannot keep up. --every-frame takes one step per frame instead, so that frame N is the
  * same picture on any machine (tests, recordings). The OpenCL context is created after the window,
- * from its GLX context, so that the solver can write into the GL buffers (cloth_view.h says how, and
- * what happens where it cannot). Teardown runs in the reverse order: the world (which holds OpenCL
- * references to GL buffers) goes before the buffers, and the buffers before the context.
+ * from its GLX context, so that the solver can write into the GL buffers (cloth_view.h says how,
+ * and what happens where it cannot). Teardown runs in the reverse order: the world (which holds
+ * OpenCL references to GL buffers) goes before the buffers, and the buffers before the context.
  */
 #include "app.h"
 
@@ -89,8 +89,8 @@ static void frame_camera(viz_app *app)
     }
     for (uint32_t i = 0; i < app->colliders.count; ++i) {
         const drape_collider_def *c = &app->colliders.defs[i];
-        const drape_vec3 ends[2] = {c->position, c->type == DRAPE_COLLIDER_CAPSULE ? c->end
-                                                                                   : c->position};
+        const drape_vec3 ends[2] = {c->position,
+                                    c->type == DRAPE_COLLIDER_CAPSULE ? c->end : c->position};
         const float r = c->type == DRAPE_COLLIDER_PLANE ? 0.0f : c->radius;
         for (int k = 0; k < 2; ++k) {
             const viz_vec3 p = viz_v3(ends[k].x, ends[k].y, ends[k].z);
@@ -113,8 +113,8 @@ static void update_statistics(viz_app *app)
         app->step_ms = 1e3 * app->stat_step_wall / app->stat_steps;
         drape_profile profile;
         if (drape_world_get_profile(app->sim.world, &profile) == DRAPE_OK && profile.steps) {
-            const double ms = profile.predict_ms + profile.collide_ms + profile.project_ms +
-                              profile.update_ms;
+            const double ms =
+                profile.predict_ms + profile.collide_ms + profile.project_ms + profile.update_ms;
             app->device_ms = ms / (double)profile.steps;
             app->total_device_ms += ms;
             app->total_device_steps += profile.steps;
@@ -201,8 +201,8 @@ static void draw(viz_app *app, int width, int height)
     GL_CHECK(glEnable(GL_DEPTH_TEST));
     viz_view_params p;
     const float aspect = height > 0 ? (float)width / (float)height : 1.0f;
-    p.view_projection = viz_mat4_mul(viz_camera_projection(&app->camera, aspect),
-                                     viz_camera_view(&app->camera));
+    p.view_projection =
+        viz_mat4_mul(viz_camera_projection(&app->camera, aspect), viz_camera_view(&app->camera));
     p.eye = viz_camera_eye(&app->camera);
     p.skeleton = app->skeleton;
     p.stress = app->stress;
@@ -357,7 +357,8 @@ static bool open_window(viz_app *app)
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_SAMPLES, app->options.frames ? 0 : 4); /* headless: exact, fast pixels */
-    app->window = glfwCreateWindow(app->options.width, app->options.height, "drape-view", NULL, NULL);
+    app->window =
+        glfwCreateWindow(app->options.width, app->options.height, "drape-view", NULL, NULL);
     if (!app->window) {
         fprintf(stderr, "drape-view: cannot open a window with an OpenGL 3.3 core context\n");
         return false;

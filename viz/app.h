@@ -27,15 +27,15 @@ typedef struct viz_app {
     viz_overlay overlay;
     viz_camera camera;
     viz_pacer pacer;
-    viz_panel *panel;        /* NULL without one */
+    viz_panel *panel; /* NULL without one */
     bool show_panel;
-    viz_settings settings;   /* the world's, as the panel last saw them */
+    viz_settings settings; /* the world's, as the panel last saw them */
     viz_recorder recorder;
     bool recording;
 
     bool paused, step_once, skeleton, stress, quit;
-    bool rebuild;     /* the sim's settings changed: build a new world before the next frame */
-    bool failed;      /* a GL, OpenCL or solver call failed: stop with a non-zero status */
+    bool rebuild;      /* the sim's settings changed: build a new world before the next frame */
+    bool failed;       /* a GL, OpenCL or solver call failed: stop with a non-zero status */
     bool render_dirty; /* the world changed since the GL buffers were last written */
 
     /* mouse */
@@ -44,7 +44,7 @@ typedef struct viz_app {
 
     /* statistics, refreshed about twice a second */
     uint64_t frame;
-    double stat_start;   /* s, glfwGetTime of the current window */
+    double stat_start; /* s, glfwGetTime of the current window */
     uint32_t stat_frames, stat_steps;
     int frame_steps;       /* steps taken in the last frame */
     double stat_step_wall; /* s spent in drape_world_step */

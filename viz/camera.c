@@ -9,8 +9,11 @@ static const float pi = 3.14159265358979f;
 
 viz_camera viz_camera_default(void)
 {
-    return (viz_camera){.target = {0.0f, 0.05f, 0.0f}, .yaw = 0.6f, .pitch = 0.5f,
-                        .distance = 1.6f, .fovy = 45.0f * pi / 180.0f};
+    return (viz_camera){.target = {0.0f, 0.05f, 0.0f},
+                        .yaw = 0.6f,
+                        .pitch = 0.5f,
+                        .distance = 1.6f,
+                        .fovy = 45.0f * pi / 180.0f};
 }
 
 void viz_camera_frame(viz_camera *c, viz_vec3 lo, viz_vec3 hi)
@@ -40,7 +43,8 @@ viz_mat4 viz_camera_view(const viz_camera *c)
 viz_mat4 viz_camera_projection(const viz_camera *c, float aspect)
 {
     float near = 0.01f * c->distance;
-    return viz_mat4_perspective(c->fovy, aspect > 0.0f ? aspect : 1.0f, near, 100.0f + 10.0f * c->distance);
+    return viz_mat4_perspective(c->fovy, aspect > 0.0f ? aspect : 1.0f, near,
+                                100.0f + 10.0f * c->distance);
 }
 
 void viz_camera_orbit(viz_camera *c, float dx, float dy)
@@ -60,7 +64,8 @@ void viz_camera_pan(viz_camera *c, float dx, float dy, float height)
     viz_vec3 f = viz_camera_forward(c);
     viz_vec3 right = viz_normalize(viz_cross(f, viz_v3(0.0f, 1.0f, 0.0f)));
     viz_vec3 up = viz_cross(right, f);
-    float metres_per_pixel = 2.0f * c->distance * tanf(0.5f * c->fovy) / (height > 0.0f ? height : 1.0f);
+    float metres_per_pixel =
+        2.0f * c->distance * tanf(0.5f * c->fovy) / (height > 0.0f ? height : 1.0f);
     c->target = viz_add(c->target, viz_scale(right, -dx * metres_per_pixel));
     c->target = viz_add(c->target, viz_scale(up, dy * metres_per_pixel));
 }

@@ -1,12 +1,12 @@
 /* The world's particles on screen (cloth_view.h).
  *
  * Buffers: positions and normals (vec4 per particle, written by the solver each frame), colours
- * (vec4 per particle: the object's colour and the sphere radius), the triangles' element buffer, the
- * spheres' element buffer (particles on no triangle, drawn as points), and texture buffers for the
- * stress, skeleton and rope views: the positions buffer itself as an RGBA32F texture, the
+ * (vec4 per particle: the object's colour and the sphere radius), the triangles' element buffer,
+ * the spheres' element buffer (particles on no triangle, drawn as points), and texture buffers for
+ * the stress, skeleton and rope views: the positions buffer itself as an RGBA32F texture, the
  * per-particle neighbour lists with rest lengths (cloth.vert averages strain over them), the lines
- * with rest lengths (edges.vert, drawn with no attributes; ropes' lines come first) and the colours.
- * Everything but positions and normals is uploaded once per world.
+ * with rest lengths (edges.vert, drawn with no attributes; ropes' lines come first) and the
+ * colours. Everything but positions and normals is uploaded once per world.
  *
  * Texture units: 0 positions, 1 neighbour offsets, 2 neighbours, 3 neighbour rest lengths, 4 edges,
  * 5 edge rest lengths, 6 colours.
@@ -24,22 +24,33 @@ enum { CLOTH_VP, CLOTH_EYE, CLOTH_STRESS, CLOTH_SCALE, CLOTH_UNIFORMS };
 enum { EDGES_VP, EDGES_STRESS, EDGES_SCALE, EDGES_COLOR, EDGES_PARTICLE_COLORS, EDGES_UNIFORMS };
 enum { POINTS_VP, POINTS_SIZE, POINTS_GRABBED, POINTS_UNIFORMS };
 enum { SPHERES_VP, SPHERES_SCALE, SPHERES_GRABBED, SPHERES_UNIFORMS };
-_Static_assert(CLOTH_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_cloth / sizeof(GLint) &&
-                   EDGES_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_edges / sizeof(GLint) &&
-                   POINTS_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_points / sizeof(GLint) &&
-                   SPHERES_UNIFORMS == sizeof ((viz_cloth_view *)0)->u_spheres / sizeof(GLint),
+_Static_assert(CLOTH_UNIFORMS == sizeof((viz_cloth_view *)0)->u_cloth / sizeof(GLint) &&
+                   EDGES_UNIFORMS == sizeof((viz_cloth_view *)0)->u_edges / sizeof(GLint) &&
+                   POINTS_UNIFORMS == sizeof((viz_cloth_view *)0)->u_points / sizeof(GLint) &&
+                   SPHERES_UNIFORMS == sizeof((viz_cloth_view *)0)->u_spheres / sizeof(GLint),
                "uniform tables and their enums agree");
-enum { T_POSITIONS, T_OFFSETS, T_NEIGHBOURS, T_NEIGHBOUR_REST, T_EDGES, T_EDGE_REST, T_COLORS,
-       T_COUNT };
-_Static_assert(T_COUNT == sizeof ((viz_cloth_view *)0)->textures / sizeof(GLuint),
+enum {
+    T_POSITIONS,
+    T_OFFSETS,
+    T_NEIGHBOURS,
+    T_NEIGHBOUR_REST,
+    T_EDGES,
+    T_EDGE_REST,
+    T_COLORS,
+    T_COUNT
+};
+_Static_assert(T_COUNT == sizeof((viz_cloth_view *)0)->textures / sizeof(GLuint),
                "one texture per unit");
 
 const char *viz_interop_name(viz_interop interop)
 {
     switch (interop) {
-    case VIZ_INTEROP_SHARED: return "OpenCL-OpenGL sharing";
-    case VIZ_INTEROP_READBACK: return "read-back + glBufferSubData";
-    default: return "none";
+    case VIZ_INTEROP_SHARED:
+        return "OpenCL-OpenGL sharing";
+    case VIZ_INTEROP_READBACK:
+        return "read-back + glBufferSubData";
+    default:
+        return "none";
     }
 }
 
@@ -120,15 +131,16 @@ void viz_cloth_view_destroy(viz_cloth_view *v)
     memset(v, 0, sizeof *v);
 }
 
-/* A buffer of `bytes` bytes from `data` seen as a texture buffer of `format` on texture `texture`. */
+/* A buffer of `bytes` bytes from `data` seen as a texture buffer of `format` on texture `texture`.
+ */
 static void texture_buffer(GLuint *buffer, GLuint *texture, GLenum format, size_t bytes,
                            const void *data)
 {
     if (*buffer == 0) {
         GL_CHECK(glGenBuffers(1, buffer));
         GL_CHECK(glBindBuffer(GL_TEXTURE_BUFFER, *buffer));
-        GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(bytes ? bytes : 4), bytes ? data : NULL,
-                              GL_STATIC_DRAW));
+        GL_CHECK(glBufferData(GL_TEXTURE_BUFFER, (GLsizeiptr)(bytes ? bytes : 4),
+                              bytes ? data : NULL, GL_STATIC_DRAW));
     }
     GL_CHECK(glGenTextures(1, texture));
     GL_CHECK(glBindTexture(GL_TEXTURE_BUFFER, *texture));
@@ -169,7 +181,11 @@ bool viz_cloth_view_attach(viz_cloth_view *v, viz_sim *sim)
     v->positions = vertex_buffer(n * vec4, NULL);
     v->normals = vertex_buffer(n * vec4, NULL);
     v->colors = vertex_buffer(n * vec4, t->colors);
-    const struct { GLuint vao, *elements; const uint32_t *indices; size_t count; } vaos[2] = {
+    const struct {
+        GLuint vao, *elements;
+        const uint32_t *indices;
+        size_t count;
+    } vaos[2] = {
         {v->vao, &v->elements, t->triangles, 3 * (size_t)t->triangle_count},
         {v->sphere_vao, &v->sphere_elements, t->spheres, t->sphere_count},
     };
@@ -299,13 +315,14 @@ void viz_cloth_view_draw(const viz_cloth_view *v, const viz_view_params *p)
         GL_CHECK(glUniform1i(v->u_cloth[CLOTH_STRESS], p->stress));
         GL_CHECK(glUniform1f(v->u_cloth[CLOTH_SCALE], p->strain_scale));
         GL_CHECK(glBindVertexArray(v->vao));
-        GL_CHECK(glDrawElements(GL_TRIANGLES, (GLsizei)(3 * v->triangle_count), GL_UNSIGNED_INT, NULL));
+        GL_CHECK(
+            glDrawElements(GL_TRIANGLES, (GLsizei)(3 * v->triangle_count), GL_UNSIGNED_INT, NULL));
         if (v->free_edge_count)
             draw_lines(v, p, v->free_edge_count, true);
         if (v->sphere_count) {
             GL_CHECK(glUseProgram(v->spheres_program));
-            GL_CHECK(glUniformMatrix4fv(v->u_spheres[SPHERES_VP], 1, GL_FALSE,
-                                        p->view_projection.m));
+            GL_CHECK(
+                glUniformMatrix4fv(v->u_spheres[SPHERES_VP], 1, GL_FALSE, p->view_projection.m));
             GL_CHECK(glUniform1f(v->u_spheres[SPHERES_SCALE], p->pixel_scale));
             GL_CHECK(glUniform1i(v->u_spheres[SPHERES_GRABBED], p->grabbed));
             GL_CHECK(glBindVertexArray(v->sphere_vao));

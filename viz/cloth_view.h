@@ -1,6 +1,7 @@
 /* The world's particles on screen: GL buffers of positions and normals that the solver writes, the
- * surfaces' triangles (cloths, meshes), the particles on no surface as spheres and the lines between
- * them (ropes), each object in its own colour, and the skeleton and stress views over them all.
+ * surfaces' triangles (cloths, meshes), the particles on no surface as spheres and the lines
+ * between them (ropes), each object in its own colour, and the skeleton and stress views over them
+ * all.
  *
  * Interop. With an OpenCL world that shares the GL context (drape_world_has_gl_sharing), the two
  * vertex buffers are bound to the world (drape_world_bind_gl_buffers) and each update is
@@ -26,14 +27,16 @@ typedef enum viz_interop {
 
 typedef struct viz_cloth_view {
     GLuint cloth_program, edges_program, points_program, spheres_program;
-    GLint u_cloth[4], u_edges[5], u_points[3], u_spheres[3]; /* uniform locations, see cloth_view.c */
+    GLint u_cloth[4], u_edges[5], u_points[3],
+        u_spheres[3]; /* uniform locations, see cloth_view.c */
     GLuint vao, sphere_vao, empty_vao;
     GLuint positions, normals, colors, elements, sphere_elements; /* buffers */
-    GLuint buffers[5];  /* texture buffers' storage: offsets, neighbours, neighbour rest, edges, edge rest */
+    GLuint buffers[5]; /* texture buffers' storage: offsets, neighbours, neighbour rest, edges, edge
+                          rest */
     GLuint textures[7]; /* positions, the five above, colours: as texture buffers */
     uint32_t particle_count, triangle_count, edge_count, free_edge_count, sphere_count;
     viz_interop interop;
-    char interop_reason[288]; /* why the read-back path, for the overlay and the log */
+    char interop_reason[288];             /* why the read-back path, for the overlay and the log */
     float *host_positions, *host_normals; /* the read-back path's staging */
 } viz_cloth_view;
 

@@ -3,9 +3,9 @@
  * Meshes are position + normal (6 floats) per vertex with 32-bit indices, made on the CPU: a UV
  * sphere of radius 1 (scaled and moved by the model matrix), and per capsule two hemispheres joined
  * by a cylinder along its segment, in world coordinates (a model matrix of one uniform scale could
- * not stretch a unit capsule). A collider's motion, position + velocity * (t - t0), is a translation
- * in the model matrix. Planes are a 40 m square in the plane's own (u, v) frame; grid.frag draws the
- * grid lines.
+ * not stretch a unit capsule). A collider's motion, position + velocity * (t - t0), is a
+ * translation in the model matrix. Planes are a 40 m square in the plane's own (u, v) frame;
+ * grid.frag draws the grid lines.
  */
 #include "collider_view.h"
 
@@ -116,7 +116,7 @@ bool viz_collider_view_init(viz_collider_view *v)
         return false;
     static const char *const mesh_names[] = {"view_projection", "model", "eye", "albedo"};
     static const char *const grid_names[] = {"view_projection", "origin", "u_axis", "v_axis",
-                                             "half_size", "eye", "normal", "albedo"};
+                                             "half_size",       "eye",    "normal", "albedo"};
     for (int i = 0; i < 4; ++i)
         v->u_mesh[i] = viz_uniform(v->mesh_program, mesh_names[i]);
     for (int i = 0; i < 8; ++i)
@@ -231,7 +231,8 @@ void viz_collider_view_draw(const viz_collider_view *v, double time, const viz_v
             break;
         case DRAPE_COLLIDER_SPHERE:
             model.m[0] = model.m[5] = model.m[10] = c->radius;
-            model.m[12] += c->position.x, model.m[13] += c->position.y, model.m[14] += c->position.z;
+            model.m[12] += c->position.x, model.m[13] += c->position.y,
+                model.m[14] += c->position.z;
             draw_mesh(v, &v->sphere, model, p);
             break;
         case DRAPE_COLLIDER_CAPSULE:

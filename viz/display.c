@@ -1,8 +1,8 @@
 /* Finding a display (display.h).
  *
  * The re-run sets DRAPE_VIEW_UNDER_XVFB=1 so that a second missing DISPLAY (xvfb-run failing to set
- * it) cannot loop. The default screenshot lands beside the binary (build/bin/drape-view.png): inside
- * the build tree, which git ignores, and easy to find. */
+ * it) cannot loop. The default screenshot lands beside the binary (build/bin/drape-view.png):
+ * inside the build tree, which git ignores, and easy to find. */
 #define _POSIX_C_SOURCE 200809L /* setenv, readlink */
 #include "display.h"
 

@@ -1,8 +1,9 @@
-/* Finding a display. drape-view needs an X server for its GLX window. Without one (DISPLAY unset) it
- * runs itself again under xvfb-run (Debian's xvfb: a virtual X server with Mesa's llvmpipe), adding
- * --frames (with --every-frame) and --screenshot when they were not given, so that a machine with no display still gets
- * a picture: the PNG's path is printed at the end. With neither a display nor xvfb-run it says so
- * and fails. */
+/* Finding a display. drape-view needs an X server for its GLX window. Without one (DISPLAY unset)
+ * it runs itself again under xvfb-run (Debian's xvfb: a virtual X server with Mesa's llvmpipe),
+ * adding
+ * --frames (with --every-frame) and --screenshot when they were not given, so that a machine with
+ * no display still gets a picture: the PNG's path is printed at the end. With neither a display nor
+ * xvfb-run it says so and fails. */
 #ifndef VIZ_DISPLAY_H
 #define VIZ_DISPLAY_H
 

@@ -1,6 +1,7 @@
 /* GL and CL vendors (gl_vendor.h). Each driver family is known by words in the strings its
  * libraries report: GL_VENDOR and GL_RENDERER on one side, the OpenCL platform's vendor and name on
- * the other. Mesa's OpenCL (rusticl, Clover) shares with Mesa's OpenGL; PoCL has no OpenGL driver. */
+ * the other. Mesa's OpenCL (rusticl, Clover) shares with Mesa's OpenGL; PoCL has no OpenGL driver.
+ */
 #include "gl_vendor.h"
 
 #include <ctype.h>
@@ -9,13 +10,15 @@
 
 typedef struct family {
     const char *name;
-    const char *gl[4];  /* words in GL_VENDOR or GL_RENDERER */
-    const char *cl[4];  /* words in the platform's vendor or name */
+    const char *gl[4]; /* words in GL_VENDOR or GL_RENDERER */
+    const char *cl[4]; /* words in the platform's vendor or name */
 } family;
 
 static const family families[] = {
     {"NVIDIA", {"nvidia"}, {"nvidia"}},
-    {"AMD", {"amd", "ati technologies", "advanced micro devices"}, {"amd", "advanced micro devices"}},
+    {"AMD",
+     {"amd", "ati technologies", "advanced micro devices"},
+     {"amd", "advanced micro devices"}},
     {"Intel", {"intel"}, {"intel"}},
     {"Mesa", {"mesa", "llvmpipe", "x.org", "collabora"}, {"mesa", "rusticl", "clover"}},
     {"Apple", {"apple"}, {"apple"}},

@@ -1,11 +1,12 @@
-/* Keys and mouse (app.h). The keys follow the Taichi mass-spring cloth demo (Q, C, Z, V, Y/U/I/O) and
- * common PBD demos (space, S, R); P shows or hides the panel. Keys and the mouse go to the panel
- * instead while it wants them (a slider being dragged, a field being typed in). Keys that change the simulation's settings (V, the
- * resolutions, R) only set them and ask for a rebuild, which the frame loop does between frames.
+/* Keys and mouse (app.h). The keys follow the Taichi mass-spring cloth demo (Q, C, Z, V, Y/U/I/O)
+ * and common PBD demos (space, S, R); P shows or hides the panel. Keys and the mouse go to the
+ * panel instead while it wants them (a slider being dragged, a field being typed in). Keys that
+ * change the simulation's settings (V, the resolutions, R) only set them and ask for a rebuild,
+ * which the frame loop does between frames.
  *
  * Mouse: the left button on the cloth grabs the particle under the cursor with an attachment
- * constraint that follows the cursor at the particle's depth; elsewhere it orbits, as does the right
- * button; the middle button pans and the wheel zooms. */
+ * constraint that follows the cursor at the particle's depth; elsewhere it orbits, as does the
+ * right button; the middle button pans and the wheel zooms. */
 #include "app.h"
 
 #include <stdio.h>
@@ -28,15 +29,25 @@ void viz_input_key(viz_app *app, int key)
     viz_sim *sim = &app->sim;
     switch (key) {
     case GLFW_KEY_Q:
-    case GLFW_KEY_ESCAPE: app->quit = true; break;
-    case GLFW_KEY_SPACE: app->paused = !app->paused; break;
+    case GLFW_KEY_ESCAPE:
+        app->quit = true;
+        break;
+    case GLFW_KEY_SPACE:
+        app->paused = !app->paused;
+        break;
     case GLFW_KEY_S:
         app->paused = true;
         app->step_once = true;
         break;
-    case GLFW_KEY_R: app->rebuild = true; break;
-    case GLFW_KEY_C: app->skeleton = !app->skeleton; break;
-    case GLFW_KEY_Z: app->stress = !app->stress; break;
+    case GLFW_KEY_R:
+        app->rebuild = true;
+        break;
+    case GLFW_KEY_C:
+        app->skeleton = !app->skeleton;
+        break;
+    case GLFW_KEY_Z:
+        app->stress = !app->stress;
+        break;
     case GLFW_KEY_V:
         sim->mode = (viz_mode)((sim->mode + 1) % VIZ_MODE_COUNT);
         app->rebuild = true;
@@ -52,8 +63,11 @@ void viz_input_key(viz_app *app, int key)
         printf("drape-view: cloths %u x %u\n", sim->resolution, sim->resolution);
         break;
     }
-    case GLFW_KEY_P: app->show_panel = !app->show_panel; break;
-    default: break;
+    case GLFW_KEY_P:
+        app->show_panel = !app->show_panel;
+        break;
+    default:
+        break;
     }
 }
 

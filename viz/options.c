@@ -10,34 +10,37 @@
 void viz_options_usage(FILE *to)
 {
     char names[256];
-    fprintf(to,
-            "usage: drape-view [options] [SCENE]\n"
-            "Shows a scene (a built-in name or a scene file, as `drape run` takes) in real time in an\n"
-            "OpenGL window, drawn straight from the solver (OpenCL-OpenGL sharing where the device has\n"
-            "it, else read back and uploaded), with a parameter panel. Without a display it re-runs\n"
-            "itself under xvfb-run and writes a PNG of the last frame.\n"
-            "  SCENE, --scene NAME built-in: %s (default %s); or a scene file\n"
-            "  --resolution N      give every cloth N x N particles, 2 .. 2048 (default: the scene's)\n"
-            "  --mode MODE         pbd, xpbd or mass-spring (default pbd)\n"
-            "  --backend B         auto, opencl or cpu (default auto)\n"
-            "  --device SELECTOR   OpenCL device: an index or part of its name (default: first GPU)\n"
-            "  --no-sharing        never share buffers with OpenCL: always read back and upload\n"
-            "  --size WxH          window size (default 1280x720)\n"
-            "  --frames N          stop after N frames\n"
-            "  --every-frame       one step per frame (default: as many steps as real time needs)\n"
-            "  --screenshot FILE   write a PNG of the last frame\n"
-            "  --record DIR|FILE   write every frame: DIR/frame_000001.png, ... or a video (FILE.mp4,\n"
-            "                      .mkv, .mov, .webm; needs ffmpeg); with --every-frame for 60 fps\n"
-            "  --keys KEYS         press these keys before the first frame, e.g. \"CZ\"\n"
-            "  --paused            start paused\n"
-            "  --no-panel          no parameter panel\n"
-            "  --no-overlay        no text, legend or panel over the picture\n"
-            "  --list-scenes       print the built-in scenes' names, one a line\n"
-            "Keys: Q/Esc quit, space pause, S step, R reset, C skeleton, Z stress colours,\n"
-            "V PBD/XPBD/mass-spring, Y/U/I/O 64/128/256/512 cloths, P panel. Mouse: drag a body to\n"
-            "pull it, drag elsewhere or with the right button to orbit, middle button to pan, wheel to\n"
-            "zoom.\n",
-            viz_sim_scene_names(names, sizeof names), VIZ_DEFAULT_SCENE);
+    fprintf(
+        to,
+        "usage: drape-view [options] [SCENE]\n"
+        "Shows a scene (a built-in name or a scene file, as `drape run` takes) in real time in an\n"
+        "OpenGL window, drawn straight from the solver (OpenCL-OpenGL sharing where the device "
+        "has\n"
+        "it, else read back and uploaded), with a parameter panel. Without a display it re-runs\n"
+        "itself under xvfb-run and writes a PNG of the last frame.\n"
+        "  SCENE, --scene NAME built-in: %s (default %s); or a scene file\n"
+        "  --resolution N      give every cloth N x N particles, 2 .. 2048 (default: the scene's)\n"
+        "  --mode MODE         pbd, xpbd or mass-spring (default pbd)\n"
+        "  --backend B         auto, opencl or cpu (default auto)\n"
+        "  --device SELECTOR   OpenCL device: an index or part of its name (default: first GPU)\n"
+        "  --no-sharing        never share buffers with OpenCL: always read back and upload\n"
+        "  --size WxH          window size (default 1280x720)\n"
+        "  --frames N          stop after N frames\n"
+        "  --every-frame       one step per frame (default: as many steps as real time needs)\n"
+        "  --screenshot FILE   write a PNG of the last frame\n"
+        "  --record DIR|FILE   write every frame: DIR/frame_000001.png, ... or a video (FILE.mp4,\n"
+        "                      .mkv, .mov, .webm; needs ffmpeg); with --every-frame for 60 fps\n"
+        "  --keys KEYS         press these keys before the first frame, e.g. \"CZ\"\n"
+        "  --paused            start paused\n"
+        "  --no-panel          no parameter panel\n"
+        "  --no-overlay        no text, legend or panel over the picture\n"
+        "  --list-scenes       print the built-in scenes' names, one a line\n"
+        "Keys: Q/Esc quit, space pause, S step, R reset, C skeleton, Z stress colours,\n"
+        "V PBD/XPBD/mass-spring, Y/U/I/O 64/128/256/512 cloths, P panel. Mouse: drag a body to\n"
+        "pull it, drag elsewhere or with the right button to orbit, middle button to pan, wheel "
+        "to\n"
+        "zoom.\n",
+        viz_sim_scene_names(names, sizeof names), VIZ_DEFAULT_SCENE);
 }
 
 static bool parse_long(const char *flag, const char *text, long min, long max, long *out)
@@ -102,9 +105,9 @@ bool viz_options_parse(int argc, char **argv, viz_options *o)
             continue;
         }
         /* the rest take a value */
-        static const char *const with_value[] = {"--scene", "--resolution", "--mode", "--backend",
-                                                 "--device", "--size", "--frames", "--screenshot",
-                                                 "--keys", "--record"};
+        static const char *const with_value[] = {
+            "--scene", "--resolution", "--mode",       "--backend", "--device",
+            "--size",  "--frames",     "--screenshot", "--keys",    "--record"};
         bool known = false;
         for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
             known = known || !strcmp(a, with_value[k]);
@@ -120,8 +123,9 @@ bool viz_options_parse(int argc, char **argv, viz_options *o)
         if (!strcmp(a, "--scene")) {
             char names[256];
             if (!drape_scene_builtin_summary(value)) {
-                fprintf(stderr, "drape-view: --scene: no built-in scene '%s' (there are: %s; a scene "
-                                "file is given without --scene)\n",
+                fprintf(stderr,
+                        "drape-view: --scene: no built-in scene '%s' (there are: %s; a scene "
+                        "file is given without --scene)\n",
                         value, viz_sim_scene_names(names, sizeof names));
                 return false;
             }
@@ -146,7 +150,8 @@ bool viz_options_parse(int argc, char **argv, viz_options *o)
             else if (!strcmp(value, "mass-spring"))
                 o->mode = VIZ_MODE_MASS_SPRING;
             else {
-                fprintf(stderr, "drape-view: --mode is pbd, xpbd or mass-spring, not '%s'\n", value);
+                fprintf(stderr, "drape-view: --mode is pbd, xpbd or mass-spring, not '%s'\n",
+                        value);
                 return false;
             }
         } else if (!strcmp(a, "--backend")) {

@@ -2,9 +2,9 @@
  *
  * The font atlas is one row of the 95 glyphs of viz/font_6x13.c as an R8 coverage texture with
  * nearest filtering, so that glyphs stay crisp at integer scales. Every quad is two triangles of a
- * single dynamic vertex buffer, re-filled each frame (a few thousand vertices at most); overlay.frag
- * picks per vertex between a solid colour, a glyph and the strain colour scale. Drawn last, with
- * blending on and depth testing off.
+ * single dynamic vertex buffer, re-filled each frame (a few thousand vertices at most);
+ * overlay.frag picks per vertex between a solid colour, a glyph and the strain colour scale. Drawn
+ * last, with blending on and depth testing off.
  */
 #include "overlay.h"
 
@@ -59,7 +59,10 @@ bool viz_overlay_init(viz_overlay *o)
     GL_CHECK(glBindVertexArray(o->vao));
     GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, o->vbo));
     const GLsizei stride = FLOATS * sizeof(float);
-    static const struct { GLint size; int offset; } attributes[] = {{2, 0}, {2, 2}, {4, 4}, {1, 8}};
+    static const struct {
+        GLint size;
+        int offset;
+    } attributes[] = {{2, 0}, {2, 2}, {4, 4}, {1, 8}};
     for (GLuint a = 0; a < 4; ++a) {
         GL_CHECK(glVertexAttribPointer(a, attributes[a].size, GL_FLOAT, GL_FALSE, stride,
                                        (const void *)(attributes[a].offset * sizeof(float))));
@@ -90,7 +93,10 @@ void viz_overlay_begin(viz_overlay *o, int width, int height, int scale)
 }
 
 float viz_overlay_char_width(const viz_overlay *o) { return (float)(VIZ_FONT_WIDTH * o->scale); }
-float viz_overlay_line_height(const viz_overlay *o) { return (float)((VIZ_FONT_HEIGHT + 2) * o->scale); }
+float viz_overlay_line_height(const viz_overlay *o)
+{
+    return (float)((VIZ_FONT_HEIGHT + 2) * o->scale);
+}
 
 /* Appends a quad: corners (x0, y0) - (x1, y1), texture (u0, v0) - (u1, v1). */
 static void quad(viz_overlay *o, float x0, float y0, float x1, float y1, float u0, float v0,
@@ -108,8 +114,9 @@ static void quad(viz_overlay *o, float x0, float y0, float x1, float y1, float u
                                  {x0, y1, u0, v1}, {x1, y0, u1, v0}, {x1, y1, u1, v1}};
     for (int k = 0; k < 6; ++k) {
         float *out = o->vertices + (o->count++) * FLOATS;
-        const float vertex[FLOATS] = {corners[k][0], corners[k][1], corners[k][2], corners[k][3],
-                                      rgba[0], rgba[1], rgba[2], rgba[3], (float)mode};
+        const float vertex[FLOATS] = {corners[k][0], corners[k][1], corners[k][2],
+                                      corners[k][3], rgba[0],       rgba[1],
+                                      rgba[2],       rgba[3],       (float)mode};
         memcpy(out, vertex, sizeof vertex);
     }
 }
@@ -163,7 +170,8 @@ void viz_overlay_legend(viz_overlay *o, float strain_scale)
 {
     static const float background[4] = {0.0f, 0.0f, 0.0f, 0.55f};
     static const float white[4] = {0.95f, 0.95f, 0.95f, 1.0f};
-    const float s = (float)o->scale, lh = viz_overlay_line_height(o), cw = viz_overlay_char_width(o);
+    const float s = (float)o->scale, lh = viz_overlay_line_height(o),
+                cw = viz_overlay_char_width(o);
     const float bar_w = 16.0f * s, bar_h = 160.0f * s, pad = 6.0f * s;
     const float label_w = 8.0f * cw;
     const float w = bar_w + label_w + 3.0f * pad, h = bar_h + lh + 3.0f * pad;

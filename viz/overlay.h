@@ -11,10 +11,10 @@
 typedef struct viz_overlay {
     GLuint program, vao, vbo, font_texture;
     GLint u_projection;
-    float *vertices; /* 9 floats per vertex: x, y, u, v, r, g, b, a, mode */
+    float *vertices;        /* 9 floats per vertex: x, y, u, v, r, g, b, a, mode */
     size_t count, capacity; /* vertices */
-    int width, height; /* pixels of the frame being built */
-    int scale;         /* pixels per font pixel */
+    int width, height;      /* pixels of the frame being built */
+    int scale;              /* pixels per font pixel */
 } viz_overlay;
 
 bool viz_overlay_init(viz_overlay *o);
@@ -28,7 +28,8 @@ void viz_overlay_rect(viz_overlay *o, float x, float y, float w, float h, const 
 float viz_overlay_text(viz_overlay *o, float x, float y, const char *text, const float rgba[4]);
 /* Lines of text on a translucent panel whose top left corner is at (x, y). */
 void viz_overlay_panel(viz_overlay *o, float x, float y, const char *const *lines, int count);
-/* The strain legend: a vertical colour bar from -scale (bottom) to +scale (top), at the right edge. */
+/* The strain legend: a vertical colour bar from -scale (bottom) to +scale (top), at the right edge.
+ */
 void viz_overlay_legend(viz_overlay *o, float strain_scale);
 /* Draws what was collected. */
 void viz_overlay_end(viz_overlay *o);

@@ -10,8 +10,12 @@ static const double window = 0.5, longest_frame = 0.25;
 
 void viz_pacer_init(viz_pacer *p, double dt, bool every_frame)
 {
-    *p = (viz_pacer){.dt = dt, .every_frame = every_frame, .max_steps = 16, .budget = 1.0 / 30.0,
-                     .last = -1.0, .factor = 1.0};
+    *p = (viz_pacer){.dt = dt,
+                     .every_frame = every_frame,
+                     .max_steps = 16,
+                     .budget = 1.0 / 30.0,
+                     .last = -1.0,
+                     .factor = 1.0};
 }
 
 int viz_pacer_begin(viz_pacer *p, double now)

@@ -2,11 +2,11 @@
  * Your Timestep!", 2004): wall-clock time since the last frame goes into an accumulator and each
  * step of dt takes dt out, so the simulation advances with the wall clock whatever the frame rate,
  * several steps in a frame when it can. When the solver is slower than real time, a frame takes no
- * more steps than fit its budget and the time it could not simulate is dropped (no spiral of death):
- * the simulation then runs slower than real time, by the real-time factor the pacer reports.
- * With every_frame it takes exactly one step per frame (the picture of frame N is then the same on
- * any machine: tests, recordings). Times are in seconds; the clock is the caller's, so that tests can
- * drive it. */
+ * more steps than fit its budget and the time it could not simulate is dropped (no spiral of
+ * death): the simulation then runs slower than real time, by the real-time factor the pacer
+ * reports. With every_frame it takes exactly one step per frame (the picture of frame N is then the
+ * same on any machine: tests, recordings). Times are in seconds; the clock is the caller's, so that
+ * tests can drive it. */
 #ifndef VIZ_PACER_H
 #define VIZ_PACER_H
 
@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 typedef struct viz_pacer {
-    double dt;          /* s per step */
+    double dt; /* s per step */
     bool every_frame;
     int max_steps;      /* per frame, at most */
     double budget;      /* s of stepping per frame, at most (keeps the window responsive) */
@@ -22,8 +22,8 @@ typedef struct viz_pacer {
     double last;        /* the previous frame's time; < 0 before the first */
     double step_cost;   /* s, a running mean of one step's wall time; 0 before the first */
     double window_start, window_simulated; /* the real-time factor's current window */
-    double factor;      /* simulated time / wall time over the last window; 1 until measured */
-    double simulated;   /* s simulated since the start */
+    double factor;    /* simulated time / wall time over the last window; 1 until measured */
+    double simulated; /* s simulated since the start */
 } viz_pacer;
 
 void viz_pacer_init(viz_pacer *p, double dt, bool every_frame);

@@ -43,7 +43,8 @@ uint32_t viz_adler32(uint32_t previous, const uint8_t *data, size_t size)
 
 static void put32(uint8_t *p, uint32_t v)
 {
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8),
+    p[3] = (uint8_t)v;
 }
 
 /* Writes one chunk: length, type, data, CRC of type and data. */

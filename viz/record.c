@@ -1,7 +1,7 @@
-/* Recording (record.h). PNGs are numbered with six digits from 1, so that a plain sort (ls, glob) is
- * frame order for up to 999999 frames. The video is H.264 in yuv420p (what players expect) from raw
- * RGB frames on ffmpeg's standard input, at the viewer's frame rate; ffmpeg's own output goes to
- * DIR/NAME.ffmpeg.log beside the video, and a failure points to it. */
+/* Recording (record.h). PNGs are numbered with six digits from 1, so that a plain sort (ls, glob)
+ * is frame order for up to 999999 frames. The video is H.264 in yuv420p (what players expect) from
+ * raw RGB frames on ffmpeg's standard input, at the viewer's frame rate; ffmpeg's own output goes
+ * to DIR/NAME.ffmpeg.log beside the video, and a failure points to it. */
 #define _POSIX_C_SOURCE 200809L /* popen, pclose, mkdir */
 #include "record.h"
 
@@ -34,11 +34,12 @@ bool viz_record_check(const char *path)
     char ffmpeg[PATH_MAX];
     if (!viz_record_is_video(path) || viz_find_in_path("ffmpeg", ffmpeg, sizeof ffmpeg))
         return true;
-    fprintf(stderr,
-            "drape-view: --record %s: recording a video needs ffmpeg, which is not on PATH\n"
-            "(Debian: apt-get install ffmpeg; scripts/setup.sh installs it). Or record PNGs into a\n"
-            "directory: --record DIR\n",
-            path);
+    fprintf(
+        stderr,
+        "drape-view: --record %s: recording a video needs ffmpeg, which is not on PATH\n"
+        "(Debian: apt-get install ffmpeg; scripts/setup.sh installs it). Or record PNGs into a\n"
+        "directory: --record DIR\n",
+        path);
     return false;
 }
 
@@ -83,8 +84,10 @@ bool viz_record_open(viz_recorder *r, const char *path, int width, int height, i
         }
         struct stat st;
         if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "drape-view: --record %s: not a directory (a video needs .mp4, .mkv, "
-                            ".mov or .webm)\n", path);
+            fprintf(stderr,
+                    "drape-view: --record %s: not a directory (a video needs .mp4, .mkv, "
+                    ".mov or .webm)\n",
+                    path);
             return false;
         }
         return true;
@@ -129,7 +132,8 @@ bool viz_record_frame(viz_recorder *r, int width, int height)
     r->frames++;
     if (r->video) {
         if (fwrite(r->frame, 1, row * (size_t)r->height, r->ffmpeg) != row * (size_t)r->height) {
-            fprintf(stderr, "drape-view: --record %s: ffmpeg stopped taking frames (see %s.ffmpeg.log)\n",
+            fprintf(stderr,
+                    "drape-view: --record %s: ffmpeg stopped taking frames (see %s.ffmpeg.log)\n",
                     r->path, r->path);
             return false;
         }

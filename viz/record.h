@@ -13,9 +13,9 @@
 typedef struct viz_recorder {
     const char *path;
     bool video;
-    FILE *ffmpeg;       /* the video's pipe */
-    int width, height;  /* pixels */
-    uint64_t frames;    /* written */
+    FILE *ffmpeg;         /* the video's pipe */
+    int width, height;    /* pixels */
+    uint64_t frames;      /* written */
     uint8_t *rgb, *frame; /* the framebuffer, and the frame at the recording's size */
 } viz_recorder;
 

@@ -12,7 +12,8 @@ const char *viz_family_name(viz_family_id id)
 
 static viz_family family_of(float stiffness, float compliance)
 {
-    return (viz_family){true, compliance >= 0.0f, stiffness, compliance >= 0.0f ? compliance : 0.0f};
+    return (viz_family){true, compliance >= 0.0f, stiffness,
+                        compliance >= 0.0f ? compliance : 0.0f};
 }
 
 bool viz_settings_read(const drape_world *w, viz_settings *out)

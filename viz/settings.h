@@ -1,9 +1,9 @@
-/* The solver settings the viewer's panel edits, read from a world and written back to it through its
- * def API (drape_world_get_def / drape_world_set_def) and drape_world_set_stiffness: iterations,
- * substeps, damping, air drag, gravity, wind, and the stiffness of each constraint family. This is
- * the panel's C interface: the Dear ImGui code (panel_imgui.cpp) edits a copy of the settings and
- * hands both copies to viz_settings_apply, which changes only what changed; a change takes effect at
- * the next step. Tests call it without a window. */
+/* The solver settings the viewer's panel edits, read from a world and written back to it through
+ * its def API (drape_world_get_def / drape_world_set_def) and drape_world_set_stiffness:
+ * iterations, substeps, damping, air drag, gravity, wind, and the stiffness of each constraint
+ * family. This is the panel's C interface: the Dear ImGui code (panel_imgui.cpp) edits a copy of
+ * the settings and hands both copies to viz_settings_apply, which changes only what changed; a
+ * change takes effect at the next step. Tests call it without a window. */
 #ifndef VIZ_SETTINGS_H
 #define VIZ_SETTINGS_H
 
@@ -31,10 +31,10 @@ typedef struct viz_family {
 
 typedef struct viz_settings {
     int iterations, substeps;
-    float damping;       /* PBD momentum-preserving damping, [0, 1] */
-    float air_drag;      /* 1/s */
-    drape_vec3 gravity;  /* m/s^2 */
-    drape_vec3 wind;     /* m/s */
+    float damping;                       /* PBD momentum-preserving damping, [0, 1] */
+    float air_drag;                      /* 1/s */
+    drape_vec3 gravity;                  /* m/s^2 */
+    drape_vec3 wind;                     /* m/s */
     viz_family family[VIZ_FAMILY_COUNT]; /* as the first constraint of each family has it */
 } viz_settings;
 

@@ -27,10 +27,14 @@ static const float xpbd_stretch = 1e-4f, xpbd_shear = 1e-3f, xpbd_bend = 0.5f;
 const char *viz_mode_name(viz_mode mode)
 {
     switch (mode) {
-    case VIZ_MODE_PBD: return "PBD";
-    case VIZ_MODE_XPBD: return "XPBD";
-    case VIZ_MODE_MASS_SPRING: return "mass-spring";
-    default: return "?";
+    case VIZ_MODE_PBD:
+        return "PBD";
+    case VIZ_MODE_XPBD:
+        return "XPBD";
+    case VIZ_MODE_MASS_SPRING:
+        return "mass-spring";
+    default:
+        return "?";
     }
 }
 

@@ -1,6 +1,6 @@
 /* The simulation the viewer shows: a scene from the scene library (a built-in name or a scene file,
- * exactly what `drape run` takes), in a solver mode and optionally with every cloth resized, rebuilt
- * whole when either changes or on reset, the topology drawn over it, and the mouse grab (an
+ * exactly what `drape run` takes), in a solver mode and optionally with every cloth resized,
+ * rebuilt whole when either changes or on reset, the topology drawn over it, and the mouse grab (an
  * attachment constraint that follows the cursor). */
 #ifndef VIZ_SIM_H
 #define VIZ_SIM_H
@@ -27,27 +27,27 @@ const char *viz_mode_name(viz_mode mode);
 
 typedef struct viz_sim {
     /* settings: change them, then viz_sim_build */
-    const char *scene_name;  /* built-in name or scene file; NULL: the default scene */
-    uint32_t resolution;     /* particles along each cloth edge; 0: as the scene says */
+    const char *scene_name; /* built-in name or scene file; NULL: the default scene */
+    uint32_t resolution;    /* particles along each cloth edge; 0: as the scene says */
     viz_mode mode;
     drape_backend backend;
-    const char *device;      /* OpenCL device selector, NULL: the library's default */
+    const char *device;            /* OpenCL device selector, NULL: the library's default */
     void *gl_context, *gl_display; /* GLX handles for OpenCL-OpenGL sharing, NULL for none */
-    char no_sharing[256];    /* why they are NULL, for the log and the HUD */
+    char no_sharing[256];          /* why they are NULL, for the log and the HUD */
 
     /* state */
     drape_scene *scene;
-    drape_world *world;      /* the scene's */
+    drape_world *world; /* the scene's */
     viz_topology topology;
-    float strain_scale;      /* strain at the ends of the stress colour scale */
+    float strain_scale; /* strain at the ends of the stress colour scale */
     uint64_t steps;
 
     /* the grab */
     bool grabbing;
     drape_attachment_id grab_attachment;
     uint32_t grab_particle;
-    float grab_depth;         /* m along the view direction, kept while dragging */
-    drape_vec3 *scratch;      /* particle positions for picking */
+    float grab_depth;    /* m along the view direction, kept while dragging */
+    drape_vec3 *scratch; /* particle positions for picking */
 } viz_sim;
 
 /* Whether `name` is a built-in scene or a readable scene file, for the command line; false with a

@@ -3,9 +3,9 @@
  * Lines are the world's distance constraints (drape_world_get_distances), so that whatever a scene
  * holds is drawn as the solver sees it. Lines with no end on a triangle (ropes, chains, a loose
  * triangle of particles) are sorted first: outside the skeleton view they are the only lines drawn.
- * Spheres are the particles on no triangle and the loose particles (in no object). A sphere's radius
- * is a third of its shortest line, so that a chain's beads do not overlap, and 4 cm for a particle
- * with no line.
+ * Spheres are the particles on no triangle and the loose particles (in no object). A sphere's
+ * radius is a third of its shortest line, so that a chain's beads do not overlap, and 4 cm for a
+ * particle with no line.
  */
 #include "topology.h"
 

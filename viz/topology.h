@@ -1,9 +1,9 @@
 /* What the viewer draws over a world, made on the host once per world from what the world and its
- * scene report (no scene is special-cased): the surface triangles (the scene's cloth triangulations,
- * meshes and own triangles), every distance constraint as a line with its rest length, the
- * particles on no triangle (ropes) and the loose particles (in no object) to draw as spheres, each particle's colour (its
- * object's) and sphere radius, and per particle its line neighbours (CSR) for the per-vertex strain
- * of the stress colouring. */
+ * scene report (no scene is special-cased): the surface triangles (the scene's cloth
+ * triangulations, meshes and own triangles), every distance constraint as a line with its rest
+ * length, the particles on no triangle (ropes) and the loose particles (in no object) to draw as
+ * spheres, each particle's colour (its object's) and sphere radius, and per particle its line
+ * neighbours (CSR) for the per-vertex strain of the stress colouring. */
 #ifndef VIZ_TOPOLOGY_H
 #define VIZ_TOPOLOGY_H
 
@@ -14,19 +14,20 @@
 #include <stdint.h>
 
 typedef struct viz_topology {
-    uint32_t particle_count;    /* particles of the world covered: every index is below it */
+    uint32_t particle_count; /* particles of the world covered: every index is below it */
     uint32_t triangle_count;
-    uint32_t *triangles;        /* 3 * triangle_count */
-    uint32_t edge_count;        /* every distance constraint */
-    uint32_t free_edge_count;   /* the first free_edge_count edges touch no triangle (ropes) */
-    uint32_t *edges;            /* 2 * edge_count particle indices */
-    float *edge_rest;           /* rest length of each edge, m */
-    uint32_t *neighbour_offsets; /* particle_count + 1: particle p's neighbours are [o[p], o[p+1]) */
-    uint32_t *neighbours;       /* 2 * edge_count particle indices */
-    float *neighbour_rest;      /* the rest length of each of those pairs, m */
+    uint32_t *triangles;      /* 3 * triangle_count */
+    uint32_t edge_count;      /* every distance constraint */
+    uint32_t free_edge_count; /* the first free_edge_count edges touch no triangle (ropes) */
+    uint32_t *edges;          /* 2 * edge_count particle indices */
+    float *edge_rest;         /* rest length of each edge, m */
+    uint32_t
+        *neighbour_offsets; /* particle_count + 1: particle p's neighbours are [o[p], o[p+1]) */
+    uint32_t *neighbours;   /* 2 * edge_count particle indices */
+    float *neighbour_rest;  /* the rest length of each of those pairs, m */
     uint32_t sphere_count;
-    uint32_t *spheres;          /* the particles on no triangle, and the loose ones (in no object) */
-    float *colors;              /* 4 per particle: its object's colour (RGB) and sphere radius (m) */
+    uint32_t *spheres; /* the particles on no triangle, and the loose ones (in no object) */
+    float *colors;     /* 4 per particle: its object's colour (RGB) and sphere radius (m) */
 } viz_topology;
 
 /* The topology of the scene's world now. False when out of memory or the world cannot be read

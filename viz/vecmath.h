@@ -14,8 +14,14 @@ typedef struct viz_mat4 {
 } viz_mat4;
 
 static inline viz_vec3 viz_v3(float x, float y, float z) { return (viz_vec3){x, y, z}; }
-static inline viz_vec3 viz_add(viz_vec3 a, viz_vec3 b) { return viz_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
-static inline viz_vec3 viz_sub(viz_vec3 a, viz_vec3 b) { return viz_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline viz_vec3 viz_add(viz_vec3 a, viz_vec3 b)
+{
+    return viz_v3(a.x + b.x, a.y + b.y, a.z + b.z);
+}
+static inline viz_vec3 viz_sub(viz_vec3 a, viz_vec3 b)
+{
+    return viz_v3(a.x - b.x, a.y - b.y, a.z - b.z);
+}
 static inline viz_vec3 viz_scale(viz_vec3 a, float s) { return viz_v3(a.x * s, a.y * s, a.z * s); }
 static inline float viz_dot(viz_vec3 a, viz_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static inline viz_vec3 viz_cross(viz_vec3 a, viz_vec3 b)
@@ -78,7 +84,8 @@ static inline viz_mat4 viz_mat4_look_at(viz_vec3 eye, viz_vec3 target, viz_vec3 
     return r;
 }
 
-/* Orthographic projection of the rectangle [0, w] x [0, h] with y down (pixels, for the overlay). */
+/* Orthographic projection of the rectangle [0, w] x [0, h] with y down (pixels, for the overlay).
+ */
 static inline viz_mat4 viz_mat4_pixels(float w, float h)
 {
     viz_mat4 r = viz_mat4_identity();

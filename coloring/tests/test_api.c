@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-void test_pinned_constraints(void) {
+void test_pinned_constraints(void)
+{
     /* Particles 0..3 pinned, 4..5 movable. Constraints touching only pinned particles (or no
      * particle at all) conflict with nothing. */
     const uint32_t none = DRAPE_NO_PARTICLE;
@@ -42,7 +43,8 @@ void test_pinned_constraints(void) {
     drape_coloring_free(&out);
 }
 
-void test_empty_input(void) {
+void test_empty_input(void)
+{
     for (int o = 0; o < COLOR_ORDER_COUNT; ++o) {
         drape_color_input in = {NULL, 2, 0, NULL, 0, color_orders[o], 9, o == 1};
         drape_coloring out;
@@ -60,7 +62,8 @@ void test_empty_input(void) {
 }
 
 /* Asserts that `in` is refused with `expected` and that *out is zeroed. */
-static void ensure_refused(const drape_color_input *in, drape_result expected) {
+static void ensure_refused(const drape_color_input *in, drape_result expected)
+{
     drape_coloring out, zero;
     memset(&out, 0xAB, sizeof out);
     memset(&zero, 0, sizeof zero);
@@ -68,7 +71,8 @@ static void ensure_refused(const drape_color_input *in, drape_result expected) {
     ENSURE(memcmp(&out, &zero, sizeof out) == 0);
 }
 
-void test_invalid_input(void) {
+void test_invalid_input(void)
+{
     const uint32_t indices[4] = {0, 1, 1, 2};
     const uint8_t movable[3] = {1, 1, 1};
     const drape_color_input good = {indices, 2, 2, movable, 3, DRAPE_COLOR_ORDER_NATURAL, 0, true};
@@ -109,7 +113,8 @@ void test_invalid_input(void) {
     ensure_refused(&in, DRAPE_ERROR_INVALID_ARGUMENT);
 }
 
-void test_free_is_idempotent(void) {
+void test_free_is_idempotent(void)
+{
     drape_coloring_free(NULL);
     drape_coloring zero;
     memset(&zero, 0, sizeof zero);
@@ -123,13 +128,15 @@ void test_free_is_idempotent(void) {
     drape_coloring_free(&out);
 }
 
-static int same_coloring(const drape_coloring *a, const drape_coloring *b) {
+static int same_coloring(const drape_coloring *a, const drape_coloring *b)
+{
     return a->stats.colors == b->stats.colors && a->stats.constraints == b->stats.constraints &&
            memcmp(a->order, b->order, a->stats.constraints * sizeof *a->order) == 0 &&
            memcmp(a->offsets, b->offsets, (a->stats.colors + 1u) * sizeof *a->offsets) == 0;
 }
 
-void test_random_order_deterministic(void) {
+void test_random_order_deterministic(void)
+{
     cset set;
     grid_springs(&set, 48, 40, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     uint8_t *movable = movable_all(48 * 40);
@@ -157,7 +164,8 @@ void test_random_order_deterministic(void) {
 }
 
 /* FNV-1a over the order and the offsets. */
-static uint64_t coloring_hash(const drape_coloring *out) {
+static uint64_t coloring_hash(const drape_coloring *out)
+{
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     const uint32_t *arrays[2] = {out->order, out->offsets};
     const uint32_t lengths[2] = {out->stats.constraints, out->stats.colors + 1u};
@@ -174,7 +182,8 @@ static uint64_t coloring_hash(const drape_coloring *out) {
 
 /* The output is part of the solver's contract (it fixes the Gauss-Seidel order on every backend
  * and platform), so a change of it must be deliberate: these hashes then need updating. */
-void test_determinism_hash(void) {
+void test_determinism_hash(void)
+{
     cset set;
     grid_springs(&set, 40, 30, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     uint8_t *movable = movable_all(40 * 30);

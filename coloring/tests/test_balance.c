@@ -6,7 +6,8 @@
 
 /* Colours `set` without and with balancing; asserts the count is kept and returns both ratios. */
 static void ratios(const cset *set, const uint8_t *movable, uint32_t particles,
-                   drape_color_order order, double *before, double *after) {
+                   drape_color_order order, double *before, double *after)
+{
     drape_color_input in = color_input(set, movable, particles, order, 1, false);
     drape_coloring plain = color_checked(&in);
     in.balance = true;
@@ -18,7 +19,8 @@ static void ratios(const cset *set, const uint8_t *movable, uint32_t particles,
     drape_coloring_free(&balanced);
 }
 
-void test_balance_evens_sizes(void) {
+void test_balance_evens_sizes(void)
+{
     cset springs, dihedrals;
     grid_springs(&springs, 96, 80, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     grid_dihedrals(&dihedrals, 96, 80);
@@ -31,7 +33,8 @@ void test_balance_evens_sizes(void) {
             ENSURE(after <= before);
             ENSURE(after < 1.1);
             /* Random first-fit leaves nearly empty last colours; balancing fills them. */
-            if (color_orders[o] == DRAPE_COLOR_ORDER_RANDOM) ENSURE(before > 2.0 * after);
+            if (color_orders[o] == DRAPE_COLOR_ORDER_RANDOM)
+                ENSURE(before > 2.0 * after);
         }
     }
     free(movable);
@@ -40,7 +43,8 @@ void test_balance_evens_sizes(void) {
 }
 
 /* Well over 64 colours: balancing works window by window and still never adds a colour. */
-void test_balance_across_windows(void) {
+void test_balance_across_windows(void)
+{
     test_rng rng = {5};
     for (int trial = 0; trial < 3; ++trial) {
         uint32_t particles = 40;

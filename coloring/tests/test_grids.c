@@ -41,7 +41,8 @@ static const uint32_t family_bound[3] = {4, 8, 12};
 
 /* Colours `set` in natural order with and without balancing; returns the colour count after
  * checking both and that balancing kept it. */
-static uint32_t natural_colors(const cset *set, const uint8_t *movable, uint32_t particles) {
+static uint32_t natural_colors(const cset *set, const uint8_t *movable, uint32_t particles)
+{
     drape_color_input in =
         color_input(set, movable, particles, DRAPE_COLOR_ORDER_NATURAL, 0, false);
     drape_coloring plain = color_checked(&in);
@@ -56,7 +57,8 @@ static uint32_t natural_colors(const cset *set, const uint8_t *movable, uint32_t
 
 /* Lower bound and natural colour count of the springs of one grid with `pins`. */
 static void grid_result(uint32_t nx, uint32_t ny, unsigned family, uint32_t pins, uint32_t *bound,
-                        uint32_t *colors) {
+                        uint32_t *colors)
+{
     cset set;
     grid_springs(&set, nx, ny, family);
     uint8_t *movable = movable_all(nx * ny);
@@ -68,7 +70,8 @@ static void grid_result(uint32_t nx, uint32_t ny, unsigned family, uint32_t pins
     cset_free(&set);
 }
 
-void test_grid_springs_reach_bound(void) {
+void test_grid_springs_reach_bound(void)
+{
     for (size_t s = 0; s < SIZE_COUNT; ++s) {
         for (int f = 0; f < 3; ++f) {
             uint32_t bound, colors;
@@ -79,9 +82,11 @@ void test_grid_springs_reach_bound(void) {
     }
 }
 
-void test_grid_springs_pinned_reach_bound(void) {
+void test_grid_springs_pinned_reach_bound(void)
+{
     for (size_t s = 0; s < SIZE_COUNT; ++s) {
-        if (sizes[s].nx * sizes[s].ny > 5000) continue; /* keep the test fast */
+        if (sizes[s].nx * sizes[s].ny > 5000)
+            continue; /* keep the test fast */
         for (size_t p = 0; p < PIN_SET_COUNT; ++p) {
             for (int f = 0; f < 3; ++f) {
                 uint32_t bound, colors;
@@ -94,10 +99,12 @@ void test_grid_springs_pinned_reach_bound(void) {
 
 /* Grids 2, 3 or 4 particles wide have no particle with every spring; first-fit stays within one
  * colour of their (smaller) bound. */
-void test_grid_springs_small(void) {
+void test_grid_springs_small(void)
+{
     for (uint32_t nx = 2; nx <= 12; ++nx) {
         for (uint32_t ny = 2; ny <= 12; ++ny) {
-            if (nx >= 5 && ny >= 5) continue;
+            if (nx >= 5 && ny >= 5)
+                continue;
             for (int f = 0; f < 3; ++f) {
                 uint32_t bound, colors;
                 grid_result(nx, ny, families[f], DRAPE_PIN_NONE, &bound, &colors);
@@ -109,7 +116,8 @@ void test_grid_springs_small(void) {
 
 /* Why the builder adds one family per pass: with all springs of a particle together, bending costs
  * a 13th colour (structural and shear alone still reach their bounds). */
-void test_grid_springs_interleaved_order(void) {
+void test_grid_springs_interleaved_order(void)
+{
     const uint32_t expected[3] = {4, 8, 13};
     for (int f = 0; f < 3; ++f) {
         cset set;
@@ -121,19 +129,23 @@ void test_grid_springs_interleaved_order(void) {
     }
 }
 
-void test_grid_dihedrals_reach_bound(void) {
+void test_grid_dihedrals_reach_bound(void)
+{
     for (size_t s = 0; s < SIZE_COUNT; ++s) {
         uint32_t nx = sizes[s].nx, ny = sizes[s].ny;
         cset set;
         grid_dihedrals(&set, nx, ny);
         for (size_t p = 0; p <= PIN_SET_COUNT; ++p) {
-            if (p > 0 && nx * ny > 5000) break;
+            if (p > 0 && nx * ny > 5000)
+                break;
             uint8_t *movable = movable_all(nx * ny);
-            if (p > 0) pin_cloth(movable, nx, ny, pin_sets[p - 1]);
+            if (p > 0)
+                pin_cloth(movable, nx, ny, pin_sets[p - 1]);
             drape_color_input in =
                 color_input(&set, movable, nx * ny, DRAPE_COLOR_ORDER_NATURAL, 0, false);
             uint32_t bound = reference_lower_bound(&in);
-            if (p == 0) ENSURE_EQ(bound, 12);
+            if (p == 0)
+                ENSURE_EQ(bound, 12);
             ENSURE_EQ(natural_colors(&set, movable, nx * ny), bound);
             free(movable);
         }
@@ -143,7 +155,8 @@ void test_grid_dihedrals_reach_bound(void) {
 
 /* The same dihedrals sorted by edge (per particle: its edges to (i+1,j), (i,j+1), (i+1,j+1)) take
  * 14 colours; largest-first takes 14 too, random order more. Recorded so that a change shows. */
-void test_grid_dihedrals_sorted_order(void) {
+void test_grid_dihedrals_sorted_order(void)
+{
     tri_mesh mesh;
     grid_triangles(&mesh, 64, 64);
     cset set;
@@ -157,7 +170,8 @@ void test_grid_dihedrals_sorted_order(void) {
         drape_coloring out = color_checked(&in);
         ENSURE_EQ(out.stats.lower_bound, 12);
         ENSURE(out.stats.colors <= most[o]);
-        if (o < 2) ENSURE_EQ(out.stats.colors, most[o]);
+        if (o < 2)
+            ENSURE_EQ(out.stats.colors, most[o]);
         drape_coloring_free(&out);
     }
     free(movable);

@@ -13,11 +13,13 @@ typedef struct named_test {
 #define COLORING_TABLE_ENTRY(name) {#name, test_##name},
 static const named_test tests[] = {COLORING_TESTS(COLORING_TABLE_ENTRY)};
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     const char *only = argc > 1 ? argv[1] : NULL;
     int ran = 0;
     for (size_t k = 0; k < sizeof tests / sizeof tests[0]; ++k) {
-        if (only != NULL && strcmp(only, tests[k].name) != 0) continue;
+        if (only != NULL && strcmp(only, tests[k].name) != 0)
+            continue;
         tests[k].run();
         printf("%-36s ok\n", tests[k].name);
         ++ran;

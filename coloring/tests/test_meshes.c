@@ -7,7 +7,8 @@
 #include "test_list.h"
 
 /* Checks the edges and the dihedrals of a mesh in every order, all movable and with `pinned`. */
-static void check_mesh(const tri_mesh *mesh, const uint8_t *pinned) {
+static void check_mesh(const tri_mesh *mesh, const uint8_t *pinned)
+{
     cset edges, dihedrals;
     mesh_edges(&edges, mesh);
     mesh_dihedrals(&dihedrals, mesh);
@@ -22,7 +23,8 @@ static void check_mesh(const tri_mesh *mesh, const uint8_t *pinned) {
     cset_free(&dihedrals);
 }
 
-void test_disc_mesh(void) {
+void test_disc_mesh(void)
+{
     tri_mesh disc;
     disc_triangles(&disc, 12, 6);
     ENSURE_EQ(disc.particle_count, 1u + 6u * (12u * 13u / 2u));
@@ -54,7 +56,8 @@ void test_disc_mesh(void) {
     tri_mesh_free(&fan);
 }
 
-void test_irregular_mesh(void) {
+void test_irregular_mesh(void)
+{
     for (uint64_t seed = 1; seed <= 6; ++seed) {
         test_rng rng = {seed};
         uint32_t nx = 8 + test_rng_below(&rng, 40), ny = 8 + test_rng_below(&rng, 40);

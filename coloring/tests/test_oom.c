@@ -14,21 +14,28 @@ void drape_coloring_test_free(void *pointer);
 static long allocations_left = -1; /* the allocation that fails is the one that finds this 0 */
 static long live_blocks = 0;
 
-void *drape_coloring_test_alloc(size_t bytes, int zero) {
-    if (allocations_left == 0) return NULL;
-    if (allocations_left > 0) --allocations_left;
+void *drape_coloring_test_alloc(size_t bytes, int zero)
+{
+    if (allocations_left == 0)
+        return NULL;
+    if (allocations_left > 0)
+        --allocations_left;
     void *p = zero ? calloc(1, bytes) : malloc(bytes);
-    if (p != NULL) ++live_blocks;
+    if (p != NULL)
+        ++live_blocks;
     return p;
 }
 
-void drape_coloring_test_free(void *pointer) {
-    if (pointer != NULL) --live_blocks;
+void drape_coloring_test_free(void *pointer)
+{
+    if (pointer != NULL)
+        --live_blocks;
     free(pointer);
 }
 
 /* Fails allocation 0, 1, 2, ... until the call succeeds; returns how many failures it tried. */
-static int walk_failures(const drape_color_input *in) {
+static int walk_failures(const drape_color_input *in)
+{
     drape_coloring zero;
     memset(&zero, 0, sizeof zero);
     for (long fail_at = 0;; ++fail_at) {
@@ -50,7 +57,8 @@ static int walk_failures(const drape_color_input *in) {
     }
 }
 
-int main(void) {
+int main(void)
+{
     cset grid;
     grid_springs(&grid, 20, 20, GRID_STRUCTURAL | GRID_SHEAR | GRID_BEND);
     uint8_t *movable = movable_all(400);

@@ -14,7 +14,8 @@ typedef struct random_graph {
     uint32_t particle_count;
 } random_graph;
 
-static random_graph make_random_graph(test_rng *rng, uint32_t max_particles, uint32_t max_count) {
+static random_graph make_random_graph(test_rng *rng, uint32_t max_particles, uint32_t max_count)
+{
     random_graph g;
     g.particle_count = 1u + test_rng_below(rng, max_particles);
     uint32_t count = test_rng_below(rng, max_count + 1u);
@@ -25,12 +26,14 @@ static random_graph make_random_graph(test_rng *rng, uint32_t max_particles, uin
     return g;
 }
 
-static void free_random_graph(random_graph *g) {
+static void free_random_graph(random_graph *g)
+{
     cset_free(&g->set);
     free(g->movable);
 }
 
-void test_random_graphs(void) {
+void test_random_graphs(void)
+{
     test_rng rng = {2024};
     for (int trial = 0; trial < 150; ++trial) {
         random_graph g = make_random_graph(&rng, 400, 1500);
@@ -41,7 +44,8 @@ void test_random_graphs(void) {
 
 /* Colours the graph in natural order without balancing and compares every constraint's colour
  * with the brute-force first-fit. */
-static void ensure_matches_reference(const random_graph *g) {
+static void ensure_matches_reference(const random_graph *g)
+{
     drape_color_input in =
         color_input(&g->set, g->movable, g->particle_count, DRAPE_COLOR_ORDER_NATURAL, 0, false);
     drape_coloring out;
@@ -58,7 +62,8 @@ static void ensure_matches_reference(const random_graph *g) {
     drape_coloring_free(&out);
 }
 
-void test_first_fit_matches_reference(void) {
+void test_first_fit_matches_reference(void)
+{
     test_rng rng = {77};
     for (int trial = 0; trial < 60; ++trial) {
         random_graph g = make_random_graph(&rng, 300, 1200);
@@ -77,7 +82,8 @@ void test_first_fit_matches_reference(void) {
     }
 }
 
-void test_many_colors(void) {
+void test_many_colors(void)
+{
     /* A star: 300 constraints on one movable hub need 300 colours, and every order finds them. */
     const uint32_t leaves = 300;
     cset star;

@@ -44,9 +44,9 @@ static void generate_contacts(drape_world *w, float h)
 {
     const float t = (float)w->time;
     for (uint32_t i = 0; i < w->particle_count; ++i)
-        w->contacts[i] = dr_generate_contact(w->x[i], w->d[i], w->v[i], w->colliders,
-                                             w->collider_count, t, h,
-                                             w->def.collision_margin + w->inflate[i]);
+        w->contacts[i] =
+            dr_generate_contact(w->x[i], w->d[i], w->v[i], w->colliders, w->collider_count, t, h,
+                                w->def.collision_margin + w->inflate[i]);
 }
 
 static void project_constraints(drape_world *w, float inv_h2, float sag)
@@ -63,8 +63,8 @@ static void project_constraints(drape_world *w, float inv_h2, float sag)
     }
     const dr_solver_set *a = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
     for (uint32_t c = 0; c < a->count; ++c)
-        dr_solve_attachment(w->x, w->d, a->idx[c], a->target[c], a->kprime[c], a->compliance[c], inv_h2,
-                            &a->lambda[c]);
+        dr_solve_attachment(w->x, w->d, a->idx[c], a->target[c], a->kprime[c], a->compliance[c],
+                            inv_h2, &a->lambda[c]);
     const dr_solver_set *t = &w->solver[DRAPE_CONSTRAINT_TETHER];
     for (uint32_t c = 0; c < t->count; ++c)
         dr_solve_tether(w->x, w->d, t->idx[2 * c], t->idx[2 * c + 1], t->rest[c], t->kprime[c],
@@ -155,8 +155,7 @@ static drape_result substep(drape_world *w, float h)
     double t3 = now_ms();
     update(w, h);
     if (particles)
-        dr_cpu_particle_bounce(w,
-                               dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h));
+        dr_cpu_particle_bounce(w, dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h));
     w->time += h;
     double t4 = now_ms();
     prof->predict_ms += tg - t0;

@@ -1,7 +1,8 @@
 /* Contacts between particles on the CPU reference: the plan (which particles take part, the grid's
- * cell and table size), the broad phase by counting sort, and the gather pass, with the per-particle
- * maths of kernels/drape_shared.h ("particle contacts"), in the order the OpenCL backend runs it
- * (host/opencl/opencl_particles.c, kernels/particles.cl). docs/particle-contacts.md has the design.
+ * cell and table size), the broad phase by counting sort, and the gather pass, with the
+ * per-particle maths of kernels/drape_shared.h ("particle contacts"), in the order the OpenCL
+ * backend runs it (host/opencl/opencl_particles.c, kernels/particles.cl). docs/particle-contacts.md
+ * has the design.
  *
  * The counting sort here runs sequentially, so its buckets come out in index order, where the
  * device's atomics leave them in any order; the gather's fixed-point sums make the two agree
@@ -98,7 +99,8 @@ static drape_result grid_alloc(drape_world *w)
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
-                       "buckets)", n, b);
+                       "buckets)",
+                       n, b);
     }
     g->particles = n;
     g->buckets = b;
@@ -166,11 +168,10 @@ void dr_cpu_particle_contacts(drape_world *w)
     const float inv_cell = 1.0f / w->plan.cell;
     unsigned found;
     for (uint32_t i = 0; i < n; ++i)
-        g->dnew[i] = dr_particle_gather(i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts,
-                                        g->nbr, g->ncand, g->list, g->start, g->sorted, inv_cell,
-                                        mask, w->def.particle_static_friction,
-                                        w->def.particle_kinetic_friction,
-                                        w->def.contact_relaxation, &found);
+        g->dnew[i] = dr_particle_gather(
+            i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->ncand, g->list,
+            g->start, g->sorted, inv_cell, mask, w->def.particle_static_friction,
+            w->def.particle_kinetic_friction, w->def.contact_relaxation, &found);
     memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
 }
 
@@ -181,9 +182,9 @@ void dr_cpu_particle_bounce(drape_world *w, float slow)
         return;
     const uint32_t n = w->particle_count;
     for (uint32_t i = 0; i < n; ++i)
-        g->dnew[i] = dr_particle_bounce(i, w->x, w->v, g->vpre, w->shape, w->group, w->contacts,
-                                        g->nbr, g->ncand, g->list, w->def.particle_restitution,
-                                        slow);
+        g->dnew[i] =
+            dr_particle_bounce(i, w->x, w->v, g->vpre, w->shape, w->group, w->contacts, g->nbr,
+                               g->ncand, g->list, w->def.particle_restitution, slow);
     memcpy(w->v, g->dnew, (size_t)n * sizeof *w->v);
 }
 

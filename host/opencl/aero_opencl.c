@@ -67,8 +67,8 @@ static drape_result prepare(dr_cl_context *ctx, struct dr_aero_cl **state, const
     return r;
 }
 
-drape_result dr_aero_cl_predict(dr_cl_context *ctx, struct dr_aero_cl **state,
-                                const drape_world *w, cl_mem x, cl_mem v, float h, int phase)
+drape_result dr_aero_cl_predict(dr_cl_context *ctx, struct dr_aero_cl **state, const drape_world *w,
+                                cl_mem x, cl_mem v, float h, int phase)
 {
     if (!dr_aero_active(w))
         return DRAPE_OK;
@@ -81,14 +81,14 @@ drape_result dr_aero_cl_predict(dr_cl_context *ctx, struct dr_aero_cl **state,
     dr_aero_params(w, &coeff, &flow);
     const cl_uint seed = a->def.seed, count = a->count, n = w->particle_count;
     const float t = (float)w->time;
-    r = dr_cl_set_args(ctx, s->forces, 0, 9, DR_CL_ARG(s->force), DR_CL_ARG(x),
-                       DR_CL_ARG(v), DR_CL_ARG(s->triangles), DR_CL_ARG(coeff), DR_CL_ARG(flow), DR_CL_ARG(seed),
+    r = dr_cl_set_args(ctx, s->forces, 0, 9, DR_CL_ARG(s->force), DR_CL_ARG(x), DR_CL_ARG(v),
+                       DR_CL_ARG(s->triangles), DR_CL_ARG(coeff), DR_CL_ARG(flow), DR_CL_ARG(seed),
                        DR_CL_ARG(t), DR_CL_ARG(count));
     if (r == DRAPE_OK)
         r = dr_cl_launch_1d(ctx, s->forces, count, phase);
     if (r == DRAPE_OK)
-        r = dr_cl_set_args(ctx, s->apply, 0, 7, DR_CL_ARG(v), DR_CL_ARG(x),
-                           DR_CL_ARG(s->force), DR_CL_ARG(s->offsets), DR_CL_ARG(s->incident), DR_CL_ARG(h),
+        r = dr_cl_set_args(ctx, s->apply, 0, 7, DR_CL_ARG(v), DR_CL_ARG(x), DR_CL_ARG(s->force),
+                           DR_CL_ARG(s->offsets), DR_CL_ARG(s->incident), DR_CL_ARG(h),
                            DR_CL_ARG(n));
     if (r == DRAPE_OK)
         r = dr_cl_launch_1d(ctx, s->apply, n, phase);

@@ -1,6 +1,6 @@
 /* Balloons on the OpenCL device: kernels/balloon.cl's four launches per balloon and iteration over
- * each balloon's own buffers (triangles, vertices, adjacency, gradients, lane sums, state), uploaded
- * again when a balloon is added (the host's version). Kernels are made on first use. */
+ * each balloon's own buffers (triangles, vertices, adjacency, gradients, lane sums, state),
+ * uploaded again when a balloon is added (the host's version). Kernels are made on first use. */
 #include "balloons.h"
 #include "world_internal.h"
 #include "dr_cl.h"
@@ -26,7 +26,7 @@ struct dr_balloons_cl {
 static void release_items(dr_cl_context *ctx, struct dr_balloons_cl *s)
 {
     for (uint32_t b = 0; b < s->count; ++b) {
-        cl_mem *all[] = {&s->items[b].triangles, &s->items[b].vertices, &s->items[b].offsets,
+        cl_mem *all[] = {&s->items[b].triangles, &s->items[b].vertices,  &s->items[b].offsets,
                          &s->items[b].incident,  &s->items[b].gradients, &s->items[b].partial,
                          &s->items[b].state};
         for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
@@ -74,8 +74,7 @@ static drape_result upload(dr_cl_context *ctx, struct dr_balloons_cl *s, const d
         if (r == DRAPE_OK)
             r = make(ctx, &c->vertices, v * sizeof(uint32_t), "balloon vertices", b->vertices);
         if (r == DRAPE_OK)
-            r = make(ctx, &c->offsets, (v + 1) * sizeof(uint32_t), "balloon adjacency",
-                     b->offsets);
+            r = make(ctx, &c->offsets, (v + 1) * sizeof(uint32_t), "balloon adjacency", b->offsets);
         if (r == DRAPE_OK)
             r = make(ctx, &c->incident, t3, "balloon adjacency", b->incident);
         if (r == DRAPE_OK)
@@ -88,8 +87,7 @@ static drape_result upload(dr_cl_context *ctx, struct dr_balloons_cl *s, const d
     return r;
 }
 
-static drape_result prepare(dr_cl_context *ctx, struct dr_balloons_cl **state,
-                            const dr_balloons *h)
+static drape_result prepare(dr_cl_context *ctx, struct dr_balloons_cl **state, const dr_balloons *h)
 {
     struct dr_balloons_cl *s = *state;
     if (!s) {
@@ -126,22 +124,21 @@ static drape_result project_one(dr_cl_context *ctx, struct dr_balloons_cl *s, co
         const dr_vec4 zero = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
         DR_TRY(dr_cl_buffer_fill(ctx, c->state, &zero, sizeof zero, 0, sizeof zero));
     }
-    DR_TRY(dr_cl_set_args(ctx, s->k[K_GRADIENTS], 0, 9,
-                       DR_CL_ARG(c->gradients), DR_CL_ARG(x), DR_CL_ARG(d), DR_CL_ARG(c->triangles),
-                       DR_CL_ARG(c->offsets), DR_CL_ARG(c->incident), DR_CL_ARG(c->vertices),
-                       DR_CL_ARG(origin), DR_CL_ARG(vertices)));
+    DR_TRY(dr_cl_set_args(ctx, s->k[K_GRADIENTS], 0, 9, DR_CL_ARG(c->gradients), DR_CL_ARG(x),
+                          DR_CL_ARG(d), DR_CL_ARG(c->triangles), DR_CL_ARG(c->offsets),
+                          DR_CL_ARG(c->incident), DR_CL_ARG(c->vertices), DR_CL_ARG(origin),
+                          DR_CL_ARG(vertices)));
     DR_TRY(dr_cl_launch_1d(ctx, s->k[K_GRADIENTS], vertices, phase));
-    DR_TRY(dr_cl_set_args(ctx, s->k[K_LANES], 0, 8, DR_CL_ARG(c->partial),
-                       DR_CL_ARG(x), DR_CL_ARG(d), DR_CL_ARG(c->triangles), DR_CL_ARG(triangles),
-                       DR_CL_ARG(c->gradients), DR_CL_ARG(vertices), DR_CL_ARG(origin)));
+    DR_TRY(dr_cl_set_args(ctx, s->k[K_LANES], 0, 8, DR_CL_ARG(c->partial), DR_CL_ARG(x),
+                          DR_CL_ARG(d), DR_CL_ARG(c->triangles), DR_CL_ARG(triangles),
+                          DR_CL_ARG(c->gradients), DR_CL_ARG(vertices), DR_CL_ARG(origin)));
     DR_TRY(dr_cl_launch_1d(ctx, s->k[K_LANES], DR_SUM_LANES, phase));
-    DR_TRY(dr_cl_set_args(ctx, s->k[K_STEP], 0, 6, DR_CL_ARG(c->state),
-                       DR_CL_ARG(c->partial), DR_CL_ARG(target), DR_CL_ARG(kprime), DR_CL_ARG(compliance),
-                       DR_CL_ARG(inv_h2)));
+    DR_TRY(dr_cl_set_args(ctx, s->k[K_STEP], 0, 6, DR_CL_ARG(c->state), DR_CL_ARG(c->partial),
+                          DR_CL_ARG(target), DR_CL_ARG(kprime), DR_CL_ARG(compliance),
+                          DR_CL_ARG(inv_h2)));
     DR_TRY(dr_cl_launch_1d(ctx, s->k[K_STEP], 1, phase));
-    DR_TRY(dr_cl_set_args(ctx, s->k[K_APPLY], 0, 5, DR_CL_ARG(d),
-                       DR_CL_ARG(c->gradients), DR_CL_ARG(c->vertices), DR_CL_ARG(c->state),
-                       DR_CL_ARG(vertices)));
+    DR_TRY(dr_cl_set_args(ctx, s->k[K_APPLY], 0, 5, DR_CL_ARG(d), DR_CL_ARG(c->gradients),
+                          DR_CL_ARG(c->vertices), DR_CL_ARG(c->state), DR_CL_ARG(vertices)));
     return dr_cl_launch_1d(ctx, s->k[K_APPLY], vertices, phase);
 }
 

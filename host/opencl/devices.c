@@ -36,7 +36,8 @@ drape_result drape_list_devices(drape_device_info *out, uint32_t capacity, uint3
     if (count)
         *count = 0;
     if (!count || (capacity > 0 && !out)) {
-        dr_cl_logf(&logger, DRAPE_LOG_ERROR, "drape_list_devices: %s is NULL", count ? "out" : "count");
+        dr_cl_logf(&logger, DRAPE_LOG_ERROR, "drape_list_devices: %s is NULL",
+                   count ? "out" : "count");
         return DRAPE_ERROR_INVALID_ARGUMENT;
     }
     dr_cl_device_list list;

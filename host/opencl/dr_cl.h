@@ -1,20 +1,21 @@
 /* The infrastructure of drape's OpenCL backend: device choice, program build and cache, checked
- * buffers, kernel launch, profiling and CLBlast reductions. The solver's step (host/) is built on it.
+ * buffers, kernel launch, profiling and CLBlast reductions. The solver's step (host/) is built on
+ * it.
  *
  * Design, in the manner of CLBlast (CNugteren/CLBlast); docs/design.md:
  *
  * - No global state. Everything lives in a dr_cl_context, so two worlds can each own one. The only
  *   process-wide state is CLBlast's own cache of compiled routines (see dr_cl_blast.c).
  * - Every OpenCL call goes through DR_CL_CHECK / DR_CL_CHECK_ERR, which on failure send one message
- *   "clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)" through the world's log callback,
- *   keep it in the logger's last_error and map the code to a drape_result (allocation failures to
- *   DRAPE_ERROR_OUT_OF_MEMORY, the rest to DRAPE_ERROR_BACKEND).
+ *   "clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE (-4)" through the world's log
+ * callback, keep it in the logger's last_error and map the code to a drape_result (allocation
+ * failures to DRAPE_ERROR_OUT_OF_MEMORY, the rest to DRAPE_ERROR_BACKEND).
  * - Kernels are real .cl files in kernels/, embedded at build time (cmake/embed.cmake). A program's
  *   source is assembled at run time from: a generated tunables header of #defines (work-group size,
  *   ...; CLBlast prepends its tuning parameters the same way), then the .cl file with each
- *   `#include "drape_shared.h"` replaced by the embedded header. #line directives keep the compiler's
- *   messages pointing at the real file and line. One program per .cl file, so a build failure names
- *   the file; the device's build log goes to the log callback.
+ *   `#include "drape_shared.h"` replaced by the embedded header. #line directives keep the
+ * compiler's messages pointing at the real file and line. One program per .cl file, so a build
+ * failure names the file; the device's build log goes to the log callback.
  * - Built program binaries are cached on disk per device (dr_cl_cache.c): a second start loads the
  *   binary instead of compiling. The key is the platform, device, driver and OpenCL versions, the
  *   build options and the whole assembled source (tunables included); the entry stores the full key
@@ -50,7 +51,8 @@ typedef struct dr_cl_logger {
     drape_log_fn log; /* NULL: errors and warnings to stderr */
     void *user;
     char last_error[512]; /* the last error message sent, "" if none */
-    cl_int last_cl_error; /* the OpenCL or CLBlast code of the last failed call, CL_SUCCESS if none */
+    cl_int
+        last_cl_error; /* the OpenCL or CLBlast code of the last failed call, CL_SUCCESS if none */
 } dr_cl_logger;
 
 /* The name of an OpenCL error code, e.g. "CL_INVALID_VALUE"; "CL_UNKNOWN_ERROR" if unknown. */
@@ -67,7 +69,8 @@ drape_result dr_cl_result_of(cl_int code);
 #endif
 
 /* Sends one formatted message; errors are also kept in logger->last_error. */
-void dr_cl_logf(dr_cl_logger *logger, drape_log_level level, const char *fmt, ...) DR_CL_PRINTF(3, 4);
+void dr_cl_logf(dr_cl_logger *logger, drape_log_level level, const char *fmt, ...)
+    DR_CL_PRINTF(3, 4);
 
 /* Sends one message of any length as it is; errors are also kept (cut) in logger->last_error. */
 void dr_cl_log(dr_cl_logger *logger, drape_log_level level, const char *message);
@@ -120,23 +123,24 @@ drape_result dr_cl_failf(dr_cl_logger *logger, const char *call, cl_int code, co
 
 /* One OpenCL device as discovery sees it. Indices count over all platforms, in platform order. */
 typedef struct dr_cl_device_info {
-    uint32_t index;          /* position in the list: what DRAPE_DEVICE=<index> names */
+    uint32_t index; /* position in the list: what DRAPE_DEVICE=<index> names */
     cl_platform_id platform_id;
     cl_device_id device_id;
-    char platform[128];      /* platform name, e.g. "Portable Computing Language" */
+    char platform[128];        /* platform name, e.g. "Portable Computing Language" */
     char platform_vendor[128]; /* e.g. "The pocl project", "NVIDIA Corporation" */
     char platform_version[128];
-    char name[128];          /* device name */
+    char name[128]; /* device name */
     char vendor[128];
-    char version[128];       /* CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA" */
-    char driver[64];         /* CL_DRIVER_VERSION */
-    cl_device_type type;     /* CL_DEVICE_TYPE_GPU, _CPU, _ACCELERATOR, ... (bits) */
-    uint64_t global_mem;     /* bytes */
-    uint64_t max_alloc;      /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes */
+    char version[128];   /* CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA" */
+    char driver[64];     /* CL_DRIVER_VERSION */
+    cl_device_type type; /* CL_DEVICE_TYPE_GPU, _CPU, _ACCELERATOR, ... (bits) */
+    uint64_t global_mem; /* bytes */
+    uint64_t max_alloc;  /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, bytes */
     uint32_t compute_units;
-    size_t max_work_group;   /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
-    bool correctly_rounded_divide_sqrt; /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in single precision */
-    bool fp64;               /* double precision (cl_khr_fp64) */
+    size_t max_work_group; /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    bool
+        correctly_rounded_divide_sqrt; /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT in single precision */
+    bool fp64;                         /* double precision (cl_khr_fp64) */
 } dr_cl_device_info;
 
 typedef struct dr_cl_device_list {
@@ -144,9 +148,10 @@ typedef struct dr_cl_device_list {
     uint32_t count;
 } dr_cl_device_list;
 
-/* Lists every device of every platform. No platform at all: DRAPE_ERROR_UNSUPPORTED with the message
- * "no OpenCL platform found ...". A platform without devices is skipped; if no platform has a device:
- * DRAPE_ERROR_UNSUPPORTED. On failure *out is empty. Free with dr_cl_device_list_destroy. */
+/* Lists every device of every platform. No platform at all: DRAPE_ERROR_UNSUPPORTED with the
+ * message "no OpenCL platform found ...". A platform without devices is skipped; if no platform has
+ * a device: DRAPE_ERROR_UNSUPPORTED. On failure *out is empty. Free with dr_cl_device_list_destroy.
+ */
 drape_result dr_cl_device_list_create(dr_cl_logger *logger, dr_cl_device_list *out);
 void dr_cl_device_list_destroy(dr_cl_device_list *list);
 
@@ -157,10 +162,11 @@ const char *dr_cl_device_type_name(cl_device_type type);
 void dr_cl_device_describe(const dr_cl_device_info *device, char *out, size_t size);
 
 /* Chooses a device. `selector` NULL or "" takes the first GPU, else the first device. A selector of
- * digits is an index into the list; anything else is a case-insensitive substring of the device name,
- * the platform name or the platform vendor ("nvidia", "pocl", "h200"; the first match wins). A selector that names nothing: DRAPE_ERROR_INVALID_ARGUMENT
- * and a message that lists the devices there are. `origin` says in that message where the selector
- * came from ("DRAPE_DEVICE"); NULL for none. */
+ * digits is an index into the list; anything else is a case-insensitive substring of the device
+ * name, the platform name or the platform vendor ("nvidia", "pocl", "h200"; the first match wins).
+ * A selector that names nothing: DRAPE_ERROR_INVALID_ARGUMENT and a message that lists the devices
+ * there are. `origin` says in that message where the selector came from ("DRAPE_DEVICE"); NULL for
+ * none. */
 drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *list,
                                  const char *selector, const char *origin, uint32_t *out_index);
 /* The choice a world makes: the selector, or $DRAPE_DEVICE when it is NULL or "". */
@@ -169,8 +175,8 @@ drape_result dr_cl_device_choose_for_world(dr_cl_logger *logger, const dr_cl_dev
 
 /* ---- context --------------------------------------------------------------------------------- */
 
-/* Per-device tuning. The first group reaches the kernels as #defines in the generated tunables header
- * prepended to every program; the second is for the host only. */
+/* Per-device tuning. The first group reaches the kernels as #defines in the generated tunables
+ * header prepended to every program; the second is for the host only. */
 typedef struct dr_cl_tunables {
     uint32_t work_group_size; /* DR_WG_SIZE: local size of every 1-D launch of dr_cl_launch_1d */
     /* host side */
@@ -179,10 +185,13 @@ typedef struct dr_cl_tunables {
 } dr_cl_tunables;
 
 typedef struct dr_cl_context_def {
-    const char *device;    /* device selector; NULL or "" reads $DRAPE_DEVICE; see dr_cl_device_choose */
-    const char *cache_dir; /* program cache; NULL: $DRAPE_CACHE_DIR, else $XDG_CACHE_HOME/drape, else
-                              $HOME/.cache/drape; "" (here or in $DRAPE_CACHE_DIR) disables the cache */
-    uint32_t work_group_size; /* 0: per device (128 on GPUs, 64 otherwise, at most the device's max) */
+    const char
+        *device; /* device selector; NULL or "" reads $DRAPE_DEVICE; see dr_cl_device_choose */
+    const char
+        *cache_dir; /* program cache; NULL: $DRAPE_CACHE_DIR, else $XDG_CACHE_HOME/drape, else
+                       $HOME/.cache/drape; "" (here or in $DRAPE_CACHE_DIR) disables the cache */
+    uint32_t
+        work_group_size;   /* 0: per device (128 on GPUs, 64 otherwise, at most the device's max) */
     bool profiling;        /* record launch events per phase; default true */
     bool hide_fp64;        /* treat the device as one without doubles (cl_khr_fp64), so that the
                               float fallback of the sums is run and tested on any device; also set
@@ -224,10 +233,10 @@ typedef struct dr_cl_profile {
 
 /* Counters of program builds, for statistics and tests. */
 typedef struct dr_cl_build_stats {
-    uint32_t compiled;      /* programs compiled from source */
-    uint32_t from_cache;    /* programs loaded from the disk cache */
+    uint32_t compiled;       /* programs compiled from source */
+    uint32_t from_cache;     /* programs loaded from the disk cache */
     uint32_t cache_rejected; /* cache entries found but unusable (corrupt, other key, refused) */
-    uint32_t cache_written; /* entries written */
+    uint32_t cache_written;  /* entries written */
 } dr_cl_build_stats;
 
 /* One device with its context and in-order queue, and everything built for it. The fields are
@@ -254,19 +263,20 @@ typedef struct dr_cl_context {
     dr_cl_profile profile;
 
     /* CLBlast reductions (dr_cl_blast.c) */
-    cl_mem ones;          /* 1.0f repeated, the default weights */
+    cl_mem ones; /* 1.0f repeated, the default weights */
     size_t ones_count;
-    cl_mem ones64;        /* 1.0 in double (fp64 devices), for dr_cl_sum_rows_device */
+    cl_mem ones64; /* 1.0 in double (fp64 devices), for dr_cl_sum_rows_device */
     size_t ones64_count;
-    cl_mem sum_result;    /* 4 floats */
+    cl_mem sum_result; /* 4 floats */
 } dr_cl_context;
 
 /* Lists the devices, chooses one (def->device, else $DRAPE_DEVICE), reports it at info level and
  * creates its context and queue. Programs are built on first use. On failure *out is NULL:
  * DRAPE_ERROR_UNSUPPORTED if there is no OpenCL platform or device, DRAPE_ERROR_INVALID_ARGUMENT if
  * the selector names no device. With def->gl_context the context shares that OpenGL context's
- * buffers where the device has cl_khr_gl_sharing and the driver names it as the GL context's device;
- * otherwise (PoCL, another GPU) it is made without sharing, with a message at info level. */
+ * buffers where the device has cl_khr_gl_sharing and the driver names it as the GL context's
+ * device; otherwise (PoCL, another GPU) it is made without sharing, with a message at info level.
+ */
 drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **out);
 void dr_cl_context_destroy(dr_cl_context *ctx);
 
@@ -276,8 +286,8 @@ void dr_cl_context_destroy(dr_cl_context *ctx);
 size_t dr_cl_kernel_file_count(void);
 const char *dr_cl_kernel_file_name(size_t i);
 
-/* The program of embedded kernel file `file` ("probe.cl" or "probe"), built or loaded from the cache
- * on first use and then kept by the context (do not release it). */
+/* The program of embedded kernel file `file` ("probe.cl" or "probe"), built or loaded from the
+ * cache on first use and then kept by the context (do not release it). */
 drape_result dr_cl_program_get(dr_cl_context *ctx, const char *file, cl_program *out);
 
 /* Builds every embedded kernel file (tests use this to compile all kernels). */
@@ -301,8 +311,8 @@ char *dr_cl_program_source(dr_cl_context *ctx, const char *file_name, const char
 /* A device buffer of `bytes` bytes; `what` names it in messages ("positions"). `flags` are the
  * CL_MEM_READ_WRITE / _READ_ONLY / _WRITE_ONLY kind (no host-pointer flags: there is no host
  * pointer). Asking for more than the device's max allocation, or more than its global memory minus
- * what this context holds, fails with DRAPE_ERROR_OUT_OF_MEMORY and a message naming the bytes asked
- * for, before any OpenCL call; the context stays usable. */
+ * what this context holds, fails with DRAPE_ERROR_OUT_OF_MEMORY and a message naming the bytes
+ * asked for, before any OpenCL call; the context stays usable. */
 drape_result dr_cl_buffer_create(dr_cl_context *ctx, cl_mem_flags flags, size_t bytes,
                                  const char *what, cl_mem *out);
 /* Releases *buffer (NULL is fine) and sets it to NULL. */
@@ -321,8 +331,8 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
  * record nothing. A failure names the kernel, n and the local size. */
 drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int phase);
 
-/* Sets arguments first .. first + count - 1 of a kernel from (size_t size, const void *value) pairs,
- * as DR_CL_ARG(value) writes them; a failure names the argument and the kernel. */
+/* Sets arguments first .. first + count - 1 of a kernel from (size_t size, const void *value)
+ * pairs, as DR_CL_ARG(value) writes them; a failure names the argument and the kernel. */
 drape_result dr_cl_set_args(dr_cl_context *ctx, cl_kernel kernel, cl_uint first, cl_uint count,
                             ...);
 drape_result dr_cl_set_args_v(dr_cl_context *ctx, cl_kernel kernel, cl_uint first, cl_uint count,
@@ -334,13 +344,15 @@ drape_result dr_cl_finish(dr_cl_context *ctx);
 
 /* ---- profiling ------------------------------------------------------------------------------- */
 
-/* The index of phase `name`, added on first use; -1 (and a warning) when DR_CL_MAX_PHASES are used. */
+/* The index of phase `name`, added on first use; -1 (and a warning) when DR_CL_MAX_PHASES are used.
+ */
 int dr_cl_profile_phase(dr_cl_context *ctx, const char *name);
 /* Hands `event` (of a command enqueued on ctx->queue) to the profiler, which releases it. With
  * profiling off, or phase < 0, it is released at once. */
 drape_result dr_cl_profile_record(dr_cl_context *ctx, int phase, cl_event event);
-/* The same for a run of commands from `first` to `last` on the in-order queue, e.g. a marker enqueued
- * before a library call (CLBlast's dot is two kernels but returns the event of the last only). */
+/* The same for a run of commands from `first` to `last` on the in-order queue, e.g. a marker
+ * enqueued before a library call (CLBlast's dot is two kernels but returns the event of the last
+ * only). */
 drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event first,
                                        cl_event last);
 /* Waits for the recorded events (one wait, for the last: the queue is in order) and adds their
@@ -361,15 +373,17 @@ drape_result dr_cl_sum_float4(dr_cl_context *ctx, cl_mem buffer, size_t first, s
 /* The same, leaving the 4 sums on the device in `result` at float `result_offset`: no round trip,
  * for use inside a step. */
 drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
-                                     cl_mem weights, cl_mem result, size_t result_offset, int phase);
+                                     cl_mem weights, cl_mem result, size_t result_offset,
+                                     int phase);
 /* *out = sum_i w_i * a[i] over n floats of `buffer` from float `first` (CLBlastSdot); blocking. */
 drape_result dr_cl_sum_float(dr_cl_context *ctx, cl_mem buffer, size_t first, size_t n,
                              cl_mem weights, int phase, float *out);
 
 /* cols column sums of a row-major [rows x cols] matrix of `buffer` (doubles on fp64 devices, floats
- * otherwise: the kernel that writes it picks the same type) into `result` (the same type) from element
- * 0: one CLBlast D/Sgemv against a ones vector, on the device. For a kernel's per-work-group partial
- * sums (the damping) and for per-element terms summed in double (the diagnostics, cols = 1). */
+ * otherwise: the kernel that writes it picks the same type) into `result` (the same type) from
+ * element 0: one CLBlast D/Sgemv against a ones vector, on the device. For a kernel's
+ * per-work-group partial sums (the damping) and for per-element terms summed in double (the
+ * diagnostics, cols = 1). */
 drape_result dr_cl_sum_rows_device(dr_cl_context *ctx, cl_mem buffer, size_t rows, size_t cols,
                                    cl_mem result, int phase);
 

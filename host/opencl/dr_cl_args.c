@@ -24,8 +24,7 @@ drape_result dr_cl_set_args_v(dr_cl_context *ctx, cl_kernel kernel, cl_uint firs
                        name);
 }
 
-drape_result dr_cl_set_args(dr_cl_context *ctx, cl_kernel kernel, cl_uint first, cl_uint count,
-                            ...)
+drape_result dr_cl_set_args(dr_cl_context *ctx, cl_kernel kernel, cl_uint first, cl_uint count, ...)
 {
     va_list args;
     va_start(args, count);

@@ -1,4 +1,5 @@
-/* Global reductions over particle arrays through CLBlast (CNugteren/CLBlast, the C API clblast_c.h).
+/* Global reductions over particle arrays through CLBlast (CNugteren/CLBlast, the C API
+ * clblast_c.h).
  *
  * The solver needs signed, optionally weighted sums: centre of mass (sum m_i x_i), momentum
  * (sum m_i v_i), angular momentum (sum of per-particle m_i x_i × v_i), kinetic energy and residual
@@ -7,21 +8,21 @@
  *   - n < tunables.sum_dot_min: one CLBlastSgemv (row-major, transposed, m = n, n = 4, lda = 4).
  *     CLBlast's gemv gives each output element to one work item, so with 4 outputs it runs in one
  *     work group: one launch, but serial over n.
- *   - otherwise four CLBlastSdot, one per component (x increment 4 over the float4 array): CLBlast's
- *     dot is a two-stage parallel reduction (8 launches), which is what a large cloth on a GPU needs.
- *   On PoCL 3.1 (2 CPU cores) the device time per float4 sum was, gemv / four dots: 1 K 7 us /
- *   1.6 ms, 64 K 0.29 / 1.7 ms, 1 M 4.8 / 16 ms, 4 M 20 / 161 ms; so CPU devices always use gemv.
- *   On GPUs the switch is at 4096 elements, an estimate until a GPU measures it.
- * Both are deterministic for a given device and n (no atomics), so run-to-run results are bitwise
- * equal. Their summation order differs from the CPU reference's sequential loop, so sums agree with
- * it to float rounding, not bitwise. Weights NULL means all ones: the context keeps a ones vector,
- * grown on demand. dr_cl_sum_float4_device leaves the sums in a device buffer for use inside a step
- * (no host round trip); dr_cl_sum_float4 and dr_cl_sum_float read them back.
+ *   - otherwise four CLBlastSdot, one per component (x increment 4 over the float4 array):
+ * CLBlast's dot is a two-stage parallel reduction (8 launches), which is what a large cloth on a
+ * GPU needs. On PoCL 3.1 (2 CPU cores) the device time per float4 sum was, gemv / four dots: 1 K 7
+ * us / 1.6 ms, 64 K 0.29 / 1.7 ms, 1 M 4.8 / 16 ms, 4 M 20 / 161 ms; so CPU devices always use
+ * gemv. On GPUs the switch is at 4096 elements, an estimate until a GPU measures it. Both are
+ * deterministic for a given device and n (no atomics), so run-to-run results are bitwise equal.
+ * Their summation order differs from the CPU reference's sequential loop, so sums agree with it to
+ * float rounding, not bitwise. Weights NULL means all ones: the context keeps a ones vector, grown
+ * on demand. dr_cl_sum_float4_device leaves the sums in a device buffer for use inside a step (no
+ * host round trip); dr_cl_sum_float4 and dr_cl_sum_float read them back.
  *
- * Every CLBlast call is checked; a failure names the call and the status, e.g. "CLBlastSgemv failed:
- * CLBlastInsufficientMemoryX (-1008)". CLBlast keeps a process-wide cache of the routines it compiled
- * (per cl_context); it is CLBlast's state, not drape's, and holds a reference to each context used
- * until the process ends.
+ * Every CLBlast call is checked; a failure names the call and the status, e.g. "CLBlastSgemv
+ * failed: CLBlastInsufficientMemoryX (-1008)". CLBlast keeps a process-wide cache of the routines
+ * it compiled (per cl_context); it is CLBlast's state, not drape's, and holds a reference to each
+ * context used until the process ends.
  */
 #include "dr_cl_internal.h"
 
@@ -120,7 +121,8 @@ static drape_result dr_cl_sum_result_buffer(dr_cl_context *ctx)
 }
 
 /* When `phase` is recorded, a marker before the CLBlast calls, so that the phase's time spans all
- * their kernels: CLBlast returns the event of its last kernel only. *marker stays NULL otherwise. */
+ * their kernels: CLBlast returns the event of its last kernel only. *marker stays NULL otherwise.
+ */
 static drape_result dr_cl_blast_begin(dr_cl_context *ctx, int phase, cl_event *marker)
 {
     *marker = NULL;
@@ -149,7 +151,8 @@ drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t f
     CLBlastStatusCode status;
     const char *call;
     if (n < ctx->tunables.sum_dot_min) {
-        /* CLBlast computes beta * y even for beta = 0, so a NaN left in y would survive: clear it */
+        /* CLBlast computes beta * y even for beta = 0, so a NaN left in y would survive: clear it
+         */
         const float zero = 0.0f;
         if ((r = dr_cl_buffer_fill(ctx, result, &zero, sizeof zero, result_offset * sizeof(float),
                                    4 * sizeof(float))) != DRAPE_OK) {
@@ -159,9 +162,9 @@ drape_result dr_cl_sum_float4_device(dr_cl_context *ctx, cl_mem buffer, size_t f
         }
         call = "CLBlastSgemv";
         ctx->enqueued++;
-        status = CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, n, 4, 1.0f, buffer,
-                              4 * first, 4, w, 0, 1, 0.0f, result, result_offset, 1, &ctx->queue,
-                              out_event);
+        status =
+            CLBlastSgemv(CLBlastLayoutRowMajor, CLBlastTransposeYes, n, 4, 1.0f, buffer, 4 * first,
+                         4, w, 0, 1, 0.0f, result, result_offset, 1, &ctx->queue, out_event);
     } else {
         call = "CLBlastSdot";
         status = CLBlastSuccess;

@@ -1,10 +1,11 @@
 /* Device buffers and 1-D kernel launches with checked calls.
  *
- * Allocation is checked before it is attempted: against CL_DEVICE_MAX_MEM_ALLOC_SIZE for one buffer,
- * and against the device's global memory for the sum of the buffers this context holds. Drivers
- * that overcommit (PoCL; NVIDIA for some sizes) would otherwise accept the buffer and fail only at
- * first use, inside a step, where the error is harder to tie to the cloth that is too large. Either
- * way the message names the buffer and the bytes asked for, and the context stays usable.
+ * Allocation is checked before it is attempted: against CL_DEVICE_MAX_MEM_ALLOC_SIZE for one
+ * buffer, and against the device's global memory for the sum of the buffers this context holds.
+ * Drivers that overcommit (PoCL; NVIDIA for some sizes) would otherwise accept the buffer and fail
+ * only at first use, inside a step, where the error is harder to tie to the cloth that is too
+ * large. Either way the message names the buffer and the bytes asked for, and the context stays
+ * usable.
  *
  * Launches round the global size up to whole work groups of the tunable DR_WG_SIZE; kernels compare
  * their global index with the element count, so no kernel assumes a work-group size or a multiple.
@@ -48,8 +49,8 @@ drape_result dr_cl_buffer_create(dr_cl_context *ctx, cl_mem_flags flags, size_t 
         dr_cl_logf(L, DRAPE_LOG_ERROR,
                    "cannot allocate OpenCL buffer \"%s\" of %zu bytes (%s): %s allows at most "
                    "%llu bytes (%s) in one buffer",
-                   what, bytes, asked, ctx->device.name,
-                   (unsigned long long)ctx->device.max_alloc, limit);
+                   what, bytes, asked, ctx->device.name, (unsigned long long)ctx->device.max_alloc,
+                   limit);
         return DRAPE_ERROR_OUT_OF_MEMORY;
     }
     if ((uint64_t)bytes > ctx->device.global_mem - ctx->allocated) {
@@ -111,8 +112,8 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
     if (bytes == 0)
         return DRAPE_OK;
     ctx->enqueued++;
-    DR_CL_CHECK(&ctx->logger, clEnqueueFillBuffer(ctx->queue, buffer, pattern, pattern_size,
-                                                  offset, bytes, 0, NULL, NULL));
+    DR_CL_CHECK(&ctx->logger, clEnqueueFillBuffer(ctx->queue, buffer, pattern, pattern_size, offset,
+                                                  bytes, 0, NULL, NULL));
     return DRAPE_OK;
 }
 
@@ -129,8 +130,7 @@ drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int
                                          record ? &event : NULL);
     if (code != CL_SUCCESS) {
         char name[128] = "?";
-        if (clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL) !=
-            CL_SUCCESS)
+        if (clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL) != CL_SUCCESS)
             strcpy(name, "?");
         return dr_cl_failf(&ctx->logger, "clEnqueueNDRangeKernel", code,
                            "kernel %s over %zu items (local size %zu)", name, n, local);

@@ -1,12 +1,13 @@
-/* The on-disk cache of built OpenCL program binaries, so that a second start does not compile again.
+/* The on-disk cache of built OpenCL program binaries, so that a second start does not compile
+ * again.
  *
  * Key. Everything that decides a program's binary, as text: the platform's name, vendor and
- * version, the device's name and OpenCL version, the driver version, the build options and the whole
- * assembled source (the tunables header, the spliced drape_shared.h and the .cl file). A driver update, another
- * device, another work-group size or any edit of a kernel or of the shared header thus gives another
- * key. The file is named by the 64-bit FNV-1a hash of the key, <dir>/<16 hex digits>.clbin, and
- * stores the full key: an entry is used only when its key matches byte for byte, so a hash collision
- * costs a recompile, never a wrong binary.
+ * version, the device's name and OpenCL version, the driver version, the build options and the
+ * whole assembled source (the tunables header, the spliced drape_shared.h and the .cl file). A
+ * driver update, another device, another work-group size or any edit of a kernel or of the shared
+ * header thus gives another key. The file is named by the 64-bit FNV-1a hash of the key, <dir>/<16
+ * hex digits>.clbin, and stores the full key: an entry is used only when its key matches byte for
+ * byte, so a hash collision costs a recompile, never a wrong binary.
  *
  * Entry: "DRCLBIN2", u64 key size, key, u64 binary size, binary, u64 FNV-1a of everything before it
  * (host byte order; the key names the device, so an entry never travels between machines usefully).
@@ -14,16 +15,16 @@
  * exactly what the two sizes say and the hash must match the whole entry, so that a truncated entry
  * whose binary checksum still matches (the first format hashed the binary alone) is refused. A file
  * that fails, is not a regular file owned by this user, or is writable by others is rejected with a
- * warning and the program is compiled (and the entry rewritten). Entries are written to a temporary file and renamed into place,
- * so concurrent processes (parallel ctest) never see a half-written entry. Failing to write is only
- * a warning: the cache is an optimisation.
+ * warning and the program is compiled (and the entry rewritten). Entries are written to a temporary
+ * file and renamed into place, so concurrent processes (parallel ctest) never see a half-written
+ * entry. Failing to write is only a warning: the cache is an optimisation.
  *
  * Directory: the context def's cache_dir, else $DRAPE_CACHE_DIR, else $XDG_CACHE_HOME/drape, else
- * $HOME/.cache/drape; an empty string disables the cache. Nothing is ever evicted: entries are small
- * (tens of KiB) and a stale one is simply never matched again. A cache directory shared between
- * users is not supported: the hash guards against damage, not against someone who can write the
- * directory, so entries of another owner or writable by group or others are never loaded, and new
- * directories are made private (0700).
+ * $HOME/.cache/drape; an empty string disables the cache. Nothing is ever evicted: entries are
+ * small (tens of KiB) and a stale one is simply never matched again. A cache directory shared
+ * between users is not supported: the hash guards against damage, not against someone who can write
+ * the directory, so entries of another owner or writable by group or others are never loaded, and
+ * new directories are made private (0700).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "dr_cl_internal.h"
@@ -150,8 +151,8 @@ char *dr_cl_cache_key(const dr_cl_context *ctx, const char *source)
                       "drape program cache 1\nplatform: %s (%s)\nplatform version: %s\n"
                       "device: %s\ndevice version: %s\ndriver: %s\noptions: %s\nsource:\n",
                       ctx->device.platform, ctx->device.platform_vendor,
-                      ctx->device.platform_version, ctx->device.name,
-                      ctx->device.version, ctx->device.driver, ctx->build_options);
+                      ctx->device.platform_version, ctx->device.name, ctx->device.version,
+                      ctx->device.driver, ctx->build_options);
     dr_cl_str_append(&key, source, strlen(source));
     if (key.failed) {
         dr_cl_str_free(&key);
@@ -248,7 +249,8 @@ drape_result dr_cl_cache_load(dr_cl_context *ctx, const char *key, unsigned char
         p += binary_size;
         if (!dr_cl_take(&p, end, &checksum, sizeof checksum) || p != end)
             why = "its length is not what its sizes say";
-        else if (checksum != dr_cl_hash64(file, (size_t)(bin + binary_size - file), DR_CL_HASH_SEED))
+        else if (checksum !=
+                 dr_cl_hash64(file, (size_t)(bin + binary_size - file), DR_CL_HASH_SEED))
             why = "checksum mismatch";
         else {
             *binary = malloc((size_t)binary_size);
@@ -291,8 +293,8 @@ void dr_cl_cache_store(dr_cl_context *ctx, const char *key, const unsigned char 
     if (!f) {
         if (fd >= 0)
             close(fd);
-        dr_cl_logf(&ctx->logger, DRAPE_LOG_WARNING, "cannot write program cache entry %s (%s)",
-                   tmp, strerror(errno));
+        dr_cl_logf(&ctx->logger, DRAPE_LOG_WARNING, "cannot write program cache entry %s (%s)", tmp,
+                   strerror(errno));
         return;
     }
     uint64_t key_size = strlen(key), binary_size = size;

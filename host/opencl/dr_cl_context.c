@@ -3,9 +3,9 @@
  *
  * There is no global state (docs/design.md): two worlds each create their own dr_cl_context, and
  * everything, the log callback included, is reached through it. Creation lists the devices, chooses
- * one (the def's selector, else $DRAPE_DEVICE, else the first GPU, else the first device), reports it
- * at info level and makes an in-order queue with profiling enabled. Programs are built lazily, on the
- * first dr_cl_program_get / dr_cl_kernel_create of their file.
+ * one (the def's selector, else $DRAPE_DEVICE, else the first GPU, else the first device), reports
+ * it at info level and makes an in-order queue with profiling enabled. Programs are built lazily,
+ * on the first dr_cl_program_get / dr_cl_kernel_create of their file.
  *
  * OpenGL sharing. Given a GLX context (def->gl_context, def->gl_display), the cl_context is made
  * with CL_GL_CONTEXT_KHR and CL_GLX_DISPLAY_KHR beside CL_CONTEXT_PLATFORM, so that GL buffer
@@ -17,9 +17,10 @@
  * to reading results back and uploading them.
  *
  * Tunables. The work-group size is 128 on GPUs (four warps, a common sweet spot for memory-bound
- * kernels on NVIDIA and AMD) and 64 elsewhere, never above CL_DEVICE_MAX_WORK_GROUP_SIZE. It reaches
- * the kernels as DR_WG_SIZE in the generated tunables header, and dr_cl_launch_1d uses it as the
- * local size, so kernel and launch always agree. sum_dot_min picks the CLBlast routine for sums.
+ * kernels on NVIDIA and AMD) and 64 elsewhere, never above CL_DEVICE_MAX_WORK_GROUP_SIZE. It
+ * reaches the kernels as DR_WG_SIZE in the generated tunables header, and dr_cl_launch_1d uses it
+ * as the local size, so kernel and launch always agree. sum_dot_min picks the CLBlast routine for
+ * sums.
  */
 #include "dr_cl_internal.h"
 
@@ -67,14 +68,17 @@ static bool create_gl_shared(dr_cl_context *ctx, const dr_cl_context_def *def)
     dr_cl_logger *L = &ctx->logger;
     const char *name = ctx->device.name;
     if (!device_has_extension(L, ctx->device.device_id, "cl_khr_gl_sharing")) {
-        dr_cl_logf(L, DRAPE_LOG_INFO, "%s has no cl_khr_gl_sharing: no OpenGL buffer sharing", name);
+        dr_cl_logf(L, DRAPE_LOG_INFO, "%s has no cl_khr_gl_sharing: no OpenGL buffer sharing",
+                   name);
         return false;
     }
-    cl_context_properties properties[] = {
-        CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->device.platform_id,
-        CL_GL_CONTEXT_KHR,   (cl_context_properties)def->gl_context,
-        CL_GLX_DISPLAY_KHR,  (cl_context_properties)def->gl_display,
-        0};
+    cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
+                                          (cl_context_properties)ctx->device.platform_id,
+                                          CL_GL_CONTEXT_KHR,
+                                          (cl_context_properties)def->gl_context,
+                                          CL_GLX_DISPLAY_KHR,
+                                          (cl_context_properties)def->gl_display,
+                                          0};
     /* An extension function, reached through its platform (memcpy: ISO C has no cast from an
      * object pointer to a function pointer). */
     void *address =
@@ -83,24 +87,29 @@ static bool create_gl_shared(dr_cl_context *ctx, const dr_cl_context_def *def)
     if (address)
         memcpy(&get_info, &address, sizeof get_info);
     if (!get_info) {
-        dr_cl_logf(L, DRAPE_LOG_INFO, "%s: the platform has no clGetGLContextInfoKHR: no OpenGL "
-                   "buffer sharing", name);
+        dr_cl_logf(L, DRAPE_LOG_INFO,
+                   "%s: the platform has no clGetGLContextInfoKHR: no OpenGL "
+                   "buffer sharing",
+                   name);
         return false;
     }
     cl_device_id gl_device = NULL;
     cl_int code = get_info(properties, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR, sizeof gl_device,
                            &gl_device, NULL);
     if (code != CL_SUCCESS || gl_device != ctx->device.device_id) {
-        dr_cl_logf(L, DRAPE_LOG_INFO, "%s is not the OpenGL context's device (clGetGLContextInfoKHR: "
-                   "%s): no OpenGL buffer sharing", name,
-                   code == CL_SUCCESS ? "another device" : dr_cl_error_name(code));
+        dr_cl_logf(L, DRAPE_LOG_INFO,
+                   "%s is not the OpenGL context's device (clGetGLContextInfoKHR: "
+                   "%s): no OpenGL buffer sharing",
+                   name, code == CL_SUCCESS ? "another device" : dr_cl_error_name(code));
         return false;
     }
     ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
     if (code != CL_SUCCESS) {
         ctx->context = NULL;
-        dr_cl_logf(L, DRAPE_LOG_WARNING, "clCreateContext sharing the OpenGL context failed: %s "
-                   "(%d); continuing without OpenGL buffer sharing", dr_cl_error_name(code), code);
+        dr_cl_logf(L, DRAPE_LOG_WARNING,
+                   "clCreateContext sharing the OpenGL context failed: %s "
+                   "(%d); continuing without OpenGL buffer sharing",
+                   dr_cl_error_name(code), code);
         return false;
     }
     dr_cl_logf(L, DRAPE_LOG_INFO, "%s shares buffers with the OpenGL context (cl_khr_gl_sharing)",
@@ -152,8 +161,7 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         if (wg > ctx->device.max_work_group)
             wg = (uint32_t)ctx->device.max_work_group;
     } else if (wg > ctx->device.max_work_group) {
-        dr_cl_logf(L, DRAPE_LOG_ERROR,
-                   "work-group size %u is larger than the device's maximum %zu",
+        dr_cl_logf(L, DRAPE_LOG_ERROR, "work-group size %u is larger than the device's maximum %zu",
                    (unsigned)wg, ctx->device.max_work_group);
         result = DRAPE_ERROR_INVALID_ARGUMENT;
         goto fail;
@@ -170,8 +178,8 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
     const bool hide_fp64 = def->hide_fp64 || (fp64_env && strcmp(fp64_env, "off") == 0);
     if (hide_fp64 && ctx->device.fp64) {
         ctx->device.fp64 = false;
-        dr_cl_logf(L, DRAPE_LOG_INFO, "%s: double precision hidden (%s): float sums", ctx->device.name,
-                   def->hide_fp64 ? "hide_fp64" : "DRAPE_OPENCL_FP64=off");
+        dr_cl_logf(L, DRAPE_LOG_INFO, "%s: double precision hidden (%s): float sums",
+                   ctx->device.name, def->hide_fp64 ? "hide_fp64" : "DRAPE_OPENCL_FP64=off");
     }
     snprintf(ctx->build_options, sizeof ctx->build_options, "-cl-std=CL1.2%s%s",
              ctx->device.correctly_rounded_divide_sqrt ? " -cl-fp32-correctly-rounded-divide-sqrt"
@@ -194,8 +202,8 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
         DR_CL_CHECK_ERR_GOTO(L, clCreateContext, code, result, fail);
     }
-    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device.device_id,
-                                      CL_QUEUE_PROFILING_ENABLE, &code);
+    ctx->queue =
+        clCreateCommandQueue(ctx->context, ctx->device.device_id, CL_QUEUE_PROFILING_ENABLE, &code);
     DR_CL_CHECK_ERR_GOTO(L, clCreateCommandQueue, code, result, fail);
 
     ctx->program_count = dr_cl_kernel_file_count();
@@ -243,12 +251,13 @@ void dr_cl_context_destroy(dr_cl_context *ctx)
  * build only (DRAPE_SANITIZE). LeakSanitizer's stop-the-world tracer scans each thread's
  * thread-local storage at exit, and while PoCL's worker threads are alive it crashes there about
  * once in 40 runs ("Tracer caught signal 11": a fatal error, not a leak report; `drape run flag
- * --steps 20 --backend opencl` crashed 5 times in 200 runs with the scan, 0 in 200 without). drape keeps nothing in thread-local storage, so skipping it hides none of
- * drape's leaks; $LSAN_OPTIONS still adds to or overrides this. What the dynamic loader allocates
- * for dlopen (GL drivers, OpenCL ICDs) is reachable only through thread-local storage, so without
- * the scan it would look leaked: those allocation sites are suppressed. The hooks live in this file
- * because every such program links it: the runtime's weak defaults would win over definitions in an
- * archive member that nothing else pulls in. */
+ * --steps 20 --backend opencl` crashed 5 times in 200 runs with the scan, 0 in 200 without). drape
+ * keeps nothing in thread-local storage, so skipping it hides none of drape's leaks; $LSAN_OPTIONS
+ * still adds to or overrides this. What the dynamic loader allocates for dlopen (GL drivers, OpenCL
+ * ICDs) is reachable only through thread-local storage, so without the scan it would look leaked:
+ * those allocation sites are suppressed. The hooks live in this file because every such program
+ * links it: the runtime's weak defaults would win over definitions in an archive member that
+ * nothing else pulls in. */
 const char *__lsan_default_options(void);
 const char *__lsan_default_options(void) { return "use_tls=0"; }
 

@@ -3,10 +3,10 @@
  * Discovery walks every platform and every device, in the order the ICD loader reports them, and
  * numbers the devices 0, 1, ... across platforms; that number is what DRAPE_DEVICE=<index> names.
  * The default choice is the first GPU, else the first device of any type. A selector that
- * is not a number is matched, without regard to case, as a substring of the device name, the platform
- * name or the platform vendor, so "nvidia", "pocl" (PoCL's vendor is "The pocl project"), "portable"
- * or "h200" all work. A selector that names nothing is an
- * error whose message lists the devices there are, so that the user sees what to type instead.
+ * is not a number is matched, without regard to case, as a substring of the device name, the
+ * platform name or the platform vendor, so "nvidia", "pocl" (PoCL's vendor is "The pocl project"),
+ * "portable" or "h200" all work. A selector that names nothing is an error whose message lists the
+ * devices there are, so that the user sees what to type instead.
  *
  * "No platform" (the ICD loader finds no driver: CL_PLATFORM_NOT_FOUND_KHR, or zero platforms) and
  * "platforms but no device" are DRAPE_ERROR_UNSUPPORTED with a clear message; the world then falls
@@ -102,13 +102,14 @@ static drape_result dr_cl_device_query(dr_cl_logger *logger, cl_platform_id plat
     cl_ulong global_mem = 0, max_alloc = 0;
     cl_uint units = 0;
     cl_device_fp_config fp = 0;
-    DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL));
+    DR_CL_CHECK(logger,
+                clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof info->type, &info->type, NULL));
     DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global_mem,
                                         &global_mem, NULL));
     DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc,
                                         &max_alloc, NULL));
-    DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units,
-                                        NULL));
+    DR_CL_CHECK(logger,
+                clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL));
     DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                                         sizeof info->max_work_group, &info->max_work_group, NULL));
     DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL));
@@ -117,7 +118,8 @@ static drape_result dr_cl_device_query(dr_cl_logger *logger, cl_platform_id plat
     info->compute_units = units;
     info->correctly_rounded_divide_sqrt = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
     cl_device_fp_config fp64 = 0;
-    DR_CL_CHECK(logger, clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
+    DR_CL_CHECK(logger,
+                clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL));
     info->fp64 = fp64 != 0;
     return DRAPE_OK;
 }
@@ -292,8 +294,8 @@ drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *
     for (uint32_t i = 0; i < list->count && used > 0 && (size_t)used < sizeof message; ++i) {
         char line[320];
         dr_cl_device_describe(&list->devices[i], line, sizeof line);
-        used += snprintf(message + used, sizeof message - (size_t)used, "%s %s",
-                         i ? ";" : "", line);
+        used +=
+            snprintf(message + used, sizeof message - (size_t)used, "%s %s", i ? ";" : "", line);
     }
     dr_cl_logf(logger, DRAPE_LOG_ERROR, "%s", message);
     return DRAPE_ERROR_INVALID_ARGUMENT;

@@ -1,5 +1,5 @@
-/* The OpenCL sources compiled into the library: the tables that cmake/embed.cmake generates at build
- * time (drape_kernels.c in the build directory) from the .cl and .h files of kernels/.
+/* The OpenCL sources compiled into the library: the tables that cmake/embed.cmake generates at
+ * build time (drape_kernels.c in the build directory) from the .cl and .h files of kernels/.
  *
  * Kernels stay real .cl files in kernels/, readable and editable as OpenCL C; only the build copies
  * them into the binary, so no kernel path is needed at run time. dr_cl_program.c assembles a

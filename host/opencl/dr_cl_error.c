@@ -1,10 +1,11 @@
 /* OpenCL error names, the failure path of the check macros, and logging for the OpenCL backend.
  *
  * Every OpenCL call of the backend goes through DR_CL_CHECK / DR_CL_CHECK_ERR (dr_cl.h), which call
- * dr_cl_fail on a non-zero code: one message "clCreateBuffer failed: CL_MEM_OBJECT_ALLOCATION_FAILURE
- * (-4)" to the world's log callback, kept in the logger for the caller, and a drape_result. The name
- * table is by number, not by the CL_* macros, so that it does not depend on which OpenCL headers are
- * installed (the 2.x/3.0 codes and the common extension codes are included).
+ * dr_cl_fail on a non-zero code: one message "clCreateBuffer failed:
+ * CL_MEM_OBJECT_ALLOCATION_FAILURE
+ * (-4)" to the world's log callback, kept in the logger for the caller, and a drape_result. The
+ * name table is by number, not by the CL_* macros, so that it does not depend on which OpenCL
+ * headers are installed (the 2.x/3.0 codes and the common extension codes are included).
  */
 #include "dr_cl.h"
 
@@ -121,14 +122,17 @@ const char *dr_cl_error_name(cl_int code)
 drape_result dr_cl_result_of(cl_int code)
 {
     switch (code) {
-    case CL_SUCCESS: return DRAPE_OK;
+    case CL_SUCCESS:
+        return DRAPE_OK;
     case CL_MEM_OBJECT_ALLOCATION_FAILURE:
     case CL_OUT_OF_HOST_MEMORY:
-    case CL_INVALID_BUFFER_SIZE: return DRAPE_ERROR_OUT_OF_MEMORY;
+    case CL_INVALID_BUFFER_SIZE:
+        return DRAPE_ERROR_OUT_OF_MEMORY;
     case CL_DEVICE_NOT_FOUND:
     case -1001: /* CL_PLATFORM_NOT_FOUND_KHR */
         return DRAPE_ERROR_UNSUPPORTED;
-    default: return DRAPE_ERROR_BACKEND;
+    default:
+        return DRAPE_ERROR_BACKEND;
     }
 }
 
@@ -171,8 +175,8 @@ static drape_result dr_cl_fail_with(dr_cl_logger *logger, const char *call, cl_i
         ++call;
     int n = (int)strcspn(call, "( \t\n");
     logger->last_cl_error = code;
-    dr_cl_logf(logger, DRAPE_LOG_ERROR, "%.*s failed: %s (%d)%s%s", n, call,
-               dr_cl_error_name(code), (int)code, detail[0] ? ": " : "", detail);
+    dr_cl_logf(logger, DRAPE_LOG_ERROR, "%.*s failed: %s (%d)%s%s", n, call, dr_cl_error_name(code),
+               (int)code, detail[0] ? ": " : "", detail);
     return dr_cl_result_of(code);
 }
 

@@ -2,14 +2,15 @@
  * events, not with host clocks, so that queueing and launch latency do not count as kernel time).
  *
  * The queue always has CL_QUEUE_PROFILING_ENABLE. A launch hands its event to the profiler under a
- * phase index (dr_cl_profile_phase("project") once, then the index at every launch); the events wait
- * in a pending list until dr_cl_profile_collect, which the world calls after a step or a read-back,
- * where the host waits for the queue anyway. Collecting reads CL_PROFILING_COMMAND_START/END, adds
- * end - start to the phase and releases the event. So that a long run without collecting does not
- * grow the list without bound, events that have already completed are harvested without waiting
- * whenever the list reaches DR_CL_HARVEST_AT entries; nothing here ever blocks inside a step.
- * A record may also span a run of commands, from a marker to the last command's event, for library
- * calls (CLBlast) that enqueue several kernels but return the event of the last one only.
+ * phase index (dr_cl_profile_phase("project") once, then the index at every launch); the events
+ * wait in a pending list until dr_cl_profile_collect, which the world calls after a step or a
+ * read-back, where the host waits for the queue anyway. Collecting reads
+ * CL_PROFILING_COMMAND_START/END, adds end - start to the phase and releases the event. So that a
+ * long run without collecting does not grow the list without bound, events that have already
+ * completed are harvested without waiting whenever the list reaches DR_CL_HARVEST_AT entries;
+ * nothing here ever blocks inside a step. A record may also span a run of commands, from a marker
+ * to the last command's event, for library calls (CLBlast) that enqueue several kernels but return
+ * the event of the last one only.
  */
 #include "dr_cl_internal.h"
 
@@ -44,8 +45,8 @@ static drape_result dr_cl_profile_account(dr_cl_context *ctx, dr_cl_pending_even
     cl_int code = clGetEventProfilingInfo(record->first ? record->first : record->last,
                                           CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
     if (code == CL_SUCCESS)
-        code = clGetEventProfilingInfo(record->last, CL_PROFILING_COMMAND_END, sizeof end, &end,
-                                       NULL);
+        code =
+            clGetEventProfilingInfo(record->last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
     if (record->first)
         clReleaseEvent(record->first);
     clReleaseEvent(record->last);
@@ -89,8 +90,7 @@ static void dr_cl_release_pair(cl_event first, cl_event last)
         clReleaseEvent(last);
 }
 
-drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event first,
-                                       cl_event last)
+drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event first, cl_event last)
 {
     dr_cl_profile *p = &ctx->profile;
     if (!last || !p->enabled || phase < 0 || (uint32_t)phase >= p->phase_count) {
@@ -109,7 +109,8 @@ drape_result dr_cl_profile_record_span(dr_cl_context *ctx, int phase, cl_event f
         dr_cl_pending_event *grown = realloc(p->pending, capacity * sizeof *grown);
         if (!grown) {
             dr_cl_release_pair(first, last);
-            dr_cl_logf(&ctx->logger, DRAPE_LOG_ERROR, "out of host memory recording a profile event");
+            dr_cl_logf(&ctx->logger, DRAPE_LOG_ERROR,
+                       "out of host memory recording a profile event");
             return DRAPE_ERROR_OUT_OF_MEMORY;
         }
         p->pending = grown;

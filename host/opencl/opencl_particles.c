@@ -1,7 +1,7 @@
-/* Contacts between particles on the OpenCL backend: the buffers and launches of kernels/particles.cl,
- * which host/opencl/opencl_step.c calls once per substep (the grid) and once per iteration (the gather).
- * The CPU reference (host/cpu/particle_contacts.c) runs the same kernels/drape_shared.h maths in the same
- * order, and the two agree bitwise (opencl.parity).
+/* Contacts between particles on the OpenCL backend: the buffers and launches of
+ * kernels/particles.cl, which host/opencl/opencl_step.c calls once per substep (the grid) and once
+ * per iteration (the gather). The CPU reference (host/cpu/particle_contacts.c) runs the same
+ * kernels/drape_shared.h maths in the same order, and the two agree bitwise (opencl.parity).
  *
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
  * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
@@ -20,18 +20,28 @@
 
 #define SCAN_BLOCK 256u /* DR_SCAN_BLOCK in kernels/particles.cl */
 
-enum { K_CELLS, K_SCAN_BLOCKS, K_SCAN_PARTIALS, K_SCAN_WRITE, K_SCATTER, K_COUNT_PAIRS, K_GATHER,
-       K_APPLY, K_BOUNCE, K_PARTICLE_KERNELS };
+enum {
+    K_CELLS,
+    K_SCAN_BLOCKS,
+    K_SCAN_PARTIALS,
+    K_SCAN_WRITE,
+    K_SCATTER,
+    K_COUNT_PAIRS,
+    K_GATHER,
+    K_APPLY,
+    K_BOUNCE,
+    K_PARTICLE_KERNELS
+};
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
-    "particle_cells", "scan_blocks", "scan_partials", "scan_write", "particle_scatter",
+    "particle_cells", "scan_blocks",     "scan_partials",  "scan_write",     "particle_scatter",
     "particle_count", "particle_gather", "particle_apply", "particle_bounce"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
     cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor, vpre; /* per particle */
-    cl_mem counts, start, partial;                /* per bucket, per block */
-    cl_mem fullest;                               /* one uint */
-    uint32_t particles, buckets;                  /* sizes allocated */
+    cl_mem counts, start, partial; /* per bucket, per block */
+    cl_mem fullest;                /* one uint */
+    uint32_t particles, buckets;   /* sizes allocated */
     uint64_t bytes;
 };
 
@@ -39,8 +49,8 @@ struct dr_cl_particles {
 
 static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
-    cl_mem *all[] = {&p->shape, &p->group, &p->cell,   &p->sorted, &p->nbr,
-                     &p->ncand, &p->list,  &p->anchor, &p->dnew,   &p->counts,
+    cl_mem *all[] = {&p->shape, &p->group,   &p->cell,   &p->sorted, &p->nbr,
+                     &p->ncand, &p->list,    &p->anchor, &p->dnew,   &p->counts,
                      &p->start, &p->partial, &p->vpre};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
@@ -91,7 +101,11 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         return DRAPE_OK;
     if (p->particles != n || p->buckets != b) {
         release_buffers(p, ctx);
-        struct { cl_mem *buf; size_t bytes; const char *what; } all[] = {
+        struct {
+            cl_mem *buf;
+            size_t bytes;
+            const char *what;
+        } all[] = {
             {&p->shape, n * sizeof(dr_vec4), "particle shapes"},
             {&p->group, n * sizeof(uint32_t), "particle groups"},
             {&p->cell, n * sizeof(uint32_t), "particle buckets"},
@@ -146,18 +160,18 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 10, A(d), A(x), A(p->anchor), A(p->shape),
-                       A(p->cell), A(p->counts), A(inv_cell), A(mask), A(travel), A(n)));
+                          A(p->cell), A(p->counts), A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 4, A(p->partial), A(p->start), A(blocks),
-                       A(buckets)));
+                          A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, 1, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 5, A(p->counts), A(p->partial), A(p->start),
-                       A(p->fullest), A(buckets)));
+                          A(p->fullest), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_WRITE, blocks, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->start), A(p->counts),
-                       A(p->sorted), A(n)));
+                          A(p->sorted), A(n)));
     return launch(p, ctx, K_SCATTER, n, phase);
 }
 
@@ -167,8 +181,8 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 12, A(p->anchor), A(p->shape), A(p->group),
-                       A(p->nbr), A(p->ncand), A(p->list), A(p->start), A(p->sorted),
-                       A(p->fullest), A(inv_cell), A(mask), A(n)));
+                          A(p->nbr), A(p->ncand), A(p->list), A(p->start), A(p->sorted),
+                          A(p->fullest), A(inv_cell), A(mask), A(n)));
     return launch(p, ctx, K_COUNT_PAIRS, n, phase);
 }
 
@@ -179,9 +193,9 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 19, A(p->dnew), A(x), A(d), A(p->anchor),
-                       A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                       A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s),
-                       A(mu_k), A(relax), A(n)));
+                          A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
+                          A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s),
+                          A(mu_k), A(relax), A(n)));
     DR_TRY(launch(p, ctx, K_GATHER, n, phase));
     return copy(p, ctx, d, p->dnew, phase);
 }
@@ -194,8 +208,8 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     if (!(e > 0.0f))
         return DRAPE_OK;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
-                       A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                       A(p->fullest), A(e), A(slow), A(n)));
+                          A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
+                          A(p->fullest), A(e), A(slow), A(n)));
     DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
     return copy(p, ctx, v, p->dnew, phase);
 }

@@ -13,9 +13,9 @@
  * integers: the non-finite check, which is also the step's only wait for the device.
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
- * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per distance constraint: indices 8 B,
- * rest, k', compliance, lambda 4 B each: 24 B (dihedral 32 B; attachment 36 B; tether 24 B;
- * volume 32 B).
+ * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per
+ * distance constraint: indices 8 B, rest, k', compliance, lambda 4 B each: 24 B (dihedral 32 B;
+ * attachment 36 B; tether 24 B; volume 32 B).
  */
 #include "world_internal.h"
 
@@ -38,29 +38,64 @@ typedef struct cl_set {
     uint32_t colors;
     cl_mem idx, rest, kprime, compliance, lambda, target;
     cl_mem offsets; /* colors + 1 colour offsets, for solve_fused */
-    cl_mem param; /* per-constraint parameters (Neo-Hookean) */
+    cl_mem param;   /* per-constraint parameters (Neo-Hookean) */
 } cl_set;
 
 enum {
-    K_PREDICT_VELOCITY, K_PREDICT_DISPLACEMENT, K_DAMP_MOMENTS, K_DAMP_SOLVE, K_DAMP_APPLY,
-    K_CONTACTS, K_SOLVE_DISTANCE, K_SOLVE_DISTANCE_X16, K_SOLVE_DIHEDRAL, K_SOLVE_ATTACHMENT,
-    K_PROJECT_CONTACTS, K_UPDATE, K_CLEAR_FORCES, K_SPRING_FORCES, K_ATTACHMENT_FORCES,
-    K_SPRING_ACCEL, K_EULER, K_VERLET_BEGIN, K_VERLET_END, K_KINETIC, K_RESIDUAL, K_SOLVE_TETHER,
-    K_SOLVE_VOLUME, K_SOLVE_FUSED, K_SOLVE_NEO_HOOKEAN, K_SHAPE_MATCH, K_COUNT
+    K_PREDICT_VELOCITY,
+    K_PREDICT_DISPLACEMENT,
+    K_DAMP_MOMENTS,
+    K_DAMP_SOLVE,
+    K_DAMP_APPLY,
+    K_CONTACTS,
+    K_SOLVE_DISTANCE,
+    K_SOLVE_DISTANCE_X16,
+    K_SOLVE_DIHEDRAL,
+    K_SOLVE_ATTACHMENT,
+    K_PROJECT_CONTACTS,
+    K_UPDATE,
+    K_CLEAR_FORCES,
+    K_SPRING_FORCES,
+    K_ATTACHMENT_FORCES,
+    K_SPRING_ACCEL,
+    K_EULER,
+    K_VERLET_BEGIN,
+    K_VERLET_END,
+    K_KINETIC,
+    K_RESIDUAL,
+    K_SOLVE_TETHER,
+    K_SOLVE_VOLUME,
+    K_SOLVE_FUSED,
+    K_SOLVE_NEO_HOOKEAN,
+    K_SHAPE_MATCH,
+    K_COUNT
 };
-static const struct { const char *file, *name; } kernel_names[K_COUNT] = {
-    {"predict.cl", "predict_velocity"},   {"predict.cl", "predict_displacement"},
-    {"damping.cl", "damp_moments"},       {"damping.cl", "damp_solve"},
-    {"damping.cl", "damp_apply"},         {"collide.cl", "generate_contacts"},
-    {"project.cl", "solve_distance"},     {"project.cl", "solve_distance_x16"},
-    {"project.cl", "solve_dihedral"},     {"project.cl", "solve_attachment"},
-    {"project.cl", "project_contacts"},   {"update.cl", "update_state"},
-    {"mass_spring.cl", "clear_forces"},   {"mass_spring.cl", "spring_forces"},
-    {"mass_spring.cl", "attachment_forces"}, {"mass_spring.cl", "spring_accel"},
-    {"mass_spring.cl", "euler_integrate"}, {"mass_spring.cl", "verlet_begin"},
-    {"mass_spring.cl", "verlet_end"},     {"diagnostics.cl", "kinetic_energy"},
+static const struct {
+    const char *file, *name;
+} kernel_names[K_COUNT] = {
+    {"predict.cl", "predict_velocity"},
+    {"predict.cl", "predict_displacement"},
+    {"damping.cl", "damp_moments"},
+    {"damping.cl", "damp_solve"},
+    {"damping.cl", "damp_apply"},
+    {"collide.cl", "generate_contacts"},
+    {"project.cl", "solve_distance"},
+    {"project.cl", "solve_distance_x16"},
+    {"project.cl", "solve_dihedral"},
+    {"project.cl", "solve_attachment"},
+    {"project.cl", "project_contacts"},
+    {"update.cl", "update_state"},
+    {"mass_spring.cl", "clear_forces"},
+    {"mass_spring.cl", "spring_forces"},
+    {"mass_spring.cl", "attachment_forces"},
+    {"mass_spring.cl", "spring_accel"},
+    {"mass_spring.cl", "euler_integrate"},
+    {"mass_spring.cl", "verlet_begin"},
+    {"mass_spring.cl", "verlet_end"},
+    {"diagnostics.cl", "kinetic_energy"},
     {"diagnostics.cl", "distance_residual"},
-    {"project.cl", "solve_tether"},       {"volume.cl", "solve_volume"},
+    {"project.cl", "solve_tether"},
+    {"volume.cl", "solve_volume"},
     {"project.cl", "solve_fused"},
     {"neo_hookean.cl", "solve_neo_hookean"},
     {"shape_match.cl", "shape_match"},
@@ -71,10 +106,10 @@ struct dr_opencl {
     cl_kernel k[K_COUNT];
     int phase[PHASES];
     uint32_t particles; /* particles the particle buffers hold */
-    uint32_t origin;    /* the first movable particle (damping's moment origin), DR_NO_ORIGIN: none */
+    uint32_t origin; /* the first movable particle (damping's moment origin), DR_NO_ORIGIN: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
-    cl_mem inflate; /* per particle: what its radius adds to the collision margin (m) */
-    cl_mem scratch; /* diagnostics: one double (float without fp64) per particle or distance */
+    cl_mem inflate;   /* per particle: what its radius adds to the collision margin (m) */
+    cl_mem scratch;   /* diagnostics: one double (float without fp64) per particle or distance */
     cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
     size_t scratch_bytes;
     uint32_t collider_count;
@@ -83,27 +118,28 @@ struct dr_opencl {
     uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1 or 16 */
     drape_distance_kernel request; /* the world's request; AUTO: by device type and size */
     uint32_t fused_max; /* AUTO takes solve_fused up to this many constraints (0: never) */
-    bool device_ahead; /* x and v on the device are newer than the host's */
+    bool device_ahead;  /* x and v on the device are newer than the host's */
     /* shape matching (host/shape_matching.c): the colour order and the rotations by cluster id */
     cl_mem sm_members, sm_rest, sm_range, sm_kprime, sm_id, sm_rotation;
     uint32_t sm_count;
     struct dr_aero_cl *aero; /* aerodynamics on the device (aero_opencl.c); NULL until used */
-    struct dr_balloons_cl *balloons; /* balloons on the device (balloons_opencl.c); NULL until used */
+    struct dr_balloons_cl
+        *balloons;     /* balloons on the device (balloons_opencl.c); NULL until used */
     bool has_balloons; /* as of the last upload: the projection runs per colour, balloons between */
-    unsigned blast_ready; /* BLAST_* routines that have run once (and so are compiled) */
+    unsigned blast_ready;       /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
-    dr_cl_particles *pc; /* contacts between particles (host/opencl/opencl_particles.c) */
-    bool particles_on;   /* the world has contacts between particles (as of the last step): their
-                            passes run between the colours' launches, so it is never fused */
+    dr_cl_particles *pc;        /* contacts between particles (host/opencl/opencl_particles.c) */
+    bool particles_on; /* the world has contacts between particles (as of the last step): their
+                          passes run between the colours' launches, so it is never fused */
 };
 
 /* The CLBlast routine the step (damping) and the diagnostics call: the D/Sgemv of column sums. */
 enum { BLAST_ROWS = 1 };
 
 /* The first call of a CLBlast routine compiles it inside the driver, and PoCL crashes there rather
- * than failing when a host allocation fails (a segmentation fault with 268 MB of address space left,
- * where 286 MB was enough): before that first call the process must have this much room left, or the
- * call fails cleanly with DRAPE_ERROR_OUT_OF_MEMORY. */
+ * than failing when a host allocation fails (a segmentation fault with 268 MB of address space
+ * left, where 286 MB was enough): before that first call the process must have this much room left,
+ * or the call fails cleanly with DRAPE_ERROR_OUT_OF_MEMORY. */
 #define BLAST_HEADROOM ((uint64_t)320 << 20)
 
 static drape_result blast_headroom(dr_opencl *cl, unsigned routine, const char *call)
@@ -150,8 +186,8 @@ static void release_set(dr_opencl *cl, cl_set *s)
 
 static void release_particles(dr_opencl *cl)
 {
-    cl_mem *all[] = {&cl->x,  &cl->v,  &cl->d,       &cl->contacts,
-                     &cl->a,  &cl->a1, &cl->moments, &cl->inflate};
+    cl_mem *all[] = {&cl->x, &cl->v,  &cl->d,       &cl->contacts,
+                     &cl->a, &cl->a1, &cl->moments, &cl->inflate};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(cl->ctx, all[i]);
     cl->particles = 0;
@@ -300,7 +336,7 @@ drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
     if (fused(cl))
         return DRAPE_DISTANCE_KERNEL_FUSED;
     return cl->distance_kernel == K_SOLVE_DISTANCE_X16 ? DRAPE_DISTANCE_KERNEL_LANES16
-                                                        : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
+                                                       : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
 }
 
 const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
@@ -315,7 +351,8 @@ static drape_result make(dr_opencl *cl, cl_mem *buf, size_t bytes, const char *w
                          const void *src)
 {
     dr_cl_buffer_release(cl->ctx, buf);
-    drape_result r = dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, at_least_one(bytes), what, buf);
+    drape_result r =
+        dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, at_least_one(bytes), what, buf);
     if (r == DRAPE_OK && src && bytes)
         r = dr_cl_buffer_write(cl->ctx, *buf, 0, bytes, src);
     return r;
@@ -334,10 +371,17 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
     drape_result r = DRAPE_OK;
     if (cl->particles != n) {
         release_particles(cl);
-        struct { cl_mem *buf; size_t bytes; const char *what; } all[] = {
-            {&cl->x, n * v4, "positions"},          {&cl->v, n * v4, "velocities"},
-            {&cl->d, n * v4, "displacements"}, {&cl->contacts, n * sizeof(dr_contact), "contacts"},
-            {&cl->a, n * v4, "accelerations"},      {&cl->a1, n * v4, "end accelerations"},
+        struct {
+            cl_mem *buf;
+            size_t bytes;
+            const char *what;
+        } all[] = {
+            {&cl->x, n * v4, "positions"},
+            {&cl->v, n * v4, "velocities"},
+            {&cl->d, n * v4, "displacements"},
+            {&cl->contacts, n * sizeof(dr_contact), "contacts"},
+            {&cl->a, n * v4, "accelerations"},
+            {&cl->a1, n * v4, "end accelerations"},
             {&cl->moments, groups(cl, n) * DR_DAMP_ROW * sizeof(double), "damping moments"},
             {&cl->inflate, n * sizeof(float), "collision radii"},
         };
@@ -476,7 +520,6 @@ drape_result dr_opencl_pull(drape_world *w)
 
 /* ---- the step -------------------------------------------------------------------------------- */
 
-
 static drape_result launch(dr_opencl *cl, int kernel, size_t n, int phase)
 {
     return dr_cl_launch_1d(cl->ctx, cl->k[kernel], n, cl->phase[phase]);
@@ -501,7 +544,7 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     const float drag = w->def.air_drag, k = w->def.damping;
     DR_TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
-                 A(n)));
+                    A(n)));
     DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
     DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
     if (k > 0.0f) {
@@ -509,13 +552,13 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
         if (cl->origin == DR_NO_ORIGIN)
             goto predicted;
         DR_TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
-                     A(n)));
+                        A(n)));
         DR_TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));
         DR_TRY(blast_headroom(cl, BLAST_ROWS, "CLBlast gemv (damping moments)"));
         DR_TRY(dr_cl_sum_rows_device(cl->ctx, cl->moments, groups(cl, n), DR_DAMP_ROW, cl->sums,
-                                  cl->phase[PREDICT]));
-        DR_TRY(set_args(cl, K_DAMP_SOLVE, 0, 4, A(cl->rigid), A(cl->sums), A(cl->x),
-                        A(cl->origin)));
+                                     cl->phase[PREDICT]));
+        DR_TRY(
+            set_args(cl, K_DAMP_SOLVE, 0, 4, A(cl->rigid), A(cl->sums), A(cl->x), A(cl->origin)));
         DR_TRY(launch(cl, K_DAMP_SOLVE, 1, PREDICT));
         DR_TRY(set_args(cl, K_DAMP_APPLY, 0, 5, A(cl->v), A(cl->x), A(cl->rigid), A(k), A(n)));
         DR_TRY(launch(cl, K_DAMP_APPLY, n, PREDICT));
@@ -532,20 +575,21 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
 {
     const cl_uint n = cl->particles;
     const float ks = w->def.spring_stiffness, kd = w->def.spring_damping, drag = w->def.air_drag;
-    const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE], *a = &cl->set[DRAPE_CONSTRAINT_ATTACHMENT];
+    const cl_set *d = &cl->set[DRAPE_CONSTRAINT_DISTANCE],
+                 *a = &cl->set[DRAPE_CONSTRAINT_ATTACHMENT];
     DR_TRY(set_args(cl, K_CLEAR_FORCES, 0, 2, A(acc), A(n)));
     DR_TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
     DR_TRY(set_args(cl, K_SPRING_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
-                 A(d->idx), A(d->rest), A(d->compliance), A(ks), A(kd)));
-    DR_TRY(launch_colors(cl, K_SPRING_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1,
-                         PREDICT));
+                    A(d->idx), A(d->rest), A(d->compliance), A(ks), A(kd)));
+    DR_TRY(
+        launch_colors(cl, K_SPRING_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
     DR_TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
-                 A(a->idx), A(a->target), A(a->compliance), A(ks), A(kd)));
+                    A(a->idx), A(a->target), A(a->compliance), A(ks), A(kd)));
     DR_TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
-                      PREDICT));
+                         PREDICT));
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
-    DR_TRY(set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag),
-                 A(n)));
+    DR_TRY(
+        set_args(cl, K_SPRING_ACCEL, 0, 7, A(acc), A(cl->x), A(vel), A(g), A(wind), A(drag), A(n)));
     return launch(cl, K_SPRING_ACCEL, n, PREDICT);
 }
 
@@ -571,8 +615,8 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
     DR_TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 10, A(cl->d), A(cl->x), A(cl->contacts),
-                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
-                 A(n)));
+                    A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
+                    A(n)));
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
 
@@ -583,9 +627,9 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts),
-                    A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
-                    A(n), A(inv_h2), A(sag), A(iterations)));
+    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
+                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n), A(inv_h2),
+                    A(sag), A(iterations)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
         const cl_set *s = &cl->set[k];
         const cl_int xpbd = s->xpbd;
@@ -606,7 +650,7 @@ static drape_result shape_match(dr_opencl *cl, const drape_world *w)
     if (cl->sm_count == 0)
         return DRAPE_OK;
     DR_TRY(set_args(cl, K_SHAPE_MATCH, 0, 8, A(cl->x), A(cl->d), A(cl->sm_members), A(cl->sm_rest),
-                 A(cl->sm_range), A(cl->sm_kprime), A(cl->sm_id), A(cl->sm_rotation)));
+                    A(cl->sm_range), A(cl->sm_kprime), A(cl->sm_id), A(cl->sm_rotation)));
     for (uint32_t c = 0; c < s->colors; ++c) {
         cl_uint offset = s->offsets[c], count = s->offsets[c + 1] - offset;
         DR_TRY(set_args(cl, K_SHAPE_MATCH, 8, 2, A(offset), A(count)));
@@ -620,8 +664,8 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
     if (fused(cl))
         return project_fused(cl, w, h);
     const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
-                                                      K_SOLVE_ATTACHMENT, K_SOLVE_TETHER,
-                                                      K_SOLVE_VOLUME, K_SOLVE_NEO_HOOKEAN};
+                                                      K_SOLVE_ATTACHMENT,  K_SOLVE_TETHER,
+                                                      K_SOLVE_VOLUME,      K_SOLVE_NEO_HOOKEAN};
     const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1, 1, 1, 1};
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h), zero = 0.0f;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
@@ -630,10 +674,10 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
             continue;
         if (s->xpbd)
             DR_TRY(dr_cl_buffer_fill(cl->ctx, s->lambda, &zero, sizeof zero, 0,
-                                  s->count * w->constraints[t].multipliers * sizeof(float)));
+                                     s->count * w->constraints[t].multipliers * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
-        DR_TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second), A(s->kprime),
-                     A(s->compliance), A(s->lambda), A(inv_h2), A(sag)));
+        DR_TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second),
+                        A(s->kprime), A(s->compliance), A(s->lambda), A(inv_h2), A(sag)));
         if (s->param) /* after offset and count, which launch_colors sets */
             DR_TRY(set_args(cl, kernels[t], 11, 1, A(s->param)));
     }
@@ -660,8 +704,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
         DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     const float t = (float)w->time, margin = w->def.collision_margin;
     DR_TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
-                 A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
-                 A(n)));
+                    A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
+                    A(n)));
     DR_TRY(launch(cl, K_CONTACTS, n, COLLIDE));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
@@ -669,11 +713,11 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
     const cl_int verlet = dr_keeps_integrator_velocity(&w->def);
     DR_TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
-                 A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
+                    A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
     DR_TRY(launch(cl, K_UPDATE, n, UPDATE));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
-                                   cl->phase[UPDATE]));
+                                      cl->phase[UPDATE]));
     return DRAPE_OK;
 }
 
@@ -709,10 +753,10 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
             w->time += h;
         }
     cl->device_ahead = true;
-    /* The check's read is blocking: on the in-order queue it returns once every queued step has run,
-     * so the steps need no clFinish, and with one step the step that made the state non-finite is the
-     * one that reports it. Events are collected only when profiling is on; they have all completed
-     * by then. */
+    /* The check's read is blocking: on the in-order queue it returns once every queued step has
+     * run, so the steps need no clFinish, and with one step the step that made the state non-finite
+     * is the one that reports it. Events are collected only when profiling is on; they have all
+     * completed by then. */
     if (r == DRAPE_OK)
         r = read_nonfinite(cl, w);
     if (r == DRAPE_OK && cl->ctx->profile.enabled)
@@ -756,7 +800,7 @@ static drape_result sum_wide(dr_opencl *cl, size_t count, double *out)
     float narrow = 0.0f;
     const bool fp64 = cl->ctx->device.fp64;
     DR_TRY(dr_cl_buffer_read(cl->ctx, cl->sums, 0, wide_bytes(cl),
-                          fp64 ? (void *)&wide : (void *)&narrow));
+                             fp64 ? (void *)&wide : (void *)&narrow));
     *out = fp64 ? wide : (double)narrow;
     return DRAPE_OK;
 }
@@ -782,7 +826,7 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
     }
     if (count) {
         DR_TRY(set_args(cl, K_RESIDUAL, 0, 5, A(cl->scratch), A(cl->x), A(d->idx), A(d->rest),
-                     A(count)));
+                        A(count)));
         DR_TRY(launch(cl, K_RESIDUAL, count, UPDATE));
         DR_TRY(sum_wide(cl, count, &sq));
     }

@@ -1,9 +1,9 @@
 /* drape: position-based dynamics for cloth, ropes and particles, with a plain-C reference solver.
  *
  * This is the whole public API. Objects are created from `*_def` structs that a
- * `drape_default_*_def()` function fills with working defaults; change the fields you care about and
- * pass the def to the matching `*_create`/`*_add` call. There is no global state: every call takes
- * the world it acts on, so any number of worlds can live side by side in one process.
+ * `drape_default_*_def()` function fills with working defaults; change the fields you care about
+ * and pass the def to the matching `*_create`/`*_add` call. There is no global state: every call
+ * takes the world it acts on, so any number of worlds can live side by side in one process.
  *
  * Units are SI throughout: metres (m), seconds (s), kilograms (kg), newtons (N), radians (rad).
  *
@@ -28,7 +28,8 @@
 #define DRAPE_VERSION_PATCH 0
 #define DRAPE_VERSION_STRING "0.1.0"
 /* One number that compares: 10000 * major + 100 * minor + patch. */
-#define DRAPE_VERSION (DRAPE_VERSION_MAJOR * 10000 + DRAPE_VERSION_MINOR * 100 + DRAPE_VERSION_PATCH)
+#define DRAPE_VERSION                                                                              \
+    (DRAPE_VERSION_MAJOR * 10000 + DRAPE_VERSION_MINOR * 100 + DRAPE_VERSION_PATCH)
 
 /* DRAPE_API marks the library's functions: the shared library is built with hidden visibility and
  * exports these alone, so that none of its internal symbols can clash with a program's. */
@@ -53,12 +54,12 @@ DRAPE_API int drape_version(void);
 typedef enum drape_result {
     DRAPE_OK = 0,
     DRAPE_ERROR_INVALID_ARGUMENT = -1, /* a def field or argument is out of range, NaN or NULL */
-    DRAPE_ERROR_OUT_OF_RANGE = -2,     /* an index names a particle/constraint/collider that is not there */
-    DRAPE_ERROR_OUT_OF_MEMORY = -3,    /* a host or device allocation failed */
-    DRAPE_ERROR_BACKEND = -4,          /* the compute backend failed (the log names the call) */
-    DRAPE_ERROR_UNSUPPORTED = -5,      /* the request is valid but this build or device cannot do it */
-    DRAPE_ERROR_NON_FINITE = -6,       /* a step made the state non-finite (the log names the particle
-                                          and the phase); the world keeps the state of the step */
+    DRAPE_ERROR_OUT_OF_RANGE = -2, /* an index names a particle, constraint or collider not there */
+    DRAPE_ERROR_OUT_OF_MEMORY = -3, /* a host or device allocation failed */
+    DRAPE_ERROR_BACKEND = -4,       /* the compute backend failed (the log names the call) */
+    DRAPE_ERROR_UNSUPPORTED = -5,   /* the request is valid but this build or device cannot do it */
+    DRAPE_ERROR_NON_FINITE = -6,    /* a step made the state non-finite (the log names the particle
+                                       and the phase); the world keeps the state of the step */
 } drape_result;
 
 /* A short constant English name for a result, e.g. "invalid argument". Never NULL. */
@@ -103,8 +104,9 @@ typedef struct drape_vec3 {
 typedef struct drape_world drape_world;
 
 typedef enum drape_solver_mode {
-    DRAPE_MODE_PBD = 0,         /* position-based dynamics, each constraint PBD or XPBD */
-    DRAPE_MODE_MASS_SPRING = 1, /* distance constraints become Hooke springs, as in the Taichi mass-spring cloth demo */
+    DRAPE_MODE_PBD = 0, /* position-based dynamics, each constraint PBD or XPBD */
+    /* distance constraints become Hooke springs, as in the Taichi mass-spring cloth demo */
+    DRAPE_MODE_MASS_SPRING = 1,
 } drape_solver_mode;
 
 typedef enum drape_integrator {
@@ -113,9 +115,9 @@ typedef enum drape_integrator {
 } drape_integrator;
 
 typedef enum drape_color_order {
-    DRAPE_COLOR_ORDER_NATURAL = 0,        /* constraints in creation order (best on grids) */
-    DRAPE_COLOR_ORDER_LARGEST_FIRST = 1,  /* constraints with most conflicts first */
-    DRAPE_COLOR_ORDER_RANDOM = 2,         /* a seeded random order */
+    DRAPE_COLOR_ORDER_NATURAL = 0,       /* constraints in creation order (best on grids) */
+    DRAPE_COLOR_ORDER_LARGEST_FIRST = 1, /* constraints with most conflicts first */
+    DRAPE_COLOR_ORDER_RANDOM = 2,        /* a seeded random order */
 } drape_color_order;
 
 typedef struct drape_coloring_stats {
@@ -137,18 +139,19 @@ typedef enum drape_backend {
 /* Which OpenCL kernels project the constraints (kernels/project.cl). All give bitwise the same
  * results; they differ in speed and in launches per step. */
 typedef enum drape_distance_kernel {
-    DRAPE_DISTANCE_KERNEL_AUTO = 0,           /* $DRAPE_DISTANCE_KERNEL if set, else by device type:
-                                                 LANES16 on CPU devices, PER_CONSTRAINT elsewhere */
-    DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT = 1, /* solve_distance: one constraint per work-item (GPUs) */
-    DRAPE_DISTANCE_KERNEL_LANES16 = 2,        /* solve_distance_x16: sixteen per work-item in float16
-                                                 lanes (CPU devices, which do not vectorise across
-                                                 work-items) */
-    DRAPE_DISTANCE_KERNEL_FUSED = 3,          /* solve_fused: every constraint kind, colour, iteration
-                                                 and contact pass of a substep in one launch of one
-                                                 work-group (small cloths, where launches dominate);
-                                                 AUTO takes it on GPUs up to a constraint count; a
-                                                 world with contacts between particles runs per
-                                                 colour instead (their passes come between) */
+    DRAPE_DISTANCE_KERNEL_AUTO = 0, /* $DRAPE_DISTANCE_KERNEL if set, else by device type:
+                                       LANES16 on CPU devices, PER_CONSTRAINT elsewhere */
+    DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT =
+        1,                             /* solve_distance: one constraint per work-item (GPUs) */
+    DRAPE_DISTANCE_KERNEL_LANES16 = 2, /* solve_distance_x16: sixteen per work-item in float16
+                                          lanes (CPU devices, which do not vectorise across
+                                          work-items) */
+    DRAPE_DISTANCE_KERNEL_FUSED = 3,   /* solve_fused: every constraint kind, colour, iteration
+                                          and contact pass of a substep in one launch of one
+                                          work-group (small cloths, where launches dominate);
+                                          AUTO takes it on GPUs up to a constraint count; a
+                                          world with contacts between particles runs per
+                                          colour instead (their passes come between) */
     DRAPE_DISTANCE_KERNEL_COUNT = 4
 } drape_distance_kernel;
 
@@ -161,13 +164,15 @@ typedef struct drape_world_def {
     float dt;           /* s, the length of one drape_world_step; default 1/60 */
     int substeps;       /* substeps per step, h = dt / substeps; default 4 */
     int iterations;     /* constraint iterations per substep; default 8 */
-    float damping;      /* PBD momentum-preserving damping k in [0, 1], applied each substep; it damps
-                           only the motion that is not rigid (PBD paper 3.5, dampVelocities); default 0 */
-    float air_drag;     /* 1/s: each particle's velocity relaxes towards `wind` at this rate
-                           (a = air_drag * (wind - v)); with no wind it is plain linear drag; default 0 */
-    drape_vec3 wind;           /* m/s, the velocity of the air; default 0 */
-    float collision_margin;    /* m: particles are kept this far outside colliders; default 0.005 */
-    drape_solver_mode mode;    /* default DRAPE_MODE_PBD */
+    float
+        damping; /* PBD momentum-preserving damping k in [0, 1], applied each substep; it damps
+                    only the motion that is not rigid (PBD paper 3.5, dampVelocities); default 0 */
+    float
+        air_drag;           /* 1/s: each particle's velocity relaxes towards `wind` at this rate
+                               (a = air_drag * (wind - v)); with no wind it is plain linear drag; default 0 */
+    drape_vec3 wind;        /* m/s, the velocity of the air; default 0 */
+    float collision_margin; /* m: particles are kept this far outside colliders; default 0.005 */
+    drape_solver_mode mode; /* default DRAPE_MODE_PBD */
     drape_integrator integrator;   /* used in DRAPE_MODE_MASS_SPRING; default semi-implicit Euler */
     float spring_stiffness;        /* N/m, Hooke constant of springs whose constraint has no
                                       compliance (mass-spring mode); default 1, which the default
@@ -191,23 +196,24 @@ typedef struct drape_world_def {
     uint64_t device_memory_limit;  /* bytes of device memory the OpenCL backend may use; 0: all the
                                       device has; default 0 */
     drape_distance_kernel distance_kernel; /* OpenCL distance kernel; default AUTO (see the enum) */
-    bool profiling;                /* OpenCL: time every launch with events, for the per-phase times of
-                                      drape_world_get_profile (costs host time per launch); default
-                                      false: the profile then counts steps and launches only. Fixed
-                                      at creation */
+    bool profiling; /* OpenCL: time every launch with events, for the per-phase times of
+                       drape_world_get_profile (costs host time per launch); default
+                       false: the profile then counts steps and launches only. Fixed
+                       at creation */
     /* Contacts between particles with a radius (see "Particles"): */
-    float particle_static_friction;  /* Coulomb coefficient that holds two touching particles
-                                        together; default 0.4 */
-    float particle_kinetic_friction; /* Coulomb coefficient that slows a sliding pair; default 0.3 */
-    float particle_travel_limit;     /* the velocity limit of a particle with contacts: it moves at
-                                        most this many of its radii in one substep, so that two
-                                        particles cannot pass through each other; 0: no limit;
-                                        default 1 */
-    float contact_relaxation;        /* each pair's push-out is scaled by this over the larger of the
-                                        two particles' contact counts (Jacobi averaging); in (0, 2);
-                                        default 1 */
-    float particle_restitution;      /* fraction of the normal approach speed two colliding
-                                        particles separate with, [0, 1]; default 0 */
+    float particle_static_friction; /* Coulomb coefficient that holds two touching particles
+                                       together; default 0.4 */
+    float
+        particle_kinetic_friction; /* Coulomb coefficient that slows a sliding pair; default 0.3 */
+    float particle_travel_limit;   /* the velocity limit of a particle with contacts: it moves at
+                                      most this many of its radii in one substep, so that two
+                                      particles cannot pass through each other; 0: no limit;
+                                      default 1 */
+    float contact_relaxation;      /* each pair's push-out is scaled by this over the larger of the
+                                      two particles' contact counts (Jacobi averaging); in (0, 2);
+                                      default 1 */
+    float particle_restitution;    /* fraction of the normal approach speed two colliding
+                                      particles separate with, [0, 1]; default 0 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
     uint32_t cookie; /* set by drape_default_world_def(); a def without it is refused */
@@ -232,16 +238,16 @@ DRAPE_API void drape_world_destroy(drape_world *world);
 DRAPE_API drape_world_def drape_world_get_def(const drape_world *world);
 DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 
-/* Advances the world by def.dt seconds (def.substeps substeps). DRAPE_ERROR_NON_FINITE when the step
- * made a particle's position or velocity non-finite (the log names the particle and the phase); the
- * world then holds that state. */
+/* Advances the world by def.dt seconds (def.substeps substeps). DRAPE_ERROR_NON_FINITE when the
+ * step made a particle's position or velocity non-finite (the log names the particle and the
+ * phase); the world then holds that state. */
 DRAPE_API drape_result drape_world_step(drape_world *world);
-/* Advances the world by `steps` steps (0: none), bitwise as that many drape_world_step calls. On the
- * OpenCL backend they are queued back to back and the host waits once, after the last (one read of
- * the non-finite check instead of one per step), so that the device does not idle between steps; a
- * non-finite state is then reported after the last step, naming the range of steps it arose in, and
- * the world holds the state after all of them. On the CPU each step is checked as drape_world_step
- * does, and the first non-finite one stops the run. */
+/* Advances the world by `steps` steps (0: none), bitwise as that many drape_world_step calls. On
+ * the OpenCL backend they are queued back to back and the host waits once, after the last (one read
+ * of the non-finite check instead of one per step), so that the device does not idle between steps;
+ * a non-finite state is then reported after the last step, naming the range of steps it arose in,
+ * and the world holds the state after all of them. On the CPU each step is checked as
+ * drape_world_step does, and the first non-finite one stops the run. */
 DRAPE_API drape_result drape_world_step_n(drape_world *world, uint32_t steps);
 
 /* Simulated time since creation, s. */
@@ -259,11 +265,11 @@ DRAPE_API drape_distance_kernel drape_world_distance_kernel(const drape_world *w
  * OpenCL events on the OpenCL backend, wall time on the CPU. */
 typedef struct drape_profile {
     uint64_t steps;
-    double predict_ms; /* external forces, damping, predicted positions (or spring forces) */
-    double collide_ms; /* collision generation */
-    double grid_ms;    /* the broad phase of particle contacts: velocity limit, grid, counts */
-    double project_ms; /* constraint and contact projection */
-    double update_ms;  /* velocity and position update, restitution */
+    double predict_ms;     /* external forces, damping, predicted positions (or spring forces) */
+    double collide_ms;     /* collision generation */
+    double grid_ms;        /* the broad phase of particle contacts: velocity limit, grid, counts */
+    double project_ms;     /* constraint and contact projection */
+    double update_ms;      /* velocity and position update, restitution */
     uint64_t device_bytes; /* bytes held in OpenCL buffers; 0 on the CPU */
     uint64_t recolored;    /* constraints coloured again because constraints were added or removed
                               (only the types that changed are), e.g. 1 for a mouse grab */
@@ -277,8 +283,9 @@ DRAPE_API void drape_world_reset_profile(drape_world *world);
 /* Global quantities, computed where the state lives (CLBlast reductions on the OpenCL backend),
  * summed in double on both backends (in float on a device without double precision). */
 typedef struct drape_diagnostics {
-    double kinetic_energy;    /* J, of the movable particles */
-    double distance_residual; /* m, root mean square of |xa - xb| - rest over distance constraints */
+    double kinetic_energy; /* J, of the movable particles */
+    double
+        distance_residual; /* m, root mean square of |xa - xb| - rest over distance constraints */
 } drape_diagnostics;
 
 DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_diagnostics *out);
@@ -321,18 +328,19 @@ DRAPE_API drape_result drape_world_update_gl_buffers(drape_world *world);
 /* OpenCL devices                                                                                 */
 
 typedef struct drape_device_info {
-    uint32_t index;         /* what drape_world_def.device or $DRAPE_DEVICE can name */
+    uint32_t index; /* what drape_world_def.device or $DRAPE_DEVICE can name */
     char platform[128];
     char name[128];
-    char type[16];          /* "GPU", "CPU", "accelerator", ... */
+    char type[16]; /* "GPU", "CPU", "accelerator", ... */
     char driver[64];
     uint64_t global_memory; /* bytes */
     uint32_t compute_units;
-    char vendor[128];       /* the platform's vendor, e.g. "NVIDIA Corporation", "The pocl project" */
+    char vendor[128]; /* the platform's vendor, e.g. "NVIDIA Corporation", "The pocl project" */
 } drape_device_info;
 
 /* Lists up to `capacity` OpenCL devices into out (may be NULL when capacity is 0); *count gets how
- * many there are. No OpenCL platform: DRAPE_ERROR_UNSUPPORTED with a message to `log` (NULL: stderr). */
+ * many there are. No OpenCL platform: DRAPE_ERROR_UNSUPPORTED with a message to `log` (NULL:
+ * stderr). */
 DRAPE_API drape_result drape_list_devices(drape_device_info *out, uint32_t capacity,
                                           uint32_t *count, drape_log_fn log, void *log_user);
 
@@ -398,8 +406,7 @@ typedef struct drape_contact_stats {
     bool enabled;            /* some pair of particles can collide (else the pass is skipped) */
 } drape_contact_stats;
 
-DRAPE_API drape_result drape_world_get_contact_stats(drape_world *world,
-                                                     drape_contact_stats *out);
+DRAPE_API drape_result drape_world_get_contact_stats(drape_world *world, drape_contact_stats *out);
 
 /* Copies masses (kg, 0 = pinned). */
 DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t first,
@@ -410,10 +417,10 @@ DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t
 /*
  * Each constraint is either PBD or XPBD, chosen per constraint:
  *   compliance < 0  PBD with stiffness k in [0, 1], corrected for the iteration count n as
- *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD paper 3.3);
- *   compliance >= 0 XPBD with that compliance (the inverse stiffness; m/N for distances and
- *                   attachments, rad/(N m) for bending angles) and lambda accumulated per substep.
- *                   Compliance 0 is a hard constraint, like PBD with k = 1.
+ *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD
+ * paper 3.3); compliance >= 0 XPBD with that compliance (the inverse stiffness; m/N for distances
+ * and attachments, rad/(N m) for bending angles) and lambda accumulated per substep. Compliance 0
+ * is a hard constraint, like PBD with k = 1.
  */
 
 typedef enum drape_distance_kind {
@@ -423,12 +430,12 @@ typedef enum drape_distance_kind {
 } drape_distance_kind;
 
 typedef struct drape_distance_def {
-    uint32_t a, b;        /* particle indices, a != b */
-    float rest_length;    /* m; < 0 takes the current distance between a and b; default -1 */
-    float stiffness;      /* PBD k in [0, 1]; default 1 */
-    float compliance;     /* m/N; < 0 selects PBD; default -1 */
+    uint32_t a, b;            /* particle indices, a != b */
+    float rest_length;        /* m; < 0 takes the current distance between a and b; default -1 */
+    float stiffness;          /* PBD k in [0, 1]; default 1 */
+    float compliance;         /* m/N; < 0 selects PBD; default -1 */
     drape_distance_kind kind; /* for statistics and stress display only; default stretch */
-    uint32_t cookie; /* set by drape_default_distance_def(); a def without it is refused */
+    uint32_t cookie;          /* set by drape_default_distance_def(); a def without it is refused */
 } drape_distance_def;
 
 DRAPE_API drape_distance_def drape_default_distance_def(void);
@@ -446,7 +453,7 @@ typedef struct drape_dihedral_def {
                          default) takes the current angle */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
-    uint32_t cookie; /* set by drape_default_dihedral_def(); a def without it is refused */
+    uint32_t cookie;  /* set by drape_default_dihedral_def(); a def without it is refused */
 } drape_dihedral_def;
 
 DRAPE_API drape_dihedral_def drape_default_dihedral_def(void);
@@ -460,7 +467,7 @@ typedef struct drape_attachment_def {
     drape_vec3 target; /* m */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
     float compliance;  /* m/N; < 0 selects PBD; default -1 */
-    uint32_t cookie; /* set by drape_default_attachment_def(); a def without it is refused */
+    uint32_t cookie;   /* set by drape_default_attachment_def(); a def without it is refused */
 } drape_attachment_def;
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
@@ -478,8 +485,7 @@ typedef struct drape_attachment_id {
 DRAPE_API drape_result drape_world_add_attachment(drape_world *world,
                                                   const drape_attachment_def *def,
                                                   drape_attachment_id *out_id);
-DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world,
-                                                         drape_attachment_id id,
+DRAPE_API drape_result drape_world_set_attachment_target(drape_world *world, drape_attachment_id id,
                                                          drape_vec3 target);
 DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_attachment_id id);
 
@@ -495,14 +501,15 @@ typedef struct drape_tether_def {
                          anchor; default -1 */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
     float compliance; /* m/N; < 0 selects PBD; default -1 */
-    uint32_t cookie; /* set by drape_default_tether_def(); a def without it is refused */
+    uint32_t cookie;  /* set by drape_default_tether_def(); a def without it is refused */
 } drape_tether_def;
 
 DRAPE_API drape_tether_def drape_default_tether_def(void);
 DRAPE_API drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *def,
                                               uint32_t *out_id);
 /* The tether `id` as stored: its max_length resolved (m). */
-DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t id, drape_tether_def *out);
+DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t id,
+                                              drape_tether_def *out);
 
 /* The volume of a tetrahedron (Müller et al., "Position Based Dynamics", 2007, section 4.3 with
  * k_s = 1): C = 6 (V - V0), where 6 V = (p1 - p0) . ((p2 - p0) x (p3 - p0)) is positive when
@@ -514,14 +521,15 @@ typedef struct drape_volume_def {
                           inverted) and not degenerate; default -1 */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
     float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
-    uint32_t cookie; /* set by drape_default_volume_def(); a def without it is refused */
+    uint32_t cookie;   /* set by drape_default_volume_def(); a def without it is refused */
 } drape_volume_def;
 
 DRAPE_API drape_volume_def drape_default_volume_def(void);
 DRAPE_API drape_result drape_world_add_volume(drape_world *world, const drape_volume_def *def,
                                               uint32_t *out_id);
 /* The volume constraint `id` as stored: its rest_volume resolved (m^3). */
-DRAPE_API drape_result drape_world_get_volume(const drape_world *world, uint32_t id, drape_volume_def *out);
+DRAPE_API drape_result drape_world_get_volume(const drape_world *world, uint32_t id,
+                                              drape_volume_def *out);
 
 /* The stable Neo-Hookean material of one tetrahedron as the XPBD pair of constraints of Macklin and
  * Müller, "A Constraint-based Formulation of Stable Neo-Hookean Materials" (2021): a deviatoric
@@ -548,8 +556,8 @@ DRAPE_API drape_result drape_world_get_neo_hookean(const drape_world *world, uin
  * et al., "A Robust Method to Extract the Rotational Part of Deformations", 2016) and each particle
  * is pulled towards its fitted place by the stiffness: 1 keeps the cluster rigid (a rigid body made
  * of particles), less makes it soft (iteration-corrected like a PBD stiffness). Every cluster is
- * fitted once more after the contacts of the last iteration, so a rigid one ends each substep rigid.
- * Clusters may share particles; the particles must be movable when the cluster is added. */
+ * fitted once more after the contacts of the last iteration, so a rigid one ends each substep
+ * rigid. Clusters may share particles; the particles must be movable when the cluster is added. */
 typedef struct drape_shape_match_def {
     const uint32_t *particles; /* count distinct particle indices */
     uint32_t count;            /* 2 .. 2^24 */
@@ -623,22 +631,22 @@ DRAPE_API drape_result drape_world_get_coloring(const drape_world *world,
 /* Colliders                                                                                      */
 
 typedef enum drape_collider_type {
-    DRAPE_COLLIDER_PLANE = 0,   /* the half-space below the plane through `position` with `normal` */
-    DRAPE_COLLIDER_SPHERE = 1,  /* centre `position`, `radius` */
+    DRAPE_COLLIDER_PLANE = 0,  /* the half-space below the plane through `position` with `normal` */
+    DRAPE_COLLIDER_SPHERE = 1, /* centre `position`, `radius` */
     DRAPE_COLLIDER_CAPSULE = 2, /* segment `position`..`end`, `radius` */
 } drape_collider_type;
 
 typedef struct drape_collider_def {
-    drape_collider_type type;  /* default plane */
-    drape_vec3 position;       /* m: a point on the plane, the sphere's centre, a capsule end */
-    drape_vec3 normal;         /* plane only: the outward normal, need not be unit; default +y */
-    drape_vec3 end;            /* m, capsule only: the other end of its segment */
-    float radius;              /* m, sphere and capsule; must be > 0 */
-    drape_vec3 velocity;       /* m/s: a prescribed motion, position(t) = position + velocity t */
-    float static_friction;     /* Coulomb coefficient that holds a particle at rest; default 0.4 */
-    float kinetic_friction;    /* Coulomb coefficient that slows a sliding particle; default 0.3 */
-    float restitution;         /* fraction of the normal approach speed returned, [0, 1]; default 0 */
-    uint32_t cookie; /* set by drape_default_collider_def(); a def without it is refused */
+    drape_collider_type type; /* default plane */
+    drape_vec3 position;      /* m: a point on the plane, the sphere's centre, a capsule end */
+    drape_vec3 normal;        /* plane only: the outward normal, need not be unit; default +y */
+    drape_vec3 end;           /* m, capsule only: the other end of its segment */
+    float radius;             /* m, sphere and capsule; must be > 0 */
+    drape_vec3 velocity;      /* m/s: a prescribed motion, position(t) = position + velocity t */
+    float static_friction;    /* Coulomb coefficient that holds a particle at rest; default 0.4 */
+    float kinetic_friction;   /* Coulomb coefficient that slows a sliding particle; default 0.3 */
+    float restitution; /* fraction of the normal approach speed returned, [0, 1]; default 0 */
+    uint32_t cookie;   /* set by drape_default_collider_def(); a def without it is refused */
 } drape_collider_def;
 
 DRAPE_API drape_collider_def drape_default_collider_def(void);
@@ -661,19 +669,19 @@ DRAPE_API drape_result drape_world_collider_distance(const drape_world *world, u
  * origin + u_axis * i / (nx - 1) + v_axis * j / (ny - 1). Combine with |. */
 typedef enum drape_cloth_pin {
     DRAPE_PIN_NONE = 0,
-    DRAPE_PIN_CORNER_00 = 1 << 0, /* (0, 0): the origin */
-    DRAPE_PIN_CORNER_10 = 1 << 1, /* (nx-1, 0) */
-    DRAPE_PIN_CORNER_01 = 1 << 2, /* (0, ny-1) */
-    DRAPE_PIN_CORNER_11 = 1 << 3, /* (nx-1, ny-1) */
-    DRAPE_PIN_ROW_FIRST = 1 << 4, /* every (i, 0) */
-    DRAPE_PIN_ROW_LAST = 1 << 5,  /* every (i, ny-1) */
+    DRAPE_PIN_CORNER_00 = 1 << 0,    /* (0, 0): the origin */
+    DRAPE_PIN_CORNER_10 = 1 << 1,    /* (nx-1, 0) */
+    DRAPE_PIN_CORNER_01 = 1 << 2,    /* (0, ny-1) */
+    DRAPE_PIN_CORNER_11 = 1 << 3,    /* (nx-1, ny-1) */
+    DRAPE_PIN_ROW_FIRST = 1 << 4,    /* every (i, 0) */
+    DRAPE_PIN_ROW_LAST = 1 << 5,     /* every (i, ny-1) */
     DRAPE_PIN_COLUMN_FIRST = 1 << 6, /* every (0, j) */
     DRAPE_PIN_COLUMN_LAST = 1 << 7,  /* every (nx-1, j) */
 } drape_cloth_pin;
 
 typedef enum drape_bending {
     DRAPE_BENDING_NONE = 0,
-    DRAPE_BENDING_SKIP_ONE = 1, /* distance springs between particles two apart along rows/columns */
+    DRAPE_BENDING_SKIP_ONE = 1, /* distance springs between particles two apart in rows/columns */
     DRAPE_BENDING_DIHEDRAL = 2, /* a dihedral constraint across every interior triangle edge */
 } drape_bending;
 
@@ -684,21 +692,21 @@ typedef struct drape_stiffness {
 } drape_stiffness;
 
 typedef struct drape_cloth_def {
-    uint32_t nx, ny;     /* particles along u and v, each >= 2; default 32 x 32 */
-    drape_vec3 origin;   /* m, particle (0, 0); default (-0.5, 1, -0.5) */
-    drape_vec3 u_axis;   /* m, from particle (0, 0) to (nx-1, 0); default (1, 0, 0) */
-    drape_vec3 v_axis;   /* m, from particle (0, 0) to (0, ny-1); default (0, 0, 1) */
-    drape_vec3 velocity; /* m/s, initial velocity of every particle; default 0 */
-    float mass;          /* kg, the whole cloth, spread evenly; default 0.1 */
-    uint32_t pins;       /* drape_cloth_pin flags; default DRAPE_PIN_NONE */
-    bool shear;          /* add the two diagonals of every quad; default true */
-    drape_bending bending;     /* default DRAPE_BENDING_SKIP_ONE */
-    drape_stiffness stretch;   /* default PBD k = 1 */
+    uint32_t nx, ny;                 /* particles along u and v, each >= 2; default 32 x 32 */
+    drape_vec3 origin;               /* m, particle (0, 0); default (-0.5, 1, -0.5) */
+    drape_vec3 u_axis;               /* m, from particle (0, 0) to (nx-1, 0); default (1, 0, 0) */
+    drape_vec3 v_axis;               /* m, from particle (0, 0) to (0, ny-1); default (0, 0, 1) */
+    drape_vec3 velocity;             /* m/s, initial velocity of every particle; default 0 */
+    float mass;                      /* kg, the whole cloth, spread evenly; default 0.1 */
+    uint32_t pins;                   /* drape_cloth_pin flags; default DRAPE_PIN_NONE */
+    bool shear;                      /* add the two diagonals of every quad; default true */
+    drape_bending bending;           /* default DRAPE_BENDING_SKIP_ONE */
+    drape_stiffness stretch;         /* default PBD k = 1 */
     drape_stiffness shear_stiffness; /* default PBD k = 1 */
     drape_stiffness bend_stiffness;  /* default PBD k = 0.2 */
-    bool tethers;        /* a pinned cloth gets a tether from every movable particle to its
-                            nearest pinned particle (by rest distance; ties to the lowest index),
-                            with that distance as max_length; default true */
+    bool tethers; /* a pinned cloth gets a tether from every movable particle to its
+                     nearest pinned particle (by rest distance; ties to the lowest index),
+                     with that distance as max_length; default true */
     drape_stiffness tether_stiffness; /* default PBD k = 1 */
     float radius;        /* m, the particles' contact radius; < 0: half the rest spacing (the
                             cloth's thickness is then one spacing); 0: no particle contacts;
@@ -711,7 +719,7 @@ typedef struct drape_cloth_def {
     uint32_t tear_spares; /* particles reserved for the tears (pinned and unused until a vertex
                              splits), after the grid's: particle_count is nx * ny + tear_spares;
                              default 0 */
-    uint32_t cookie; /* set by drape_default_cloth_def(); a def without it is refused */
+    uint32_t cookie;      /* set by drape_default_cloth_def(); a def without it is refused */
 } drape_cloth_def;
 
 DRAPE_API drape_cloth_def drape_default_cloth_def(void);
@@ -750,7 +758,7 @@ typedef struct drape_rope_def {
     float radius;        /* m, contact radius; < 0: half the rest spacing; 0: none; default -1 */
     uint32_t group;      /* collision group; default DRAPE_GROUP_NEW */
     bool self_collision; /* the rope collides with itself; default false */
-    uint32_t cookie; /* set by drape_default_rope_def(); a def without it is refused */
+    uint32_t cookie;     /* set by drape_default_rope_def(); a def without it is refused */
 } drape_rope_def;
 
 DRAPE_API drape_rope_def drape_default_rope_def(void);
@@ -763,23 +771,22 @@ DRAPE_API drape_result drape_world_add_rope(drape_world *world, const drape_rope
  * every tetrahedron edge (kind stretch). Particle (i, j, k) is first_particle + (k ny + j) nx + i.
  */
 typedef struct drape_soft_box_def {
-    uint32_t nx, ny, nz; /* particles per axis, each >= 2; default 4 x 4 x 4 */
-    drape_vec3 origin;   /* m, the corner particle (0, 0, 0); default (-0.25, 1, -0.25) */
-    drape_vec3 size;     /* m, each component > 0; default (0.5, 0.5, 0.5) */
-    drape_vec3 velocity; /* m/s, of every particle; default 0 */
-    float mass;          /* kg, the whole box, spread evenly; default 1 */
+    uint32_t nx, ny, nz;    /* particles per axis, each >= 2; default 4 x 4 x 4 */
+    drape_vec3 origin;      /* m, the corner particle (0, 0, 0); default (-0.25, 1, -0.25) */
+    drape_vec3 size;        /* m, each component > 0; default (0.5, 0.5, 0.5) */
+    drape_vec3 velocity;    /* m/s, of every particle; default 0 */
+    float mass;             /* kg, the whole box, spread evenly; default 1 */
     drape_stiffness edges;  /* the edge distances; default PBD k = 0.5 */
     drape_stiffness volume; /* the tetrahedra's volumes; default XPBD compliance 0 (hard) */
     float youngs_modulus;   /* Pa; > 0 makes the box a Neo-Hookean solid instead (a
                                drape_neo_hookean_def per tetrahedron, no edges or volumes, the mass
                                lumped by tetrahedron volume as in drape_tet_mesh_def); default 0 */
     float poisson_ratio;    /* with youngs_modulus > 0, in (-1, 0.5); default 0.3 */
-    uint32_t cookie; /* set by drape_default_soft_box_def(); a def without it is refused */
+    uint32_t cookie;        /* set by drape_default_soft_box_def(); a def without it is refused */
 } drape_soft_box_def;
 
 DRAPE_API drape_soft_box_def drape_default_soft_box_def(void);
-DRAPE_API drape_result drape_world_add_soft_box(drape_world *world,
-                                                const drape_soft_box_def *def,
+DRAPE_API drape_result drape_world_add_soft_box(drape_world *world, const drape_soft_box_def *def,
                                                 drape_build_info *out_info);
 
 /* A body made of tetrahedra (a TetGen mesh, say): its vertices become particles, each given a
@@ -787,19 +794,20 @@ DRAPE_API drape_result drape_world_add_soft_box(drape_world *world,
  * tetrahedron becomes either a Neo-Hookean pair (youngs_modulus > 0) or a volume constraint plus a
  * distance constraint along each of its edges (shared edges once). Tetrahedra are given as for
  * drape_volume_def: p1 - p0, p2 - p0, p3 - p0 right-handed; an inverted or degenerate one, or a
- * vertex of no tetrahedron, is refused with its index named. Vertex i is particle first_particle + i.
+ * vertex of no tetrahedron, is refused with its index named. Vertex i is particle first_particle +
+ * i.
  */
 typedef struct drape_tet_mesh_def {
     const drape_vec3 *positions; /* m, vertex_count of them */
     uint32_t vertex_count;
-    const uint32_t *tets;        /* 4 * tet_count vertex indices */
+    const uint32_t *tets; /* 4 * tet_count vertex indices */
     uint32_t tet_count;
-    drape_vec3 velocity;         /* m/s, of every particle; default 0 */
-    float density;               /* kg/m^3, > 0; default 1000 */
-    float youngs_modulus;        /* Pa; > 0: Neo-Hookean; 0: edges and volumes; default 1e5 */
-    float poisson_ratio;         /* in (-1, 0.5); default 0.3 */
-    drape_stiffness edges;       /* with youngs_modulus = 0; default PBD k = 0.5 */
-    drape_stiffness volume;      /* with youngs_modulus = 0; default XPBD compliance 0 */
+    drape_vec3 velocity;    /* m/s, of every particle; default 0 */
+    float density;          /* kg/m^3, > 0; default 1000 */
+    float youngs_modulus;   /* Pa; > 0: Neo-Hookean; 0: edges and volumes; default 1e5 */
+    float poisson_ratio;    /* in (-1, 0.5); default 0.3 */
+    drape_stiffness edges;  /* with youngs_modulus = 0; default PBD k = 0.5 */
+    drape_stiffness volume; /* with youngs_modulus = 0; default XPBD compliance 0 */
 } drape_tet_mesh_def;
 
 DRAPE_API drape_tet_mesh_def drape_default_tet_mesh_def(void);
@@ -852,8 +860,9 @@ DRAPE_API drape_result drape_world_add_particle_block(drape_world *world,
  * a third on each corner, applied in the prediction of every substep (DRAPE_MODE_PBD only). The air
  * moves with drape_world_def.wind plus, with turbulence > 0, seeded gusts (value noise over
  * gust_length, carried along by the wind), the same on every backend. Only the triangles given to
- * drape_world_add_aero_triangles feel it; the cloth builder adds its own (drape_cloth_def.aerodynamic).
- * The per-particle air_drag of the world def acts as before, independently.
+ * drape_world_add_aero_triangles feel it; the cloth builder adds its own
+ * (drape_cloth_def.aerodynamic). The per-particle air_drag of the world def acts as before,
+ * independently.
  */
 typedef struct drape_aero_def {
     float drag;        /* drag coefficient C_D in [0, 100]; default 0 (no aerodynamics) */
@@ -868,8 +877,8 @@ typedef struct drape_aero_def {
 DRAPE_API drape_aero_def drape_default_aero_def(void);
 DRAPE_API drape_result drape_world_set_aero(drape_world *world, const drape_aero_def *def);
 DRAPE_API drape_aero_def drape_world_get_aero(const drape_world *world);
-/* Adds `count` triangles (3 * count particle indices, distinct within a triangle) to those that feel
- * the air. */
+/* Adds `count` triangles (3 * count particle indices, distinct within a triangle) to those that
+ * feel the air. */
 DRAPE_API drape_result drape_world_add_aero_triangles(drape_world *world, const uint32_t *indices,
                                                       uint32_t count);
 DRAPE_API uint32_t drape_world_aero_triangle_count(const drape_world *world);
@@ -879,24 +888,24 @@ DRAPE_API uint32_t drape_world_aero_triangle_count(const drape_world *world);
 /*
  * The pressure constraint of Müller et al., "Position Based Dynamics" (2007), section 4.4: a closed
  * triangle mesh whose volume V = 1/6 sum (p_a x p_b) . p_c is kept at pressure x V0,
- * C = V - pressure V0 (m^3), PBD or XPBD like every constraint (compliance in m^6/J). The constraint
- * is global (every vertex of the mesh moves with it): it is projected on its own after the coloured
- * constraints in every iteration, its two sums in a fixed order on every backend
+ * C = V - pressure V0 (m^3), PBD or XPBD like every constraint (compliance in m^6/J). The
+ * constraint is global (every vertex of the mesh moves with it): it is projected on its own after
+ * the coloured constraints in every iteration, its two sums in a fixed order on every backend
  * (kernels/drape_balloon.h). The mesh must be closed and consistently oriented, its triangles
  * counter-clockwise seen from outside. Solved in DRAPE_MODE_PBD only.
  */
 typedef struct drape_balloon_def {
     const uint32_t *triangles; /* 3 * triangle_count particle indices; copied */
     uint32_t triangle_count;   /* >= 4 */
-    float pressure;            /* k_pressure in (0, 100]: the volume kept is pressure x V0; default 1 */
-    float rest_volume;         /* V0, m^3, > 0; < 0 takes the current volume; default -1 */
-    float stiffness;           /* PBD k in [0, 1]; default 1 */
-    float compliance;          /* m^6/J; < 0 selects PBD; default -1 */
+    float pressure;    /* k_pressure in (0, 100]: the volume kept is pressure x V0; default 1 */
+    float rest_volume; /* V0, m^3, > 0; < 0 takes the current volume; default -1 */
+    float stiffness;   /* PBD k in [0, 1]; default 1 */
+    float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
 } drape_balloon_def;
 
 DRAPE_API drape_balloon_def drape_default_balloon_def(void);
-/* Fails with DRAPE_ERROR_INVALID_ARGUMENT, naming the edge or the triangle, for a mesh that is open,
- * not consistently oriented, not manifold, facing inward or without volume. */
+/* Fails with DRAPE_ERROR_INVALID_ARGUMENT, naming the edge or the triangle, for a mesh that is
+ * open, not consistently oriented, not manifold, facing inward or without volume. */
 DRAPE_API drape_result drape_world_add_balloon(drape_world *world, const drape_balloon_def *def,
                                                uint32_t *out_id);
 DRAPE_API uint32_t drape_world_balloon_count(const drape_world *world);
@@ -916,26 +925,26 @@ DRAPE_API drape_result drape_world_get_balloon_triangles(const drape_world *worl
 
 /* A closed cloth sphere: an icosahedron subdivided `subdivisions` times (10 * 4^s + 2 particles,
  * 20 * 4^s triangles, outward) projected onto the sphere, a distance constraint along every edge
- * (kind stretch), a dihedral across every edge when `bending`, and, with pressure > 0, a balloon. */
+ * (kind stretch), a dihedral across every edge when `bending`, and, with pressure > 0, a balloon.
+ */
 typedef struct drape_icosphere_def {
-    drape_vec3 centre;   /* m; default (0, 1, 0) */
-    float radius;        /* m, > 0; default 0.3 */
-    uint32_t subdivisions; /* 0 .. 7; default 3 (642 particles) */
-    drape_vec3 velocity; /* m/s, of every particle; default 0 */
-    float mass;          /* kg, the whole sphere, spread evenly; default 0.1 */
-    drape_stiffness stretch;        /* the edges; default PBD k = 1 */
-    bool bending;                   /* default true */
-    drape_stiffness bend_stiffness; /* the dihedrals; default PBD k = 0.1 */
-    float pressure;                 /* k_pressure of its balloon, [0, 100]; 0: no balloon;
-                                       default 1 */
+    drape_vec3 centre;                  /* m; default (0, 1, 0) */
+    float radius;                       /* m, > 0; default 0.3 */
+    uint32_t subdivisions;              /* 0 .. 7; default 3 (642 particles) */
+    drape_vec3 velocity;                /* m/s, of every particle; default 0 */
+    float mass;                         /* kg, the whole sphere, spread evenly; default 0.1 */
+    drape_stiffness stretch;            /* the edges; default PBD k = 1 */
+    bool bending;                       /* default true */
+    drape_stiffness bend_stiffness;     /* the dihedrals; default PBD k = 0.1 */
+    float pressure;                     /* k_pressure of its balloon, [0, 100]; 0: no balloon;
+                                           default 1 */
     drape_stiffness pressure_stiffness; /* the balloon's; default PBD k = 1 */
 } drape_icosphere_def;
 
 DRAPE_API drape_icosphere_def drape_default_icosphere_def(void);
 /* *out_balloon (may be NULL) gets the balloon's id, UINT32_MAX without one. */
 DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape_icosphere_def *def,
-                                                 drape_build_info *out_info,
-                                                 uint32_t *out_balloon);
+                                                 drape_build_info *out_info, uint32_t *out_balloon);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Breakable links and tearing                                                                    */
@@ -954,7 +963,8 @@ DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape
  * Dihedrals and triangles (rendering, aerodynamics) keep their particles.
  */
 
-/* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable. */
+/* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable.
+ */
 DRAPE_API drape_result drape_world_set_distance_break(drape_world *world, uint32_t id, float limit);
 
 typedef struct drape_tear_stats {
@@ -968,9 +978,8 @@ DRAPE_API drape_tear_stats drape_world_get_tear_stats(const drape_world *world);
 /* The colour of constraints first .. first + count - 1 of `type` (creation ids) in the solver's
  * colouring, UINT32_MAX for a removed one: constraints of one colour share no movable particle. */
 DRAPE_API drape_result drape_world_get_constraint_colors(const drape_world *world,
-                                                         drape_constraint_type type,
-                                                         uint32_t first, uint32_t count,
-                                                         uint32_t *out);
+                                                         drape_constraint_type type, uint32_t first,
+                                                         uint32_t count, uint32_t *out);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* drape_scene: scenes for drape worlds, read from JSON files (docs/scene-format.md) or built in, and
- * the mesh files that go in and out of them (Wavefront OBJ) and the CSV dump of a final state.
+/* drape_scene: scenes for drape worlds, read from JSON files (docs/scene-format.md) or built in,
+ * and the mesh files that go in and out of them (Wavefront OBJ) and the CSV dump of a final state.
  *
  * A scene is a drape world plus what the world does not know: the names of its cloths, ropes and
  * meshes, the triangles and polylines to export, and scripted attachment targets that the scene
@@ -44,8 +44,8 @@ typedef struct drape_scene_error {
 typedef struct drape_mesh {
     drape_vec3 *vertices;
     uint32_t vertex_count;
-    uint32_t *triangles;   /* 3 * triangle_count vertex indices */
-    uint32_t *face_lines;  /* the OBJ line each triangle came from (quads give two), or NULL */
+    uint32_t *triangles;  /* 3 * triangle_count vertex indices */
+    uint32_t *face_lines; /* the OBJ line each triangle came from (quads give two), or NULL */
     uint32_t triangle_count;
 } drape_mesh;
 
@@ -86,21 +86,22 @@ void drape_tetgen_mesh_free(drape_tetgen_mesh *mesh);
 typedef struct drape_scene drape_scene;
 
 typedef struct drape_scene_options {
-    bool override_backend;  /* use `backend` instead of the scene's; default false */
+    bool override_backend; /* use `backend` instead of the scene's; default false */
     drape_backend backend;
-    const char *device;     /* non-NULL: instead of the scene's device */
-    drape_log_fn log;       /* the world's messages (warnings while loading, everything after);
-                               default drape_log_stderr; NULL drops them */
+    const char *device; /* non-NULL: instead of the scene's device */
+    drape_log_fn log;   /* the world's messages (warnings while loading, everything after);
+                           default drape_log_stderr; NULL drops them */
     void *log_user;
-    uint32_t max_particles; /* refuse scenes with more particles; 0 (default): no limit */
-    bool no_files;          /* refuse to open mesh files (for fuzzing); default false */
-    bool allow_outside_paths; /* mesh paths may be absolute or lead out of the scene file's
-                                 directory (through "..", or a symbolic link); default false, so
-                                 that a scene from elsewhere cannot read /etc/shadow */
+    uint32_t max_particles;    /* refuse scenes with more particles; 0 (default): no limit */
+    bool no_files;             /* refuse to open mesh files (for fuzzing); default false */
+    bool allow_outside_paths;  /* mesh paths may be absolute or lead out of the scene file's
+                                  directory (through "..", or a symbolic link); default false, so
+                                  that a scene from elsewhere cannot read /etc/shadow */
     uint32_t cloth_resolution; /* > 0: every cloth gets this many particles along each edge, over
                                   the same area and with the same mass (a viewer's resize); 0
                                   (default): as the scene says */
-    void *gl_context, *gl_display; /* passed to drape_world_def (OpenCL-OpenGL sharing); default NULL */
+    void *gl_context,
+        *gl_display; /* passed to drape_world_def (OpenCL-OpenGL sharing); default NULL */
 } drape_scene_options;
 
 drape_scene_options drape_scene_default_options(void);
@@ -113,7 +114,8 @@ const char *drape_scene_builtin_name(size_t index);
 const char *drape_scene_builtin_summary(const char *name);
 
 /* The scene file of built-in scene `name` (scenes/NAME.json, embedded at build time), which loads
- * to the same world as the built-in; NULL for an unknown name. *size (may be NULL) gets its bytes. */
+ * to the same world as the built-in; NULL for an unknown name. *size (may be NULL) gets its bytes.
+ */
 const char *drape_scene_builtin_json(const char *name, size_t *size);
 /* Builds a built-in scene by name. options may be NULL (defaults). */
 drape_scene_status drape_scene_load_builtin(const char *name, const drape_scene_options *options,
@@ -161,18 +163,18 @@ typedef enum drape_scene_object_kind {
 } drape_scene_object_kind;
 
 typedef struct drape_scene_object {
-    const char *name;                  /* valid while the scene lives */
+    const char *name; /* valid while the scene lives */
     drape_scene_object_kind kind;
     uint32_t first_particle, particle_count;
-    uint32_t nx, ny;                   /* cloths: the grid; 0 otherwise */
+    uint32_t nx, ny; /* cloths: the grid; 0 otherwise */
 } drape_scene_object;
 
 uint32_t drape_scene_object_count(const drape_scene *scene);
 /* Object `index` (0 .. count - 1) into *out; false past the end. */
 bool drape_scene_get_object(const drape_scene *scene, uint32_t index, drape_scene_object *out);
 
-/* The scene's colliders as they were added (the world's collider ids 0 .. count - 1): a viewer draws
- * them from these defs, a moving one at position + velocity * drape_world_time. */
+/* The scene's colliders as they were added (the world's collider ids 0 .. count - 1): a viewer
+ * draws them from these defs, a moving one at position + velocity * drape_world_time. */
 uint32_t drape_scene_collider_count(const drape_scene *scene);
 bool drape_scene_get_collider(const drape_scene *scene, uint32_t index, drape_collider_def *out);
 

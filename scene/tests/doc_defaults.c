@@ -1,7 +1,7 @@
 /* Prints the library's defaults (drape_default_*_def) as JSON, one object per section of
  * docs/scene-format.md ("Solver", "Particles", ...) keyed by the scene file's key names, for
- * check_doc_defaults.py, which compares them with the defaults the document's tables state. Enums are
- * written as the scene format spells them. */
+ * check_doc_defaults.py, which compares them with the defaults the document's tables state. Enums
+ * are written as the scene format spells them. */
 #include <drape/drape.h>
 
 #include <stdio.h>

@@ -46,8 +46,7 @@ static inline void st_test(st_run *t, const char *name, void (*fn)(st_run *))
     fn(t);
     t->tests++;
     t->failed_tests += t->current_failed;
-    printf("%-48s %s %8.1f ms\n", name, t->current_failed ? "FAIL" : "ok  ",
-           1e3 * (st_now() - t0));
+    printf("%-48s %s %8.1f ms\n", name, t->current_failed ? "FAIL" : "ok  ", 1e3 * (st_now() - t0));
     fflush(stdout);
 }
 
@@ -60,20 +59,20 @@ static inline int st_finish(const st_run *t)
 
 #define RUN(t, fn) st_test(t, #fn, fn)
 
-#define CHECK(t, cond)                                                                         \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            st_fail(t, __FILE__, __LINE__, "%s", #cond);                                       \
-            return;                                                                            \
-        }                                                                                      \
+#define CHECK(t, cond)                                                                             \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            st_fail(t, __FILE__, __LINE__, "%s", #cond);                                           \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_MSG(t, cond, ...)                                                                \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            st_fail(t, __FILE__, __LINE__, __VA_ARGS__);                                       \
-            return;                                                                            \
-        }                                                                                      \
+#define CHECK_MSG(t, cond, ...)                                                                    \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            st_fail(t, __FILE__, __LINE__, __VA_ARGS__);                                           \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)
 
 /* ---- shared helpers (scene_test_util.c) ---- */

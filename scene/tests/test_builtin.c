@@ -29,13 +29,16 @@ static void file_matches_builtin(st_run *t)
         drape_scene_options o = st_cpu_options();
         snprintf(file, sizeof file, "%s.json", name);
         CHECK_MSG(t, drape_scene_load_builtin(name, &o, &a, &e) == DRAPE_SCENE_OK, "%s", e.message);
-        CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, file), &o, &b, &e) ==
-                         DRAPE_SCENE_OK, "%s", e.message);
+        CHECK_MSG(t,
+                  drape_scene_load_file(st_scene_path(path, sizeof path, file), &o, &b, &e) ==
+                      DRAPE_SCENE_OK,
+                  "%s", e.message);
         drape_world *wa = drape_scene_world(a), *wb = drape_scene_world(b);
         CHECK_MSG(t, drape_world_particle_count(wa) == drape_world_particle_count(wb), "%s", name);
         for (int k = 0; k < DRAPE_CONSTRAINT_TYPE_COUNT; ++k)
-            CHECK_MSG(t, drape_world_constraint_count(wa, (drape_constraint_type)k) ==
-                             drape_world_constraint_count(wb, (drape_constraint_type)k),
+            CHECK_MSG(t,
+                      drape_world_constraint_count(wa, (drape_constraint_type)k) ==
+                          drape_world_constraint_count(wb, (drape_constraint_type)k),
                       "%s: constraint type %d", name, k);
         CHECK(t, drape_world_collider_count(wa) == drape_world_collider_count(wb));
         uint32_t ta, tb;
@@ -44,11 +47,11 @@ static void file_matches_builtin(st_run *t)
         CHECK(t, ta == tb);
         CHECK(t, drape_scene_default_steps(a) == drape_scene_default_steps(b));
         drape_world_def da = drape_world_get_def(wa), db = drape_world_get_def(wb);
-        CHECK_MSG(t, da.dt == db.dt && da.substeps == db.substeps &&
-                         da.iterations == db.iterations && da.damping == db.damping &&
-                         da.air_drag == db.air_drag &&
-                         !memcmp(&da.wind, &db.wind, sizeof da.wind) &&
-                         !memcmp(&da.gravity, &db.gravity, sizeof da.gravity),
+        CHECK_MSG(t,
+                  da.dt == db.dt && da.substeps == db.substeps && da.iterations == db.iterations &&
+                      da.damping == db.damping && da.air_drag == db.air_drag &&
+                      !memcmp(&da.wind, &db.wind, sizeof da.wind) &&
+                      !memcmp(&da.gravity, &db.gravity, sizeof da.gravity),
                   "%s: solver settings differ", name);
         /* scenes with contacts between particles take fewer steps, so that the test stays fast */
         drape_contact_stats cs = {0};
@@ -76,16 +79,16 @@ static void info_adds_up(st_run *t)
         drape_scene *s;
         drape_scene_error e;
         drape_scene_options o = st_cpu_options();
-        CHECK(t, drape_scene_load_builtin(drape_scene_builtin_name(i), &o, &s, &e) ==
-                     DRAPE_SCENE_OK);
+        CHECK(t,
+              drape_scene_load_builtin(drape_scene_builtin_name(i), &o, &s, &e) == DRAPE_SCENE_OK);
         drape_scene_info info;
         CHECK(t, drape_scene_get_info(s, &info) == DRAPE_OK);
-        CHECK(t, info.distances_by_kind[0] + info.distances_by_kind[1] +
-                         info.distances_by_kind[2] ==
-                     info.constraints[DRAPE_CONSTRAINT_DISTANCE]);
-        CHECK(t, info.colliders_by_type[0] + info.colliders_by_type[1] +
-                         info.colliders_by_type[2] ==
-                     drape_world_collider_count(drape_scene_world(s)));
+        CHECK(t,
+              info.distances_by_kind[0] + info.distances_by_kind[1] + info.distances_by_kind[2] ==
+                  info.constraints[DRAPE_CONSTRAINT_DISTANCE]);
+        CHECK(t,
+              info.colliders_by_type[0] + info.colliders_by_type[1] + info.colliders_by_type[2] ==
+                  drape_world_collider_count(drape_scene_world(s)));
         for (int k = 0; k < DRAPE_CONSTRAINT_TYPE_COUNT; ++k)
             CHECK(t, info.coloring[k].colors >= info.coloring[k].lower_bound);
         CHECK(t, info.host_bytes >= 112ull * info.particles && info.device_bytes == 0);

@@ -22,8 +22,10 @@ static void reads_every_form(st_run *t)
     char path[512];
     drape_mesh m;
     drape_scene_error e;
-    CHECK_MSG(t, drape_mesh_read_obj(st_data_path(path, sizeof path, "forms.obj"), &m, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_mesh_read_obj(st_data_path(path, sizeof path, "forms.obj"), &m, &e) ==
+                  DRAPE_SCENE_OK,
+              "%s", e.message);
     const uint32_t want[] = {0, 1, 2, 0, 2, 3, 0, 1, 3, 0, 1, 2, 0, 2, 3, 0, 1, 2};
     CHECK(t, m.vertex_count == 7 && m.triangle_count == 6);
     CHECK(t, memcmp(m.triangles, want, sizeof want) == 0);
@@ -39,8 +41,8 @@ static void reads_buffer_without_nul(st_run *t)
     CHECK(t, read_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3", "mem.obj", &m, &e) == DRAPE_SCENE_OK);
     CHECK(t, m.vertex_count == 3 && m.triangle_count == 1);
     drape_mesh_free(&m);
-    CHECK(t, read_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1", "mem.obj", &m, &e) ==
-                 DRAPE_SCENE_BAD_INPUT);
+    CHECK(t,
+          read_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1", "mem.obj", &m, &e) == DRAPE_SCENE_BAD_INPUT);
     CHECK(t, st_has_all(e.message, "mem.obj:4:", "3 coordinates", NULL));
     CHECK(t, read_text("", "empty.obj", &m, &e) == DRAPE_SCENE_OK && m.vertex_count == 0);
     drape_mesh_free(&m);
@@ -111,9 +113,11 @@ static void round_trip(st_run *t)
         "{\"name\": \"patch\", \"meshes\": [{\"name\": \"patch\", \"obj\": \"mesh.obj\"}]}";
     drape_scene_options o = st_cpu_options();
     drape_scene *s;
-    CHECK_MSG(t, drape_scene_load_buffer(scene, strlen(scene),
-                                         st_data_path(scene_name, sizeof scene_name, "rt.json"),
-                                         &o, &s, &e) == DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_scene_load_buffer(scene, strlen(scene),
+                                      st_data_path(scene_name, sizeof scene_name, "rt.json"), &o,
+                                      &s, &e) == DRAPE_SCENE_OK,
+              "%s", e.message);
     CHECK(t, st_scratch_dir(dir, sizeof dir, "round_trip"));
     CHECK_MSG(t, drape_scene_export_obj(s, dir, 0, &e) == DRAPE_SCENE_OK, "%s", e.message);
     drape_scene_destroy(s);

@@ -128,7 +128,8 @@ static void obj_frames(st_run *t)
     char line[256];
     float nrm[3] = {0, 0, 0};
     while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "vn ", 3) && sscanf(line + 3, "%g %g %g", &nrm[0], &nrm[1], &nrm[2]) == 3)
+        if (!strncmp(line, "vn ", 3) &&
+            sscanf(line + 3, "%g %g %g", &nrm[0], &nrm[1], &nrm[2]) == 3)
             break;
     if (f)
         fclose(f);
@@ -193,7 +194,8 @@ static void atomic_output(st_run *t)
     CHECK(t, setrlimit(RLIMIT_FSIZE, &saved) == 0);
     signal(SIGXFSZ, old_handler);
     CHECK(t, st == DRAPE_SCENE_OUTPUT_FAILED);
-    CHECK_MSG(t, st_has_all(e.message, "a.txt: cannot write: File too large", NULL), "%s", e.message);
+    CHECK_MSG(t, st_has_all(e.message, "a.txt: cannot write: File too large", NULL), "%s",
+              e.message);
     CHECK(t, holds(path, "new\n") && temporaries(dir) == 0);
 
     /* A FIFO is no regular file: refused without waiting for a reader. */
@@ -225,8 +227,10 @@ static void non_finite_refused(st_run *t)
     drape_scene_options o = st_cpu_options();
     drape_scene *s = NULL;
     drape_scene_error e;
-    CHECK_MSG(t, drape_scene_load_buffer(scene, strlen(scene), "diverges.json", &o, &s, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_scene_load_buffer(scene, strlen(scene), "diverges.json", &o, &s, &e) ==
+                  DRAPE_SCENE_OK,
+              "%s", e.message);
     drape_world *w = drape_scene_world(s);
     const uint32_t n = drape_world_particle_count(w);
     drape_vec3 *x = malloc(n * sizeof *x);

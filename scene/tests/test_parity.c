@@ -61,15 +61,17 @@ static void builtins_agree(st_run *t)
         double worst = 0.0;
         for (uint32_t k = 0; k < n_cpu; ++k) {
             const drape_vec3 a = cpu[k], b = cl[k];
-            double scale = fmax(1.0, sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z));
+            double scale =
+                fmax(1.0, sqrt((double)a.x * a.x + (double)a.y * a.y + (double)a.z * a.z));
             double d = sqrt(((double)a.x - b.x) * (a.x - b.x) + ((double)a.y - b.y) * (a.y - b.y) +
                             ((double)a.z - b.z) * (a.z - b.z));
             worst = isfinite(d) ? fmax(worst, d / scale) : INFINITY;
         }
         free(cpu);
         free(cl);
-        printf("  %-16s %5u particles, worst relative difference %.3g (cpu %.2f s, opencl %.2f s)\n",
-               name, n_cpu, worst, t1 - t0, t2 - t1);
+        printf(
+            "  %-16s %5u particles, worst relative difference %.3g (cpu %.2f s, opencl %.2f s)\n",
+            name, n_cpu, worst, t1 - t0, t2 - t1);
         CHECK_MSG(t, worst <= 1e-5, "%s: CPU and OpenCL differ by %.3g", name, worst);
     }
 }

@@ -1,6 +1,6 @@
 /* Scene files: every shipped scene and the documentation's complete example load; each kind of bad
- * input (the files in data/bad) fails with a message that names the file and the line or JSON path and
- * says what is wrong; the options that limit a load (no files, a particle budget) hold.
+ * input (the files in data/bad) fails with a message that names the file and the line or JSON path
+ * and says what is wrong; the options that limit a load (no files, a particle budget) hold.
  */
 #include "scene_test.h"
 
@@ -32,13 +32,15 @@ static void bad_inputs(st_run *t)
         {"out_of_range.json", "out_of_range.json: $.colliders[2].radius: must be > 0, got -1"},
         {"out_of_range_int.json", "$.cloths[0].nx: must be an integer in [2, 16384], got 1"},
         {"infinite.json", "$.solver.dt: must be in (0, 1], got inf"},
-        {"bad_enum.json", "$.solver.backend: must be one of \"cpu\", \"opencl\", \"auto\", got \"cuda\""},
+        {"bad_enum.json",
+         "$.solver.backend: must be one of \"cpu\", \"opencl\", \"auto\", got \"cuda\""},
         {"bad_version.json", "$.version: must be an integer in [1, 1], got 2"},
         {"missing_key.json", "$.colliders[0]: missing key 'end'"},
         {"both_stiffness.json", "$.distances[0]: give \"stiffness\" (PBD) or \"compliance\""},
         {"index_past_particles.json",
          "$.distances[0]: drape_world_add_distance: def->b = 5 is out of range (the world has 2"},
-        {"dihedral_past_particles.json", "$.dihedrals[0]: drape_world_add_dihedral: def->wing1 = 9"},
+        {"dihedral_past_particles.json",
+         "$.dihedrals[0]: drape_world_add_dihedral: def->wing1 = 9"},
         {"attachment_past_particles.json", "$.attachments[0]: drape_world_add_attachment:"},
         {"triangle_past_particles.json", "$.triangles[0]: particle 7 is out of range"},
         {"same_particle.json", "$.distances[0]: drape_world_add_distance: def->a and def->b"},
@@ -98,8 +100,8 @@ static void missing_file(st_run *t)
     CHECK(t, drape_scene_load("no/such/scene.json", &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
     CHECK(t, st_has_all(e.message, "no/such/scene.json: cannot read: No such file", NULL));
     CHECK(t, drape_scene_load("cloth-spere", &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
-    CHECK(t, st_has_all(e.message, "cloth-spere: cannot read", "built-in scenes: cloth-sphere",
-                        NULL));
+    CHECK(t,
+          st_has_all(e.message, "cloth-spere: cannot read", "built-in scenes: cloth-sphere", NULL));
     char dir[512];
     CHECK(t, drape_scene_load(st_data_path(dir, sizeof dir, "bad"), &o, &s, &e) ==
                  DRAPE_SCENE_BAD_INPUT);
@@ -116,13 +118,15 @@ static void limits(st_run *t)
     o.max_particles = 5000;
     CHECK(t, drape_scene_load_buffer(big, strlen(big), "big.json", &o, &s, &e) ==
                  DRAPE_SCENE_BAD_INPUT);
-    CHECK(t, st_has_all(e.message, "big.json: $.cloths[0]: 10000 particles in all would exceed "
-                                   "the limit of 5000", NULL));
+    CHECK(t, st_has_all(e.message,
+                        "big.json: $.cloths[0]: 10000 particles in all would exceed "
+                        "the limit of 5000",
+                        NULL));
     o.no_files = true;
     CHECK(t, drape_scene_load_buffer(mesh, strlen(mesh), "m.json", &o, &s, &e) ==
                  DRAPE_SCENE_BAD_INPUT);
-    CHECK(t, st_has_all(e.message, "m.json: $.meshes[0].obj: reading mesh files is turned off",
-                        NULL));
+    CHECK(t,
+          st_has_all(e.message, "m.json: $.meshes[0].obj: reading mesh files is turned off", NULL));
     CHECK(t, drape_scene_load_buffer(NULL, 0, NULL, &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
 }
 
@@ -150,8 +154,8 @@ static bool file_takes(const char *solver)
     drape_scene_error e;
     drape_scene_options o = st_cpu_options();
     o.log = NULL;
-    const bool ok = drape_scene_load_buffer(text, strlen(text), "ranges.json", &o, &s, &e) ==
-                    DRAPE_SCENE_OK;
+    const bool ok =
+        drape_scene_load_buffer(text, strlen(text), "ranges.json", &o, &s, &e) == DRAPE_SCENE_OK;
     drape_scene_destroy(s);
     return ok;
 }
@@ -199,8 +203,8 @@ static void json_set(st_run *t)
               e.message);
     drape_scene *s = NULL;
     drape_scene_options o = st_cpu_options();
-    CHECK_MSG(t, drape_scene_load_buffer(json, strlen(json), "set.json", &o, &s, &e) ==
-                     DRAPE_SCENE_OK,
+    CHECK_MSG(t,
+              drape_scene_load_buffer(json, strlen(json), "set.json", &o, &s, &e) == DRAPE_SCENE_OK,
               "%s", e.message);
     free(json);
     drape_world *w = drape_scene_world(s);
@@ -224,8 +228,8 @@ static void many_names(st_run *t)
     CHECK(t, text != NULL);
     n += (size_t)snprintf(text + n, cap - n, "{\"ropes\": [");
     for (int i = 0; i < ROPES; ++i)
-        n += (size_t)snprintf(text + n, cap - n, "%s{\"name\": \"r%d\", \"count\": 2}", i ? ", " : "",
-                              i);
+        n += (size_t)snprintf(text + n, cap - n, "%s{\"name\": \"r%d\", \"count\": 2}",
+                              i ? ", " : "", i);
     n += (size_t)snprintf(text + n, cap - n, "], \"distances\": [");
     for (int i = 0; i < ROPES; ++i)
         n += (size_t)snprintf(text + n, cap - n, "%s{\"a\": \"r%d[1]\", \"b\": \"r%d[0]\"}",
@@ -234,8 +238,9 @@ static void many_names(st_run *t)
     drape_scene *s;
     drape_scene_error e;
     drape_scene_options o = st_cpu_options();
-    CHECK_MSG(t, drape_scene_load_buffer(text, strlen(text), "ropes.json", &o, &s, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(
+        t, drape_scene_load_buffer(text, strlen(text), "ropes.json", &o, &s, &e) == DRAPE_SCENE_OK,
+        "%s", e.message);
     drape_world *w = drape_scene_world(s);
     CHECK(t, drape_world_particle_count(w) == 2 * ROPES);
     CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_DISTANCE) == 2 * ROPES);
@@ -260,8 +265,10 @@ static void shipped_scenes_load(st_run *t)
         drape_scene_error e;
         drape_scene_options o = st_cpu_options();
         snprintf(file, sizeof file, "%s.json", drape_scene_builtin_name(i));
-        CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, file), &o, &s, &e) ==
-                         DRAPE_SCENE_OK, "%s", e.message);
+        CHECK_MSG(t,
+                  drape_scene_load_file(st_scene_path(path, sizeof path, file), &o, &s, &e) ==
+                      DRAPE_SCENE_OK,
+                  "%s", e.message);
         CHECK(t, !strcmp(drape_scene_name(s), drape_scene_builtin_name(i)));
         drape_scene_destroy(s);
     }
@@ -285,9 +292,9 @@ static void docs_example(st_run *t)
     CHECK(t, end != NULL);
     drape_scene *s;
     drape_scene_options o = st_cpu_options();
-    drape_scene_status st = drape_scene_load_buffer(
-        start, (size_t)(end - start), st_scene_path(path, sizeof path, "docs-example.json"), &o,
-        &s, &e);
+    drape_scene_status st =
+        drape_scene_load_buffer(start, (size_t)(end - start),
+                                st_scene_path(path, sizeof path, "docs-example.json"), &o, &s, &e);
     free(doc);
     CHECK_MSG(t, st == DRAPE_SCENE_OK, "%s", e.message);
     drape_world *w = drape_scene_world(s);
@@ -366,8 +373,10 @@ static void balloon_and_flag_scenes(st_run *t)
     drape_scene *s;
     drape_scene_error e;
     drape_scene_options o = st_cpu_options();
-    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "balloon.json"), &o, &s,
-                                       &e) == DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_scene_load_file(st_scene_path(path, sizeof path, "balloon.json"), &o, &s, &e) ==
+                  DRAPE_SCENE_OK,
+              "%s", e.message);
     drape_world *w = drape_scene_world(s);
     CHECK(t, drape_world_particle_count(w) == 642 && drape_world_balloon_count(w) == 1);
     drape_balloon_info b;
@@ -380,14 +389,18 @@ static void balloon_and_flag_scenes(st_run *t)
     CHECK(t, drape_scene_get_object(s, 0, &obj) && !strcmp(obj.name, "balloon") &&
                  obj.kind == DRAPE_SCENE_MESH);
     drape_scene_destroy(s);
-    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "flag.json"), &o, &s, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_scene_load_file(st_scene_path(path, sizeof path, "flag.json"), &o, &s, &e) ==
+                  DRAPE_SCENE_OK,
+              "%s", e.message);
     w = drape_scene_world(s);
     CHECK(t, drape_world_aero_triangle_count(w) == 2 * 31 * 19);
     CHECK(t, drape_world_get_aero(w).drag == 1.2f && drape_world_get_aero(w).lift == 0.5f);
     drape_scene_destroy(s);
-    CHECK_MSG(t, drape_scene_load_file(st_scene_path(path, sizeof path, "tear.json"), &o, &s, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_scene_load_file(st_scene_path(path, sizeof path, "tear.json"), &o, &s, &e) ==
+                  DRAPE_SCENE_OK,
+              "%s", e.message);
     w = drape_scene_world(s);
     CHECK(t, drape_world_particle_count(w) == 24 * 16 + 200);
     CHECK(t, drape_world_get_tear_stats(w).spares_left == 200);

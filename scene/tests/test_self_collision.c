@@ -68,7 +68,8 @@ static void cloth_layers(st_run *t)
     double ratio;
     closest_ratio(t, "cloth-layers", 4, 150, &ratio);
     printf("  cloth-layers: closest pair of different cloths or non-neighbours at %.3f of its "
-           "collision distance\n", ratio);
+           "collision distance\n",
+           ratio);
     CHECK(t, ratio >= 0.9);
 }
 

@@ -34,17 +34,18 @@ static void reads_the_block(st_run *t)
     char node[512], ele[512];
     drape_tetgen_mesh m;
     drape_scene_error e;
-    CHECK_MSG(t, drape_tetgen_read(st_scene_path(node, sizeof node, "meshes/block.node"),
-                                   st_scene_path(ele, sizeof ele, "meshes/block.ele"), &m,
-                                   &e) == DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              drape_tetgen_read(st_scene_path(node, sizeof node, "meshes/block.node"),
+                                st_scene_path(ele, sizeof ele, "meshes/block.ele"), &m,
+                                &e) == DRAPE_SCENE_OK,
+              "%s", e.message);
     CHECK(t, m.vertex_count == 143 && m.tet_count == 331);
     CHECK_MSG(t, fabs(mesh_volume(&m) - 0.018) < 1e-7, "volume %.9f", mesh_volume(&m));
     drape_tetgen_mesh_free(&m);
 }
 
 /* Reads text buffers (copied without their NUL, so that the sizes are respected). */
-static int read_text(const char *node, const char *ele, drape_tetgen_mesh *m,
-                     drape_scene_error *e)
+static int read_text(const char *node, const char *ele, drape_tetgen_mesh *m, drape_scene_error *e)
 {
     size_t nn = strlen(node), ne = strlen(ele);
     char *a = malloc(nn + 1), *b = malloc(ne + 1);
@@ -64,14 +65,15 @@ static void reads_variants(st_run *t)
 {
     drape_tetgen_mesh m;
     drape_scene_error e;
-    CHECK_MSG(t, read_text(unit_nodes, "2 4 1\n1 1 2 3 4 7\n2 2 3 4 5 7\n", &m, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              read_text(unit_nodes, "2 4 1\n1 1 2 3 4 7\n2 2 3 4 5 7\n", &m, &e) == DRAPE_SCENE_OK,
+              "%s", e.message);
     CHECK(t, m.vertex_count == 5 && m.tet_count == 2 && m.tets[0] == 0 && m.tets[7] == 4);
     CHECK(t, fabs(mesh_volume(&m) - 0.5) < 1e-6);
     drape_tetgen_mesh_free(&m);
     /* 10-node tetrahedra keep their four corners */
-    CHECK_MSG(t, read_text(unit_nodes, "1 10 0\n1 1 2 3 4 5 5 5 5 5 5\n", &m, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t, read_text(unit_nodes, "1 10 0\n1 1 2 3 4 5 5 5 5 5 5\n", &m, &e) == DRAPE_SCENE_OK,
+              "%s", e.message);
     CHECK(t, m.tet_count == 1 && m.tets[3] == 3);
     drape_tetgen_mesh_free(&m);
 }
@@ -85,8 +87,8 @@ static void rejects_bad_input(st_run *t)
         {NULL, "1 4 0\n1 1 2 3 0\n", "t.ele:2:", "'0', is out of range: the points are 1 to 5"},
         {NULL, "1 4 0\n1 1 2 3 6\n", "t.ele:2:", "'6', is out of range: the points are 1 to 5"},
         {NULL, "1 4 0\n1 1 3 2 4\n", "t.ele:2:", "tetrahedron 1 is inverted"},
-        {"4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n", "1 4 0\n1 1 2 3 4\n", "t.ele:2:",
-         "tetrahedron 1 is degenerate"},
+        {"4 3 0 0\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n", "1 4 0\n1 1 2 3 4\n",
+         "t.ele:2:", "tetrahedron 1 is degenerate"},
         {NULL, "1 4 0\n1 1 2 2 4\n", "t.ele:2:", "names point 2 twice"},
         {NULL, "3 4 0\n1 1 2 3 4\n2 2 3 4 5\n", "t.ele:3:", "ends after 2 of the 3 tetrahedra"},
         {NULL, "1 4 0\n2 1 2 3 4\n", "t.ele:2:", "tetrahedron index '2' is out of order"},
@@ -94,8 +96,8 @@ static void rejects_bad_input(st_run *t)
         {NULL, "1 7 0\n", "t.ele:1:", "7 nodes per tetrahedron"},
         {NULL, "", "t.ele:0:", "the file is empty"},
         {"5 3 0 0\n1 0 0 0\n2 1 0 0\n", "", "t.node:3:", "ends after 2 of the 5 points"},
-        {"4 3 0 0\n1 0 0 0\n2 1 nan 0\n3 0 1 0\n4 0 0 1\n", "", "t.node:3:",
-         "coordinate y of point 2, 'nan', is not a finite number"},
+        {"4 3 0 0\n1 0 0 0\n2 1 nan 0\n3 0 1 0\n4 0 0 1\n", "",
+         "t.node:3:", "coordinate y of point 2, 'nan', is not a finite number"},
         {"4 2 0 0\n", "", "t.node:1:", "dimension 2"},
         {"4 3 0 0\n1 0 0 0\n3 1 0 0\n", "", "t.node:3:", "point index 3 is out of order"},
         {"four 3 0 0\n", "", "t.node:1:", "'four', is not a count"},
@@ -103,8 +105,10 @@ static void rejects_bad_input(st_run *t)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         drape_tetgen_mesh m;
         drape_scene_error e;
-        CHECK_MSG(t, read_text(bad[i].node ? bad[i].node : unit_nodes, bad[i].ele, &m, &e) ==
-                         DRAPE_SCENE_BAD_INPUT, "case %zu was accepted", i);
+        CHECK_MSG(t,
+                  read_text(bad[i].node ? bad[i].node : unit_nodes, bad[i].ele, &m, &e) ==
+                      DRAPE_SCENE_BAD_INPUT,
+                  "case %zu was accepted", i);
         CHECK_MSG(t, st_has_all(e.message, bad[i].where, bad[i].what, NULL), "case %zu", i);
         CHECK(t, m.vertices == NULL && m.tets == NULL);
     }
@@ -124,21 +128,30 @@ static void scene_section(st_run *t)
 {
     drape_scene *s;
     drape_scene_error e;
-    CHECK_MSG(t, load("{\"version\": 1, \"tet_meshes\": [{\"name\": \"block\", "
-                      "\"node\": \"../../../scenes/meshes/block.node\", \"ele\": "
-                      "\"../../../scenes/meshes/block.ele\", \"youngs_modulus\": 2000}]}",
-                      &s, &e) == DRAPE_SCENE_BAD_INPUT, "a path outside the scene was read");
+    CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"name\": \"block\", "
+                   "\"node\": \"../../../scenes/meshes/block.node\", \"ele\": "
+                   "\"../../../scenes/meshes/block.ele\", \"youngs_modulus\": 2000}]}",
+                   &s, &e) == DRAPE_SCENE_BAD_INPUT,
+              "a path outside the scene was read");
     CHECK(t, st_has_all(e.message, "$.tet_meshes[0].node", "own directory", NULL));
-    CHECK_MSG(t, load("{\"version\": 1, \"tet_meshes\": [{\"node\": \"tetgen/bad.node\", "
-                      "\"ele\": \"tetgen/bad.ele\"}]}", &s, &e) == DRAPE_SCENE_BAD_INPUT, "bad");
+    CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"node\": \"tetgen/bad.node\", "
+                   "\"ele\": \"tetgen/bad.ele\"}]}",
+                   &s, &e) == DRAPE_SCENE_BAD_INPUT,
+              "bad");
     CHECK(t, st_has_all(e.message, "$.tet_meshes[0].ele", "bad.ele:3:", "is out of range", NULL));
-    CHECK_MSG(t, load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/open.obj\"}]}", &s,
-                      &e) == DRAPE_SCENE_BAD_INPUT, "open surface accepted");
+    CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/open.obj\"}]}", &s,
+                   &e) == DRAPE_SCENE_BAD_INPUT,
+              "open surface accepted");
     CHECK(t, st_has_all(e.message, "$.tet_meshes[0].surface", "open.obj", "is not closed",
                         "belongs to 1 faces", NULL));
-    CHECK_MSG(t, load("{\"version\": 1, \"tet_meshes\": [{\"node\": \"tetgen/good.node\", \"ele\": "
-                      "\"tetgen/good.ele\", \"youngs_modulus\": 5000, \"translate\": [0, 1, 0]}]}",
-                      &s, &e) == DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"node\": \"tetgen/good.node\", \"ele\": "
+                   "\"tetgen/good.ele\", \"youngs_modulus\": 5000, \"translate\": [0, 1, 0]}]}",
+                   &s, &e) == DRAPE_SCENE_OK,
+              "%s", e.message);
     drape_world *w = drape_scene_world(s);
     CHECK(t, drape_world_particle_count(w) == 5 &&
                  drape_world_constraint_count(w, DRAPE_CONSTRAINT_NEO_HOOKEAN) == 2);
@@ -166,9 +179,11 @@ static void tetrahedralises_a_surface(st_run *t)
 {
     drape_scene *s;
     drape_scene_error e;
-    CHECK_MSG(t, load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/box.obj\", "
-                      "\"max_volume\": 0.0002, \"youngs_modulus\": 0}]}", &s, &e) ==
-                     DRAPE_SCENE_OK, "%s", e.message);
+    CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/box.obj\", "
+                   "\"max_volume\": 0.0002, \"youngs_modulus\": 0}]}",
+                   &s, &e) == DRAPE_SCENE_OK,
+              "%s", e.message);
     drape_world *w = drape_scene_world(s);
     const uint32_t tets = drape_world_constraint_count(w, DRAPE_CONSTRAINT_VOLUME);
     double volume = 0.0;

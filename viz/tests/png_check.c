@@ -1,17 +1,14 @@
 /* Checks on the viewer's PNG screenshots, for the viz.* tests.
  *
- *   png_check image FILE MIN MAX   the image is not blank, and the cloth (its warm orange/red pixels)
- *                                  covers a fraction of it in [MIN, MAX]
- *   png_check differ A B MIN       at least a fraction MIN of the pixels differ between A and B
- *   png_check same A B MAX         at most a fraction MAX of the pixels differ
- *   png_check hue FILE R G B MIN   at least a fraction MIN of the pixels have the hue of the colour
- *                                  (R, G, B in [0, 1]), within 12 degrees, and are saturated (an
- *                                  object's colour, however it is lit)
- *   png_check notblank FILE MIN    at least a fraction MIN of the pixels differ from the most
- *                                  common colour (the background)
- *   png_check writer DIR           the PNG writer: checksums against known values, and images of
- *                                  several sizes (one over 64 KiB, several deflate blocks) written
- *                                  and read back
+ *   png_check image FILE MIN MAX   the image is not blank, and the cloth (its warm orange/red
+ * pixels) covers a fraction of it in [MIN, MAX] png_check differ A B MIN       at least a fraction
+ * MIN of the pixels differ between A and B png_check same A B MAX         at most a fraction MAX of
+ * the pixels differ png_check hue FILE R G B MIN   at least a fraction MIN of the pixels have the
+ * hue of the colour (R, G, B in [0, 1]), within 12 degrees, and are saturated (an object's colour,
+ * however it is lit) png_check notblank FILE MIN    at least a fraction MIN of the pixels differ
+ * from the most common colour (the background) png_check writer DIR           the PNG writer:
+ * checksums against known values, and images of several sizes (one over 64 KiB, several deflate
+ * blocks) written and read back
  *
  * The reader handles what viz/png.c writes, strictly: 8-bit RGB, no interlace, a zlib stream of
  * stored deflate blocks, filter type 0; every CRC and the Adler-32 are verified. Exit status 0 when
@@ -235,10 +232,7 @@ static int check_hue(const char *path, double r, double g, double b, double min)
     return 0;
 }
 
-static int compare_pixels(const void *a, const void *b)
-{
-    return memcmp(a, b, 3);
-}
+static int compare_pixels(const void *a, const void *b) { return memcmp(a, b, 3); }
 
 static int check_notblank(const char *path, double min)
 {
@@ -263,8 +257,10 @@ static int check_notblank(const char *path, double min)
     const double fraction = 1.0 - (double)best / (double)n;
     printf("%s: %.2f%% of the pixels differ from the most common colour\n", path, 100.0 * fraction);
     if (fraction < min) {
-        fprintf(stderr, "png_check: %s is blank: %.2f%% of the pixels are not the background, "
-                        "expected >= %.2f%%\n", path, 100.0 * fraction, 100.0 * min);
+        fprintf(stderr,
+                "png_check: %s is blank: %.2f%% of the pixels are not the background, "
+                "expected >= %.2f%%\n",
+                path, 100.0 * fraction, 100.0 * min);
         return 1;
     }
     return 0;
@@ -322,8 +318,8 @@ static int check_writer(const char *dir)
         }
         if (!read_png(path, &back))
             return 1;
-        const bool same = back.width == w && back.height == h &&
-                          !memcmp(back.rgb, rgb, (size_t)w * h * 3);
+        const bool same =
+            back.width == w && back.height == h && !memcmp(back.rgb, rgb, (size_t)w * h * 3);
         free(back.rgb);
         free(rgb);
         if (!same) {

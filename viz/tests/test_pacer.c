@@ -57,7 +57,8 @@ int main(void)
     wall = run(&slow, 0.0, 10.0, 0.002, 0.050, &most);
     const double ratio = slow.simulated / wall;
     printf("slow solver: %.3f s simulated in %.3f s (%.3f), factor %.3f, at most %d steps a "
-           "frame\n", slow.simulated, wall, ratio, slow.factor, most);
+           "frame\n",
+           slow.simulated, wall, ratio, slow.factor, most);
     CHECK(most == 1);
     CHECK(ratio > 0.25 && ratio < 0.4); /* 1/60 s simulated per 52 ms frame: 0.32 */
     CHECK(fabs(slow.factor - ratio) < 0.03);

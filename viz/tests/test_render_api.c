@@ -4,7 +4,8 @@
  *   (the triangles below run counter-clockwise seen from above).
  * - After a fall onto a sphere the OpenCL backend's render data (normals from the device's kernel)
  *   match the CPU backend's (the same maths in kernels/drape_shared.h) and every normal is unit.
- * - Without an OpenGL context there is no sharing: bind and update fail with DRAPE_ERROR_UNSUPPORTED.
+ * - Without an OpenGL context there is no sharing: bind and update fail with
+ * DRAPE_ERROR_UNSUPPORTED.
  * - Bad triangles are refused and leave the world as it was; particles added after the triangles
  *   get zero normals.
  * Without an OpenCL device the comparison is skipped (the CPU checks still run). */
@@ -15,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 static int logged_errors;
 static void quiet_log(drape_log_level level, const char *message, void *user)

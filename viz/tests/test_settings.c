@@ -1,5 +1,5 @@
-/* viz.settings: the parameter panel's C interface (viz/settings.c), which the Dear ImGui panel calls,
- * without a window.
+/* viz.settings: the parameter panel's C interface (viz/settings.c), which the Dear ImGui panel
+ * calls, without a window.
  *
  * - A panel change of iterations applies to the next step: the world stepped after the change moves
  *   exactly like one given that iteration count through drape_world_set_def, and unlike the world
@@ -21,7 +21,8 @@ static bool same_positions(const drape_world *a, const drape_world *b)
     drape_vec3 *xa = malloc(n * sizeof *xa), *xb = malloc(n * sizeof *xb);
     bool same = xa && xb && n == drape_world_particle_count(b) &&
                 drape_world_get_positions(a, 0, n, xa) == DRAPE_OK &&
-                drape_world_get_positions(b, 0, n, xb) == DRAPE_OK && !memcmp(xa, xb, n * sizeof *xa);
+                drape_world_get_positions(b, 0, n, xb) == DRAPE_OK &&
+                !memcmp(xa, xb, n * sizeof *xa);
     free(xa);
     free(xb);
     return same;
@@ -41,7 +42,8 @@ int main(void)
     CHECK(viz_settings_read(panel.world, &before));
     CHECK(before.iterations == 8 && before.substeps == 4);
     CHECK(before.family[VIZ_FAMILY_STRETCH].present && !before.family[VIZ_FAMILY_STRETCH].xpbd);
-    CHECK(before.family[VIZ_FAMILY_BEND].present && before.family[VIZ_FAMILY_BEND].stiffness == 0.2f);
+    CHECK(before.family[VIZ_FAMILY_BEND].present &&
+          before.family[VIZ_FAMILY_BEND].stiffness == 0.2f);
     CHECK(!before.family[VIZ_FAMILY_HINGE].present);
     after = before;
     CHECK(viz_settings_equal(&before, &after));

@@ -63,7 +63,8 @@ static void check_builtins(void)
 
 static void check_file_and_resolution(void)
 {
-    viz_sim s = {.scene_name = DRAPE_SCENES_DIR "/flag.json", .resolution = 12,
+    viz_sim s = {.scene_name = DRAPE_SCENES_DIR "/flag.json",
+                 .resolution = 12,
                  .backend = DRAPE_BACKEND_CPU};
     CHECK(viz_sim_build(&s));
     CHECK(s.world && drape_world_particle_count(s.world) == 144);

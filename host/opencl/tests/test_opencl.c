@@ -2,12 +2,12 @@
  *
  *     drape_opencl_tests <test name> [scratch directory]
  *
- * A tiny RUN/ENSURE harness in the Box2D manner: ENSURE fails the test with file, line and condition.
- * Tests that need an OpenCL device return SKIP (77, the ctest SKIP_RETURN_CODE) when there is none,
- * so the tree builds and passes without OpenCL drivers; "gpu" skips unless a GPU is present. Log
- * messages are captured, so the tests check what the user would read, not just the result codes;
- * errors and warnings are also printed (every message with DRAPE_TEST_VERBOSE=1).
- * The environment of each test (DRAPE_DEVICE, DRAPE_CACHE_DIR, OCL_ICD_VENDORS) is set by
+ * A tiny RUN/ENSURE harness in the Box2D manner: ENSURE fails the test with file, line and
+ * condition. Tests that need an OpenCL device return SKIP (77, the ctest SKIP_RETURN_CODE) when
+ * there is none, so the tree builds and passes without OpenCL drivers; "gpu" skips unless a GPU is
+ * present. Log messages are captured, so the tests check what the user would read, not just the
+ * result codes; errors and warnings are also printed (every message with DRAPE_TEST_VERBOSE=1). The
+ * environment of each test (DRAPE_DEVICE, DRAPE_CACHE_DIR, OCL_ICD_VENDORS) is set by
  * CMakeLists.txt.
  */
 #include "dr_cl.h"
@@ -27,7 +27,7 @@
 #define ENSURE(cond)                                                                               \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: ENSURE failed: %s\n", __FILE__, __LINE__, #cond);               \
+            fprintf(stderr, "%s:%d: ENSURE failed: %s\n", __FILE__, __LINE__, #cond);              \
             return 1;                                                                              \
         }                                                                                          \
     } while (0)
@@ -55,14 +55,13 @@ static void capture_log(drape_log_level level, const char *message, void *user)
     /* errors and warnings also go to the test's output, for ctest --output-on-failure */
     if (level != DRAPE_LOG_INFO || getenv("DRAPE_TEST_VERBOSE"))
         printf("log %s: %s\n",
-               level == DRAPE_LOG_ERROR ? "error" : level == DRAPE_LOG_WARNING ? "warning" : "info",
+               level == DRAPE_LOG_ERROR     ? "error"
+               : level == DRAPE_LOG_WARNING ? "warning"
+                                            : "info",
                message);
 }
 
-static void capture_clear(capture *c)
-{
-    memset(c, 0, sizeof *c);
-}
+static void capture_clear(capture *c) { memset(c, 0, sizeof *c); }
 
 /* A context on the default device, cache off, messages captured. */
 static drape_result make_context(capture *c, const char *cache_dir, dr_cl_context **out)
@@ -199,7 +198,8 @@ static int test_devices(void)
     ENSURE(dr_cl_device_choose(&logger, &list, part, NULL, &index) == DRAPE_OK);
     ENSURE(strstr(list.devices[index].platform, part) != NULL ||
            strstr(list.devices[index].name, part) != NULL);
-    /* by the platform vendor: PoCL's device and platform names do not say "pocl", its vendor does */
+    /* by the platform vendor: PoCL's device and platform names do not say "pocl", its vendor does
+     */
     for (uint32_t i = 0; i < list.count; ++i)
         if (strcmp(list.devices[i].platform_vendor, "The pocl project") == 0) {
             ENSURE(dr_cl_device_choose(&logger, &list, "POCL", NULL, &index) == DRAPE_OK);
@@ -421,7 +421,8 @@ static int run_probe(dr_cl_context *ctx, uint32_t n, uint32_t seed)
         src[i] = rnd(&seed) * 100.0f;
     cl_mem a = NULL, b = NULL;
     ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_ONLY, padded * 16, "probe source", &a) == DRAPE_OK);
-    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, padded * 16, "probe target", &b) == DRAPE_OK);
+    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, padded * 16, "probe target", &b) ==
+           DRAPE_OK);
     ENSURE(dr_cl_buffer_write(ctx, a, 0, padded * 16, src) == DRAPE_OK);
     const float sentinel = -7.25f;
     ENSURE(dr_cl_buffer_fill(ctx, b, &sentinel, sizeof sentinel, 0, padded * 16) == DRAPE_OK);
@@ -933,7 +934,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i)
         if (strcmp(tests[i].name, argv[1]) == 0) {
             int result = tests[i].run();
-            printf("%s: %s\n", argv[1], result == 0 ? "passed" : result == SKIP ? "skipped" : "FAILED");
+            printf("%s: %s\n", argv[1],
+                   result == 0      ? "passed"
+                   : result == SKIP ? "skipped"
+                                    : "FAILED");
             return result;
         }
     fprintf(stderr, "no test named %s\n", argv[1]);

@@ -1,6 +1,7 @@
 /* A program outside the drape tree, built against an installed drape (tests/install/check.sh): it
  * checks that the header and the library it links are the same version, drops a cloth pinned at two
- * corners for one simulated second on the CPU reference and checks that it fell and stayed finite. */
+ * corners for one simulated second on the CPU reference and checks that it fell and stayed finite.
+ */
 #include <drape/drape.h>
 
 #include <math.h>
@@ -27,7 +28,8 @@ int main(void)
         if (drape_world_step(world) != DRAPE_OK)
             return 1;
     drape_vec3 *x = malloc(info.particle_count * sizeof *x);
-    if (!x || drape_world_get_positions(world, info.first_particle, info.particle_count, x) != DRAPE_OK)
+    if (!x ||
+        drape_world_get_positions(world, info.first_particle, info.particle_count, x) != DRAPE_OK)
         return 1;
     float lowest = x[0].y;
     for (uint32_t i = 0; i < info.particle_count; ++i) {

@@ -7,7 +7,8 @@
 
 int main(void)
 {
-    static const char json[] = "{\"version\": 1, \"name\": \"outside\", \"ropes\": [{\"count\": 8}]}";
+    static const char json[] =
+        "{\"version\": 1, \"name\": \"outside\", \"ropes\": [{\"count\": 8}]}";
     drape_scene *scene = NULL;
     drape_scene_error err;
     if (drape_scene_load_buffer(json, strlen(json), "outside.json", NULL, &scene, &err) !=

@@ -5,12 +5,8 @@
 include(CMakePackageConfigHelpers)
 set(DRAPE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/drape)
 
-set(drape_install_targets drape)
-if(TARGET drape_scene)
-  set_target_properties(drape_scene PROPERTIES EXPORT_NAME scene)
-  list(APPEND drape_install_targets drape_scene)
-endif()
-install(TARGETS ${drape_install_targets} EXPORT drapeTargets
+set_target_properties(drape_scene PROPERTIES EXPORT_NAME scene)
+install(TARGETS drape drape_scene EXPORT drapeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

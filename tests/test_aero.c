@@ -4,7 +4,8 @@
  * input is refused with the parameter named. Runs on the backend tu_def() picks (core.aero on the
  * CPU, opencl.core.aero).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -253,12 +254,12 @@ static void test_bad_input(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_aero(void)
 {
     RUN_TEST(test_flag_keeps_fluttering);
     RUN_TEST(test_triangle_forces);
     RUN_TEST(test_turbulence_is_seeded);
     RUN_TEST(test_zero_coefficients_change_nothing);
     RUN_TEST(test_bad_input);
-    return th_finish();
+    return test_finish();
 }

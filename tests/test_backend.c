@@ -1,13 +1,16 @@
 /* The OpenCL backend's choices and faults, through the public API.
  *
- *   test_backend            device choice, a device too small for the cloth, profile, diagnostics
- *   test_backend no-device  run by ctest with OCL_ICD_VENDORS pointing at an empty folder, so that
- *                           the ICD loader finds no platform: AUTO falls back to the CPU with a
- *                           warning, OPENCL is an error, listing devices says why.
+ *   drape_core_tests backend            device choice, a device too small for the cloth,
+ *                                       profile, diagnostics
+ *   drape_core_tests backend no-device  run by ctest with OCL_ICD_VENDORS pointing at an empty
+ *                                       folder, so that the ICD loader finds no platform: AUTO
+ *                                       falls back to the CPU with a warning, OPENCL is an error,
+ *                                       listing devices says why.
  * Without an OpenCL device the first form skips (77).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -237,11 +240,13 @@ static void no_platform(void)
     drape_world_destroy(w);
 }
 
-int main(int argc, char **argv)
+int suite_backend(void)
 {
+    int argc = test_argc();
+    char **argv = test_argv();
     if (argc > 1 && !strcmp(argv[1], "no-device")) {
         RUN_TEST(no_platform);
-        return th_finish();
+        return test_finish();
     }
     uint32_t devices = 0;
     tu_log quiet = {0};
@@ -255,5 +260,5 @@ int main(int argc, char **argv)
     RUN_TEST(allocation_message_names_bytes);
     RUN_TEST(profile_and_diagnostics);
     RUN_TEST(launches_per_step);
-    return th_finish();
+    return test_finish();
 }

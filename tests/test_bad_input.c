@@ -8,7 +8,8 @@
  * under AddressSanitizer and UndefinedBehaviorSanitizer).
  */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2: capturing stderr */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdint.h>
@@ -542,12 +543,12 @@ static void test_result_strings_and_default_log(void)
                "drape_log_stderr wrote \"%s\"", text);
 }
 
-int main(void)
+int suite_bad_input(void)
 {
     RUN_TEST(test_bad_world_defs);
     RUN_TEST(test_bad_particles_constraints_colliders);
     RUN_TEST(test_defs_not_from_defaults);
     RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
-    return th_finish();
+    return test_finish();
 }

@@ -4,7 +4,8 @@
  * or the parameter named. Runs on the backend tu_def() picks (core.balloons on the CPU,
  * opencl.core.balloons).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -242,11 +243,11 @@ static void test_bad_balloons(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_balloons(void)
 {
     RUN_TEST(test_free_balloon_inflates);
     RUN_TEST(test_squeezed_balloon_holds);
     RUN_TEST(test_icosphere);
     RUN_TEST(test_bad_balloons);
-    return th_finish();
+    return test_finish();
 }

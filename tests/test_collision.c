@@ -12,7 +12,8 @@
  * last 100 of 200 steps); with static 0.5 and kinetic 0.4, both below tan 30, it slides,
  * accelerating at about g (sin 30 - 0.4 cos 30) = 1.50 m/s^2.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -195,12 +196,12 @@ static void test_friction_below_tan_angle_slides(void)
     ENSURE_NEAR(a, expected, 0.1 * expected);
 }
 
-int main(void)
+int suite_collision(void)
 {
     RUN_TEST(test_cloth_on_sphere_stays_outside);
     RUN_TEST(test_cloth_thrown_at_plane_stays_outside);
     RUN_TEST(test_capsule_static_and_moving_keep_cloth_out);
     RUN_TEST(test_friction_above_tan_angle_holds_on_slope);
     RUN_TEST(test_friction_below_tan_angle_slides);
-    return th_finish();
+    return test_finish();
 }

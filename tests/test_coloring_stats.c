@@ -6,7 +6,8 @@
  * bound is known: 12 for structural + shear + skip-one bending (4 + 4 + 4 at an interior particle).
  * The report follows the world: adding constraints recolours, and all three orders are valid.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -151,10 +152,10 @@ static void test_dihedral_and_attachment_coloring_follows_the_world(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_coloring_stats(void)
 {
     RUN_TEST(test_cloth_coloring_stats);
     RUN_TEST(test_builder_order_reaches_the_bound);
     RUN_TEST(test_dihedral_and_attachment_coloring_follows_the_world);
-    return th_finish();
+    return test_finish();
 }

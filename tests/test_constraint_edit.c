@@ -4,7 +4,8 @@
  * (one attachment added or removed) recolours the attachments alone, never the cloth, and steps
  * exactly like a world that recoloured everything.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -239,11 +240,11 @@ static void test_grab_recolours_attachments_only(void)
     drape_world_destroy(full);
 }
 
-int main(void)
+int suite_constraint_edit(void)
 {
     RUN_TEST(test_get_distances);
     RUN_TEST(test_set_stiffness);
     RUN_TEST(test_set_def_refreshes_stiffness);
     RUN_TEST(test_grab_recolours_attachments_only);
-    return th_finish();
+    return test_finish();
 }

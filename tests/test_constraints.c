@@ -16,7 +16,8 @@
  * - Attachment: a particle tied to a point hangs at it under gravity, follows the point when it
  *   moves, falls freely once the attachment is removed; removed ids are reused.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -346,7 +347,7 @@ static void test_cloth_triangles_carry_the_dihedrals(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_constraints(void)
 {
     RUN_TEST(test_stiff_distance_converges_to_rest_length);
     RUN_TEST(test_negative_rest_length_takes_current_distance);
@@ -354,5 +355,5 @@ int main(void)
     RUN_TEST(test_dihedral_hinge_returns_to_rest_angle);
     RUN_TEST(test_attachment_holds_follows_and_releases);
     RUN_TEST(test_cloth_triangles_carry_the_dihedrals);
-    return th_finish();
+    return test_finish();
 }

@@ -13,7 +13,8 @@
  *  - an unstable mass-spring cloth makes drape_world_step return DRAPE_ERROR_NON_FINITE, naming a
  *    particle and a phase, and leaves no NaN behind a successful step.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -278,17 +279,8 @@ static void test_chain_comes_to_rest_at_one_substep(void)
 static void test_unstable_step_reports_non_finite(void)
 {
     tu_log log;
-    drape_world_def def = tu_def(&log);
-    def.mode = DRAPE_MODE_MASS_SPRING;
-    def.substeps = 1;
-    def.spring_stiffness = 5000.0f; /* far past the explicit stability limit at h = 1/60 s */
-    drape_world *w = tu_world(&def);
+    drape_world *w = tu_unstable_cloth(&log);
     ENSURE(w);
-    drape_cloth_def cd = drape_default_cloth_def();
-    cd.nx = cd.ny = 16;
-    cd.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10;
-    cd.velocity = tu_v3(0.0f, 0.0f, 1.0f);
-    ENSURE_OK(drape_world_add_cloth(w, &cd, NULL));
     drape_result r = DRAPE_OK;
     int step = 0;
     for (; step < 600 && r == DRAPE_OK; ++step)
@@ -318,7 +310,7 @@ static void test_stable_steps_report_nothing(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_contact(void)
 {
     RUN_TEST(test_cloth_on_sphere_comes_to_rest);
     RUN_TEST(test_fast_particle_never_tunnels);
@@ -327,5 +319,5 @@ int main(void)
     RUN_TEST(test_chain_comes_to_rest_at_one_substep);
     RUN_TEST(test_unstable_step_reports_non_finite);
     RUN_TEST(test_stable_steps_report_nothing);
-    return th_finish();
+    return test_finish();
 }

@@ -9,7 +9,8 @@
  *   distance, dihedral and attachment constraints pull on it, not when it sits inside colliders,
  * and not when it is pinned part way through a run.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -194,11 +195,11 @@ static void test_pinned_cloth_edge_and_late_pin(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_integration(void)
 {
     RUN_TEST(test_free_fall_is_semi_implicit_euler_bitwise);
     RUN_TEST(test_free_fall_other_gravity_dt_substeps);
     RUN_TEST(test_pinned_particle_never_moves);
     RUN_TEST(test_pinned_cloth_edge_and_late_pin);
-    return th_finish();
+    return test_finish();
 }

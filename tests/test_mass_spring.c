@@ -8,7 +8,8 @@
  *   integrator, and on the exact parabola x0 + v0 t + g t^2 / 2 under velocity Verlet, which is
  * exact for constant acceleration (and so differs from Euler by g h t / 2, 3.1 cm after 1.5 s).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -158,11 +159,11 @@ static void test_defaults_are_stable_on_the_default_cloth(void)
     }
 }
 
-int main(void)
+int suite_mass_spring(void)
 {
     RUN_TEST(test_hanging_spring_static_extension);
     RUN_TEST(test_free_particle_semi_implicit_euler_bitwise);
     RUN_TEST(test_free_particle_velocity_verlet_parabola);
     RUN_TEST(test_defaults_are_stable_on_the_default_cloth);
-    return th_finish();
+    return test_finish();
 }

@@ -12,7 +12,8 @@
  * Momenta are computed in double from read-back (test_util.c): P = sum m v, L = sum m x x v about
  * the world origin; "relative" is |Q(t) - Q(0)| / |Q(0)|.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -173,10 +174,10 @@ static void test_damping_conserves_momentum_and_damps_deformation(void)
     ENSURE_LE(damped.dL, floats ? 1e-4 : 1e-5);
 }
 
-int main(void)
+int suite_momentum(void)
 {
     RUN_TEST(test_stretch_shear_skip_one_conserve_momentum);
     RUN_TEST(test_dihedral_bending_conserves_momentum);
     RUN_TEST(test_damping_conserves_momentum_and_damps_deformation);
-    return th_finish();
+    return test_finish();
 }

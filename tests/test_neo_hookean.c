@@ -3,7 +3,8 @@
  * is refined, and bad tetrahedra and materials are refused with a message that names them. Runs on
  * the CPU reference (core.neo_hookean); opencl.parity checks the device against it.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -178,11 +179,11 @@ static void test_tet_mesh_builder(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_neo_hookean(void)
 {
     RUN_TEST(test_rest_shape_is_kept);
     RUN_TEST(test_bad_tetrahedra);
     RUN_TEST(test_tet_mesh_builder);
     RUN_TEST(test_cantilever_converges);
-    return th_finish();
+    return test_finish();
 }

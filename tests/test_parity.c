@@ -9,7 +9,8 @@
  * scenes are held to the float bound of docs/opencl-variants.md instead, and the bitwise check is
  * skipped. Skips (77) without OpenCL.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -487,7 +488,7 @@ static void parity(void)
     }
 }
 
-int main(void)
+int suite_parity(void)
 {
     uint32_t devices = 0;
     if (drape_list_devices(NULL, 0, &devices, tu_log_capture, &(tu_log){0}) != DRAPE_OK ||
@@ -496,5 +497,5 @@ int main(void)
         return 77;
     }
     RUN_TEST(parity);
-    return th_finish();
+    return test_finish();
 }

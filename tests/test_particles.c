@@ -18,7 +18,8 @@
  *    them; a radius larger than the scene gives a finite result; a million particles at one point
  *    make the step fail with a message about the grid, quickly, and leave a finite state.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -397,9 +398,9 @@ static void test_a_million_particles_at_one_point(void)
     }
     ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
     free(p);
-    double t0 = th_now();
+    double t0 = test_now();
     ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
-    printf("  the step took %.3g s: %s\n", th_now() - t0, log.last);
+    printf("  the step took %.3g s: %s\n", test_now() - t0, log.last);
     ENSURE(tu_log_has(&log, "1000000 particles fell into one grid bucket"));
     drape_vec3 x;
     ENSURE_OK(drape_world_get_positions(w, N - 1, 1, &x));
@@ -407,7 +408,7 @@ static void test_a_million_particles_at_one_point(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_particles(void)
 {
     RUN_TEST(test_free_space_momentum_and_energy);
     RUN_TEST(test_mass_ratio_stacking);
@@ -418,5 +419,5 @@ int main(void)
     RUN_TEST(test_radius_larger_than_the_scene);
     RUN_TEST(test_a_million_particles_at_one_point);
     RUN_TEST(test_balls_settle_in_a_box);
-    return th_finish();
+    return test_finish();
 }

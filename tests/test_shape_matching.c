@@ -4,7 +4,8 @@
  * what is wrong. Runs on the backend tu_def() picks (core.shape_matching on the CPU,
  * opencl.core.shape_matching).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -165,11 +166,11 @@ static void test_bad_clusters(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_shape_matching(void)
 {
     RUN_TEST(test_rigid_cluster_stays_rigid);
     RUN_TEST(test_soft_cluster_gives_and_recovers);
     RUN_TEST(test_two_particle_cluster);
     RUN_TEST(test_bad_clusters);
-    return th_finish();
+    return test_finish();
 }

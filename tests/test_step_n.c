@@ -3,7 +3,8 @@
  * no read of the non-finite check), and a non-finite state still reported. Runs on the backend
  * tu_def() picks (core.step_n on the CPU, opencl.core.step_n.VARIANT).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -84,17 +85,8 @@ static void test_one_wait_for_many_steps(void)
 static void test_non_finite_reported(void)
 {
     tu_log log;
-    drape_world_def def = tu_def(&log);
-    def.mode = DRAPE_MODE_MASS_SPRING;
-    def.substeps = 1;
-    def.spring_stiffness = 5000.0f; /* far past the explicit stability limit at h = 1/60 s */
-    drape_world *w = tu_world(&def);
+    drape_world *w = tu_unstable_cloth(&log);
     ENSURE(w);
-    drape_cloth_def cd = drape_default_cloth_def();
-    cd.nx = cd.ny = 16;
-    cd.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10;
-    cd.velocity = tu_v3(0.0f, 0.0f, 1.0f);
-    ENSURE_OK(drape_world_add_cloth(w, &cd, NULL));
     drape_result r = drape_world_step_n(w, 600);
     printf("  \"%s\": %s\n", drape_result_string(r), log.last);
     ENSURE_RESULT(r, DRAPE_ERROR_NON_FINITE);
@@ -106,10 +98,10 @@ static void test_non_finite_reported(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_step_n(void)
 {
     RUN_TEST(test_same_bits_as_single_steps);
     RUN_TEST(test_one_wait_for_many_steps);
     RUN_TEST(test_non_finite_reported);
-    return th_finish();
+    return test_finish();
 }

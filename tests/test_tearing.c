@@ -3,7 +3,8 @@
  * tear; a breakable link breaks past its limit and only then; limits below 1 are refused by name.
  * Runs on the backend tu_def() picks (core.tearing on the CPU, opencl.core.tearing).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -269,10 +270,10 @@ static void test_bad_tear_input(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_tearing(void)
 {
     RUN_TEST(test_cloth_tears_in_two);
     RUN_TEST(test_link_breaks_past_its_limit);
     RUN_TEST(test_bad_tear_input);
-    return th_finish();
+    return test_finish();
 }

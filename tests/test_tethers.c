@@ -2,7 +2,8 @@
  * iterations, the cloth builder's choice of anchors, the one-sided constraint, its colouring and
  * its bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -232,12 +233,12 @@ static void test_bad_tethers(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_tethers(void)
 {
     RUN_TEST(test_curtain_stretches_five_times_less);
     RUN_TEST(test_builder_ties_each_particle_to_its_nearest_pin);
     RUN_TEST(test_no_tethers_without_pins_or_when_off);
     RUN_TEST(test_one_sided);
     RUN_TEST(test_bad_tethers);
-    return th_finish();
+    return test_finish();
 }

@@ -81,6 +81,28 @@ bool tu_kernel_as_asked(const drape_world *world)
     return false;
 }
 
+drape_world *tu_unstable_cloth(tu_log *log)
+{
+    drape_world_def def = tu_def(log);
+    def.mode = DRAPE_MODE_MASS_SPRING;
+    def.substeps = 1;
+    def.spring_stiffness = 5000.0f; /* far past the explicit stability limit at h = 1/60 s */
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NULL;
+    drape_cloth_def cd = drape_default_cloth_def();
+    cd.nx = cd.ny = 16;
+    cd.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10;
+    cd.velocity = tu_v3(0.0f, 0.0f, 1.0f);
+    drape_result r = drape_world_add_cloth(w, &cd, NULL);
+    if (r != DRAPE_OK) {
+        fprintf(stderr, "tu_unstable_cloth: drape_world_add_cloth: %s\n", drape_result_string(r));
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
 bool tu_step(drape_world *world, int n)
 {
     for (int i = 0; i < n; ++i) {

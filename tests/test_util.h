@@ -37,6 +37,11 @@ bool tu_kernel_as_asked(const drape_world *world);
  * for the float-sums runs): the damping's global sums are then floats, and the tests hold the
  * backend to the bounds documented in docs/opencl-variants.md instead of the fp64 ones. */
 bool tu_float_sums(void);
+/* A world whose state turns non-finite within 600 steps: a 16 x 16 mass-spring cloth pinned at two
+ * corners and moving, its springs (5000 N/m) far past the explicit stability limit at one substep
+ * of 1/60 s, on the backend tu_def() picks, its log sent to `log`. NULL (with a message on stderr)
+ * on failure. */
+drape_world *tu_unstable_cloth(tu_log *log);
 /* Steps n times; false (with a message on stderr) if a step fails. */
 bool tu_step(drape_world *world, int n);
 

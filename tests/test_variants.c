@@ -2,12 +2,13 @@
  * suite, each is chosen by the def, by $DRAPE_DISTANCE_KERNEL, or by device type, and all give
  * bitwise the CPU reference's state.
  *
- * Usage: test_variants VARIANT... where the arguments are the variants ctest runs the OpenCL core
- * and parity tests with (tests/CMakeLists.txt); a variant of the enum missing from them fails here,
- * so that a new kernel cannot go untested. Skips (77) without OpenCL.
+ * Usage: drape_core_tests variants VARIANT... where the arguments are the variants ctest runs the
+ * OpenCL core and parity tests with (tests/CMakeLists.txt); a variant of the enum missing from them
+ * fails here, so that a new kernel cannot go untested. Skips (77) without OpenCL.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -141,8 +142,10 @@ static void choice_and_override(void)
     unsetenv("DRAPE_DISTANCE_KERNEL");
 }
 
-int main(int argc, char **argv)
+int suite_variants(void)
 {
+    int argc = test_argc();
+    char **argv = test_argv();
     listed_count = argc - 1;
     listed = argv + 1;
     RUN_TEST(every_variant_is_run_by_ctest);
@@ -150,9 +153,9 @@ int main(int argc, char **argv)
     if (drape_list_devices(NULL, 0, &devices, tu_log_capture, &(tu_log){0}) != DRAPE_OK ||
         devices == 0) {
         printf("no OpenCL device: the variants themselves are skipped\n");
-        return th_finish() ? 1 : 77;
+        return test_finish() ? 1 : 77;
     }
     RUN_TEST(variants_match_the_reference);
     RUN_TEST(choice_and_override);
-    return th_finish();
+    return test_finish();
 }

@@ -3,7 +3,8 @@
  * or out-of-range tetrahedra are refused with a message that names them. Runs on the backend
  * tu_def() picks (core.volumes on the CPU, opencl.core.volumes).
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -170,10 +171,10 @@ static void test_bad_volumes(void)
     drape_world_destroy(w);
 }
 
-int main(void)
+int suite_volumes(void)
 {
     RUN_TEST(test_jelly_keeps_its_volume);
     RUN_TEST(test_soft_box_tetrahedra);
     RUN_TEST(test_bad_volumes);
-    return th_finish();
+    return test_finish();
 }

@@ -3,7 +3,8 @@
  * carry between them (settings, particle and constraint counts, colliders, solver mode), and one of
  * the pair is destroyed part way while the other goes on.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdlib.h>
@@ -188,9 +189,9 @@ static void test_same_scene_twice_is_deterministic(void)
     drape_world_destroy(w1), drape_world_destroy(w2), drape_world_destroy(w3);
 }
 
-int main(void)
+int suite_worlds(void)
 {
     RUN_TEST(test_interleaved_worlds_match_each_alone);
     RUN_TEST(test_same_scene_twice_is_deterministic);
-    return th_finish();
+    return test_finish();
 }

@@ -8,7 +8,8 @@
  *   edge, PBD k = 0.5) does not depend on the iteration count: the mean relative stretch of the
  *   structural constraints differs by less than 5% between 5 and 50 iterations.
  */
-#include "test_harness.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include "test_util.h"
 
 #include <stdio.h>
@@ -176,10 +177,10 @@ static void test_stiffness_correction_makes_stretch_iteration_independent(void)
     ENSURE_LE(rel, 0.05);
 }
 
-int main(void)
+int suite_xpbd(void)
 {
     RUN_TEST(test_compliance_zero_matches_hard_pbd);
     RUN_TEST(test_compliance_gives_static_extension);
     RUN_TEST(test_stiffness_correction_makes_stretch_iteration_independent);
-    return th_finish();
+    return test_finish();
 }

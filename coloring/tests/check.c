@@ -3,7 +3,7 @@
 #include "check.h"
 
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * catches any change of the algorithm's output). */
 #include "check.h"
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 #include "test_list.h"
 
 #include <string.h>

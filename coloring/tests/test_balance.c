@@ -1,7 +1,7 @@
 /* Balancing: colour sizes even out, the colour count never grows, the colouring stays valid. */
 #include "check.h"
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 #include "test_list.h"
 
 /* Colours `set` without and with balancing; asserts the count is kept and returns both ratios. */

@@ -3,7 +3,7 @@
  * come in the cloth builder's order (drape_coloring.h), pinned or not. */
 #include "check.h"
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 #include "test_list.h"
 
 typedef struct grid_size {

@@ -1,32 +1,20 @@
-/* Runs the colouring tests: all of them, or the one named on the command line (ctest runs each
- * by name, see coloring/CMakeLists.txt). */
-#include "test.h"
+/* Runs one colouring test by name (ctest runs each, see coloring/CMakeLists.txt): the entries of
+ * test_list.h, each a `void test_<name>(void)` that stops the program at a failed check. */
+#include "drape_test.h"
 #include "test_list.h"
 
-#include <string.h>
+#define COLORING_RUN(name)                                                                         \
+    static int run_##name(void)                                                                    \
+    {                                                                                              \
+        RUN_TEST(test_##name);                                                                     \
+        return 0;                                                                                  \
+    }
+COLORING_TESTS(COLORING_RUN)
 
-typedef struct named_test {
-    const char *name;
-    void (*run)(void);
-} named_test;
-
-#define COLORING_TABLE_ENTRY(name) {#name, test_##name},
-static const named_test tests[] = {COLORING_TESTS(COLORING_TABLE_ENTRY)};
+#define COLORING_ENTRY(name) {#name, run_##name},
+static const test_entry entries[] = {COLORING_TESTS(COLORING_ENTRY)};
 
 int main(int argc, char **argv)
 {
-    const char *only = argc > 1 ? argv[1] : NULL;
-    int ran = 0;
-    for (size_t k = 0; k < sizeof tests / sizeof tests[0]; ++k) {
-        if (only != NULL && strcmp(only, tests[k].name) != 0)
-            continue;
-        tests[k].run();
-        printf("%-36s ok\n", tests[k].name);
-        ++ran;
-    }
-    if (ran == 0) {
-        fprintf(stderr, "no test named %s\n", only != NULL ? only : "(none)");
-        return EXIT_FAILURE;
-    }
-    return EXIT_SUCCESS;
+    return test_run(argc, argv, entries, sizeof entries / sizeof entries[0]);
 }

@@ -3,7 +3,7 @@
  * bending constraints across interior edges, free and with pins. */
 #include "check.h"
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 #include "test_list.h"
 
 /* Checks the edges and the dihedrals of a mesh in every order, all movable and with `pinned`. */

@@ -4,7 +4,7 @@
  * zeroed and hold no memory; this walks every allocation of every path. */
 #include "check.h"
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 
 #include <string.h>
 

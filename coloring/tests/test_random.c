@@ -3,7 +3,7 @@
  * brute-force reference, also beyond 64 colours where the library works window by window. */
 #include "check.h"
 #include "meshes.h"
-#include "test.h"
+#include "drape_test.h"
 #include "test_list.h"
 
 /* A random graph: up to `max_particles` particles, up to `max_count` constraints of stored arity

@@ -1,6 +1,6 @@
-/* A small test harness for the scene library's tests, with no global state: each test function
- * takes the run's st_run context, CHECK stops the test at its first failed check (printing file,
- * line and an explanation), and st_finish gives the exit code. ctest treats 77 as a skip.
+/* The scene library's tests: the shared harness (tests/harness/drape_test.h) as these tests spell
+ * it, CHECK(t, cond) stopping the program at its first failed check with file, line and an
+ * explanation; ctest treats 77 as a skip.
  *
  * Also the helpers the tests share: where the shipped scenes and the test data are, and a check
  * that a load failed with a message holding given pieces.
@@ -8,71 +8,46 @@
 #ifndef DRAPE_SCENE_TEST_H
 #define DRAPE_SCENE_TEST_H
 
+#include "drape_test.h"
+#include "test_list.h"
+
 #include <drape/scene.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+/* The scene tests' spelling of the shared harness (tests/harness/drape_test.h): each test function
+ * takes the run's st_run, CHECK(t, cond) is ENSURE(cond) and RUN(t, fn) is RUN_TEST. */
 typedef struct st_run {
-    int tests, failed_tests, failed_checks;
-    int current_failed;
+    int tests; /* test functions passed */
 } st_run;
 
-static inline void st_fail(st_run *t, const char *file, int line, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "%s:%d: FAILED: ", file, line);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    t->failed_checks++;
-    t->current_failed = 1;
-}
-
-static inline double st_now(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static inline void st_test(st_run *t, const char *name, void (*fn)(st_run *))
-{
-    t->current_failed = 0;
-    double t0 = st_now();
-    fn(t);
-    t->tests++;
-    t->failed_tests += t->current_failed;
-    printf("%-48s %s %8.1f ms\n", name, t->current_failed ? "FAIL" : "ok  ", 1e3 * (st_now() - t0));
-    fflush(stdout);
-}
+static inline double st_now(void) { return test_now(); }
 
 static inline int st_finish(const st_run *t)
 {
-    printf("%d test(s), %d failed, %d failed check(s)\n", t->tests, t->failed_tests,
-           t->failed_checks);
-    return t->failed_checks ? 1 : 0;
+    (void)t;
+    return test_finish();
 }
 
-#define RUN(t, fn) st_test(t, #fn, fn)
+#define RUN(t, fn)                                                                                 \
+    do {                                                                                           \
+        double st_t0_ = test_now();                                                                \
+        fn(t);                                                                                     \
+        (t)->tests++;                                                                              \
+        test_passed(#fn, st_t0_);                                                                  \
+    } while (0)
 
 #define CHECK(t, cond)                                                                             \
     do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            st_fail(t, __FILE__, __LINE__, "%s", #cond);                                           \
-            return;                                                                                \
-        }                                                                                          \
+        (void)(t);                                                                                 \
+        ENSURE(cond);                                                                              \
     } while (0)
 
 #define CHECK_MSG(t, cond, ...)                                                                    \
     do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            st_fail(t, __FILE__, __LINE__, __VA_ARGS__);                                           \
-            return;                                                                                \
-        }                                                                                          \
+        (void)(t);                                                                                 \
+        ENSURE_MSG(cond, __VA_ARGS__);                                                             \
     } while (0)
 
 /* ---- shared helpers (scene_test_util.c) ---- */

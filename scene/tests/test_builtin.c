@@ -145,7 +145,7 @@ static void objects_and_colliders(st_run *t)
     drape_scene_destroy(s);
 }
 
-int main(void)
+int suite_builtin(void)
 {
     st_run t = {0};
     RUN(&t, file_matches_builtin);

@@ -130,7 +130,7 @@ static void round_trip(st_run *t)
     drape_mesh_free(&back);
 }
 
-int main(void)
+int suite_obj(void)
 {
     st_run t = {0};
     RUN(&t, reads_every_form);

@@ -263,7 +263,7 @@ static void non_finite_refused(st_run *t)
     drape_scene_destroy(s);
 }
 
-int main(void)
+int suite_output(void)
 {
     st_run t = {0};
     RUN(&t, csv_dump);

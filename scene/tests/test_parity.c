@@ -76,7 +76,7 @@ static void builtins_agree(st_run *t)
     }
 }
 
-int main(void)
+int suite_parity(void)
 {
     if (!st_have_opencl()) {
         printf("no OpenCL device: skipped\n");

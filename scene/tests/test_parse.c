@@ -408,7 +408,7 @@ static void balloon_and_flag_scenes(st_run *t)
     drape_scene_destroy(s);
 }
 
-int main(void)
+int suite_parse(void)
 {
     st_run t = {0};
     RUN(&t, bad_inputs);

@@ -73,7 +73,7 @@ static void cloth_layers(st_run *t)
     CHECK(t, ratio >= 0.9);
 }
 
-int main(void)
+int suite_self_collision(void)
 {
     st_run t = {0};
     RUN(&t, cloth_fold);

@@ -247,7 +247,7 @@ static void path_errors(st_run *t)
     }
 }
 
-int main(void)
+int suite_sweep(void)
 {
     st_run t = {0};
     RUN(&t, grid_order);

@@ -198,8 +198,10 @@ static void tetrahedralises_a_surface(st_run *t)
     drape_scene_destroy(s);
 }
 
-int main(int argc, char **argv)
+int suite_tetgen(void)
 {
+    int argc = test_argc();
+    char **argv = test_argv();
     st_run t = {0};
     if (argc > 1 && strcmp(argv[1], "tetgen") == 0) {
         if (!have_tetgen()) {

@@ -4,7 +4,8 @@
  * device a world would take: the one drape_list_devices lists at that index. */
 #include "gl_vendor.h"
 
-#include "check.h"
+#include "drape_test.h"
+#include "test_list.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -28,35 +29,35 @@ static void quiet(drape_log_level level, const char *message, void *user)
     printf("  (log) %s\n", message);
 }
 
-int main(void)
+int suite_gl_vendor(void)
 {
-    CHECK(match("NVIDIA Corporation", "NVIDIA H100 80GB HBM3/PCIe/SSE2", "NVIDIA Corporation",
-                "NVIDIA CUDA"));
-    CHECK(match("ATI Technologies Inc.", "AMD Radeon PRO W7900", "Advanced Micro Devices, Inc.",
-                "AMD Accelerated Parallel Processing"));
-    CHECK(match("Intel", "Mesa Intel(R) UHD Graphics 630 (CFL GT2)", "Mesa/X.org", "rusticl"));
-    CHECK(match("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "Mesa", "Clover"));
-    CHECK(!match("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "The pocl project",
-                 "Portable Computing Language"));
-    CHECK(!match("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA Corporation", "NVIDIA CUDA"));
-    CHECK(!match("NVIDIA Corporation", "NVIDIA GeForce RTX 4090/PCIe/SSE2", "Intel(R) Corporation",
-                 "Intel(R) OpenCL Graphics"));
-    CHECK(!match("Intel", "Mesa Intel(R) UHD Graphics 630", "Intel(R) Corporation",
-                 "Intel(R) OpenCL Graphics")); /* Mesa's GL, Intel's own OpenCL: two drivers */
-    CHECK(!match("", "", "NVIDIA Corporation", "NVIDIA CUDA"));
+    EXPECT(match("NVIDIA Corporation", "NVIDIA H100 80GB HBM3/PCIe/SSE2", "NVIDIA Corporation",
+                 "NVIDIA CUDA"));
+    EXPECT(match("ATI Technologies Inc.", "AMD Radeon PRO W7900", "Advanced Micro Devices, Inc.",
+                 "AMD Accelerated Parallel Processing"));
+    EXPECT(match("Intel", "Mesa Intel(R) UHD Graphics 630 (CFL GT2)", "Mesa/X.org", "rusticl"));
+    EXPECT(match("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "Mesa", "Clover"));
+    EXPECT(!match("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "The pocl project",
+                  "Portable Computing Language"));
+    EXPECT(!match("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)", "NVIDIA Corporation", "NVIDIA CUDA"));
+    EXPECT(!match("NVIDIA Corporation", "NVIDIA GeForce RTX 4090/PCIe/SSE2", "Intel(R) Corporation",
+                  "Intel(R) OpenCL Graphics"));
+    EXPECT(!match("Intel", "Mesa Intel(R) UHD Graphics 630", "Intel(R) Corporation",
+                  "Intel(R) OpenCL Graphics")); /* Mesa's GL, Intel's own OpenCL: two drivers */
+    EXPECT(!match("", "", "NVIDIA Corporation", "NVIDIA CUDA"));
 
     uint32_t count = 0;
     if (drape_list_devices(NULL, 0, &count, quiet, NULL) == DRAPE_OK && count > 0) {
         drape_device_info chosen, listed[16];
-        CHECK(drape_choose_device("0", &chosen, quiet, NULL) == DRAPE_OK);
-        CHECK(drape_list_devices(listed, 16, &count, quiet, NULL) == DRAPE_OK);
-        CHECK(chosen.index == 0 && !strcmp(chosen.name, listed[0].name) &&
-              !strcmp(chosen.vendor, listed[0].vendor) && chosen.vendor[0]);
+        EXPECT(drape_choose_device("0", &chosen, quiet, NULL) == DRAPE_OK);
+        EXPECT(drape_list_devices(listed, 16, &count, quiet, NULL) == DRAPE_OK);
+        EXPECT(chosen.index == 0 && !strcmp(chosen.name, listed[0].name) &&
+               !strcmp(chosen.vendor, listed[0].vendor) && chosen.vendor[0]);
         printf("device 0: %s, %s (%s)\n", chosen.name, chosen.platform, chosen.vendor);
-        CHECK(drape_choose_device("no-such-device-xyz", &chosen, quiet, NULL) ==
-              DRAPE_ERROR_INVALID_ARGUMENT);
+        EXPECT(drape_choose_device("no-such-device-xyz", &chosen, quiet, NULL) ==
+               DRAPE_ERROR_INVALID_ARGUMENT);
     } else {
         printf("no OpenCL device: drape_choose_device is not checked\n");
     }
-    return check_finish("gl_vendor");
+    return test_finish();
 }

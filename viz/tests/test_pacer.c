@@ -10,7 +10,8 @@
  * - The HUD's line shows the real-time factor, and says the solver is too slow only when it is. */
 #include "pacer.h"
 
-#include "check.h"
+#include "drape_test.h"
+#include "test_list.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static double run(viz_pacer *p, double now, double seconds, double render, doubl
     return now;
 }
 
-int main(void)
+int suite_pacer(void)
 {
     viz_pacer fast;
     viz_pacer_init(&fast, dt, false);
@@ -43,13 +44,13 @@ int main(void)
     double wall = run(&fast, 100.0, 10.0, 1.0 / 30.0, 0.001, &most) - 100.0;
     printf("fast solver: %.3f s simulated in %.3f s, factor %.3f, at most %d steps a frame\n",
            fast.simulated, wall, fast.factor, most);
-    CHECK(fabs(fast.simulated - wall) <= dt + 1.0 / 30.0);
-    CHECK(fabs(fast.factor - 1.0) < 0.05);
-    CHECK(most == 2 || most == 3);
+    EXPECT(fabs(fast.simulated - wall) <= dt + 1.0 / 30.0);
+    EXPECT(fabs(fast.factor - 1.0) < 0.05);
+    EXPECT(most == 2 || most == 3);
     char hud[64];
     viz_pacer_describe(&fast, false, hud, sizeof hud);
     printf("HUD: %s\n", hud);
-    CHECK(!strcmp(hud, "real time x1.00"));
+    EXPECT(!strcmp(hud, "real time x1.00"));
 
     viz_pacer slow;
     viz_pacer_init(&slow, dt, false);
@@ -59,14 +60,14 @@ int main(void)
     printf("slow solver: %.3f s simulated in %.3f s (%.3f), factor %.3f, at most %d steps a "
            "frame\n",
            slow.simulated, wall, ratio, slow.factor, most);
-    CHECK(most == 1);
-    CHECK(ratio > 0.25 && ratio < 0.4); /* 1/60 s simulated per 52 ms frame: 0.32 */
-    CHECK(fabs(slow.factor - ratio) < 0.03);
+    EXPECT(most == 1);
+    EXPECT(ratio > 0.25 && ratio < 0.4); /* 1/60 s simulated per 52 ms frame: 0.32 */
+    EXPECT(fabs(slow.factor - ratio) < 0.03);
     viz_pacer_describe(&slow, false, hud, sizeof hud);
     printf("HUD: %s\n", hud);
-    CHECK(!strcmp(hud, "real time x0.32 (solver too slow)"));
+    EXPECT(!strcmp(hud, "real time x0.32 (solver too slow)"));
     viz_pacer_describe(&slow, true, hud, sizeof hud); /* paused: not the solver's fault */
-    CHECK(!strstr(hud, "too slow"));
+    EXPECT(!strstr(hud, "too slow"));
 
     viz_pacer every;
     viz_pacer_init(&every, dt, true);
@@ -79,11 +80,11 @@ int main(void)
         now += frame % 2 ? 0.3 : 0.001; /* any clock */
     }
     printf("every frame: %d steps in 100 frames, %.4f s simulated\n", steps, every.simulated);
-    CHECK(steps == 100);
-    CHECK(fabs(every.simulated - 100 * dt) < 1e-9);
+    EXPECT(steps == 100);
+    EXPECT(fabs(every.simulated - 100 * dt) < 1e-9);
     viz_pacer_describe(&every, false, hud, sizeof hud);
     printf("HUD: %s\n", hud);
-    CHECK(!strncmp(hud, "one step a frame, x", 19) && !strstr(hud, "too slow"));
+    EXPECT(!strncmp(hud, "one step a frame, x", 19) && !strstr(hud, "too slow"));
 
     viz_pacer held;
     viz_pacer_init(&held, dt, false);
@@ -92,6 +93,6 @@ int main(void)
     viz_pacer_hold(&held, 5.0); /* paused from 1 s to 5 s */
     now = run(&held, 5.0, 1.0, 1.0 / 60.0, 0.001, NULL);
     printf("paused 4 s: %.3f s simulated in 2 s of running\n", held.simulated);
-    CHECK(fabs(held.simulated - before - 1.0) <= 2.0 * dt);
-    return check_finish("pacer");
+    EXPECT(fabs(held.simulated - before - 1.0) <= 2.0 * dt);
+    return test_finish();
 }

@@ -9,7 +9,8 @@
  * - Bad triangles are refused and leave the world as it was; particles added after the triangles
  *   get zero normals.
  * Without an OpenCL device the comparison is skipped (the CPU checks still run). */
-#include "check.h"
+#include "drape_test.h"
+#include "test_list.h"
 #include <drape/drape.h>
 
 #include <math.h>
@@ -85,16 +86,16 @@ static void free_scene(scene *s)
 
 static void check_flat(scene *s)
 {
-    CHECK(drape_world_get_render_data(s->world, 0, s->n, s->positions, s->normals) == DRAPE_OK);
+    EXPECT(drape_world_get_render_data(s->world, 0, s->n, s->positions, s->normals) == DRAPE_OK);
     drape_vec3 *x = malloc((size_t)s->n * sizeof *x);
-    CHECK(drape_world_get_positions(s->world, 0, s->n, x) == DRAPE_OK);
+    EXPECT(drape_world_get_positions(s->world, 0, s->n, x) == DRAPE_OK);
     int exact = 1;
     for (uint32_t i = 0; i < s->n; ++i) {
         const float *p = s->positions + 4 * i, *nrm = s->normals + 4 * i;
         exact &= p[0] == x[i].x && p[1] == x[i].y && p[2] == x[i].z && p[3] == 0.0f;
         exact &= nrm[0] == 0.0f && nrm[1] == 1.0f && nrm[2] == 0.0f && nrm[3] == 0.0f;
     }
-    CHECK(exact);
+    EXPECT(exact);
     free(x);
 }
 
@@ -105,31 +106,31 @@ static void check_unit(const scene *s)
         const float *v = s->normals + 4 * i;
         worst = fmaxf(worst, fabsf(sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - 1.0f));
     }
-    CHECK(worst < 1e-5f);
+    EXPECT(worst < 1e-5f);
 }
 
 static void check_no_sharing(scene *s)
 {
-    CHECK(!drape_world_has_gl_sharing(s->world));
+    EXPECT(!drape_world_has_gl_sharing(s->world));
     int before = logged_errors;
-    CHECK(drape_world_bind_gl_buffers(s->world, 1, 2) == DRAPE_ERROR_UNSUPPORTED);
-    CHECK(drape_world_update_gl_buffers(s->world) == DRAPE_ERROR_UNSUPPORTED);
-    CHECK(logged_errors == before + 2); /* each failure says why */
+    EXPECT(drape_world_bind_gl_buffers(s->world, 1, 2) == DRAPE_ERROR_UNSUPPORTED);
+    EXPECT(drape_world_update_gl_buffers(s->world) == DRAPE_ERROR_UNSUPPORTED);
+    EXPECT(logged_errors == before + 2); /* each failure says why */
 }
 
-int main(void)
+int suite_render_api(void)
 {
     scene cpu, cl;
-    CHECK(make_scene(&cpu, DRAPE_BACKEND_CPU));
+    EXPECT(make_scene(&cpu, DRAPE_BACKEND_CPU));
     check_flat(&cpu);
     check_no_sharing(&cpu);
 
     /* Bad input leaves the triangles as they were. */
     const uint32_t bad[3] = {0, 1, cpu.n};
-    CHECK(drape_world_set_triangles(cpu.world, bad, 1) == DRAPE_ERROR_OUT_OF_RANGE);
-    CHECK(drape_world_set_triangles(cpu.world, NULL, 1) == DRAPE_ERROR_INVALID_ARGUMENT);
-    CHECK(drape_world_get_render_data(cpu.world, 0, cpu.n, NULL, cpu.normals) ==
-          DRAPE_ERROR_INVALID_ARGUMENT);
+    EXPECT(drape_world_set_triangles(cpu.world, bad, 1) == DRAPE_ERROR_OUT_OF_RANGE);
+    EXPECT(drape_world_set_triangles(cpu.world, NULL, 1) == DRAPE_ERROR_INVALID_ARGUMENT);
+    EXPECT(drape_world_get_render_data(cpu.world, 0, cpu.n, NULL, cpu.normals) ==
+           DRAPE_ERROR_INVALID_ARGUMENT);
     check_flat(&cpu);
 
     const bool have_cl = make_scene(&cl, DRAPE_BACKEND_AUTO) &&
@@ -143,14 +144,16 @@ int main(void)
     }
 
     for (int step = 0; step < 60; ++step) {
-        CHECK(drape_world_step(cpu.world) == DRAPE_OK);
+        EXPECT(drape_world_step(cpu.world) == DRAPE_OK);
         if (have_cl)
-            CHECK(drape_world_step(cl.world) == DRAPE_OK);
+            EXPECT(drape_world_step(cl.world) == DRAPE_OK);
     }
-    CHECK(drape_world_get_render_data(cpu.world, 0, cpu.n, cpu.positions, cpu.normals) == DRAPE_OK);
+    EXPECT(drape_world_get_render_data(cpu.world, 0, cpu.n, cpu.positions, cpu.normals) ==
+           DRAPE_OK);
     check_unit(&cpu);
     if (have_cl) {
-        CHECK(drape_world_get_render_data(cl.world, 0, cl.n, cl.positions, cl.normals) == DRAPE_OK);
+        EXPECT(drape_world_get_render_data(cl.world, 0, cl.n, cl.positions, cl.normals) ==
+               DRAPE_OK);
         check_unit(&cl);
         float dp = 0.0f, dn = 0.0f;
         for (size_t i = 0; i < 4 * (size_t)cpu.n; ++i) {
@@ -161,7 +164,7 @@ int main(void)
                "normals%s\n",
                (double)dp, (double)dn,
                !memcmp(cpu.normals, cl.normals, 16 * (size_t)cpu.n) ? " (bitwise equal)" : "");
-        CHECK(dp < 1e-4f && dn < 1e-3f);
+        EXPECT(dp < 1e-4f && dn < 1e-3f);
     }
 
     /* A range reads that slice of the whole, bitwise, on each backend; a range past the end, or
@@ -170,30 +173,31 @@ int main(void)
         scene *s = k ? &cl : &cpu;
         const uint32_t first = s->n / 3, count = s->n / 4;
         float *pp = malloc(16 * (size_t)count), *nn = malloc(16 * (size_t)count);
-        CHECK(pp && nn);
-        CHECK(drape_world_get_render_data(s->world, 0, s->n, s->positions, s->normals) == DRAPE_OK);
-        CHECK(drape_world_get_render_data(s->world, first, count, pp, nn) == DRAPE_OK);
-        CHECK(!memcmp(pp, s->positions + 4 * (size_t)first, 16 * (size_t)count));
-        CHECK(!memcmp(nn, s->normals + 4 * (size_t)first, 16 * (size_t)count));
-        CHECK(drape_world_get_render_data(s->world, s->n, 0, NULL, NULL) == DRAPE_OK);
-        CHECK(drape_world_get_render_data(s->world, first, s->n, pp, nn) ==
-              DRAPE_ERROR_OUT_OF_RANGE);
-        CHECK(drape_world_get_render_data(s->world, 1, UINT32_MAX, pp, nn) ==
-              DRAPE_ERROR_OUT_OF_RANGE);
+        EXPECT(pp && nn);
+        EXPECT(drape_world_get_render_data(s->world, 0, s->n, s->positions, s->normals) ==
+               DRAPE_OK);
+        EXPECT(drape_world_get_render_data(s->world, first, count, pp, nn) == DRAPE_OK);
+        EXPECT(!memcmp(pp, s->positions + 4 * (size_t)first, 16 * (size_t)count));
+        EXPECT(!memcmp(nn, s->normals + 4 * (size_t)first, 16 * (size_t)count));
+        EXPECT(drape_world_get_render_data(s->world, s->n, 0, NULL, NULL) == DRAPE_OK);
+        EXPECT(drape_world_get_render_data(s->world, first, s->n, pp, nn) ==
+               DRAPE_ERROR_OUT_OF_RANGE);
+        EXPECT(drape_world_get_render_data(s->world, 1, UINT32_MAX, pp, nn) ==
+               DRAPE_ERROR_OUT_OF_RANGE);
         free(pp);
         free(nn);
     }
 
     /* Particles added after the triangles: the adjacency grows, their normals are zero. */
     drape_particle_def extra = drape_default_particle_def();
-    CHECK(drape_world_add_particles(cpu.world, &extra, 1, NULL) == DRAPE_OK);
+    EXPECT(drape_world_add_particles(cpu.world, &extra, 1, NULL) == DRAPE_OK);
     float *p = malloc(((size_t)cpu.n + 1) * 16), *nrm = malloc(((size_t)cpu.n + 1) * 16);
-    CHECK(drape_world_get_render_data(cpu.world, 0, cpu.n + 1, p, nrm) == DRAPE_OK);
-    CHECK(nrm[4 * cpu.n] == 0.0f && nrm[4 * cpu.n + 1] == 0.0f && nrm[4 * cpu.n + 2] == 0.0f);
+    EXPECT(drape_world_get_render_data(cpu.world, 0, cpu.n + 1, p, nrm) == DRAPE_OK);
+    EXPECT(nrm[4 * cpu.n] == 0.0f && nrm[4 * cpu.n + 1] == 0.0f && nrm[4 * cpu.n + 2] == 0.0f);
     free(p);
     free(nrm);
 
     free_scene(&cpu);
     free_scene(&cl);
-    return check_finish("render API");
+    return test_finish();
 }

@@ -9,7 +9,8 @@
 #include "settings.h"
 #include "sim.h"
 
-#include "check.h"
+#include "drape_test.h"
+#include "test_list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,35 +29,35 @@ static bool same_positions(const drape_world *a, const drape_world *b)
     return same;
 }
 
-int main(void)
+int suite_settings(void)
 {
     viz_sim panel = {.resolution = 16, .backend = DRAPE_BACKEND_CPU};
     viz_sim direct = panel, untouched = panel;
-    CHECK(viz_sim_build(&panel) && viz_sim_build(&direct) && viz_sim_build(&untouched));
+    EXPECT(viz_sim_build(&panel) && viz_sim_build(&direct) && viz_sim_build(&untouched));
     if (!panel.world || !direct.world || !untouched.world)
-        return check_finish("settings");
+        return test_finish();
     for (int k = 0; k < 20; ++k)
-        CHECK(viz_sim_step(&panel) && viz_sim_step(&direct) && viz_sim_step(&untouched));
+        EXPECT(viz_sim_step(&panel) && viz_sim_step(&direct) && viz_sim_step(&untouched));
 
     viz_settings before, after;
-    CHECK(viz_settings_read(panel.world, &before));
-    CHECK(before.iterations == 8 && before.substeps == 4);
-    CHECK(before.family[VIZ_FAMILY_STRETCH].present && !before.family[VIZ_FAMILY_STRETCH].xpbd);
-    CHECK(before.family[VIZ_FAMILY_BEND].present &&
-          before.family[VIZ_FAMILY_BEND].stiffness == 0.2f);
-    CHECK(!before.family[VIZ_FAMILY_HINGE].present);
+    EXPECT(viz_settings_read(panel.world, &before));
+    EXPECT(before.iterations == 8 && before.substeps == 4);
+    EXPECT(before.family[VIZ_FAMILY_STRETCH].present && !before.family[VIZ_FAMILY_STRETCH].xpbd);
+    EXPECT(before.family[VIZ_FAMILY_BEND].present &&
+           before.family[VIZ_FAMILY_BEND].stiffness == 0.2f);
+    EXPECT(!before.family[VIZ_FAMILY_HINGE].present);
     after = before;
-    CHECK(viz_settings_equal(&before, &after));
+    EXPECT(viz_settings_equal(&before, &after));
     after.iterations = 2; /* what dragging the slider does */
-    CHECK(!viz_settings_equal(&before, &after));
-    CHECK(viz_settings_apply(panel.world, &before, &after));
+    EXPECT(!viz_settings_equal(&before, &after));
+    EXPECT(viz_settings_apply(panel.world, &before, &after));
     drape_world_def def = drape_world_get_def(direct.world);
     def.iterations = 2;
-    CHECK(drape_world_set_def(direct.world, &def) == DRAPE_OK);
-    CHECK(drape_world_get_def(panel.world).iterations == 2);
-    CHECK(viz_sim_step(&panel) && viz_sim_step(&direct) && viz_sim_step(&untouched));
-    CHECK(same_positions(panel.world, direct.world));
-    CHECK(!same_positions(panel.world, untouched.world));
+    EXPECT(drape_world_set_def(direct.world, &def) == DRAPE_OK);
+    EXPECT(drape_world_get_def(panel.world).iterations == 2);
+    EXPECT(viz_sim_step(&panel) && viz_sim_step(&direct) && viz_sim_step(&untouched));
+    EXPECT(same_positions(panel.world, direct.world));
+    EXPECT(!same_positions(panel.world, untouched.world));
     printf("iterations 8 -> 2 through the panel: the next step matches drape_world_set_def's and "
            "differs from 8 iterations'\n");
 
@@ -66,21 +67,21 @@ int main(void)
     after.family[VIZ_FAMILY_SHEAR].compliance = 1e-3f;
     after.gravity = (drape_vec3){0.0f, -1.62f, 0.0f};
     after.wind = (drape_vec3){3.0f, 0.0f, 0.0f};
-    CHECK(viz_settings_apply(panel.world, &before, &after));
+    EXPECT(viz_settings_apply(panel.world, &before, &after));
     viz_settings read;
-    CHECK(viz_settings_read(panel.world, &read));
-    CHECK(read.family[VIZ_FAMILY_SHEAR].xpbd && read.family[VIZ_FAMILY_SHEAR].compliance == 1e-3f);
-    CHECK(!read.family[VIZ_FAMILY_STRETCH].xpbd);
-    CHECK(read.gravity.y == -1.62f && read.wind.x == 3.0f && read.iterations == 2);
+    EXPECT(viz_settings_read(panel.world, &read));
+    EXPECT(read.family[VIZ_FAMILY_SHEAR].xpbd && read.family[VIZ_FAMILY_SHEAR].compliance == 1e-3f);
+    EXPECT(!read.family[VIZ_FAMILY_STRETCH].xpbd);
+    EXPECT(read.gravity.y == -1.62f && read.wind.x == 3.0f && read.iterations == 2);
     /* a refused value says so and changes nothing */
     before = read;
     after = read;
     after.substeps = 0;
-    CHECK(!viz_settings_apply(panel.world, &before, &after));
-    CHECK(drape_world_get_def(panel.world).substeps == 4);
+    EXPECT(!viz_settings_apply(panel.world, &before, &after));
+    EXPECT(drape_world_get_def(panel.world).substeps == 4);
 
     viz_sim_destroy(&panel);
     viz_sim_destroy(&direct);
     viz_sim_destroy(&untouched);
-    return check_finish("settings");
+    return test_finish();
 }

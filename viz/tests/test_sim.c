@@ -10,7 +10,8 @@
  *   attachment, and lets go; a ray through a rope's bead grabs that bead. */
 #include "sim.h"
 
-#include "check.h"
+#include "drape_test.h"
+#include "test_list.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,35 +29,35 @@ static void check_builtins(void)
 {
     for (size_t i = 0; i < drape_scene_builtin_count(); ++i) {
         viz_sim s = {.scene_name = drape_scene_builtin_name(i), .backend = DRAPE_BACKEND_CPU};
-        CHECK(viz_sim_build(&s));
+        EXPECT(viz_sim_build(&s));
         if (!s.world)
             continue;
         const viz_topology *t = &s.topology;
         uint32_t triangles = 0;
         drape_scene_triangles(s.scene, &triangles);
-        CHECK(t->particle_count == drape_world_particle_count(s.world));
-        CHECK(t->edge_count == drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_DISTANCE));
-        CHECK(t->triangle_count == triangles);
+        EXPECT(t->particle_count == drape_world_particle_count(s.world));
+        EXPECT(t->edge_count == drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_DISTANCE));
+        EXPECT(t->triangle_count == triangles);
         printf("%-15s %5u particles, %5u lines (%u free), %5u triangles, %u spheres\n",
                drape_scene_name(s.scene), t->particle_count, t->edge_count, t->free_edge_count,
                t->triangle_count, t->sphere_count);
         if (!strcmp(drape_scene_name(s.scene), "ik-chain")) {
-            CHECK(t->sphere_count == 16 && t->free_edge_count == t->edge_count);
+            EXPECT(t->sphere_count == 16 && t->free_edge_count == t->edge_count);
             float rgb[3];
             viz_object_color(0, rgb);
-            CHECK(!memcmp(&t->colors[0], rgb, sizeof rgb));
-            CHECK(t->colors[3] > 0.005f && t->colors[3] < 0.05f); /* a bead's radius, m */
+            EXPECT(!memcmp(&t->colors[0], rgb, sizeof rgb));
+            EXPECT(t->colors[3] > 0.005f && t->colors[3] < 0.05f); /* a bead's radius, m */
         } else if (!strcmp(drape_scene_name(s.scene), "triangle-plane")) {
-            CHECK(t->sphere_count == 3 && t->free_edge_count == 0); /* loose, on a triangle */
+            EXPECT(t->sphere_count == 3 && t->free_edge_count == 0); /* loose, on a triangle */
         } else if (!strcmp(drape_scene_name(s.scene), "balls") ||
                    !strcmp(drape_scene_name(s.scene), "brazil-nut")) {
-            CHECK(t->sphere_count == t->particle_count && t->edge_count == 0); /* loose balls */
+            EXPECT(t->sphere_count == t->particle_count && t->edge_count == 0); /* loose balls */
         } else {
-            CHECK(t->sphere_count == 0 && t->free_edge_count == 0);
+            EXPECT(t->sphere_count == 0 && t->free_edge_count == 0);
         }
         const int steps = t->particle_count > 2000 && t->sphere_count ? 5 : 30; /* many balls */
         for (int k = 0; k < steps; ++k)
-            CHECK(viz_sim_step(&s));
+            EXPECT(viz_sim_step(&s));
         viz_sim_destroy(&s);
     }
 }
@@ -66,34 +67,34 @@ static void check_file_and_resolution(void)
     viz_sim s = {.scene_name = DRAPE_SCENES_DIR "/flag.json",
                  .resolution = 12,
                  .backend = DRAPE_BACKEND_CPU};
-    CHECK(viz_sim_build(&s));
-    CHECK(s.world && drape_world_particle_count(s.world) == 144);
-    CHECK(s.topology.triangle_count == 2 * 11 * 11);
+    EXPECT(viz_sim_build(&s));
+    EXPECT(s.world && drape_world_particle_count(s.world) == 144);
+    EXPECT(s.topology.triangle_count == 2 * 11 * 11);
     viz_sim_destroy(&s);
     viz_sim bad = {.scene_name = "no-such-scene.json", .backend = DRAPE_BACKEND_CPU};
-    CHECK(!viz_sim_build(&bad) && !bad.world);
-    CHECK(!viz_sim_check_scene("no-such-scene.json"));
-    CHECK(viz_sim_check_scene("curtain"));
+    EXPECT(!viz_sim_build(&bad) && !bad.world);
+    EXPECT(!viz_sim_check_scene("no-such-scene.json"));
+    EXPECT(viz_sim_check_scene("curtain"));
 }
 
 static void check_modes(void)
 {
     for (int m = 0; m < VIZ_MODE_COUNT; ++m) {
         viz_sim s = {.resolution = 16, .mode = (viz_mode)m, .backend = DRAPE_BACKEND_CPU};
-        CHECK(viz_sim_build(&s));
-        CHECK(s.topology.triangle_count == 2 * 15 * 15 && s.topology.particle_count == 256);
+        EXPECT(viz_sim_build(&s));
+        EXPECT(s.topology.triangle_count == 2 * 15 * 15 && s.topology.particle_count == 256);
         if (m == VIZ_MODE_XPBD && s.world) {
             drape_distance_def d;
-            CHECK(drape_world_get_distances(s.world, 0, 1, &d) == DRAPE_OK && d.compliance > 0.0f);
+            EXPECT(drape_world_get_distances(s.world, 0, 1, &d) == DRAPE_OK && d.compliance > 0.0f);
         }
         for (int i = 0; i < 60 && s.world; ++i)
-            CHECK(viz_sim_step(&s));
+            EXPECT(viz_sim_step(&s));
         int finite = 1;
         for (uint32_t i = 0; s.world && i < 256; ++i) {
             drape_vec3 p = position(&s, i);
             finite &= isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && p.y > -0.4f;
         }
-        CHECK(finite);
+        EXPECT(finite);
         printf("%s: 60 steps, all particles finite and above the ground\n", viz_mode_name(s.mode));
         viz_sim_destroy(&s);
     }
@@ -102,19 +103,19 @@ static void check_modes(void)
 static void check_grab(void)
 {
     viz_sim s = {.resolution = 16, .mode = VIZ_MODE_PBD, .backend = DRAPE_BACKEND_CPU};
-    CHECK(viz_sim_build(&s));
+    EXPECT(viz_sim_build(&s));
     for (int i = 0; i < 30; ++i)
         viz_sim_step(&s);
     const viz_vec3 down = viz_v3(0.0f, -1.0f, 0.0f);
     /* A ray that misses the cloth grabs nothing. */
-    CHECK(!viz_sim_grab(&s, viz_v3(5.0f, 2.0f, 5.0f), down, down));
-    CHECK(!s.grabbing);
+    EXPECT(!viz_sim_grab(&s, viz_v3(5.0f, 2.0f, 5.0f), down, down));
+    EXPECT(!s.grabbing);
     /* Straight down through the middle: the cloth on top of the sphere. */
-    CHECK(viz_sim_grab(&s, viz_v3(0.01f, 2.0f, 0.01f), down, down));
-    CHECK(s.grabbing);
-    CHECK(drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
+    EXPECT(viz_sim_grab(&s, viz_v3(0.01f, 2.0f, 0.01f), down, down));
+    EXPECT(s.grabbing);
+    EXPECT(drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_ATTACHMENT) == 1);
     drape_vec3 start = position(&s, s.grab_particle);
-    CHECK(fabsf(start.x) < 0.1f && fabsf(start.z) < 0.1f && start.y > 0.25f);
+    EXPECT(fabsf(start.x) < 0.1f && fabsf(start.z) < 0.1f && start.y > 0.25f);
     /* The same ray from 0.4 m higher keeps the depth: the target rises by 0.4 m. */
     viz_sim_drag(&s, viz_v3(0.01f, 2.4f, 0.01f), down, down);
     for (int i = 0; i < 60; ++i)
@@ -122,26 +123,26 @@ static void check_grab(void)
     drape_vec3 lifted = position(&s, s.grab_particle);
     printf("grabbed particle %u at y = %.3f m, pulled to y = %.3f m\n", s.grab_particle,
            (double)start.y, (double)lifted.y);
-    CHECK(lifted.y > start.y + 0.3f);
+    EXPECT(lifted.y > start.y + 0.3f);
     viz_sim_release(&s);
-    CHECK(!s.grabbing);
-    CHECK(drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_ATTACHMENT) == 0);
+    EXPECT(!s.grabbing);
+    EXPECT(drape_world_constraint_count(s.world, DRAPE_CONSTRAINT_ATTACHMENT) == 0);
     viz_sim_destroy(&s);
 
     /* A rope's bead: the chain's particle 8 (at x = 8/15 m, y = 1 m at the start). */
     viz_sim chain = {.scene_name = "ik-chain", .backend = DRAPE_BACKEND_CPU};
-    CHECK(viz_sim_build(&chain));
+    EXPECT(viz_sim_build(&chain));
     const float x = 8.0f / 15.0f;
-    CHECK(viz_sim_grab(&chain, viz_v3(x, 2.0f, 0.0f), down, down));
-    CHECK(chain.grabbing && chain.grab_particle == 8);
+    EXPECT(viz_sim_grab(&chain, viz_v3(x, 2.0f, 0.0f), down, down));
+    EXPECT(chain.grabbing && chain.grab_particle == 8);
     viz_sim_destroy(&chain);
 }
 
-int main(void)
+int suite_sim(void)
 {
     check_builtins();
     check_file_and_resolution();
     check_modes();
     check_grab();
-    return check_finish("sim");
+    return test_finish();
 }

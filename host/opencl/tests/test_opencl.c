@@ -2,8 +2,9 @@
  *
  *     drape_opencl_tests <test name> [scratch directory]
  *
- * A tiny RUN/ENSURE harness in the Box2D manner: ENSURE fails the test with file, line and
- * condition. Tests that need an OpenCL device return SKIP (77, the ctest SKIP_RETURN_CODE) when
+ * The shared harness (tests/harness/drape_test.h): ENSURE fails the test with file, line and
+ * condition; the entries are those of test_list.h. Tests that need an OpenCL device return SKIP
+ * (77, the ctest SKIP_RETURN_CODE) when
  * there is none, so the tree builds and passes without OpenCL drivers; "gpu" skips unless a GPU is
  * present. Log messages are captured, so the tests check what the user would read, not just the
  * result codes; errors and warnings are also printed (every message with DRAPE_TEST_VERBOSE=1). The
@@ -13,6 +14,8 @@
 #include "dr_cl.h"
 #include "dr_cl_embedded.h"
 #include "dr_cl_internal.h"
+#include "drape_test.h"
+#include "test_list.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -22,17 +25,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SKIP 77
+#define SKIP TEST_SKIP
 
-#define ENSURE(cond)                                                                               \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: ENSURE failed: %s\n", __FILE__, __LINE__, #cond);              \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
-
-static const char *scratch_dir = "."; /* argv[2]: a directory the test may write in */
+/* A directory the test may write in: its first argument (`drape_opencl_tests cache DIR`). */
+static const char *scratch_dir(void) { return test_argc() > 1 ? test_argv()[1] : "."; }
 
 /* ---- log capture ----------------------------------------------------------------------------- */
 
@@ -104,7 +100,7 @@ static drape_result checked(dr_cl_logger *logger, cl_int code)
     return DRAPE_OK;
 }
 
-static int test_errors(void)
+int suite_errors(void)
 {
     ENSURE(strcmp(dr_cl_error_name(CL_SUCCESS), "CL_SUCCESS") == 0);
     ENSURE(strcmp(dr_cl_error_name(CL_MEM_OBJECT_ALLOCATION_FAILURE),
@@ -137,7 +133,7 @@ static int test_errors(void)
 }
 
 /* OCL_ICD_VENDORS points at an empty directory (CMakeLists.txt): the loader finds no platform. */
-static int test_no_platform(void)
+int suite_no_platform(void)
 {
     capture c;
     capture_clear(&c);
@@ -151,7 +147,7 @@ static int test_no_platform(void)
 
 /* ---- device discovery and choice ------------------------------------------------------------- */
 
-static int test_devices(void)
+int suite_devices(void)
 {
     capture c;
     capture_clear(&c);
@@ -220,7 +216,7 @@ static int test_devices(void)
 }
 
 /* DRAPE_DEVICE is set to a name no device has (CMakeLists.txt). */
-static int test_device_missing(void)
+int suite_device_missing(void)
 {
     if (!have_device())
         return SKIP;
@@ -248,7 +244,7 @@ static int test_device_missing(void)
 }
 
 /* Only where a GPU is present: the default choice is a GPU and the probe runs on it. */
-static int test_gpu(void)
+int suite_gpu(void)
 {
     capture c;
     capture_clear(&c);
@@ -276,7 +272,7 @@ static int test_gpu(void)
 
 /* ---- programs -------------------------------------------------------------------------------- */
 
-static int test_build(void)
+int suite_build(void)
 {
     if (!have_device())
         return SKIP;
@@ -327,7 +323,7 @@ static int test_build(void)
     return 0;
 }
 
-static int test_build_failure(void)
+int suite_build_failure(void)
 {
     if (!have_device())
         return SKIP;
@@ -381,7 +377,7 @@ static int wide_size(dr_cl_context *ctx, cl_uint *out)
     return 0;
 }
 
-static int test_hide_fp64(void)
+int suite_hide_fp64(void)
 {
     if (!have_device())
         return SKIP;
@@ -463,7 +459,7 @@ static int run_probe(dr_cl_context *ctx, uint32_t n, uint32_t seed)
     return 0;
 }
 
-static int test_probe_copy(void)
+int suite_probe_copy(void)
 {
     if (!have_device())
         return SKIP;
@@ -482,7 +478,7 @@ static int test_probe_copy(void)
 }
 
 /* No global state: two contexts side by side, used in turn, destroyed in creation order. */
-static int test_two_contexts(void)
+int suite_two_contexts(void)
 {
     if (!have_device())
         return SKIP;
@@ -505,7 +501,7 @@ static int test_two_contexts(void)
     return 0;
 }
 
-static int test_oversize_alloc(void)
+int suite_oversize_alloc(void)
 {
     if (!have_device())
         return SKIP;
@@ -604,12 +600,12 @@ static int cache_round(const char *dir, uint32_t compiled, uint32_t from_cache, 
     return cache_round_why(dir, compiled, from_cache, rejected, written, warnings, NULL);
 }
 
-static int test_cache(void)
+int suite_cache(void)
 {
     if (!have_device())
         return SKIP;
     char dir[1024], path[1200];
-    snprintf(dir, sizeof dir, "%s/program-cache/nested", scratch_dir);
+    snprintf(dir, sizeof dir, "%s/program-cache/nested", scratch_dir());
 
     /* start from no entry */
     capture c;
@@ -781,7 +777,7 @@ static int check_sums(dr_cl_context *ctx, size_t n, bool exact, uint32_t seed)
     return 0;
 }
 
-static int test_sum(void)
+int suite_sum(void)
 {
     if (!have_device())
         return SKIP;
@@ -820,7 +816,7 @@ static int test_sum(void)
 
 /* ---- profiling ------------------------------------------------------------------------------- */
 
-static int test_profile(void)
+int suite_profile(void)
 {
     if (!have_device())
         return SKIP;
@@ -894,52 +890,4 @@ static int test_profile(void)
     ENSURE(c.errors == 0);
     dr_cl_context_destroy(ctx);
     return 0;
-}
-
-/* ---- main ------------------------------------------------------------------------------------ */
-
-typedef struct test_entry {
-    const char *name;
-    int (*run)(void);
-} test_entry;
-
-static const test_entry tests[] = {
-    {"errors", test_errors},
-    {"no_platform", test_no_platform},
-    {"devices", test_devices},
-    {"device_missing", test_device_missing},
-    {"gpu", test_gpu},
-    {"build", test_build},
-    {"build_failure", test_build_failure},
-    {"hide_fp64", test_hide_fp64},
-    {"probe_copy", test_probe_copy},
-    {"two_contexts", test_two_contexts},
-    {"oversize_alloc", test_oversize_alloc},
-    {"cache", test_cache},
-    {"sum", test_sum},
-    {"profile", test_profile},
-};
-
-int main(int argc, char **argv)
-{
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s <test> [scratch directory]; tests:", argv[0]);
-        for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i)
-            fprintf(stderr, " %s", tests[i].name);
-        fprintf(stderr, "\n");
-        return 2;
-    }
-    if (argc >= 3)
-        scratch_dir = argv[2];
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; ++i)
-        if (strcmp(tests[i].name, argv[1]) == 0) {
-            int result = tests[i].run();
-            printf("%s: %s\n", argv[1],
-                   result == 0      ? "passed"
-                   : result == SKIP ? "skipped"
-                                    : "FAILED");
-            return result;
-        }
-    fprintf(stderr, "no test named %s\n", argv[1]);
-    return 2;
 }

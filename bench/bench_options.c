@@ -1,8 +1,11 @@
-/* Command-line parsing for drape-bench (bench_options.h). Lists are comma-separated ("64,256"),
- * each option takes its value as the next argument or after '=' ("--sizes=64,256"). --quick sets
- * a small sweep first; options after it still override it. */
+/* Command-line parsing for drape-bench (bench_options.h), on the shared parser
+ * (cmdline/cmdline.h). Lists are comma-separated ("64,256"), each option takes its value as the
+ * next argument or after '=' ("--sizes=64,256"). The options apply in the order given: --quick
+ * sets a small sweep, and options after it still override it. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench_options.h"
+
+#include "cmdline.h"
 
 #include <drape/drape.h>
 
@@ -11,45 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bench_print_help(const char *program)
-{
-    printf(
-        "usage: %s [options]\n"
-        "\n"
-        "Times drape's step on a cloth dropped on a sphere (structural, shear and skip-one\n"
-        "bending constraints), on the CPU reference (one thread) and on OpenCL devices, and\n"
-        "reports ms per step, constraint projections per second, effective bandwidth against a\n"
-        "copy-bandwidth probe, and the speed-up over the CPU reference of the same run.\n"
-        "\n"
-        "  --sizes LIST        cloth sizes n (n x n particles); default 64,128,256,512,1024\n"
-        "  --backends LIST     cpu, opencl or both; default cpu,opencl\n"
-        "  --device SEL        OpenCL device: an index or part of its name (\"pocl\", \"h200\");\n"
-        "                      repeat or give a list for several; default every device\n"
-        "  --iterations LIST   constraint iterations per substep; default 5,10\n"
-        "  --substeps LIST     substeps per step; default 1,4\n"
-        "  --target-ms MS      wall time of one timed repetition; default 500\n"
-        "  --repetitions N     timed repetitions per case; default 5\n"
-        "  --warmup-ms MS      untimed stepping before calibration; default 200\n"
-        "  --probe-mib MIB     buffer size of the copy-bandwidth probe; 0 skips it; default 256\n"
-        "  --quick             a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
-        "                      5 iterations, 1 substep, 3 short repetitions, 16 MiB probe\n"
-        "  --scene NAME        cloth (default): one cloth dropped on a sphere; many-cloths:\n"
-        "                      --count cloths side by side over a ground plane in one world,\n"
-        "                      against one world of one cloth stepped --count times (sizes\n"
-        "                      default to 32, iterations to 5, substeps to 1)\n"
-        "  --count N           cloths of the many-cloths scene; default 1000\n"
-        "  --kernels LIST      OpenCL projection kernels, each a case: auto, per-constraint,\n"
-        "                      lanes16, fused (docs/opencl-variants.md); default auto\n"
-        "  --json FILE         write one record per case (and the probes) as JSON\n"
-        "  --csv FILE          write one row per case as CSV\n"
-        "  --help              this text\n"
-        "  --version           the version of drape\n"
-        "\n"
-        "Sizes whose estimated memory exceeds what the device (or host) has are skipped and\n"
-        "reported as such. Environment: DRAPE_DEVICE is not used here; name devices with "
-        "--device.\n",
-        program);
-}
+static const char head[] =
+    "usage: %s [options]\n"
+    "\n"
+    "Times drape's step on a cloth dropped on a sphere (structural, shear and skip-one\n"
+    "bending constraints), on the CPU reference (one thread) and on OpenCL devices, and\n"
+    "reports ms per step, constraint projections per second, effective bandwidth against a\n"
+    "copy-bandwidth probe, and the speed-up over the CPU reference of the same run.\n"
+    "\n";
+static const char foot[] =
+    "\n"
+    "Sizes whose estimated memory exceeds what the device (or host) has are skipped and\n"
+    "reported as such. Environment: DRAPE_DEVICE is not used here; name devices with "
+    "--device.\n";
 
 static bool parse_int(const char *text, long lo, long hi, long *out)
 {
@@ -146,127 +123,236 @@ static bool add_devices(bench_options *o, char *list)
     return true;
 }
 
+/* ---- the options, each applied in the order given (--quick first, then what overrides it) ---- */
+
+typedef struct parse_state {
+    bench_options *o;
+    bool many, count_given, version;
+    uint32_t count;
+} parse_state;
+
+static bool apply_sizes(const char *value, void *user)
+{
+    bench_options *o = ((parse_state *)user)->o;
+    long list[BENCH_MAX_LIST];
+    int count = 0;
+    if (!parse_int_list(value, 2, 65536, list, &count))
+        return false;
+    for (int k = 0; k < count; ++k)
+        o->sizes[k] = (uint32_t)list[k];
+    o->size_count = count;
+    o->sizes_set = true;
+    return true;
+}
+
+static bool apply_ints(const char *value, int *to, int *count_to, bool *set)
+{
+    long list[BENCH_MAX_LIST];
+    int count = 0;
+    if (!parse_int_list(value, 1, 1000, list, &count))
+        return false;
+    for (int k = 0; k < count; ++k)
+        to[k] = (int)list[k];
+    *count_to = count;
+    *set = true;
+    return true;
+}
+
+static bool apply_iterations(const char *value, void *user)
+{
+    bench_options *o = ((parse_state *)user)->o;
+    return apply_ints(value, o->iterations, &o->iteration_count, &o->iterations_set);
+}
+
+static bool apply_substeps(const char *value, void *user)
+{
+    bench_options *o = ((parse_state *)user)->o;
+    return apply_ints(value, o->substeps, &o->substep_count, &o->substeps_set);
+}
+
+static bool apply_backends(const char *value, void *user)
+{
+    bench_options *o = ((parse_state *)user)->o;
+    o->cpu = o->opencl = false;
+    char buf[64];
+    if (strlen(value) >= sizeof buf)
+        return false;
+    strcpy(buf, value);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "cpu") == 0)
+            o->cpu = true;
+        else if (strcmp(tok, "opencl") == 0)
+            o->opencl = true;
+        else
+            return false;
+    }
+    return o->cpu || o->opencl;
+}
+
+static bool apply_devices(const char *value, void *user)
+{
+    /* the selectors point into argv, which outlives the options */
+    return add_devices(((parse_state *)user)->o, (char *)value);
+}
+
+static bool apply_ms(const char *value, double *to)
+{
+    long v = 0;
+    if (!parse_int(value, 0, 3600000, &v))
+        return false;
+    *to = (double)v;
+    return true;
+}
+
+static bool apply_target_ms(const char *value, void *user)
+{
+    return apply_ms(value, &((parse_state *)user)->o->target_ms);
+}
+
+static bool apply_warmup_ms(const char *value, void *user)
+{
+    return apply_ms(value, &((parse_state *)user)->o->warmup_ms);
+}
+
+static bool apply_repetitions(const char *value, void *user)
+{
+    long v = 0;
+    if (!parse_int(value, 1, 1000, &v))
+        return false;
+    ((parse_state *)user)->o->repetitions = (int)v;
+    return true;
+}
+
+static bool apply_probe_mib(const char *value, void *user)
+{
+    long v = 0;
+    if (!parse_int(value, 0, 65536, &v))
+        return false;
+    ((parse_state *)user)->o->probe_mib = (uint32_t)v;
+    return true;
+}
+
+static bool apply_kernels(const char *value, void *user)
+{
+    return parse_kernels(value, ((parse_state *)user)->o);
+}
+
+static bool apply_scene(const char *value, void *user)
+{
+    parse_state *p = user;
+    p->many = strcmp(value, "many-cloths") == 0;
+    return p->many || strcmp(value, "cloth") == 0;
+}
+
+static bool apply_count(const char *value, void *user)
+{
+    parse_state *p = user;
+    long v = 0;
+    if (!parse_int(value, 1, 1000000, &v))
+        return false;
+    p->count = (uint32_t)v;
+    p->count_given = true;
+    return true;
+}
+
+static bool apply_quick(const char *value, void *user)
+{
+    (void)value;
+    set_quick(((parse_state *)user)->o);
+    return true;
+}
+
+enum { OPTION_COUNT = 17 };
+
+static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
+{
+    bench_options *o = p->o;
+    const cmdline_option options[OPTION_COUNT] = {
+        CMDLINE_APPLY("--sizes", "LIST",
+                      "cloth sizes n (n x n particles); default 64,128,256,512,1024", apply_sizes,
+                      p),
+        CMDLINE_APPLY("--backends", "LIST", "cpu, opencl or both; default cpu,opencl",
+                      apply_backends, p),
+        CMDLINE_APPLY("--device", "SEL",
+                      "OpenCL device: an index or part of its name (\"pocl\", \"h200\");\n"
+                      "repeat or give a list for several; default every device",
+                      apply_devices, p),
+        CMDLINE_APPLY("--devices", "LIST", "the same as --device", apply_devices, p),
+        CMDLINE_APPLY("--iterations", "LIST", "constraint iterations per substep; default 5,10",
+                      apply_iterations, p),
+        CMDLINE_APPLY("--substeps", "LIST", "substeps per step; default 1,4", apply_substeps, p),
+        CMDLINE_APPLY("--target-ms", "MS", "wall time of one timed repetition; default 500",
+                      apply_target_ms, p),
+        CMDLINE_APPLY("--repetitions", "N", "timed repetitions per case; default 5",
+                      apply_repetitions, p),
+        CMDLINE_APPLY("--warmup-ms", "MS", "untimed stepping before calibration; default 200",
+                      apply_warmup_ms, p),
+        CMDLINE_APPLY("--probe-mib", "MIB",
+                      "buffer size of the copy-bandwidth probe; 0 skips it; default 256",
+                      apply_probe_mib, p),
+        CMDLINE_APPLY("--quick", NULL,
+                      "a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
+                      "5 iterations, 1 substep, 3 short repetitions, 16 MiB probe",
+                      apply_quick, p),
+        CMDLINE_APPLY("--scene", "NAME",
+                      "cloth (default): one cloth dropped on a sphere; many-cloths:\n"
+                      "--count cloths side by side over a ground plane in one world,\n"
+                      "against one world of one cloth stepped --count times (sizes\n"
+                      "default to 32, iterations to 5, substeps to 1)",
+                      apply_scene, p),
+        CMDLINE_APPLY("--count", "N", "cloths of the many-cloths scene; default 1000", apply_count,
+                      p),
+        CMDLINE_APPLY("--kernels", "LIST",
+                      "OpenCL projection kernels, each a case: auto, per-constraint,\n"
+                      "lanes16, fused (docs/opencl-variants.md); default auto",
+                      apply_kernels, p),
+        CMDLINE_VALUE("--json", "FILE", "write one record per case (and the probes) as JSON",
+                      &o->json_path),
+        CMDLINE_VALUE("--csv", "FILE", "write one row per case as CSV", &o->csv_path),
+        CMDLINE_FLAG("--version", "the version of drape", &p->version),
+    };
+    memcpy(t, options, sizeof options);
+}
+
+void bench_print_help(const char *program)
+{
+    bench_options o;
+    parse_state p = {.o = &o};
+    cmdline_option t[OPTION_COUNT];
+    table(&p, t);
+    printf(head, program);
+    cmdline_print_options(stdout, t, OPTION_COUNT);
+    fputs(foot, stdout);
+}
+
 int bench_parse_options(int argc, char **argv, bench_options *o)
 {
     set_defaults(o);
     const char *program = argc > 0 ? argv[0] : "drape-bench";
-    bool many = false, count_given = false;
-    uint32_t count_value = 1000;
-    for (int i = 1; i < argc; ++i) {
-        char *arg = argv[i], *value = NULL;
-        char name[32];
-        size_t len = strcspn(arg, "=");
-        if (len >= sizeof name) {
-            fprintf(stderr, "%s: unknown option '%s' (try --help)\n", program, arg);
-            return 2;
-        }
-        memcpy(name, arg, len);
-        name[len] = '\0';
-        if (arg[len] == '=')
-            value = arg + len + 1;
-        if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-            bench_print_help(program);
-            return 1;
-        }
-        if (strcmp(name, "--version") == 0) {
-            printf("drape-bench %s\n", DRAPE_VERSION_STRING);
-            return 1;
-        }
-        if (strcmp(name, "--quick") == 0) {
-            set_quick(o);
-            continue;
-        }
-        static const char *const with_value[] = {
-            "--sizes",    "--backends",  "--device",      "--devices",   "--iterations",
-            "--substeps", "--target-ms", "--repetitions", "--warmup-ms", "--probe-mib",
-            "--json",     "--csv",       "--scene",       "--count",     "--kernels"};
-        bool known = false;
-        for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
-            known = known || strcmp(name, with_value[k]) == 0;
-        if (!known) {
-            fprintf(stderr, "%s: unknown option '%s' (try --help)\n", program, arg);
-            return 2;
-        }
-        if (!value) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "%s: %s needs a value\n", program, name);
-                return 2;
-            }
-            value = argv[++i];
-        }
-        long list[BENCH_MAX_LIST], v = 0;
-        int count = 0;
-        bool ok = true;
-        if (strcmp(name, "--sizes") == 0) {
-            ok = parse_int_list(value, 2, 65536, list, &count);
-            for (int k = 0; ok && k < count; ++k)
-                o->sizes[k] = (uint32_t)list[k];
-            if (ok)
-                o->size_count = count;
-            o->sizes_set = true;
-        } else if (strcmp(name, "--iterations") == 0 || strcmp(name, "--substeps") == 0) {
-            bool it = name[2] == 'i';
-            ok = parse_int_list(value, 1, 1000, list, &count);
-            for (int k = 0; ok && k < count; ++k)
-                (it ? o->iterations : o->substeps)[k] = (int)list[k];
-            if (ok)
-                *(it ? &o->iteration_count : &o->substep_count) = count;
-            *(it ? &o->iterations_set : &o->substeps_set) = true;
-        } else if (strcmp(name, "--backends") == 0) {
-            o->cpu = o->opencl = false;
-            char buf[64];
-            ok = strlen(value) < sizeof buf;
-            if (ok)
-                strcpy(buf, value);
-            for (char *save = NULL, *tok = ok ? strtok_r(buf, ",", &save) : NULL; ok && tok;
-                 tok = strtok_r(NULL, ",", &save)) {
-                if (strcmp(tok, "cpu") == 0)
-                    o->cpu = true;
-                else if (strcmp(tok, "opencl") == 0)
-                    o->opencl = true;
-                else
-                    ok = false;
-            }
-            ok = ok && (o->cpu || o->opencl);
-        } else if (strcmp(name, "--device") == 0 || strcmp(name, "--devices") == 0) {
-            ok = add_devices(o, value);
-        } else if (strcmp(name, "--target-ms") == 0 || strcmp(name, "--warmup-ms") == 0) {
-            ok = parse_int(value, 0, 3600000, &v);
-            *(name[2] == 't' ? &o->target_ms : &o->warmup_ms) = (double)v;
-        } else if (strcmp(name, "--repetitions") == 0) {
-            ok = parse_int(value, 1, 1000, &v);
-            o->repetitions = (int)v;
-        } else if (strcmp(name, "--probe-mib") == 0) {
-            ok = parse_int(value, 0, 65536, &v);
-            o->probe_mib = (uint32_t)v;
-        } else if (strcmp(name, "--kernels") == 0) {
-            ok = parse_kernels(value, o);
-        } else if (strcmp(name, "--scene") == 0) {
-            many = strcmp(value, "many-cloths") == 0;
-            ok = many || strcmp(value, "cloth") == 0;
-        } else if (strcmp(name, "--count") == 0) {
-            ok = parse_int(value, 1, 1000000, &v);
-            count_value = (uint32_t)v;
-            count_given = true;
-        } else if (strcmp(name, "--json") == 0) {
-            o->json_path = value;
-        } else {
-            o->csv_path = value;
-        }
-        if (!ok) {
-            fprintf(stderr, "%s: bad value '%s' for %s (try --help)\n", program, value, name);
-            return 2;
-        }
+    parse_state p = {.o = o, .count = 1000};
+    cmdline_option t[OPTION_COUNT];
+    table(&p, t);
+    cmdline c = {.program = program, .options = t, .count = OPTION_COUNT};
+    if (cmdline_parse(&c, argc, argv) != CMDLINE_OK)
+        return 2;
+    if (c.help) {
+        bench_print_help(program);
+        return 1;
     }
-    if (many) { /* the data-generation case: small garments, one solver setting */
-        o->cloths = count_value;
+    if (p.version) {
+        printf("drape-bench %s\n", DRAPE_VERSION_STRING);
+        return 1;
+    }
+    if (p.many) { /* the data-generation case: small garments, one solver setting */
+        o->cloths = p.count;
         if (!o->sizes_set)
             o->size_count = 1, o->sizes[0] = 32;
         if (!o->iterations_set)
             o->iteration_count = 1, o->iterations[0] = 5;
         if (!o->substeps_set)
             o->substep_count = 1, o->substeps[0] = 1;
-    } else if (count_given) {
+    } else if (p.count_given) {
         fprintf(stderr, "%s: --count needs --scene many-cloths\n", program);
         return 2;
     }

@@ -17,6 +17,8 @@
  *                         [--settle 30] [--steps 10] [--no-cpu] [--no-opencl] [--json FILE]
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "cmdline.h"
+
 #include <drape/drape.h>
 
 #include <math.h>
@@ -130,53 +132,69 @@ static int parse_list(const char *s, uint32_t *out, int cap)
     return n;
 }
 
-static void usage(FILE *to)
+static const char program[] = "drape-bench-particles";
+
+static void usage(FILE *to, const cmdline_option *options, size_t count)
 {
     fprintf(to, "usage: drape-bench-particles [--sizes N,N,...] [--substeps S] [--iterations I]\n"
                 "                             [--settle STEPS] [--steps STEPS] [--no-cpu]\n"
                 "                             [--no-opencl] [--json FILE]\n"
                 "Balls poured into a box, timed on the CPU reference and on OpenCL; see the\n"
                 "comment at the top of bench/particle_bench.c for the figures.\n");
+    cmdline_print_options(to, options, count);
+}
+
+/* text as a whole number in [min, max] into *out, when given. */
+static bool number(const char *name, const char *text, unsigned long min, unsigned long max,
+                   int *out)
+{
+    unsigned long v = 0;
+    if (!text)
+        return true;
+    if (!cmdline_ulong(program, name, text, min, max, &v))
+        return false;
+    *out = (int)v;
+    return true;
 }
 
 int main(int argc, char **argv)
 {
     uint32_t sizes[16] = {5000, 16384, 65536};
     int count = 3, substeps = 1, iterations = 4, settle = 30, steps = 10;
-    bool cpu = true, opencl = true;
-    const char *json = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--no-cpu")) {
-            cpu = false;
-        } else if (!strcmp(a, "--no-opencl")) {
-            opencl = false;
-        } else if (v && !strcmp(a, "--sizes")) {
-            count = parse_list(v, sizes, 16), ++i;
-        } else if (v && !strcmp(a, "--substeps")) {
-            substeps = atoi(v), ++i;
-        } else if (v && !strcmp(a, "--iterations")) {
-            iterations = atoi(v), ++i;
-        } else if (v && !strcmp(a, "--settle")) {
-            settle = atoi(v), ++i;
-        } else if (v && !strcmp(a, "--steps")) {
-            steps = atoi(v), ++i;
-        } else if (v && !strcmp(a, "--json")) {
-            json = v, ++i;
-        } else {
-            fprintf(stderr, "drape-bench-particles: bad argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (count <= 0 || substeps < 1 || iterations < 1 || settle < 0 || steps < 1) {
-        fprintf(stderr, "drape-bench-particles: --sizes needs numbers 2 .. 2^24, and --substeps, "
-                        "--iterations, --steps >= 1, --settle >= 0\n");
+    bool no_cpu = false, no_opencl = false;
+    const char *json = NULL, *size_list = NULL, *substeps_text = NULL, *iterations_text = NULL,
+               *settle_text = NULL, *steps_text = NULL;
+    const cmdline_option options[] = {
+        CMDLINE_VALUE("--sizes", "N,N,...",
+                      "particles per case, 2 .. 2^24 each (default 5000,16384,65536)", &size_list),
+        CMDLINE_VALUE("--substeps", "S", "substeps per step (default 1)", &substeps_text),
+        CMDLINE_VALUE("--iterations", "I", "iterations per substep (default 4)", &iterations_text),
+        CMDLINE_VALUE("--settle", "STEPS", "untimed steps first (default 30)", &settle_text),
+        CMDLINE_VALUE("--steps", "STEPS", "timed steps (default 10)", &steps_text),
+        CMDLINE_FLAG("--no-cpu", "skip the CPU reference", &no_cpu),
+        CMDLINE_FLAG("--no-opencl", "skip OpenCL", &no_opencl),
+        CMDLINE_VALUE("--json", "FILE", "write the cases as JSON", &json),
+    };
+    const size_t option_count = sizeof options / sizeof options[0];
+    cmdline c = {.program = program, .options = options, .count = option_count};
+    if (cmdline_parse(&c, argc, argv) != CMDLINE_OK) {
+        usage(stderr, options, option_count);
         return 2;
     }
+    if (c.help) {
+        usage(stdout, options, option_count);
+        return 0;
+    }
+    if (size_list && (count = parse_list(size_list, sizes, 16)) <= 0) {
+        fprintf(stderr, "%s: --sizes needs numbers 2 .. 2^24, got '%s'\n", program, size_list);
+        return 2;
+    }
+    if (!number("--substeps", substeps_text, 1, 1000, &substeps) ||
+        !number("--iterations", iterations_text, 1, 1000, &iterations) ||
+        !number("--settle", settle_text, 0, 1000000, &settle) ||
+        !number("--steps", steps_text, 1, 1000000, &steps))
+        return 2;
+    const bool cpu = !no_cpu, opencl = !no_opencl;
     FILE *js = json ? fopen(json, "w") : NULL;
     if (json && !js) {
         fprintf(stderr, "drape-bench-particles: cannot write %s\n", json);

@@ -1,10 +1,9 @@
-/* Command-line parsing shared by the subcommands: one table of options per subcommand, `--name
- * value` or `--name=value`, `--help` everywhere, and checked numbers and backend names. Errors say
- * what was wrong and show the subcommand's usage on stderr (exit code 2).
+/* The subcommands' command lines, on the shared parser (cmdline/cmdline.h): one table of options
+ * per subcommand, whose help lines come from the same table, and checked numbers and backend
+ * names. Errors say what was wrong and show the subcommand's usage on stderr (exit code 2).
  */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,87 +18,55 @@ void cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-static int usage_error(void (*usage)(FILE *to))
+void cli_usage(FILE *to, const cli_command *command)
 {
-    usage(stderr);
-    return CLI_USAGE;
+    fputs(command->head, to);
+    cmdline_print_options(to, command->options, command->count);
+    fputs(command->foot, to);
 }
 
-int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
-              size_t option_count, const char **positional, int max_positional,
-              int *positional_count, void (*usage)(FILE *to))
+int cli_parse(const cli_command *command, int argc, char **argv, const char **positional,
+              int max_positional, int *positional_count)
 {
-    *positional_count = 0;
-    for (int i = 1; i < argc; ++i) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            return CLI_OK;
-        }
-        if (arg[0] != '-' || arg[1] == '\0') {
-            if (*positional_count == max_positional) {
-                cli_error("%s: unexpected argument '%s'", command, arg);
-                return usage_error(usage);
-            }
-            positional[(*positional_count)++] = arg;
-            continue;
-        }
-        const char *eq = strchr(arg, '=');
-        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const cli_option *o = NULL;
-        for (size_t k = 0; k < option_count && !o; ++k)
-            if (strlen(options[k].name) == len && !strncmp(options[k].name, arg, len))
-                o = &options[k];
-        if (!o) {
-            cli_error("%s: unknown option '%.*s'", command, (int)len, arg);
-            return usage_error(usage);
-        }
-        if (!o->value) {
-            if (eq) {
-                cli_error("%s: %s takes no value", command, o->name);
-                return usage_error(usage);
-            }
-            *o->flag = true;
-            continue;
-        }
-        const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!value) {
-            cli_error("%s: %s needs a value", command, o->name);
-            return usage_error(usage);
-        }
-        *o->value = value;
+    char program[64];
+    snprintf(program, sizeof program, "drape %s", command->name);
+    cmdline c = {.program = program,
+                 .options = command->options,
+                 .count = command->count,
+                 .positional = positional,
+                 .max_positional = max_positional};
+    int rc = cmdline_parse(&c, argc, argv);
+    *positional_count = c.positional_count;
+    if (rc != CMDLINE_OK) {
+        cli_usage(stderr, command);
+        return CLI_USAGE;
+    }
+    if (c.help) {
+        cli_usage(stdout, command);
+        return CLI_OK;
     }
     return CLI_CONTINUE;
 }
 
 bool cli_u32(const char *flag, const char *text, uint32_t min, uint32_t max, uint32_t *out)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = text && *text != '-' ? strtoull(text, &end, 10) : 0;
-    if (!text || end == text || !end || *end || errno == ERANGE || v < min || v > max) {
-        cli_error("%s needs a whole number in [%u, %u], got '%s'", flag, min, max,
-                  text ? text : "");
+    unsigned long v = 0;
+    if (!cmdline_ulong("drape", flag, text, min, max, &v))
         return false;
-    }
     *out = (uint32_t)v;
     return true;
 }
 
 bool cli_backend(const char *flag, const char *text, drape_backend *out)
 {
-    static const struct {
-        const char *name;
-        drape_backend backend;
-    } names[] = {
-        {"cpu", DRAPE_BACKEND_CPU}, {"opencl", DRAPE_BACKEND_OPENCL}, {"auto", DRAPE_BACKEND_AUTO}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
-        if (!strcmp(text, names[i].name)) {
-            *out = names[i].backend;
-            return true;
-        }
-    cli_error("%s must be cpu, opencl or auto, got '%s'", flag, text);
-    return false;
+    static const char *const names[] = {"cpu", "opencl", "auto"};
+    static const drape_backend backends[] = {DRAPE_BACKEND_CPU, DRAPE_BACKEND_OPENCL,
+                                             DRAPE_BACKEND_AUTO};
+    size_t k = 0;
+    if (!cmdline_choice("drape", flag, text, names, 3, &k))
+        return false;
+    *out = backends[k];
+    return true;
 }
 
 int cli_exit_code(drape_scene_status status)

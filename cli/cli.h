@@ -13,6 +13,8 @@
 #ifndef DRAPE_CLI_H
 #define DRAPE_CLI_H
 
+#include "cmdline.h"
+
 #include <drape/scene.h>
 
 #include <stdbool.h>
@@ -55,19 +57,24 @@ int cli_run_scene(const char *scene, const cli_run_config *config);
 
 /* ---- args.c ---- */
 
-/* One option of a subcommand: a flag (value == NULL) or an option with a value. */
-typedef struct cli_option {
-    const char *name;   /* "--steps" */
-    const char **value; /* receives the value's text, or NULL for a flag */
-    bool *flag;         /* set for a flag */
-} cli_option;
+/* A subcommand's command line: its options (cmdline.h) and its help, which is `head` (the synopsis
+ * and what it does), the options' lines from the table, and `foot` (the exit codes). */
+typedef struct cli_command {
+    const char *name; /* "run" */
+    const char *head;
+    const char *foot;
+    const cmdline_option *options;
+    size_t count;
+} cli_command;
 
-/* Parses argv[1..] of a subcommand: options (`--name value` or `--name=value`) and at most
- * `max_positional` positional arguments. `--help` prints the usage to stdout and returns CLI_OK; an
- * error prints a message and the usage to stderr and returns CLI_USAGE; else CLI_CONTINUE. */
-int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
-              size_t option_count, const char **positional, int max_positional,
-              int *positional_count, void (*usage)(FILE *to));
+void cli_usage(FILE *to, const cli_command *command);
+
+/* Parses argv[1..] of a subcommand: its options and at most `max_positional` positional
+ * arguments. `--help` prints the usage to stdout and returns CLI_OK; an error prints a message
+ * naming the option and the value, then the usage, on stderr and returns CLI_USAGE; else
+ * CLI_CONTINUE. */
+int cli_parse(const cli_command *command, int argc, char **argv, const char **positional,
+              int max_positional, int *positional_count);
 
 /* Numbers and names given on the command line; each prints "drape: FLAG ..." and returns false
  * when the text is not acceptable. */

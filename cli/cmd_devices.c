@@ -5,19 +5,15 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: drape devices [--json]\n"
-            "\n"
-            "Lists the OpenCL devices: the index or a part of the platform or device name selects\n"
-            "one with `drape run --device D` or $DRAPE_DEVICE.\n"
-            "\n"
-            "  --json   print JSON instead of text\n"
-            "  --help   this text\n"
-            "\n"
-            "Exit codes: 0 success (also with no device), 1 no OpenCL platform, 2 usage error.\n");
-}
+static const char head[] =
+    "usage: drape devices [--json]\n"
+    "\n"
+    "Lists the OpenCL devices: the index or a part of the platform or device name selects\n"
+    "one with `drape run --device D` or $DRAPE_DEVICE.\n"
+    "\n";
+static const char foot[] =
+    "\n"
+    "Exit codes: 0 success (also with no device), 1 no OpenCL platform, 2 usage error.\n";
 
 static void quiet(drape_log_level level, const char *message, void *user)
 {
@@ -28,9 +24,10 @@ static void quiet(drape_log_level level, const char *message, void *user)
 int cli_cmd_devices(int argc, char **argv)
 {
     bool json = false;
-    const cli_option options[] = {{"--json", NULL, &json}};
+    const cmdline_option options[] = {CMDLINE_FLAG("--json", "print JSON instead of text", &json)};
+    const cli_command command = {"devices", head, foot, options, 1};
     int n = 0;
-    int rc = cli_parse("devices", argc, argv, options, 1, NULL, 0, &n, usage);
+    int rc = cli_parse(&command, argc, argv, NULL, 0, &n);
     if (rc != CLI_CONTINUE)
         return rc;
     char why[256] = "";

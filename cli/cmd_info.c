@@ -8,26 +8,17 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
-static void usage(FILE *to)
-{
-    fprintf(
-        to,
-        "usage: drape info [SCENE|FILE] [--backend cpu|opencl|auto] [--device D] [--json]\n"
-        "                  [--allow-outside-paths]\n"
-        "\n"
-        "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
-        "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
-        "With no scene, lists the built-in scenes.\n"
-        "\n"
-        "  --backend B   build the world on this backend (default cpu)\n"
-        "  --device D    OpenCL device: an index or part of its name\n"
-        "  --json        print JSON instead of text\n"
-        "  --allow-outside-paths  let the scene read mesh files by absolute paths or outside\n"
-        "                its own directory (refused by default)\n"
-        "  --help        this text\n"
-        "\n"
-        "Exit codes: 0 success, 1 backend failure, 2 usage error, 3 bad scene or mesh file.\n");
-}
+static const char head[] =
+    "usage: drape info [SCENE|FILE] [--backend cpu|opencl|auto] [--device D] [--json]\n"
+    "                  [--allow-outside-paths]\n"
+    "\n"
+    "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
+    "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
+    "With no scene, lists the built-in scenes.\n"
+    "\n";
+static const char foot[] =
+    "\n"
+    "Exit codes: 0 success, 1 backend failure, 2 usage error, 3 bad scene or mesh file.\n";
 
 static const char *const type_names[DRAPE_CONSTRAINT_TYPE_COUNT] = {
     "distance", "dihedral", "attachment", "tether", "volume", "neo-hookean"};
@@ -130,13 +121,18 @@ int cli_cmd_info(int argc, char **argv)
 {
     const char *backend = NULL, *device = NULL, *scene = NULL;
     bool json = false, outside = false;
-    const cli_option options[] = {{"--backend", &backend, NULL},
-                                  {"--device", &device, NULL},
-                                  {"--json", NULL, &json},
-                                  {"--allow-outside-paths", NULL, &outside}};
+    const cmdline_option options[] = {
+        CMDLINE_VALUE("--backend", "B", "build the world on this backend (default cpu)", &backend),
+        CMDLINE_VALUE("--device", "D", "OpenCL device: an index or part of its name", &device),
+        CMDLINE_FLAG("--json", "print JSON instead of text", &json),
+        CMDLINE_FLAG("--allow-outside-paths",
+                     "let the scene read mesh files by absolute paths or outside\n"
+                     "its own directory (refused by default)",
+                     &outside),
+    };
+    const cli_command command = {"info", head, foot, options, sizeof options / sizeof options[0]};
     int n = 0;
-    int rc = cli_parse("info", argc, argv, options, sizeof options / sizeof options[0], &scene, 1,
-                       &n, usage);
+    int rc = cli_parse(&command, argc, argv, &scene, 1, &n);
     if (rc != CLI_CONTINUE)
         return rc;
     drape_backend b = DRAPE_BACKEND_CPU;

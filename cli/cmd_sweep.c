@@ -11,34 +11,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: drape sweep SWEEP.json --out DIR [--jobs N] [--backend cpu|opencl|auto]\n"
-            "                   [--device D] [--allow-outside-paths]\n"
-            "       mpirun -np N drape sweep SWEEP.json --out DIR [--backend ...]\n"
-            "\n"
-            "Runs every case of a sweep file (docs/sweep-format.md): a base scene and the fields\n"
-            "to vary by JSON path, over a grid, a list or random samples. Each case gets\n"
-            "DIR/case-NNNNN/ with its resolved scene (scene.json, which `drape run` runs alone),\n"
-            "summary.json, the outputs the sweep asks for and a `done` marker; DIR/index.jsonl\n"
-            "has one line per case. Running the same command again skips the cases that are\n"
-            "done.\n"
-            "\n"
-            "  --out DIR      the output folder (created; one level)\n"
-            "  --jobs N       worker processes (default: one per core; with --backend opencl, one\n"
-            "                 per OpenCL device); under mpirun the ranks are the workers\n"
-            "  --backend B    cpu, opencl or auto, instead of the scenes' own\n"
-            "  --device D     OpenCL device: an index or part of its name (default: each worker\n"
-            "                 or MPI rank takes device (its number on the machine) mod devices)\n"
-            "  --allow-outside-paths  mesh paths may lead out of the base scene's folder\n"
-            "  --help         this text\n"
-            "\n"
-            "Exit codes: 0 every case succeeded; 1 every case is done and some failed (see the\n"
-            "index); 2 usage error; 3 bad sweep file or base scene; 4 the output folder cannot\n"
-            "be written or holds another sweep; 5 some cases are not done (a worker died): run\n"
-            "again; 130 interrupted: run again to finish.\n");
-}
+static const char head[] =
+    "usage: drape sweep SWEEP.json --out DIR [--jobs N] [--backend cpu|opencl|auto]\n"
+    "                   [--device D] [--allow-outside-paths]\n"
+    "       mpirun -np N drape sweep SWEEP.json --out DIR [--backend ...]\n"
+    "\n"
+    "Runs every case of a sweep file (docs/sweep-format.md): a base scene and the fields\n"
+    "to vary by JSON path, over a grid, a list or random samples. Each case gets\n"
+    "DIR/case-NNNNN/ with its resolved scene (scene.json, which `drape run` runs alone),\n"
+    "summary.json, the outputs the sweep asks for and a `done` marker; DIR/index.jsonl\n"
+    "has one line per case. Running the same command again skips the cases that are\n"
+    "done.\n"
+    "\n";
+static const char foot[] =
+    "\n"
+    "Exit codes: 0 every case succeeded; 1 every case is done and some failed (see the\n"
+    "index); 2 usage error; 3 bad sweep file or base scene; 4 the output folder cannot\n"
+    "be written or holds another sweep; 5 some cases are not done (a worker died): run\n"
+    "again; 130 interrupted: run again to finish.\n";
 
 /* One worker per core, or one per OpenCL device with --backend opencl. The devices are counted in
  * a child process, so that this one, which forks the workers, never starts an OpenCL runtime. */
@@ -77,21 +67,29 @@ int cli_cmd_sweep(int argc, char **argv)
     const char *file = NULL, *out = NULL, *jobs_text = NULL, *backend = NULL;
     bool allow_outside_paths = false;
     cli_sweep_context c = {0};
-    const cli_option options[] = {
-        {"--out", &out, NULL},
-        {"--jobs", &jobs_text, NULL},
-        {"--backend", &backend, NULL},
-        {"--device", &c.device, NULL},
-        {"--allow-outside-paths", NULL, &allow_outside_paths},
+    const cmdline_option options[] = {
+        CMDLINE_VALUE("--out", "DIR", "the output folder (created; one level)", &out),
+        CMDLINE_VALUE("--jobs", "N",
+                      "worker processes (default: one per core; with --backend opencl, one\n"
+                      "per OpenCL device); under mpirun the ranks are the workers",
+                      &jobs_text),
+        CMDLINE_VALUE("--backend", "B", "cpu, opencl or auto, instead of the scenes' own",
+                      &backend),
+        CMDLINE_VALUE("--device", "D",
+                      "OpenCL device: an index or part of its name (default: each worker\n"
+                      "or MPI rank takes device (its number on the machine) mod devices)",
+                      &c.device),
+        CMDLINE_FLAG("--allow-outside-paths", "mesh paths may lead out of the base scene's folder",
+                     &allow_outside_paths),
     };
+    const cli_command command = {"sweep", head, foot, options, sizeof options / sizeof options[0]};
     int n = 0;
-    int rc = cli_parse("sweep", argc, argv, options, sizeof options / sizeof options[0], &file, 1,
-                       &n, usage);
+    int rc = cli_parse(&command, argc, argv, &file, 1, &n);
     if (rc != CLI_CONTINUE)
         return rc;
     if (n == 0 || !out) {
         cli_error("sweep: %s", n == 0 ? "which sweep file?" : "where to? Give --out DIR");
-        usage(stderr);
+        cli_usage(stderr, &command);
         return CLI_USAGE;
     }
     uint32_t jobs = 0;

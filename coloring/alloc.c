@@ -24,29 +24,22 @@ static size_t byte_count(size_t count, size_t size)
     return count * size;
 }
 
-void *color_alloc(size_t count, size_t size)
+/* count * size bytes, zeroed when `zero` is set; NULL when the size overflows or memory is out. */
+static void *allocate(size_t count, size_t size, int zero)
 {
     size_t bytes = byte_count(count, size);
     if (bytes == 0)
         return NULL;
 #ifdef DRAPE_COLORING_ALLOC_HOOK
-    return drape_coloring_test_alloc(bytes, 0);
+    return drape_coloring_test_alloc(bytes, zero);
 #else
-    return malloc(bytes);
+    return zero ? calloc(1, bytes) : malloc(bytes);
 #endif
 }
 
-void *color_calloc(size_t count, size_t size)
-{
-    size_t bytes = byte_count(count, size);
-    if (bytes == 0)
-        return NULL;
-#ifdef DRAPE_COLORING_ALLOC_HOOK
-    return drape_coloring_test_alloc(bytes, 1);
-#else
-    return calloc(1, bytes);
-#endif
-}
+void *color_alloc(size_t count, size_t size) { return allocate(count, size, 0); }
+
+void *color_calloc(size_t count, size_t size) { return allocate(count, size, 1); }
 
 void color_free(void *pointer)
 {

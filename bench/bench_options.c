@@ -125,10 +125,19 @@ static bool add_devices(bench_options *o, char *list)
 
 /* ---- the options, each applied in the order given (--quick first, then what overrides it) ---- */
 
+/* A whole-number option: its range and where it goes (one of the three). */
+typedef struct number_option {
+    long lo, hi;
+    double *as_double;
+    int *as_int;
+    uint32_t *as_u32;
+} number_option;
+
 typedef struct parse_state {
     bench_options *o;
-    bool many, count_given, version;
-    uint32_t count;
+    bool many, version;
+    uint32_t count; /* --count; 0: not given */
+    number_option target_ms, repetitions, warmup_ms, probe_mib, cloths;
 } parse_state;
 
 static bool apply_sizes(const char *value, void *user)
@@ -196,40 +205,18 @@ static bool apply_devices(const char *value, void *user)
     return add_devices(((parse_state *)user)->o, (char *)value);
 }
 
-static bool apply_ms(const char *value, double *to)
+static bool apply_number(const char *value, void *user)
 {
+    const number_option *n = user;
     long v = 0;
-    if (!parse_int(value, 0, 3600000, &v))
+    if (!parse_int(value, n->lo, n->hi, &v))
         return false;
-    *to = (double)v;
-    return true;
-}
-
-static bool apply_target_ms(const char *value, void *user)
-{
-    return apply_ms(value, &((parse_state *)user)->o->target_ms);
-}
-
-static bool apply_warmup_ms(const char *value, void *user)
-{
-    return apply_ms(value, &((parse_state *)user)->o->warmup_ms);
-}
-
-static bool apply_repetitions(const char *value, void *user)
-{
-    long v = 0;
-    if (!parse_int(value, 1, 1000, &v))
-        return false;
-    ((parse_state *)user)->o->repetitions = (int)v;
-    return true;
-}
-
-static bool apply_probe_mib(const char *value, void *user)
-{
-    long v = 0;
-    if (!parse_int(value, 0, 65536, &v))
-        return false;
-    ((parse_state *)user)->o->probe_mib = (uint32_t)v;
+    if (n->as_double)
+        *n->as_double = (double)v;
+    if (n->as_int)
+        *n->as_int = (int)v;
+    if (n->as_u32)
+        *n->as_u32 = (uint32_t)v;
     return true;
 }
 
@@ -245,17 +232,6 @@ static bool apply_scene(const char *value, void *user)
     return p->many || strcmp(value, "cloth") == 0;
 }
 
-static bool apply_count(const char *value, void *user)
-{
-    parse_state *p = user;
-    long v = 0;
-    if (!parse_int(value, 1, 1000000, &v))
-        return false;
-    p->count = (uint32_t)v;
-    p->count_given = true;
-    return true;
-}
-
 static bool apply_quick(const char *value, void *user)
 {
     (void)value;
@@ -268,6 +244,11 @@ enum { OPTION_COUNT = 17 };
 static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
 {
     bench_options *o = p->o;
+    p->target_ms = (number_option){0, 3600000, .as_double = &o->target_ms};
+    p->repetitions = (number_option){1, 1000, .as_int = &o->repetitions};
+    p->warmup_ms = (number_option){0, 3600000, .as_double = &o->warmup_ms};
+    p->probe_mib = (number_option){0, 65536, .as_u32 = &o->probe_mib};
+    p->cloths = (number_option){1, 1000000, .as_u32 = &p->count};
     const cmdline_option options[OPTION_COUNT] = {
         CMDLINE_APPLY("--sizes", "LIST",
                       "cloth sizes n (n x n particles); default 64,128,256,512,1024", apply_sizes,
@@ -283,14 +264,14 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
                       apply_iterations, p),
         CMDLINE_APPLY("--substeps", "LIST", "substeps per step; default 1,4", apply_substeps, p),
         CMDLINE_APPLY("--target-ms", "MS", "wall time of one timed repetition; default 500",
-                      apply_target_ms, p),
-        CMDLINE_APPLY("--repetitions", "N", "timed repetitions per case; default 5",
-                      apply_repetitions, p),
+                      apply_number, &p->target_ms),
+        CMDLINE_APPLY("--repetitions", "N", "timed repetitions per case; default 5", apply_number,
+                      &p->repetitions),
         CMDLINE_APPLY("--warmup-ms", "MS", "untimed stepping before calibration; default 200",
-                      apply_warmup_ms, p),
+                      apply_number, &p->warmup_ms),
         CMDLINE_APPLY("--probe-mib", "MIB",
                       "buffer size of the copy-bandwidth probe; 0 skips it; default 256",
-                      apply_probe_mib, p),
+                      apply_number, &p->probe_mib),
         CMDLINE_APPLY("--quick", NULL,
                       "a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
                       "5 iterations, 1 substep, 3 short repetitions, 16 MiB probe",
@@ -301,8 +282,8 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
                       "against one world of one cloth stepped --count times (sizes\n"
                       "default to 32, iterations to 5, substeps to 1)",
                       apply_scene, p),
-        CMDLINE_APPLY("--count", "N", "cloths of the many-cloths scene; default 1000", apply_count,
-                      p),
+        CMDLINE_APPLY("--count", "N", "cloths of the many-cloths scene; default 1000", apply_number,
+                      &p->cloths),
         CMDLINE_APPLY("--kernels", "LIST",
                       "OpenCL projection kernels, each a case: auto, per-constraint,\n"
                       "lanes16, fused (docs/opencl-variants.md); default auto",
@@ -330,7 +311,7 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
 {
     set_defaults(o);
     const char *program = argc > 0 ? argv[0] : "drape-bench";
-    parse_state p = {.o = o, .count = 1000};
+    parse_state p = {.o = o};
     cmdline_option t[OPTION_COUNT];
     table(&p, t);
     cmdline c = {.program = program, .options = t, .count = OPTION_COUNT};
@@ -345,14 +326,14 @@ int bench_parse_options(int argc, char **argv, bench_options *o)
         return 1;
     }
     if (p.many) { /* the data-generation case: small garments, one solver setting */
-        o->cloths = p.count;
+        o->cloths = p.count ? p.count : 1000;
         if (!o->sizes_set)
             o->size_count = 1, o->sizes[0] = 32;
         if (!o->iterations_set)
             o->iteration_count = 1, o->iterations[0] = 5;
         if (!o->substeps_set)
             o->substep_count = 1, o->substeps[0] = 1;
-    } else if (p.count_given) {
+    } else if (p.count) {
         fprintf(stderr, "%s: --count needs --scene many-cloths\n", program);
         return 2;
     }

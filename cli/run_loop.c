@@ -126,6 +126,9 @@ static int export_frame(const drape_scene *s, const char *dir, uint32_t frame)
 
 int cli_run_scene(const char *name, const cli_run_config *c)
 {
+    /* Before the load, which can take seconds (a kernel build): a Ctrl-C there stops the run
+     * after its first step, as one later does. */
+    cli_interrupt_install();
     drape_scene *s;
     int rc = cli_load_scene(name, c->has_backend ? &c->backend : NULL, c->device,
                             c->allow_outside_paths, &s);
@@ -147,7 +150,6 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     } else {
         print_header(s, steps);
     }
-    cli_interrupt_install();
     drape_scene_set_last_frame(s, steps / c->every);
     if (rc == CLI_OK && c->export_dir)
         rc = export_frame(s, c->export_dir, frames++);

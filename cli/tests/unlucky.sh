@@ -42,6 +42,16 @@ complete_obj() {
     [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
 }
 
+# started PID FILE: waits (20 s at most) until FILE exists, i.e. the run PID is under way.
+started() {
+  n=0
+  while [ ! -e "$2" ] && [ $n -lt 200 ] && kill -0 "$1" 2>/dev/null; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+  [ -e "$2" ] || { kill -KILL "$1"; fail "the run did not start within 20 s"; }
+}
+
 no_temporaries() {
   ! ls -a "$1" | grep -q '\.tmp-' || { ls -a "$1"; fail "temporary files left in $1"; }
 }
@@ -81,14 +91,14 @@ full_disk)
   if [ -z "$limit" ]; then
     dd if=/dev/zero of="$disk/filler" bs=1k count=1024 2>/dev/null
     run 4 "final.csv: cannot write: $cause" "$drape" run flag --steps 3 --dump "$disk/final.csv"
-    run 4 "flag_0000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames"
+    run 4 "flag_000000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames"
     # Room for a few frames only: the run stops at the first that does not fit.
     rm -f "$disk/filler"
     dd if=/dev/zero of="$disk/filler" bs=1k count=40 2>/dev/null
     run 4 "flag_000[0-9].obj: cannot write: $cause" "$drape" run flag --steps 9 --export-obj "$disk/frames"
   else
     (trap '' XFSZ; ulimit -f $limit; run 4 "final.csv: cannot write: $cause" "$drape" run flag --steps 3 --dump "$disk/final.csv") || exit 1
-    (trap '' XFSZ; ulimit -f $limit; run 4 "flag_0000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames") || exit 1
+    (trap '' XFSZ; ulimit -f $limit; run 4 "flag_000000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames") || exit 1
   fi
   cmp -s "$disk/final.csv" "$scratch/final.csv.good" || fail "the previous dump was changed"
   for f in "$disk"/frames/*.obj; do
@@ -111,9 +121,13 @@ interrupt)
   # left a truncated frame).
   dir=$scratch/frames
   i=0
+  # A background job of a script starts with SIGINT ignored (POSIX), until drape installs its
+  # handler: each signal waits for the run's first frame, so it never lands in that window.
   while [ $i -lt 6 ]; do
+    rm -f "$dir/flag_000000.obj"
     "$drape" run flag --steps 100000 --export-obj "$dir" >/dev/null 2>"$scratch/err" &
     pid=$!
+    started $pid "$dir/flag_000000.obj"
     sleep "0.$(( (i * 37) % 9 + 1 ))"
     kill -INT $pid
     wait $pid

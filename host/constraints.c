@@ -60,8 +60,8 @@ void dr_solver_set_free(dr_solver_set *s)
 {
     free(s->idx);
     free(s->rest);
-    free(s->kprime);
-    free(s->compliance);
+    free(s->material);
+    free(s->materials);
     free(s->lambda);
     free(s->target);
     free(s->slot_of);
@@ -308,6 +308,59 @@ static float corrected_stiffness(float k, int iterations)
 
 float dr_corrected_stiffness(float k, int iterations) { return corrected_stiffness(k, iterations); }
 
+/* The bits of a material, for telling two apart exactly as the kernels would see them. */
+static uint64_t material_key(dr_material m)
+{
+    uint32_t k, c;
+    memcpy(&k, &m.kprime, sizeof k);
+    memcpy(&c, &m.compliance, sizeof c);
+    return (uint64_t)k << 32 | c;
+}
+
+/* Gives every live constraint of a solver set (count, slot_of filled) its material: the set's
+ * distinct (k', compliance) pairs, from the creation-order stiffness and compliance, numbered in
+ * creation order. The pairs are told apart by their bits (an open-addressing
+ * table), so the kernels read exactly the floats a per-constraint copy held. False: no memory (the
+ * set is left as it was). */
+static bool assign_materials(dr_solver_set *set, const dr_constraints *s, int iterations)
+{
+    const uint32_t n = set->count;
+    size_t buckets = 16;
+    while (buckets < 2 * (size_t)n)
+        buckets *= 2;
+    uint32_t *table = calloc(buckets, sizeof *table); /* material + 1, 0: empty */
+    dr_material *materials = malloc(((size_t)n + 1) * sizeof *materials);
+    uint32_t *material = malloc(((size_t)n + 1) * sizeof *material);
+    if (!table || !materials || !material) {
+        free(table), free(materials), free(material);
+        return false;
+    }
+    uint32_t count = 0;
+    for (uint32_t id = 0; id < s->count; ++id) {
+        if (s->removed[id])
+            continue;
+        const dr_material m = {corrected_stiffness(s->stiffness[id], iterations),
+                               s->compliance[id]};
+        const uint64_t key = material_key(m);
+        size_t b = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (buckets - 1);
+        while (table[b] && material_key(materials[table[b] - 1]) != key)
+            b = (b + 1) & (buckets - 1);
+        if (!table[b]) {
+            materials[count] = m;
+            table[b] = ++count;
+        }
+        material[set->slot_of[id]] = table[b] - 1;
+    }
+    free(table);
+    dr_material *fit = realloc(materials, ((size_t)count + 1) * sizeof *fit);
+    free(set->materials);
+    free(set->material);
+    set->materials = fit ? fit : materials;
+    set->material = material;
+    set->material_count = count;
+    return true;
+}
+
 /* Checks a range of never-removed constraints for the readers below. */
 static drape_result check_range(const drape_world *w, const char *fn, drape_constraint_type type,
                                 uint32_t first, uint32_t count, const void *out)
@@ -376,20 +429,22 @@ drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type typ
     if (!isfinite(compliance))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: compliance is not finite", fn);
     dr_constraints *s = &w->constraints[type];
-    dr_solver_set *solved = &w->solver[type];
-    const bool in_place = !w->solver_dirty && !(w->type_dirty & (1u << type));
     for (uint32_t id = 0; id < s->count; ++id) {
         if (s->removed[id] || (type == DRAPE_CONSTRAINT_DISTANCE && !(kinds & (1u << s->kind[id]))))
             continue;
         s->stiffness[id] = stiffness;
         s->compliance[id] = compliance;
-        if (in_place) {
-            const uint32_t slot = solved->slot_of[id];
-            solved->kprime[slot] = corrected_stiffness(stiffness, w->def.iterations);
-            solved->compliance[slot] = compliance;
-        }
     }
     w->stale |= DR_STALE_SET(type);
+    if (w->solver_dirty || (w->type_dirty & (1u << type)))
+        return DRAPE_OK; /* the set is rebuilt, materials and all, before the next step */
+    if (!assign_materials(&w->solver[type], s, w->def.iterations)) {
+        w->type_dirty |= 1u << type; /* rebuilt before the next step */
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "%s: no memory for the materials of %u "
+                       "constraints",
+                       fn, s->live);
+    }
     return DRAPE_OK;
 }
 
@@ -405,17 +460,18 @@ static size_t slot_bytes(const dr_constraints *s)
 static size_t solver_constraint_bytes(const dr_constraints *c)
 {
     const dr_solver_set *s = NULL;
-    return c->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->kprime + sizeof *s->compliance +
-           c->multipliers * sizeof *s->lambda + sizeof *s->target + sizeof *s->slot_of +
-           c->params * sizeof *s->param;
+    return c->arity * sizeof *s->idx + sizeof *s->rest + sizeof *s->material +
+           sizeof *s->materials + c->multipliers * sizeof *s->lambda + sizeof *s->target +
+           sizeof *s->slot_of + c->params * sizeof *s->param;
 }
 
 /* Bytes of a solver set: its constraints, the slot map of `ids` creation ids, the colour offsets.
  */
 static size_t solver_bytes(const dr_solver_set *s, const dr_constraints *c, uint32_t ids)
 {
-    return s->count * (solver_constraint_bytes(c) - sizeof *s->slot_of) + ids * sizeof *s->slot_of +
-           (s->stats.colors + 1) * sizeof *s->offsets;
+    return s->count * (solver_constraint_bytes(c) - sizeof *s->slot_of - sizeof *s->materials) +
+           ids * sizeof *s->slot_of + (s->stats.colors + 1) * sizeof *s->offsets +
+           s->material_count * sizeof *s->materials;
 }
 
 uint64_t dr_world_bytes_for(const drape_world *w, uint64_t particles, uint64_t distances,
@@ -478,8 +534,7 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
     uint8_t *movable = malloc((size_t)w->particle_count + 1);
     fresh.idx = malloc(((size_t)n * arity + 1) * sizeof *fresh.idx);
     fresh.rest = malloc(((size_t)n + 1) * sizeof *fresh.rest);
-    fresh.kprime = malloc(((size_t)n + 1) * sizeof *fresh.kprime);
-    fresh.compliance = malloc(((size_t)n + 1) * sizeof *fresh.compliance);
+    fresh.material = malloc(((size_t)n + 1) * sizeof *fresh.material);
     fresh.lambda = calloc((size_t)n * s->multipliers + 1, sizeof *fresh.lambda);
     if (s->params)
         fresh.param = malloc(((size_t)n * s->params + 1) * sizeof *fresh.param);
@@ -488,9 +543,8 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
     drape_result r = DRAPE_ERROR_OUT_OF_MEMORY;
     drape_coloring coloring;
     memset(&coloring, 0, sizeof coloring);
-    if (!live_ids || !packed || !movable || !fresh.idx || !fresh.rest || !fresh.kprime ||
-        !fresh.compliance || !fresh.lambda || !fresh.target || !fresh.slot_of ||
-        (s->params && !fresh.param))
+    if (!live_ids || !packed || !movable || !fresh.idx || !fresh.rest || !fresh.material ||
+        !fresh.lambda || !fresh.target || !fresh.slot_of || (s->params && !fresh.param))
         goto done;
 
     uint32_t k = 0;
@@ -524,8 +578,6 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
         memcpy(&fresh.idx[(size_t)slot * arity], &s->idx[(size_t)id * arity],
                arity * sizeof *fresh.idx);
         fresh.rest[slot] = s->rest[id];
-        fresh.kprime[slot] = corrected_stiffness(s->stiffness[id], w->def.iterations);
-        fresh.compliance[slot] = s->compliance[id];
         fresh.target[slot] = s->target[id];
         fresh.slot_of[id] = slot;
         if (s->params)
@@ -533,6 +585,10 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
                    s->params * sizeof *fresh.param);
     }
     fresh.count = n;
+    if (!assign_materials(&fresh, s, w->def.iterations)) {
+        r = DRAPE_ERROR_OUT_OF_MEMORY;
+        goto done;
+    }
     fresh.offsets = coloring.offsets;
     fresh.stats = coloring.stats;
     coloring.offsets = NULL;
@@ -569,14 +625,11 @@ drape_result dr_world_prepare(drape_world *w)
         return shapes;
     w->solver_dirty = false;
     if (w->stiffness_dirty) {
-        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
-            dr_solver_set *solved = &w->solver[t];
-            const dr_constraints *s = &w->constraints[t];
-            for (uint32_t id = 0; id < s->count; ++id)
-                if (!s->removed[id])
-                    solved->kprime[solved->slot_of[id]] =
-                        corrected_stiffness(s->stiffness[id], w->def.iterations);
-        }
+        for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+            if (!assign_materials(&w->solver[t], &w->constraints[t], w->def.iterations))
+                return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                               "no memory for the materials of %u constraints of type %d",
+                               w->constraints[t].live, t);
         w->stiffness_dirty = false;
         w->stale |= DR_STALE_CONSTRAINTS;
     }

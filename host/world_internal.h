@@ -39,8 +39,9 @@ typedef struct dr_solver_set {
     uint32_t count; /* live constraints */
     uint32_t *idx;  /* arity * count */
     float *rest;
-    float *kprime; /* 1 - (1 - k)^(1/iterations) */
-    float *compliance;
+    uint32_t *material;     /* per constraint: its entry of materials */
+    dr_material *materials; /* the distinct (k', compliance) pairs, in order of first use */
+    uint32_t material_count;
     float *lambda;     /* XPBD multipliers, zeroed each substep */
     dr_vec4 *target;   /* attachments only */
     uint32_t *slot_of; /* creation id -> position here (UINT32_MAX if removed) */
@@ -48,6 +49,12 @@ typedef struct dr_solver_set {
     drape_coloring_stats stats;
     float *param; /* params * count (dr_constraints.params), NULL when none */
 } dr_solver_set;
+
+/* The material (k' and compliance) of the constraint in slot c of a solver set. */
+static inline dr_material dr_set_material(const dr_solver_set *s, uint32_t c)
+{
+    return s->materials[s->material[c]];
+}
 
 /* What changed on the host since the device mirror was last uploaded (OpenCL backend). */
 enum {
@@ -146,7 +153,7 @@ struct drape_world {
     unsigned type_dirty;  /* bit t: constraints of type t were added or removed; recolour only that
                              type (a mouse grab adds one attachment: the cloth keeps its colours) */
     uint64_t recolored;   /* constraints coloured since the profile's reset (drape_profile) */
-    bool stiffness_dirty; /* the iteration count changed: recompute kprime */
+    bool stiffness_dirty; /* the iteration count or a stiffness changed: recompute the materials */
 
     uint32_t collider_count, collider_capacity;
     dr_collider *colliders;

@@ -197,6 +197,16 @@ DR_LANE_FUNCTIONS(, float, int)
 DR_LANE_FUNCTIONS(16, float16, int16)
 #endif
 
+/* What the constraints of one solver set share rather than carry each: the iteration-corrected PBD
+ * stiffness k' and the XPBD compliance (< 0: PBD). A set keeps one entry per distinct pair and a
+ * 4-byte index per constraint (host/constraints.c, dr_solver_set.material), so a projection reads 4
+ * bytes for both where it read 8; the table is a handful of entries that stay in cache. 8 bytes,
+ * the same layout in C and OpenCL C. */
+typedef struct dr_material {
+    float kprime;     /* 1 - (1 - k)^(1/iterations) */
+    float compliance; /* m/N (XPBD), < 0 for PBD */
+} dr_material;
+
 /* ---- constraints ----------------------------------------------------------------------------- */
 
 /* C = |pa - pb| - rest, on the predicted positions x + d; corrects d along the blend of the start

@@ -21,16 +21,17 @@ static float4 position(__global const float4 *x, __global const float4 *d, int u
 __kernel void spring_forces(__global float4 *force, __global const float4 *x,
                             __global const float4 *d, int use_d, __global const float4 *vel,
                             __global const uint *idx, __global const float *rest,
-                            __global const float *compliance, float default_stiffness,
-                            float damping, uint offset, uint count)
+                            __global const uint *material, __global const dr_material *materials,
+                            float default_stiffness, float damping, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k, a = idx[2 * c], b = idx[2 * c + 1];
     float4 pa = position(x, d, use_d, a), pb = position(x, d, use_d, b);
-    float4 f = dr_spring_force(pa, pb, vel[a], vel[b], rest[c],
-                               dr_spring_constant(compliance[c], default_stiffness), damping);
+    float4 f = dr_spring_force(
+        pa, pb, vel[a], vel[b], rest[c],
+        dr_spring_constant(materials[material[c]].compliance, default_stiffness), damping);
     if (pa.w > 0.0f)
         force[a] = dr_add3(force[a], f);
     if (pb.w > 0.0f)
@@ -40,7 +41,8 @@ __kernel void spring_forces(__global float4 *force, __global const float4 *x,
 __kernel void attachment_forces(__global float4 *force, __global const float4 *x,
                                 __global const float4 *d, int use_d, __global const float4 *vel,
                                 __global const uint *idx, __global const float4 *target,
-                                __global const float *compliance, float default_stiffness,
+                                __global const uint *material,
+                                __global const dr_material *materials, float default_stiffness,
                                 float damping, uint offset, uint count)
 {
     uint k = get_global_id(0);
@@ -50,8 +52,9 @@ __kernel void attachment_forces(__global float4 *force, __global const float4 *x
     float4 pa = position(x, d, use_d, a);
     if (!(pa.w > 0.0f)) /* pinned: attachments of one colour may share it, and it gets no force */
         return;
-    float4 f = dr_spring_force(pa, target[c], vel[a], (float4)(0.0f), 0.0f,
-                               dr_spring_constant(compliance[c], default_stiffness), damping);
+    float4 f = dr_spring_force(
+        pa, target[c], vel[a], (float4)(0.0f), 0.0f,
+        dr_spring_constant(materials[material[c]].compliance, default_stiffness), damping);
     force[a] = dr_add3(force[a], f);
 }
 

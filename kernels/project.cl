@@ -12,16 +12,17 @@
 #include "drape_shared.h"
 
 __kernel void solve_distance(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                             __global const float *rest, __global const float *kprime,
-                             __global const float *compliance, __global float *lambda, float inv_h2,
-                             float sag, uint offset, uint count)
+                             __global const float *rest, __global const uint *material,
+                             __global const dr_material *materials, __global float *lambda,
+                             float inv_h2, float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k;
     uint2 ab = vload2(c, idx);
-    dr_solve_distance(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, sag, &lambda[c]);
+    dr_material m = materials[material[c]];
+    dr_solve_distance(x, d, ab.x, ab.y, rest[c], m.kprime, m.compliance, inv_h2, sag, &lambda[c]);
 }
 
 /* Sixteen float4 positions p[i.s0] .. p[i.sf] as four float16 of their x, y, z, w: load four
@@ -67,18 +68,20 @@ __kernel void solve_distance(__global const float4 *x, __global float4 *d, __glo
 /* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one. */
 __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
                                  __global const uint *idx, __global const float *rest,
-                                 __global const float *kprime, __global const float *compliance,
-                                 __global float *lambda, float inv_h2, float sag, uint offset,
-                                 uint count)
+                                 __global const uint *material,
+                                 __global const dr_material *materials, __global float *lambda,
+                                 float inv_h2, float sag, uint offset, uint count)
 {
     uint k = 16 * get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k;
     if (count - k < 16) {
-        for (; k < count; ++k, ++c)
-            dr_solve_distance(x, d, idx[2 * c], idx[2 * c + 1], rest[c], kprime[c], compliance[c],
+        for (; k < count; ++k, ++c) {
+            dr_material m = materials[material[c]];
+            dr_solve_distance(x, d, idx[2 * c], idx[2 * c + 1], rest[c], m.kprime, m.compliance,
                               inv_h2, sag, &lambda[c]);
+        }
         return;
     }
     uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
@@ -91,12 +94,24 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     /* a - b at the substep's start and predicted, as dr_solve_distance forms them */
     float16 ex = xax - xbx, ey = xay - xby, ez = xaz - xbz;
     float16 rx = ex + (ax - bx), ry = ey + (ay - by), rz = ez + (az - bz);
-    float16 cm = vload16(0, compliance + c);
+    /* the sixteen materials: one broadcast where they are all the same (the usual case) */
+    uint16 mi = vload16(0, material + c);
+    float16 kp, cm;
+    if (all(mi == (uint16)(mi.s0))) {
+        dr_material m = materials[mi.s0];
+        kp = (float16)(m.kprime), cm = (float16)(m.compliance);
+    } else {
+        __global const float2 *mt = (__global const float2 *)materials;
+        float16 g0 = (float16)(mt[mi.s0], mt[mi.s1], mt[mi.s2], mt[mi.s3], mt[mi.s4], mt[mi.s5],
+                               mt[mi.s6], mt[mi.s7]);
+        float16 g1 = (float16)(mt[mi.s8], mt[mi.s9], mt[mi.sa], mt[mi.sb], mt[mi.sc], mt[mi.sd],
+                               mt[mi.se], mt[mi.sf]);
+        kp = (float16)(g0.even, g1.even), cm = (float16)(g0.odd, g1.odd);
+    }
     const bool xpbd = any(cm >= 0.0f); /* PBD lanes never read or write their multiplier */
     float16 l = xpbd ? vload16(0, lambda + c) : (float16)(0.0f);
-    int16 ok =
-        dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
-                           vload16(0, rest + c), vload16(0, kprime + c), cm, inv_h2, sag, &l);
+    int16 ok = dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
+                                  vload16(0, rest + c), kp, cm, inv_h2, sag, &l);
     if (xpbd)
         vstore16(l, 0, lambda + c);
     /* Pinned particles are never written: constraints of one colour may share them. */
@@ -106,21 +121,22 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
 }
 
 __kernel void solve_dihedral(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                             __global const float *rest, __global const float *kprime,
-                             __global const float *compliance, __global float *lambda, float inv_h2,
-                             float sag, uint offset, uint count)
+                             __global const float *rest, __global const uint *material,
+                             __global const dr_material *materials, __global float *lambda,
+                             float inv_h2, float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k;
+    dr_material m = materials[material[c]];
     dr_solve_dihedral(x, d, idx[4 * c], idx[4 * c + 1], idx[4 * c + 2], idx[4 * c + 3], rest[c],
-                      kprime[c], compliance[c], inv_h2, &lambda[c]);
+                      m.kprime, m.compliance, inv_h2, &lambda[c]);
 }
 
 __kernel void solve_attachment(__global const float4 *x, __global float4 *d,
                                __global const uint *idx, __global const float4 *target,
-                               __global const float *kprime, __global const float *compliance,
+                               __global const uint *material, __global const dr_material *materials,
                                __global float *lambda, float inv_h2, float sag, uint offset,
                                uint count)
 {
@@ -128,21 +144,23 @@ __kernel void solve_attachment(__global const float4 *x, __global float4 *d,
     if (k >= count)
         return;
     uint c = offset + k;
-    dr_solve_attachment(x, d, idx[c], target[c], kprime[c], compliance[c], inv_h2, &lambda[c]);
+    dr_material m = materials[material[c]];
+    dr_solve_attachment(x, d, idx[c], target[c], m.kprime, m.compliance, inv_h2, &lambda[c]);
 }
 
 /* Tethers: the distance kernel's arguments, max_length in rest. */
 __kernel void solve_tether(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                           __global const float *rest, __global const float *kprime,
-                           __global const float *compliance, __global float *lambda, float inv_h2,
-                           float sag, uint offset, uint count)
+                           __global const float *rest, __global const uint *material,
+                           __global const dr_material *materials, __global float *lambda,
+                           float inv_h2, float sag, uint offset, uint count)
 {
     uint k = get_global_id(0);
     if (k >= count)
         return;
     uint c = offset + k;
     uint2 ab = vload2(c, idx);
-    dr_solve_tether(x, d, ab.x, ab.y, rest[c], kprime[c], compliance[c], inv_h2, sag, &lambda[c]);
+    dr_material m = materials[material[c]];
+    dr_solve_tether(x, d, ab.x, ab.y, rest[c], m.kprime, m.compliance, inv_h2, sag, &lambda[c]);
 }
 
 /* Particle i against every collider at its current prediction (dr_project_contacts); t is the
@@ -174,7 +192,7 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
  * tether lengths or six rest volumes) and its colour offsets (colours + 1 entries). */
 #define DR_FUSED_SET(p, second_type, second)                                                       \
     __global const uint *p##idx, __global const second_type *p##second,                            \
-        __global const float *p##kprime, __global const float *p##compliance,                      \
+        __global const uint *p##material, __global const dr_material *p##materials,                \
         __global float *p##lambda, __global const uint *p##offsets, uint p##colors, int p##xpbd
 
 /* Zeroes a set's XPBD multipliers (the per-colour path fills them). */
@@ -219,19 +237,25 @@ __kernel void solve_fused(__global const float4 *x, __global float4 *d,
     DR_FUSED_ZERO(v_);
     barrier(CLK_GLOBAL_MEM_FENCE);
     for (int it = 0; it < iterations; ++it) {
-        DR_FUSED_PASS(s_,
-                      dr_solve_distance(x, d, s_idx[2 * c], s_idx[2 * c + 1], s_rest[c],
-                                        s_kprime[c], s_compliance[c], inv_h2, sag, &s_lambda[c]));
-        DR_FUSED_PASS(b_, dr_solve_dihedral(x, d, b_idx[4 * c], b_idx[4 * c + 1], b_idx[4 * c + 2],
-                                            b_idx[4 * c + 3], b_rest[c], b_kprime[c],
-                                            b_compliance[c], inv_h2, &b_lambda[c]));
-        DR_FUSED_PASS(a_, dr_solve_attachment(x, d, a_idx[c], a_target[c], a_kprime[c],
-                                              a_compliance[c], inv_h2, &a_lambda[c]));
+        DR_FUSED_PASS(s_, dr_solve_distance(x, d, s_idx[2 * c], s_idx[2 * c + 1], s_rest[c],
+                                            s_materials[s_material[c]].kprime,
+                                            s_materials[s_material[c]].compliance, inv_h2, sag,
+                                            &s_lambda[c]));
+        DR_FUSED_PASS(
+            b_, dr_solve_dihedral(x, d, b_idx[4 * c], b_idx[4 * c + 1], b_idx[4 * c + 2],
+                                  b_idx[4 * c + 3], b_rest[c], b_materials[b_material[c]].kprime,
+                                  b_materials[b_material[c]].compliance, inv_h2, &b_lambda[c]));
+        DR_FUSED_PASS(
+            a_, dr_solve_attachment(x, d, a_idx[c], a_target[c], a_materials[a_material[c]].kprime,
+                                    a_materials[a_material[c]].compliance, inv_h2, &a_lambda[c]));
         DR_FUSED_PASS(t_, dr_solve_tether(x, d, t_idx[2 * c], t_idx[2 * c + 1], t_rest[c],
-                                          t_kprime[c], t_compliance[c], inv_h2, sag, &t_lambda[c]));
-        DR_FUSED_PASS(v_, dr_solve_volume(x, d, v_idx[4 * c], v_idx[4 * c + 1], v_idx[4 * c + 2],
-                                          v_idx[4 * c + 3], v_rest[c], v_kprime[c], v_compliance[c],
-                                          inv_h2, &v_lambda[c]));
+                                          t_materials[t_material[c]].kprime,
+                                          t_materials[t_material[c]].compliance, inv_h2, sag,
+                                          &t_lambda[c]));
+        DR_FUSED_PASS(
+            v_, dr_solve_volume(x, d, v_idx[4 * c], v_idx[4 * c + 1], v_idx[4 * c + 2],
+                                v_idx[4 * c + 3], v_rest[c], v_materials[v_material[c]].kprime,
+                                v_materials[v_material[c]].compliance, inv_h2, &v_lambda[c]));
         if (collider_count) {
             for (uint i = lid; i < n; i += size)
                 contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);

@@ -53,27 +53,31 @@ static void project_constraints(drape_world *w, float inv_h2, float sag)
 {
     const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t c = 0; c < d->count; ++c)
-        dr_solve_distance(w->x, w->d, d->idx[2 * c], d->idx[2 * c + 1], d->rest[c], d->kprime[c],
-                          d->compliance[c], inv_h2, sag, &d->lambda[c]);
+        dr_solve_distance(w->x, w->d, d->idx[2 * c], d->idx[2 * c + 1], d->rest[c],
+                          dr_set_material(d, c).kprime, dr_set_material(d, c).compliance, inv_h2,
+                          sag, &d->lambda[c]);
     const dr_solver_set *b = &w->solver[DRAPE_CONSTRAINT_DIHEDRAL];
     for (uint32_t c = 0; c < b->count; ++c) {
         const uint32_t *q = &b->idx[4 * c];
-        dr_solve_dihedral(w->x, w->d, q[0], q[1], q[2], q[3], b->rest[c], b->kprime[c],
-                          b->compliance[c], inv_h2, &b->lambda[c]);
+        dr_solve_dihedral(w->x, w->d, q[0], q[1], q[2], q[3], b->rest[c],
+                          dr_set_material(b, c).kprime, dr_set_material(b, c).compliance, inv_h2,
+                          &b->lambda[c]);
     }
     const dr_solver_set *a = &w->solver[DRAPE_CONSTRAINT_ATTACHMENT];
     for (uint32_t c = 0; c < a->count; ++c)
-        dr_solve_attachment(w->x, w->d, a->idx[c], a->target[c], a->kprime[c], a->compliance[c],
-                            inv_h2, &a->lambda[c]);
+        dr_solve_attachment(w->x, w->d, a->idx[c], a->target[c], dr_set_material(a, c).kprime,
+                            dr_set_material(a, c).compliance, inv_h2, &a->lambda[c]);
     const dr_solver_set *t = &w->solver[DRAPE_CONSTRAINT_TETHER];
     for (uint32_t c = 0; c < t->count; ++c)
-        dr_solve_tether(w->x, w->d, t->idx[2 * c], t->idx[2 * c + 1], t->rest[c], t->kprime[c],
-                        t->compliance[c], inv_h2, sag, &t->lambda[c]);
+        dr_solve_tether(w->x, w->d, t->idx[2 * c], t->idx[2 * c + 1], t->rest[c],
+                        dr_set_material(t, c).kprime, dr_set_material(t, c).compliance, inv_h2, sag,
+                        &t->lambda[c]);
     const dr_solver_set *v = &w->solver[DRAPE_CONSTRAINT_VOLUME];
     for (uint32_t c = 0; c < v->count; ++c) {
         const uint32_t *q = &v->idx[4 * c];
-        dr_solve_volume(w->x, w->d, q[0], q[1], q[2], q[3], v->rest[c], v->kprime[c],
-                        v->compliance[c], inv_h2, &v->lambda[c]);
+        dr_solve_volume(w->x, w->d, q[0], q[1], q[2], q[3], v->rest[c],
+                        dr_set_material(v, c).kprime, dr_set_material(v, c).compliance, inv_h2,
+                        &v->lambda[c]);
     }
     const dr_solver_set *n = &w->solver[DRAPE_CONSTRAINT_NEO_HOOKEAN];
     for (uint32_t c = 0; c < n->count; ++c) {

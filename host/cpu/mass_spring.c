@@ -27,9 +27,9 @@ static void accelerations(const drape_world *w, const dr_vec4 *d, const dr_vec4 
     const dr_solver_set *s = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t c = 0; c < s->count; ++c) {
         uint32_t a = s->idx[2 * c], b = s->idx[2 * c + 1];
-        dr_vec4 f =
-            dr_spring_force(position(w, d, a), position(w, d, b), vel[a], vel[b], s->rest[c],
-                            dr_spring_constant(s->compliance[c], w->def.spring_stiffness), kd);
+        dr_vec4 f = dr_spring_force(
+            position(w, d, a), position(w, d, b), vel[a], vel[b], s->rest[c],
+            dr_spring_constant(dr_set_material(s, c).compliance, w->def.spring_stiffness), kd);
         acc[a] = dr_add3(acc[a], f);
         acc[b] = dr_sub3(acc[b], f);
     }
@@ -37,9 +37,9 @@ static void accelerations(const drape_world *w, const dr_vec4 *d, const dr_vec4 
     const dr_vec4 still = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     for (uint32_t c = 0; c < at->count; ++c) {
         uint32_t a = at->idx[c];
-        dr_vec4 f =
-            dr_spring_force(position(w, d, a), at->target[c], vel[a], still, 0.0f,
-                            dr_spring_constant(at->compliance[c], w->def.spring_stiffness), kd);
+        dr_vec4 f = dr_spring_force(
+            position(w, d, a), at->target[c], vel[a], still, 0.0f,
+            dr_spring_constant(dr_set_material(at, c).compliance, w->def.spring_stiffness), kd);
         acc[a] = dr_add3(acc[a], f);
     }
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);

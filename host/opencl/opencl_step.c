@@ -14,8 +14,9 @@
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per
- * distance constraint: indices 8 B, rest, k', compliance, lambda 4 B each: 24 B (dihedral 32 B;
- * attachment 36 B; tether 24 B; volume 32 B).
+ * distance constraint: indices 8 B, rest, material index, lambda 4 B each: 20 B (dihedral 28 B;
+ * attachment 32 B; tether 20 B; volume 28 B), plus 8 B per distinct material (k', compliance) of
+ * the set.
  */
 #include "world_internal.h"
 
@@ -36,7 +37,7 @@ typedef struct cl_set {
     uint32_t count;
     bool xpbd; /* some constraint has a compliance: its multipliers are zeroed each substep */
     uint32_t colors;
-    cl_mem idx, rest, kprime, compliance, lambda, target;
+    cl_mem idx, rest, material, materials, lambda, target;
     cl_mem offsets; /* colors + 1 colour offsets, for solve_fused */
     cl_mem param;   /* per-constraint parameters (Neo-Hookean) */
 } cl_set;
@@ -175,8 +176,8 @@ static void release_set(dr_opencl *cl, cl_set *s)
 {
     dr_cl_buffer_release(cl->ctx, &s->idx);
     dr_cl_buffer_release(cl->ctx, &s->rest);
-    dr_cl_buffer_release(cl->ctx, &s->kprime);
-    dr_cl_buffer_release(cl->ctx, &s->compliance);
+    dr_cl_buffer_release(cl->ctx, &s->material);
+    dr_cl_buffer_release(cl->ctx, &s->materials);
     dr_cl_buffer_release(cl->ctx, &s->lambda);
     dr_cl_buffer_release(cl->ctx, &s->target);
     dr_cl_buffer_release(cl->ctx, &s->offsets);
@@ -415,9 +416,10 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     if (r == DRAPE_OK)
         r = make(cl, &d->rest, n * sizeof(float), "rest lengths", s->rest);
     if (r == DRAPE_OK)
-        r = make(cl, &d->kprime, n * sizeof(float), "stiffness", s->kprime);
+        r = make(cl, &d->material, n * sizeof(uint32_t), "material indices", s->material);
     if (r == DRAPE_OK)
-        r = make(cl, &d->compliance, n * sizeof(float), "compliance", s->compliance);
+        r = make(cl, &d->materials, s->material_count * sizeof(dr_material), "materials",
+                 s->materials);
     if (r == DRAPE_OK)
         r = make(cl, &d->lambda, n * multipliers * sizeof(float), "multipliers", s->lambda);
     if (r == DRAPE_OK && params)
@@ -434,8 +436,8 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     }
     d->count = (uint32_t)n;
     d->xpbd = false;
-    for (size_t i = 0; i < n && !d->xpbd; ++i)
-        d->xpbd = s->compliance[i] >= 0.0f;
+    for (uint32_t i = 0; i < s->material_count && !d->xpbd; ++i)
+        d->xpbd = s->materials[i].compliance >= 0.0f;
     return DRAPE_OK;
 }
 
@@ -579,13 +581,13 @@ static drape_result spring_accelerations(dr_opencl *cl, const drape_world *w, cl
                  *a = &cl->set[DRAPE_CONSTRAINT_ATTACHMENT];
     DR_TRY(set_args(cl, K_CLEAR_FORCES, 0, 2, A(acc), A(n)));
     DR_TRY(launch(cl, K_CLEAR_FORCES, n, PREDICT));
-    DR_TRY(set_args(cl, K_SPRING_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
-                    A(d->idx), A(d->rest), A(d->compliance), A(ks), A(kd)));
+    DR_TRY(set_args(cl, K_SPRING_FORCES, 0, 11, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
+                    A(d->idx), A(d->rest), A(d->material), A(d->materials), A(ks), A(kd)));
     DR_TRY(
-        launch_colors(cl, K_SPRING_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
-    DR_TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 10, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
-                    A(a->idx), A(a->target), A(a->compliance), A(ks), A(kd)));
-    DR_TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 10, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
+        launch_colors(cl, K_SPRING_FORCES, 11, &w->solver[DRAPE_CONSTRAINT_DISTANCE], 1, PREDICT));
+    DR_TRY(set_args(cl, K_ATTACHMENT_FORCES, 0, 11, A(acc), A(cl->x), A(cl->d), A(use_d), A(vel),
+                    A(a->idx), A(a->target), A(a->material), A(a->materials), A(ks), A(kd)));
+    DR_TRY(launch_colors(cl, K_ATTACHMENT_FORCES, 11, &w->solver[DRAPE_CONSTRAINT_ATTACHMENT], 1,
                          PREDICT));
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     DR_TRY(
@@ -635,9 +637,9 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
         const cl_int xpbd = s->xpbd;
         cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         if (!second) /* an empty set: any valid buffer, never read */
-            second = s->kprime;
+            second = s->material;
         DR_TRY(set_args(cl, K_SOLVE_FUSED, 13 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
-                        A(s->kprime), A(s->compliance), A(s->lambda), A(s->offsets), A(s->colors),
+                        A(s->material), A(s->materials), A(s->lambda), A(s->offsets), A(s->colors),
                         A(xpbd)));
     }
     return launch(cl, K_SOLVE_FUSED, cl->ctx->tunables.work_group_size, PROJECT);
@@ -677,7 +679,7 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
                                      s->count * w->constraints[t].multipliers * sizeof(float)));
         cl_mem second = t == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         DR_TRY(set_args(cl, kernels[t], 0, 9, A(cl->x), A(cl->d), A(s->idx), A(second),
-                        A(s->kprime), A(s->compliance), A(s->lambda), A(inv_h2), A(sag)));
+                        A(s->material), A(s->materials), A(s->lambda), A(inv_h2), A(sag)));
         if (s->param) /* after offset and count, which launch_colors sets */
             DR_TRY(set_args(cl, kernels[t], 11, 1, A(s->param)));
     }

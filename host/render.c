@@ -171,16 +171,6 @@ static drape_result prepare(drape_world *w, const char *fn, dr_render **out)
  */
 #if DRAPE_HAVE_OPENCL
 
-static drape_result make_buffer(dr_cl_context *ctx, cl_mem *buf, size_t bytes, const char *what,
-                                const void *src)
-{
-    dr_cl_buffer_release(ctx, buf);
-    drape_result res = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, what, buf);
-    if (res == DRAPE_OK && src && bytes)
-        res = dr_cl_buffer_write(ctx, *buf, 0, bytes, src);
-    return res;
-}
-
 /* Uploads the triangles and adjacency if they changed; creates the kernel on first use. */
 static drape_result device_prepare(drape_world *w, dr_render *r)
 {
@@ -190,12 +180,15 @@ static drape_result device_prepare(drape_world *w, dr_render *r)
         res = dr_cl_kernel_create(ctx, "render.cl", "render_vertices", &r->kernel);
     if (res == DRAPE_OK && r->device_stale) {
         const size_t tri_bytes = (size_t)3 * r->triangle_count * sizeof(uint32_t);
-        res = make_buffer(ctx, &r->d_triangles, tri_bytes, "render triangles", r->triangles);
+        res =
+            dr_cl_buffer_replace(ctx, &r->d_triangles, tri_bytes, "render triangles", r->triangles);
         if (res == DRAPE_OK)
-            res = make_buffer(ctx, &r->d_offsets, ((size_t)r->vertex_count + 1) * sizeof(uint32_t),
-                              "render adjacency offsets", r->offsets);
+            res = dr_cl_buffer_replace(ctx, &r->d_offsets,
+                                       ((size_t)r->vertex_count + 1) * sizeof(uint32_t),
+                                       "render adjacency offsets", r->offsets);
         if (res == DRAPE_OK)
-            res = make_buffer(ctx, &r->d_incident, tri_bytes, "render adjacency", r->incident);
+            res = dr_cl_buffer_replace(ctx, &r->d_incident, tri_bytes, "render adjacency",
+                                       r->incident);
         if (res == DRAPE_OK)
             r->device_stale = false;
     }
@@ -240,9 +233,9 @@ static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t fi
     drape_result res = device_prepare(w, r);
     if (res == DRAPE_OK && r->d_vertices != n) {
         r->d_vertices = 0;
-        res = make_buffer(ctx, &r->d_positions, bytes, "render positions", NULL);
+        res = dr_cl_buffer_replace(ctx, &r->d_positions, bytes, "render positions", NULL);
         if (res == DRAPE_OK)
-            res = make_buffer(ctx, &r->d_normals, bytes, "render normals", NULL);
+            res = dr_cl_buffer_replace(ctx, &r->d_normals, bytes, "render normals", NULL);
         if (res == DRAPE_OK)
             r->d_vertices = n;
     }

@@ -27,16 +27,6 @@ void dr_aero_cl_destroy(dr_cl_context *ctx, struct dr_aero_cl *s)
     free(s);
 }
 
-static drape_result upload(dr_cl_context *ctx, cl_mem *buf, size_t bytes, const char *what,
-                           const void *src)
-{
-    dr_cl_buffer_release(ctx, buf);
-    drape_result r = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16, what, buf);
-    if (r == DRAPE_OK && src && bytes)
-        r = dr_cl_buffer_write(ctx, *buf, 0, bytes, src);
-    return r;
-}
-
 static drape_result prepare(dr_cl_context *ctx, struct dr_aero_cl **state, const dr_aero *a)
 {
     struct dr_aero_cl *s = *state;
@@ -54,14 +44,16 @@ static drape_result prepare(dr_cl_context *ctx, struct dr_aero_cl **state, const
         return DRAPE_OK;
     s->version = 0;
     const size_t t = a->count, u = sizeof(uint32_t);
-    drape_result r = upload(ctx, &s->triangles, 3 * t * u, "aerodynamic triangles", a->triangles);
+    drape_result r =
+        dr_cl_buffer_replace(ctx, &s->triangles, 3 * t * u, "aerodynamic triangles", a->triangles);
     if (r == DRAPE_OK)
-        r = upload(ctx, &s->offsets, ((size_t)a->vertex_count + 1) * u, "aerodynamic adjacency",
-                   a->offsets);
+        r = dr_cl_buffer_replace(ctx, &s->offsets, ((size_t)a->vertex_count + 1) * u,
+                                 "aerodynamic adjacency", a->offsets);
     if (r == DRAPE_OK)
-        r = upload(ctx, &s->incident, 3 * t * u, "aerodynamic adjacency", a->incident);
+        r = dr_cl_buffer_replace(ctx, &s->incident, 3 * t * u, "aerodynamic adjacency",
+                                 a->incident);
     if (r == DRAPE_OK)
-        r = upload(ctx, &s->force, t * sizeof(dr_vec4), "aerodynamic forces", NULL);
+        r = dr_cl_buffer_replace(ctx, &s->force, t * sizeof(dr_vec4), "aerodynamic forces", NULL);
     if (r == DRAPE_OK)
         s->version = a->version + 1;
     return r;

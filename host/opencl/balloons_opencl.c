@@ -48,15 +48,6 @@ void dr_balloons_cl_destroy(dr_cl_context *ctx, struct dr_balloons_cl *s)
     free(s);
 }
 
-static drape_result make(dr_cl_context *ctx, cl_mem *buf, size_t bytes, const char *what,
-                         const void *src)
-{
-    drape_result r = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, bytes ? bytes : 16, what, buf);
-    if (r == DRAPE_OK && src && bytes)
-        r = dr_cl_buffer_write(ctx, *buf, 0, bytes, src);
-    return r;
-}
-
 static drape_result upload(dr_cl_context *ctx, struct dr_balloons_cl *s, const dr_balloons *h)
 {
     release_items(ctx, s);
@@ -70,19 +61,23 @@ static drape_result upload(dr_cl_context *ctx, struct dr_balloons_cl *s, const d
         cl_balloon *c = &s->items[k];
         const size_t t3 = (size_t)3 * b->triangle_count * sizeof(uint32_t);
         const size_t v = b->vertex_count;
-        r = make(ctx, &c->triangles, t3, "balloon triangles", b->triangles);
+        r = dr_cl_buffer_replace(ctx, &c->triangles, t3, "balloon triangles", b->triangles);
         if (r == DRAPE_OK)
-            r = make(ctx, &c->vertices, v * sizeof(uint32_t), "balloon vertices", b->vertices);
+            r = dr_cl_buffer_replace(ctx, &c->vertices, v * sizeof(uint32_t), "balloon vertices",
+                                     b->vertices);
         if (r == DRAPE_OK)
-            r = make(ctx, &c->offsets, (v + 1) * sizeof(uint32_t), "balloon adjacency", b->offsets);
+            r = dr_cl_buffer_replace(ctx, &c->offsets, (v + 1) * sizeof(uint32_t),
+                                     "balloon adjacency", b->offsets);
         if (r == DRAPE_OK)
-            r = make(ctx, &c->incident, t3, "balloon adjacency", b->incident);
+            r = dr_cl_buffer_replace(ctx, &c->incident, t3, "balloon adjacency", b->incident);
         if (r == DRAPE_OK)
-            r = make(ctx, &c->gradients, v * sizeof(dr_vec4), "balloon gradients", NULL);
+            r = dr_cl_buffer_replace(ctx, &c->gradients, v * sizeof(dr_vec4), "balloon gradients",
+                                     NULL);
         if (r == DRAPE_OK) /* doubles on a device with fp64, floats otherwise: room for either */
-            r = make(ctx, &c->partial, 2 * DR_SUM_LANES * sizeof(double), "balloon sums", NULL);
+            r = dr_cl_buffer_replace(ctx, &c->partial, 2 * DR_SUM_LANES * sizeof(double),
+                                     "balloon sums", NULL);
         if (r == DRAPE_OK)
-            r = make(ctx, &c->state, sizeof(dr_vec4), "balloon state", NULL);
+            r = dr_cl_buffer_replace(ctx, &c->state, sizeof(dr_vec4), "balloon state", NULL);
     }
     return r;
 }

@@ -317,6 +317,11 @@ drape_result dr_cl_buffer_create(dr_cl_context *ctx, cl_mem_flags flags, size_t 
                                  const char *what, cl_mem *out);
 /* Releases *buffer (NULL is fine) and sets it to NULL. */
 void dr_cl_buffer_release(dr_cl_context *ctx, cl_mem *buffer);
+/* Replaces *buffer by a new read-write buffer of `bytes` bytes (at least 16, so that an empty array
+ * is still a valid kernel argument), holding a copy of src when src is not NULL: the upload of a
+ * host array whose size may have changed. On failure *buffer is NULL. */
+drape_result dr_cl_buffer_replace(dr_cl_context *ctx, cl_mem *buffer, size_t bytes,
+                                  const char *what, const void *src);
 /* Blocking copies between host memory and bytes offset .. offset + bytes - 1 of the buffer. */
 drape_result dr_cl_buffer_write(dr_cl_context *ctx, cl_mem buffer, size_t offset, size_t bytes,
                                 const void *src);

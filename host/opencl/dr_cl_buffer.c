@@ -84,6 +84,17 @@ void dr_cl_buffer_release(dr_cl_context *ctx, cl_mem *buffer)
     *buffer = NULL;
 }
 
+drape_result dr_cl_buffer_replace(dr_cl_context *ctx, cl_mem *buffer, size_t bytes,
+                                  const char *what, const void *src)
+{
+    dr_cl_buffer_release(ctx, buffer);
+    drape_result r =
+        dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, bytes > 16 ? bytes : 16, what, buffer);
+    if (r == DRAPE_OK && src)
+        r = dr_cl_buffer_write(ctx, *buffer, 0, bytes, src);
+    return r;
+}
+
 drape_result dr_cl_buffer_write(dr_cl_context *ctx, cl_mem buffer, size_t offset, size_t bytes,
                                 const void *src)
 {

@@ -81,9 +81,7 @@ drape_result dr_cl_particles_create(dr_cl_context *ctx, dr_cl_particles **out)
         r = dr_cl_kernel_create(ctx, "particles.cl", kernel_names[i], &p->k[i]);
     const uint32_t zero = 0;
     if (r == DRAPE_OK)
-        r = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, sizeof zero, "fullest bucket", &p->fullest);
-    if (r == DRAPE_OK)
-        r = dr_cl_buffer_write(ctx, p->fullest, 0, sizeof zero, &zero);
+        r = dr_cl_buffer_replace(ctx, &p->fullest, sizeof zero, "fullest bucket", &zero);
     if (r != DRAPE_OK) {
         dr_cl_particles_destroy(p, ctx);
         return r;

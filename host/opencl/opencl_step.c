@@ -174,8 +174,6 @@ static drape_result set_args(dr_opencl *cl, int kernel, cl_uint first, cl_uint c
     return r;
 }
 
-static size_t at_least_one(size_t n) { return n ? n : 1; }
-
 static void release_set(dr_opencl *cl, cl_set *s)
 {
     dr_cl_buffer_release(cl->ctx, &s->idx);
@@ -231,9 +229,6 @@ void dr_opencl_destroy(dr_opencl *cl)
     free(cl);
 }
 
-static drape_result make(dr_opencl *cl, cl_mem *buf, size_t bytes, const char *what,
-                         const void *src);
-
 drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
 {
     *out = NULL;
@@ -268,7 +263,7 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
         r = dr_cl_particles_create(cl->ctx, &cl->pc);
     const uint32_t none[DR_NONFINITE_PHASES] = {DR_NO_PARTICLE, DR_NO_PARTICLE, DR_NO_PARTICLE};
     if (r == DRAPE_OK)
-        r = make(cl, &cl->nonfinite, sizeof none, "non-finite check", none);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->nonfinite, sizeof none, "non-finite check", none);
     if (r != DRAPE_OK) {
         dr_opencl_destroy(cl);
         return r;
@@ -353,17 +348,6 @@ const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
 
 /* ---- uploads --------------------------------------------------------------------------------- */
 
-static drape_result make(dr_opencl *cl, cl_mem *buf, size_t bytes, const char *what,
-                         const void *src)
-{
-    dr_cl_buffer_release(cl->ctx, buf);
-    drape_result r =
-        dr_cl_buffer_create(cl->ctx, CL_MEM_READ_WRITE, at_least_one(bytes), what, buf);
-    if (r == DRAPE_OK && src && bytes)
-        r = dr_cl_buffer_write(cl->ctx, *buf, 0, bytes, src);
-    return r;
-}
-
 /* Work groups of a launch over n items. */
 static size_t groups(const dr_opencl *cl, size_t n)
 {
@@ -392,7 +376,7 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
             {&cl->inflate, n * sizeof(float), "collision radii"},
         };
         for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i)
-            r = make(cl, all[i].buf, all[i].bytes, all[i].what, NULL);
+            r = dr_cl_buffer_replace(cl->ctx, all[i].buf, all[i].bytes, all[i].what, NULL);
         if (r != DRAPE_OK) {
             release_particles(cl);
             return r;
@@ -417,26 +401,32 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     const size_t multipliers = w->constraints[t].multipliers, params = w->constraints[t].params;
     cl_set *d = &cl->set[t];
     release_set(cl, d);
-    drape_result r = make(cl, &d->idx, n * arity * sizeof(uint32_t), "constraint indices", s->idx);
+    drape_result r = dr_cl_buffer_replace(cl->ctx, &d->idx, n * arity * sizeof(uint32_t),
+                                          "constraint indices", s->idx);
     if (r == DRAPE_OK)
-        r = make(cl, &d->rest, n * sizeof(float), "rest lengths", s->rest);
+        r = dr_cl_buffer_replace(cl->ctx, &d->rest, n * sizeof(float), "rest lengths", s->rest);
     if (r == DRAPE_OK)
-        r = make(cl, &d->material, n * sizeof(uint32_t), "material indices", s->material);
+        r = dr_cl_buffer_replace(cl->ctx, &d->material, n * sizeof(uint32_t), "material indices",
+                                 s->material);
     if (r == DRAPE_OK)
-        r = make(cl, &d->materials, s->material_count * sizeof(dr_material), "materials",
-                 s->materials);
+        r = dr_cl_buffer_replace(cl->ctx, &d->materials, s->material_count * sizeof(dr_material),
+                                 "materials", s->materials);
     if (r == DRAPE_OK)
-        r = make(cl, &d->lambda, n * multipliers * sizeof(float), "multipliers", s->lambda);
+        r = dr_cl_buffer_replace(cl->ctx, &d->lambda, n * multipliers * sizeof(float),
+                                 "multipliers", s->lambda);
     if (r == DRAPE_OK && params)
-        r = make(cl, &d->param, n * params * sizeof(float), "constraint parameters", s->param);
+        r = dr_cl_buffer_replace(cl->ctx, &d->param, n * params * sizeof(float),
+                                 "constraint parameters", s->param);
     if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_ATTACHMENT)
-        r = make(cl, &d->target, n * sizeof(dr_vec4), "attachment targets", s->target);
+        r = dr_cl_buffer_replace(cl->ctx, &d->target, n * sizeof(dr_vec4), "attachment targets",
+                                 s->target);
     if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_DISTANCE)
-        r = make(cl, &d->edge, 3 * n * sizeof(float), "distance edges", NULL);
+        r = dr_cl_buffer_replace(cl->ctx, &d->edge, 3 * n * sizeof(float), "distance edges", NULL);
     const uint32_t zero = 0, *offsets = n ? s->offsets : &zero;
     d->colors = n ? s->stats.colors : 0;
     if (r == DRAPE_OK)
-        r = make(cl, &d->offsets, (d->colors + 1) * sizeof(uint32_t), "colour offsets", offsets);
+        r = dr_cl_buffer_replace(cl->ctx, &d->offsets, (d->colors + 1) * sizeof(uint32_t),
+                                 "colour offsets", offsets);
     if (r != DRAPE_OK) {
         release_set(cl, d);
         return r;
@@ -461,17 +451,22 @@ static drape_result upload_shapes(dr_opencl *cl, drape_world *w)
     const size_t n = s->count, m = s->member_count;
     if (r != DRAPE_OK || n == 0)
         return r;
-    r = make(cl, &cl->sm_members, m * sizeof(uint32_t), "cluster members", s->solver_members);
+    r = dr_cl_buffer_replace(cl->ctx, &cl->sm_members, m * sizeof(uint32_t), "cluster members",
+                             s->solver_members);
     if (r == DRAPE_OK)
-        r = make(cl, &cl->sm_rest, m * sizeof(dr_vec4), "cluster rest offsets", s->solver_rest);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->sm_rest, m * sizeof(dr_vec4), "cluster rest offsets",
+                                 s->solver_rest);
     if (r == DRAPE_OK)
-        r = make(cl, &cl->sm_range, 2 * n * sizeof(uint32_t), "cluster ranges", s->range);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->sm_range, 2 * n * sizeof(uint32_t), "cluster ranges",
+                                 s->range);
     if (r == DRAPE_OK)
-        r = make(cl, &cl->sm_kprime, n * sizeof(float), "cluster stiffness", s->kprime);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->sm_kprime, n * sizeof(float), "cluster stiffness",
+                                 s->kprime);
     if (r == DRAPE_OK)
-        r = make(cl, &cl->sm_id, n * sizeof(uint32_t), "cluster ids", s->id);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->sm_id, n * sizeof(uint32_t), "cluster ids", s->id);
     if (r == DRAPE_OK)
-        r = make(cl, &cl->sm_rotation, n * sizeof(dr_vec4), "cluster rotations", s->rotation);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->sm_rotation, n * sizeof(dr_vec4),
+                                 "cluster rotations", s->rotation);
     if (r != DRAPE_OK) {
         release_shapes(cl);
         return r;
@@ -501,8 +496,8 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
                                    s->count * sizeof(dr_vec4), s->target);
     }
     if (r == DRAPE_OK && (w->stale & DR_STALE_COLLIDERS)) {
-        r = make(cl, &cl->colliders, w->collider_count * sizeof(dr_collider), "colliders",
-                 w->colliders);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->colliders, w->collider_count * sizeof(dr_collider),
+                                 "colliders", w->colliders);
         cl->collider_count = w->collider_count;
     }
     if (r == DRAPE_OK)
@@ -758,7 +753,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
     if (r != DRAPE_OK)
         return r;
     if (!cl->colliders) { /* kernels need a valid buffer even with no colliders */
-        r = make(cl, &cl->colliders, sizeof(dr_collider), "colliders", NULL);
+        r = dr_cl_buffer_replace(cl->ctx, &cl->colliders, sizeof(dr_collider), "colliders", NULL);
         if (r != DRAPE_OK)
             return r;
     }
@@ -829,7 +824,7 @@ drape_result dr_opencl_diagnostics(dr_opencl *cl, drape_diagnostics *out)
     const size_t need = (n > count ? n : count) * wide_bytes(cl);
     if (need > cl->scratch_bytes) {
         cl->scratch_bytes = 0;
-        DR_TRY(make(cl, &cl->scratch, need, "diagnostics scratch", NULL));
+        DR_TRY(dr_cl_buffer_replace(cl->ctx, &cl->scratch, need, "diagnostics scratch", NULL));
         cl->scratch_bytes = need;
     }
     double ke = 0.0, sq = 0.0;

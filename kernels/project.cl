@@ -65,29 +65,12 @@ __kernel void solve_distance(__global const float4 *x, __global float4 *d, __glo
         DR_X16_STORE4(p, i, m, shuffle2(xy1, zw1, DR_X16_Q1), c, d, e, f);                         \
     } while (0)
 
-/* The start-of-substep edges x[a] - x[b] of every distance constraint, for solve_distance_x16:
- * x does not change within a substep, so one pass per substep replaces a gather of x at both ends
- * in every iteration by a streamed load of three floats. Stored as three blocks of n floats (x, y,
- * z); the same subtraction dr_solve_distance does, so bitwise the same. */
-__kernel void distance_edges(__global const float4 *x, __global const uint *idx,
-                             __global float *edge, uint n)
-{
-    uint c = get_global_id(0);
-    if (c >= n)
-        return;
-    uint2 ab = vload2(c, idx);
-    float4 e = dr_sub3(x[ab.x], x[ab.y]);
-    edge[c] = e.x, edge[n + c] = e.y, edge[2 * n + c] = e.z;
-}
-
-/* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one.
- * edge: distance_edges of this substep, for the n constraints of the set. */
+/* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one. */
 __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
                                  __global const uint *idx, __global const float *rest,
                                  __global const uint *material,
                                  __global const dr_material *materials, __global float *lambda,
-                                 float inv_h2, float sag, uint offset, uint count,
-                                 __global const float *edge, uint n)
+                                 float inv_h2, float sag, uint offset, uint count)
 {
     uint k = 16 * get_global_id(0);
     if (k >= count)
@@ -103,12 +86,13 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     }
     uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
     uint16 ia = (uint16)(i0.even, i1.even), ib = (uint16)(i0.odd, i1.odd);
-    float16 ax, ay, az, aw, bx, by, bz, bw;
+    float16 ax, ay, az, aw, bx, by, bz, bw, xax, xay, xaz, xaw, xbx, xby, xbz, xbw;
     DR_X16_GATHER(d, ia, ax, ay, az, aw);
     DR_X16_GATHER(d, ib, bx, by, bz, bw);
+    DR_X16_GATHER(x, ia, xax, xay, xaz, xaw);
+    DR_X16_GATHER(x, ib, xbx, xby, xbz, xbw);
     /* a - b at the substep's start and predicted, as dr_solve_distance forms them */
-    float16 ex = vload16(0, edge + c), ey = vload16(0, edge + n + c),
-            ez = vload16(0, edge + 2 * n + c);
+    float16 ex = xax - xbx, ey = xay - xby, ez = xaz - xbz;
     float16 rx = ex + (ax - bx), ry = ey + (ay - by), rz = ez + (az - bz);
     /* the sixteen materials: one broadcast where they are all the same (the usual case) */
     uint16 mi = vload16(0, material + c);
@@ -132,16 +116,8 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
         vstore16(l, 0, lambda + c);
     /* Pinned particles are never written: constraints of one colour may share them. */
     int16 move_a = ok & (aw > 0.0f), move_b = ok & (bw > 0.0f);
-    /* Where every lane moves both ends (no pin, no skipped constraint: the usual case), the mask is
-     * a constant and the stores go without a test per lane. */
-    if (all(move_a & move_b)) {
-        const int16 every = (int16)(-1);
-        DR_X16_SCATTER(d, ia, every, ax, ay, az, aw);
-        DR_X16_SCATTER(d, ib, every, bx, by, bz, bw);
-    } else {
-        DR_X16_SCATTER(d, ia, move_a, ax, ay, az, aw);
-        DR_X16_SCATTER(d, ib, move_b, bx, by, bz, bw);
-    }
+    DR_X16_SCATTER(d, ia, move_a, ax, ay, az, aw);
+    DR_X16_SCATTER(d, ib, move_b, bx, by, bz, bw);
 }
 
 __kernel void solve_dihedral(__global const float4 *x, __global float4 *d, __global const uint *idx,

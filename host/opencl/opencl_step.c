@@ -9,15 +9,14 @@
  *
  * Launches per substep: predict (2, or 4 + 2 CLBlast calls with damping, or the spring forces),
  * collide (1), project (iterations x (colours of every type + 1), plus a multiplier fill per XPBD
- * set and, with lanes16, the distances' start-of-substep edges; or 1, solve_fused, for small
- * cloths), update (1). After the step, one read of three
+ * set; or 1, solve_fused, for small cloths), update (1). After the step, one read of three
  * integers: the non-finite check, which is also the step's only wait for the device.
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per
- * distance constraint: indices 8 B, rest, material index, lambda 4 B each, and the edge of
- * distance_edges 12 B: 32 B (dihedral 28 B; attachment 32 B; tether 20 B; volume 28 B), plus 8 B
- * per distinct material (k', compliance) of the set.
+ * distance constraint: indices 8 B, rest, material index, lambda 4 B each: 20 B (dihedral 28 B;
+ * attachment 32 B; tether 20 B; volume 28 B), plus 8 B per distinct material (k', compliance) of
+ * the set.
  */
 #include "world_internal.h"
 
@@ -41,7 +40,6 @@ typedef struct cl_set {
     cl_mem idx, rest, material, materials, lambda, target;
     cl_mem offsets; /* colors + 1 colour offsets, for solve_fused */
     cl_mem param;   /* per-constraint parameters (Neo-Hookean) */
-    cl_mem edge;    /* distances, lanes16: the start-of-substep edges (distance_edges) */
 } cl_set;
 
 enum {
@@ -71,7 +69,6 @@ enum {
     K_SOLVE_FUSED,
     K_SOLVE_NEO_HOOKEAN,
     K_SHAPE_MATCH,
-    K_DISTANCE_EDGES,
     K_COUNT
 };
 static const struct {
@@ -103,7 +100,6 @@ static const struct {
     {"project.cl", "solve_fused"},
     {"neo_hookean.cl", "solve_neo_hookean"},
     {"shape_match.cl", "shape_match"},
-    {"project.cl", "distance_edges"},
 };
 
 struct dr_opencl {
@@ -184,7 +180,6 @@ static void release_set(dr_opencl *cl, cl_set *s)
     dr_cl_buffer_release(cl->ctx, &s->target);
     dr_cl_buffer_release(cl->ctx, &s->offsets);
     dr_cl_buffer_release(cl->ctx, &s->param);
-    dr_cl_buffer_release(cl->ctx, &s->edge);
     s->count = s->colors = 0;
 }
 
@@ -420,8 +415,6 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_ATTACHMENT)
         r = dr_cl_buffer_replace(cl->ctx, &d->target, n * sizeof(dr_vec4), "attachment targets",
                                  s->target);
-    if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_DISTANCE)
-        r = dr_cl_buffer_replace(cl->ctx, &d->edge, 3 * n * sizeof(float), "distance edges", NULL);
     const uint32_t zero = 0, *offsets = n ? s->offsets : &zero;
     d->colors = n ? s->stats.colors : 0;
     if (r == DRAPE_OK)
@@ -684,13 +677,6 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
                         A(s->material), A(s->materials), A(s->lambda), A(inv_h2), A(sag)));
         if (s->param) /* after offset and count, which launch_colors sets */
             DR_TRY(set_args(cl, kernels[t], 11, 1, A(s->param)));
-    }
-    const cl_set *e = &cl->set[DRAPE_CONSTRAINT_DISTANCE];
-    if (e->count && cl->distance_kernel == K_SOLVE_DISTANCE_X16) {
-        const cl_uint n = e->count;
-        DR_TRY(set_args(cl, K_DISTANCE_EDGES, 0, 4, A(cl->x), A(e->idx), A(e->edge), A(n)));
-        DR_TRY(launch(cl, K_DISTANCE_EDGES, n, PROJECT));
-        DR_TRY(set_args(cl, K_SOLVE_DISTANCE_X16, 11, 2, A(e->edge), A(n)));
     }
     for (int it = 0; it < w->def.iterations; ++it) {
         for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)

@@ -193,8 +193,7 @@ static void derive(const bench_case_def *def, bench_result *out)
     if (out->wall_ms.median > 0.0)
         out->projections_per_s = out->projections_per_step / (out->wall_ms.median * 1e-3);
     out->project_bytes_per_step =
-        bench_project_bytes(out->constraints, out->particles, def->iterations, def->substeps,
-                            strcmp(out->kernel, "lanes16") == 0);
+        bench_project_bytes(out->constraints, out->particles, def->iterations, def->substeps);
     if (out->project_ms > 0.0) {
         out->project_projections_per_s = out->projections_per_step / (out->project_ms * 1e-3);
         out->effective_gbs = out->project_bytes_per_step / (out->project_ms * 1e-3) * 1e-9;

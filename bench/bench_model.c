@@ -10,22 +10,19 @@ uint64_t bench_cloth_constraints(uint32_t n)
     return 2 * m * (m - 1) + 2 * (m - 1) * (m - 1) + 2 * m * (m - 2);
 }
 
-double bench_project_bytes(uint64_t constraints, uint64_t particles, int iterations, int substeps,
-                           bool edges)
+double bench_project_bytes(uint64_t constraints, uint64_t particles, int iterations, int substeps)
 {
-    const double per_projection = edges ? BENCH_BYTES_PER_DISTANCE_EDGES : BENCH_BYTES_PER_DISTANCE;
-    const double per_iteration =
-        (double)constraints * per_projection + (double)particles * BENCH_BYTES_PER_CONTACT_PASS;
-    const double per_substep = edges ? (double)constraints * BENCH_BYTES_PER_EDGE_PASS : 0.0;
-    return (per_iteration * iterations + per_substep) * substeps;
+    const double per_iteration = (double)constraints * BENCH_BYTES_PER_DISTANCE +
+                                 (double)particles * BENCH_BYTES_PER_CONTACT_PASS;
+    return per_iteration * iterations * substeps;
 }
 
 uint64_t bench_cloth_device_bytes(uint32_t n)
 {
     const uint64_t particles = (uint64_t)n * n, constraints = bench_cloth_constraints(n);
-    /* 112 B per particle, 32 B per constraint (opencl_step.c), 4 B per particle or constraint of
+    /* 112 B per particle, 20 B per constraint (opencl_step.c), 4 B per particle or constraint of
      * diagnostics scratch, and a quarter again for the reductions' buffers and the driver. */
-    const uint64_t exact = particles * 112 + constraints * 32 + constraints * 4;
+    const uint64_t exact = particles * 112 + constraints * 20 + constraints * 4;
     return exact + exact / 4;
 }
 

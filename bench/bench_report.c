@@ -71,13 +71,11 @@ void bench_print_table(FILE *f, const bench_run *run)
             "\nwall ms: median ms per step over the repetitions, spread (max - min) / median;\n"
             "device ms: per-phase time per step (OpenCL events; wall time on the CPU);\n"
             "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
-            "phase's bytes (%u B per distance projection; lanes16 %u B and %u B per constraint\n"
-            "per substep for its edges; %u B per particle per contact pass) per second of\n"
-            "project-phase time; %%copy: that as a share of the copy probe;\n"
+            "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
+            "second of project-phase time; %%copy: that as a share of the copy probe;\n"
             "launches: OpenCL commands enqueued per step (kernels, fills, reads); cloths: in the\n"
             "world (many-cloths scene).\n\n",
-            BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_DISTANCE_EDGES, BENCH_BYTES_PER_EDGE_PASS,
-            BENCH_BYTES_PER_CONTACT_PASS);
+            BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS);
     bench_print_row(f, NULL, true);
     for (size_t i = 0; i < run->result_count; ++i)
         bench_print_row(f, &run->results[i], false);
@@ -339,14 +337,12 @@ bool bench_write_json(const char *path, const bench_run *run)
     fprintf(f,
             "{\n  \"tool\": \"drape-bench\",\n  \"scene\": \"%s\",\n"
             "  \"model\": {\"bytes_per_distance_projection\": %u, "
-            "\"bytes_per_distance_projection_lanes16\": %u, "
-            "\"bytes_per_constraint_edge_pass\": %u, "
             "\"bytes_per_particle_contact_pass\": %u},\n"
             "  \"settings\": {\"quick\": %s, \"target_ms\": %.6g, \"warmup_ms\": %.6g, "
             "\"repetitions\": %d, \"probe_mib\": %u},\n",
             o->cloths ? "many cloths over a plane" : "cloth on a sphere", BENCH_BYTES_PER_DISTANCE,
-            BENCH_BYTES_PER_DISTANCE_EDGES, BENCH_BYTES_PER_EDGE_PASS, BENCH_BYTES_PER_CONTACT_PASS,
-            o->quick ? "true" : "false", o->target_ms, o->warmup_ms, o->repetitions, o->probe_mib);
+            BENCH_BYTES_PER_CONTACT_PASS, o->quick ? "true" : "false", o->target_ms, o->warmup_ms,
+            o->repetitions, o->probe_mib);
     json_machine(f, &run->machine);
     fputs(",\n", f);
     json_probes(f, run);

@@ -356,7 +356,35 @@ static void pull_apart(drape_world *w, int step)
         }
 }
 
+/* A cloth with extra links of many materials: along each row, particle i to i + 2 with a stiffness
+ * and a compliance of its own (every fifth XPBD), so that consecutive constraints of a colour have
+ * different materials and the sixteen-lane kernel takes its gather path, XPBD and PBD lanes mixed.
+ */
+static void build_materials(drape_world *w)
+{
+    build_cloth_sphere(w);
+    for (uint32_t row = 0, n = 24; row < n; ++row)
+        for (uint32_t i = 0; i + 2 < n; ++i) {
+            drape_distance_def d = drape_default_distance_def();
+            d.a = row * n + i, d.b = row * n + i + 2;
+            d.kind = DRAPE_DISTANCE_BEND;
+            d.stiffness = 0.2f + 0.1f * (float)((row + i) % 8);
+            if ((row * n + i) % 5 == 0)
+                d.compliance = 1e-7f * (float)(1 + i % 3);
+            ENSURE(drape_world_add_distance(w, &d, NULL) == DRAPE_OK);
+        }
+}
+
+/* Halfway, every bending link becomes one material (the materials rebuilt in place). */
+static void unify_bending(drape_world *w, int step)
+{
+    if (step == 150)
+        ENSURE(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, 1u << DRAPE_DISTANCE_BEND,
+                                         0.5f, -1.0f) == DRAPE_OK);
+}
+
 static const scene scenes[] = {
+    {"cloth of many materials", false, build_materials, NULL, unify_bending},
     {"balls poured into a box", false, build_balls, bouncy, NULL},
     {"two self-colliding cloths on a sphere", false, build_cloth_layers, NULL, NULL},
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},

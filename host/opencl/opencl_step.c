@@ -306,24 +306,41 @@ void dr_opencl_configure(drape_world *w)
 #define FUSED_TYPES 5
 _Static_assert(FUSED_TYPES <= DRAPE_CONSTRAINT_TYPE_COUNT, "solve_fused takes a type drape lacks");
 
+/* What a world's projection involves, as last uploaded: one bit each. */
+enum {
+    FEATURE_PARTICLE_CONTACTS = 1u << 0, /* their passes run between the colours' launches */
+    FEATURE_BALLOONS = 1u << 1,          /* a pass per iteration before the contacts */
+    FEATURE_SHAPE_MATCHING = 1u << 2,
+    FEATURE_TYPE0 = 1u << 3, /* FEATURE_TYPE0 << t: constraints of type t */
+};
+_Static_assert(3 + DRAPE_CONSTRAINT_TYPE_COUNT <= 32, "the features fit an unsigned");
+
+/* The features solve_fused takes: its constraint types, nothing else. */
+#define FUSED_FEATURES ((FEATURE_TYPE0 << FUSED_TYPES) - FEATURE_TYPE0)
+
+static unsigned features(const dr_opencl *cl)
+{
+    unsigned f = (cl->particles_on ? FEATURE_PARTICLE_CONTACTS : 0u) |
+                 (cl->has_balloons ? FEATURE_BALLOONS : 0u) |
+                 (cl->sm_count ? FEATURE_SHAPE_MATCHING : 0u);
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        if (cl->set[t].count)
+            f |= FEATURE_TYPE0 << t;
+    return f;
+}
+
 /* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world of at most
- * fused_max constraints (as last uploaded); never for a world with a type solve_fused lacks, nor
- * one with contacts between particles or balloons (their passes run between the colours' launches
- * and the contacts). */
+ * fused_max constraints (as last uploaded); never for a world with a feature solve_fused lacks
+ * (FUSED_FEATURES). */
 static bool fused(const dr_opencl *cl)
 {
-    if (cl->particles_on || cl->has_balloons)
+    if (features(cl) & ~(unsigned)FUSED_FEATURES)
         return false;
-    uint64_t total = 0;
-    if (cl->sm_count) /* solve_fused has no shape matching */
-        return false;
-    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
-        if (t >= FUSED_TYPES && cl->set[t].count)
-            return false;
-        total += cl->set[t].count;
-    }
     if (cl->request == DRAPE_DISTANCE_KERNEL_FUSED)
         return true;
+    uint64_t total = 0;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        total += cl->set[t].count;
     return cl->request == DRAPE_DISTANCE_KERNEL_AUTO && total > 0 && total <= cl->fused_max;
 }
 
@@ -692,26 +709,41 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
     return shape_match(cl, w); /* rigid clusters end the substep rigid */
 }
 
-static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
+/* One continuous contact per particle against every collider (kernels/collide.cl), as the CPU's
+ * generate_contacts. */
+static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float h)
 {
     const cl_uint n = cl->particles;
-    const bool pbd = w->def.mode == DRAPE_MODE_PBD;
-    DR_TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
-    if (pbd && w->plan.enabled)
-        DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     const float t = (float)w->time, margin = w->def.collision_margin;
     DR_TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                     A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
                     A(n)));
-    DR_TRY(launch(cl, K_CONTACTS, n, COLLIDE));
+    return launch(cl, K_CONTACTS, n, COLLIDE);
+}
+
+/* v from d, x += d, restitution and the non-finite check (kernels/update.cl), as the CPU's update;
+ * `threshold` is the substep's restitution threshold. */
+static drape_result update(dr_opencl *cl, const drape_world *w, float h, float threshold)
+{
+    const cl_uint n = cl->particles;
+    const cl_int verlet = dr_keeps_integrator_velocity(&w->def);
+    DR_TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+                    A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
+    return launch(cl, K_UPDATE, n, UPDATE);
+}
+
+static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
+{
+    const bool pbd = w->def.mode == DRAPE_MODE_PBD;
+    DR_TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
+    if (pbd && w->plan.enabled)
+        DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
+    DR_TRY(generate_contacts(cl, w, h));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
     DR_TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
     const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
-    const cl_int verlet = dr_keeps_integrator_velocity(&w->def);
-    DR_TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
-                    A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
-    DR_TRY(launch(cl, K_UPDATE, n, UPDATE));
+    DR_TRY(update(cl, w, h, threshold));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
                                       cl->phase[UPDATE]));

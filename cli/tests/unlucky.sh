@@ -91,14 +91,14 @@ full_disk)
   if [ -z "$limit" ]; then
     dd if=/dev/zero of="$disk/filler" bs=1k count=1024 2>/dev/null
     run 4 "final.csv: cannot write: $cause" "$drape" run flag --steps 3 --dump "$disk/final.csv"
-    run 4 "flag_000000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames"
+    run 4 "flag_0000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames"
     # Room for a few frames only: the run stops at the first that does not fit.
     rm -f "$disk/filler"
     dd if=/dev/zero of="$disk/filler" bs=1k count=40 2>/dev/null
     run 4 "flag_000[0-9].obj: cannot write: $cause" "$drape" run flag --steps 9 --export-obj "$disk/frames"
   else
     (trap '' XFSZ; ulimit -f $limit; run 4 "final.csv: cannot write: $cause" "$drape" run flag --steps 3 --dump "$disk/final.csv") || exit 1
-    (trap '' XFSZ; ulimit -f $limit; run 4 "flag_000000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames") || exit 1
+    (trap '' XFSZ; ulimit -f $limit; run 4 "flag_0000.obj: cannot write: $cause" "$drape" run flag --steps 3 --export-obj "$disk/frames") || exit 1
   fi
   cmp -s "$disk/final.csv" "$scratch/final.csv.good" || fail "the previous dump was changed"
   for f in "$disk"/frames/*.obj; do
@@ -122,7 +122,8 @@ interrupt)
   dir=$scratch/frames
   i=0
   # A background job of a script starts with SIGINT ignored (POSIX), until drape installs its
-  # handler: each signal waits for the run's first frame, so it never lands in that window.
+  # handler: each signal waits for the run's first frame, so it never lands in that window (100000
+  # steps make six-digit frame numbers).
   while [ $i -lt 6 ]; do
     rm -f "$dir/flag_000000.obj"
     "$drape" run flag --steps 100000 --export-obj "$dir" >/dev/null 2>"$scratch/err" &

@@ -280,9 +280,15 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
 drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uint32_t idx[4],
                                  float *rest6);
 /* The six right-handed tetrahedra of every cell of an nx x ny x nz grid of particles whose (i, j,
- * k) is (k ny + j) nx + i (Freudenthal's split): 4 indices each into out, 6 (nx-1)(ny-1)(nz-1) of
- * them. */
+ * k) is (k ny + j) nx + i (Kuhn's split around a body diagonal, mirrored in alternate cells): 4
+ * indices each into out, 6 (nx-1)(ny-1)(nz-1) of them. */
 void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out);
+
+/* ---- tet_mesh.c ---- */
+/* A distance constraint of stiffness s along every edge of tet_count tetrahedra (4 vertex indices
+ * each, offset by base), each shared edge once, in the order of their sorted vertex pairs. */
+drape_result dr_add_tet_edges(drape_world *w, const char *fn, const uint32_t *tets,
+                              uint32_t tet_count, uint32_t base, drape_stiffness s);
 
 /* ---- shape_matching.c ---- */
 void dr_shapes_free(dr_shape_matches *s);

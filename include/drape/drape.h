@@ -766,8 +766,9 @@ DRAPE_API drape_result drape_world_add_rope(drape_world *world, const drape_rope
                                             drape_build_info *out_info);
 
 /* A soft box: a grid of nx x ny x nz particles filling origin .. origin + size, each cubic cell
- * split into six tetrahedra around its diagonal from (i, j, k) to (i+1, j+1, k+1) (a conforming
- * Freudenthal split), with a volume constraint per tetrahedron and a distance constraint along
+ * split into six tetrahedra around a body diagonal (Kuhn's split, mirrored along each axis in the
+ * cells of odd index along it, so that no direction is favoured and the mesh stays conforming),
+ * with a volume constraint per tetrahedron and a distance constraint along
  * every tetrahedron edge (kind stretch). Particle (i, j, k) is first_particle + (k ny + j) nx + i.
  */
 typedef struct drape_soft_box_def {

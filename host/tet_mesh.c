@@ -32,6 +32,8 @@ drape_tet_mesh_def drape_default_tet_mesh_def(void)
         .poisson_ratio = 0.3f,
         .edges = {0.5f, -1.0f},
         .volume = {1.0f, 0.0f},
+        .contact_radius = 0.0f,
+        .group = DRAPE_GROUP_NEW,
     };
     return d;
 }
@@ -212,11 +214,15 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
                        d->vertex_count);
     }
     r = check_mesh(w, fn, d, mass);
+    dr_body_contact contact = {0.0f, 0u};
+    if (r == DRAPE_OK)
+        r = dr_take_body_contact(w, fn, d->contact_radius, d->group, &contact);
     for (uint32_t i = 0; r == DRAPE_OK && i < d->vertex_count; ++i) {
-        defs[i] = drape_default_particle_def(); /* no contact radius, group 0 */
+        defs[i] = drape_default_particle_def(); /* no contact radius, group 0, unless asked */
         defs[i].position = d->positions[i];
         defs[i].velocity = d->velocity;
         defs[i].mass = (float)mass[i];
+        dr_apply_body_contact(&defs[i], contact);
     }
     free(mass);
     const dr_build_mark mark = dr_build_begin(w);
@@ -226,6 +232,8 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
     free(defs);
     if (r != DRAPE_OK)
         return r;
+    if (contact.radius > 0.0f)
+        dr_particle_mark_mesh(w, base, d->vertex_count);
     r = add_elements(w, fn, d, base);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);

@@ -125,6 +125,8 @@ drape_soft_box_def drape_default_soft_box_def(void)
         .volume = {1.0f, 0.0f},
         .youngs_modulus = 0.0f,
         .poisson_ratio = 0.3f,
+        .contact_radius = 0.0f,
+        .group = DRAPE_GROUP_NEW,
         .cookie = DR_DEF_COOKIE,
     };
     return d;
@@ -238,7 +240,7 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         for (uint32_t j = 0; j < ny; ++j)
             for (uint32_t i = 0; i < nx; ++i) {
                 drape_particle_def *p = &defs[(k * ny + j) * nx + i];
-                *p = drape_default_particle_def(); /* no contact radius */
+                *p = drape_default_particle_def(); /* no contact radius, unless asked (below) */
                 p->position = (drape_vec3){d->origin.x + d->size.x * (float)i / (float)(nx - 1),
                                            d->origin.y + d->size.y * (float)j / (float)(ny - 1),
                                            d->origin.z + d->size.z * (float)k / (float)(nz - 1)};
@@ -263,6 +265,8 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         t.density = d->mass / (d->size.x * d->size.y * d->size.z);
         t.youngs_modulus = d->youngs_modulus;
         t.poisson_ratio = d->poisson_ratio;
+        t.contact_radius = d->contact_radius;
+        t.group = d->group;
         if (pos)
             r = drape_world_add_tet_mesh(w, &t, out);
         free(pos);
@@ -270,11 +274,18 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         free(tets);
         return r;
     }
+    dr_body_contact contact;
+    r = dr_take_body_contact(w, fn, d->contact_radius, d->group, &contact);
+    for (uint32_t i = 0; r == DRAPE_OK && i < n; ++i)
+        dr_apply_body_contact(&defs[i], contact);
     const dr_build_mark mark = dr_build_begin(w);
     box b = {0, nx, ny, nz};
-    r = drape_world_add_particles(w, defs, n, &b.base);
+    if (r == DRAPE_OK)
+        r = drape_world_add_particles(w, defs, n, &b.base);
     free(defs);
     if (r == DRAPE_OK) {
+        if (contact.radius > 0.0f)
+            dr_particle_mark_mesh(w, b.base, n);
         r = dr_add_tet_edges(w, fn, tets, (uint32_t)(6 * cells), b.base, d->edges);
         if (r == DRAPE_OK)
             r = add_tetrahedra(w, &b, d->volume, tets, 6 * cells);

@@ -284,6 +284,22 @@ drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uin
  * indices each into out, 6 (nx-1)(ny-1)(nz-1) of them. */
 void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out);
 
+/* ---- builders.c: the contact radius and group of a body's particles ---- */
+typedef struct dr_body_contact {
+    float radius;   /* m; 0: none */
+    uint32_t group; /* the group taken (DRAPE_GROUP_NEW made a new one) */
+} dr_body_contact;
+/* Checks a body def's contact_radius (>= 0, finite) and group, naming fn, and takes the group
+ * (only with a radius, so a body without contacts uses no group). */
+drape_result dr_take_body_contact(drape_world *w, const char *fn, float radius, uint32_t group,
+                                  dr_body_contact *out);
+/* With a radius: p gets it and the group, with no contacts within the group. */
+void dr_apply_body_contact(drape_particle_def *p, dr_body_contact c);
+/* particles.c: gives particles idx[0 .. count) the radius and group of c, with no contacts within
+ * the group (a mesh's particles keep being a mesh), as if they had been added so. */
+void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t count,
+                              dr_body_contact c);
+
 /* ---- tet_mesh.c ---- */
 /* A distance constraint of stiffness s along every edge of tet_count tetrahedra (4 vertex indices
  * each, offset by base), each shared edge once, in the order of their sorted vertex pairs. */

@@ -562,6 +562,12 @@ typedef struct drape_shape_match_def {
     const uint32_t *particles; /* count distinct particle indices */
     uint32_t count;            /* 2 .. 2^24 */
     float stiffness;           /* in (0, 1]; default 1 (rigid) */
+    float contact_radius;      /* m, >= 0: > 0 gives every particle of the cluster this contact
+                                  radius and `group` (docs/particle-contacts.md), replacing theirs,
+                                  with no contacts among themselves; 0: leaves them as they are;
+                                  default 0 */
+    uint32_t group;            /* with contact_radius > 0: 0 .. DRAPE_GROUP_MAX, or
+                                  DRAPE_GROUP_NEW (a group of its own); default DRAPE_GROUP_NEW */
 } drape_shape_match_def;
 
 DRAPE_API drape_shape_match_def drape_default_shape_match_def(void);
@@ -656,6 +662,10 @@ DRAPE_API drape_result drape_world_add_collider(drape_world *world, const drape_
 DRAPE_API drape_result drape_world_set_collider(drape_world *world, uint32_t id,
                                                 const drape_collider_def *def);
 DRAPE_API uint32_t drape_world_collider_count(const drape_world *world);
+/* An open box of five planes, each drape_default_collider_def() otherwise: the floor y = 0 (normal
+ * +y) and four walls x = -half, x = half, z = -half, z = half (m), facing in. Fills out[0..4] (the
+ * floor first); add them with drape_world_add_collider. */
+DRAPE_API void drape_open_box_colliders(float half, drape_collider_def out[5]);
 
 /* Signed distance (m) from `point` to collider `id` at the current time, negative inside; the
  * collision margin is not included. */
@@ -783,6 +793,10 @@ typedef struct drape_soft_box_def {
                                drape_neo_hookean_def per tetrahedron, no edges or volumes, the mass
                                lumped by tetrahedron volume as in drape_tet_mesh_def); default 0 */
     float poisson_ratio;    /* with youngs_modulus > 0, in (-1, 0.5); default 0.3 */
+    float contact_radius;   /* m, >= 0: the particles' radius in contacts with other particles, as
+                               drape_tet_mesh_def's; 0: none; default 0 */
+    uint32_t group;         /* their collision group, as drape_tet_mesh_def's; default
+                               DRAPE_GROUP_NEW */
     uint32_t cookie;        /* set by drape_default_soft_box_def(); a def without it is refused */
 } drape_soft_box_def;
 
@@ -809,6 +823,14 @@ typedef struct drape_tet_mesh_def {
     float poisson_ratio;    /* in (-1, 0.5); default 0.3 */
     drape_stiffness edges;  /* with youngs_modulus = 0; default PBD k = 0.5 */
     drape_stiffness volume; /* with youngs_modulus = 0; default XPBD compliance 0 */
+    float contact_radius;   /* m, >= 0: the particles' radius in contacts with other particles
+                               (docs/particle-contacts.md): loose balls, other bodies; the mesh's
+                               own particles never collide with each other, and against colliders
+                               they keep the collision margin alone, as a cloth's; 0: none;
+                               default 0 */
+    uint32_t group;         /* with contact_radius > 0, their collision group: 0 ..
+                               DRAPE_GROUP_MAX, or DRAPE_GROUP_NEW (a group of its own); default
+                               DRAPE_GROUP_NEW */
 } drape_tet_mesh_def;
 
 DRAPE_API drape_tet_mesh_def drape_default_tet_mesh_def(void);
@@ -940,6 +962,9 @@ typedef struct drape_icosphere_def {
     float pressure;                     /* k_pressure of its balloon, [0, 100]; 0: no balloon;
                                            default 1 */
     drape_stiffness pressure_stiffness; /* the balloon's; default PBD k = 1 */
+    float contact_radius;               /* m, >= 0: the particles' radius in contacts with other
+                                           particles, as drape_tet_mesh_def's; 0: none; default 0 */
+    uint32_t group; /* their collision group, as drape_tet_mesh_def's; default DRAPE_GROUP_NEW */
 } drape_icosphere_def;
 
 DRAPE_API drape_icosphere_def drape_default_icosphere_def(void);

@@ -12,7 +12,9 @@
  * colour share a particle: the links it moves to the copy all shared the split particle, so their
  * colours were already distinct, and the copy has no other link. So a split rewrites the moved
  * links' particles in the solver's colour-ordered copy in place and keeps every colour. A broken
- * link leaves its colour: the distance type alone is recoloured before the next step.
+ * link leaves its colour: the distance type alone is recoloured before the next step. The render
+ * triangles (drape_world_set_triangles) on the far side of the plane take the copy too, so the tear
+ * opens where it is drawn (dr_render_split); dihedrals and aerodynamic triangles keep theirs.
  */
 #include "world_internal.h"
 
@@ -192,6 +194,7 @@ static bool split(drape_world *w, dr_tear *t, uint32_t v, uint32_t u)
             solved->idx[2 * (size_t)solved->slot_of[id] + end] = copy;
     }
     w->stale |= DR_STALE_SET(DRAPE_CONSTRAINT_DISTANCE);
+    dr_render_split(w, v, copy, e);
     w->x[v].w *= 2.0f; /* half the mass each */
     w->x[copy] = w->x[v];
     w->v[copy] = w->v[v];

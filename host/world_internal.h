@@ -300,6 +300,15 @@ void dr_apply_body_contact(drape_particle_def *p, dr_body_contact c);
 void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t count,
                               dr_body_contact c);
 
+/* ---- render.c ---- */
+/* After particle v of a tearing cloth split into copy by the plane through v with normal e (its
+ * links already moved): a render triangle on v whose edges at v are links that moved to the copy
+ * takes the copy; one whose two edges went apart is hidden (made a point), since the tear runs
+ * through it; one without links along those edges goes by the side of the plane its other corners'
+ * midpoint is on. So the tear opens where it is drawn (the adjacency is rebuilt before the next
+ * use). */
+void dr_render_split(drape_world *w, uint32_t v, uint32_t copy, dr_vec4 e);
+
 /* ---- tet_mesh.c ---- */
 /* A distance constraint of stiffness s along every edge of tet_count tetrahedra (4 vertex indices
  * each, offset by base), each shared edge once, in the order of their sorted vertex pairs. */

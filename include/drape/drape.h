@@ -304,6 +304,12 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
 DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices,
                                                  uint32_t count);
 
+/* The triangles to render as they are now: writes 3 * count particle indices to out (which may be
+ * NULL) and returns the count. They are those of drape_world_set_triangles, except that a vertex
+ * split by tearing (drape_world_set_distance_break) moves the triangles on the far side of its
+ * plane to the new particle, so that the tear opens. */
+DRAPE_API uint32_t drape_world_get_triangles(const drape_world *world, uint32_t *out);
+
 /* Positions (m) and unit area-weighted vertex normals of particles first .. first + count - 1, 4
  * floats each (w = 0), as drape_world_get_positions takes its range; a particle on no triangle gets
  * a zero normal. */
@@ -986,7 +992,8 @@ DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape
  * are reserved when the cloth is built, so the particle arrays never grow in a step. A split keeps
  * every colour (the links it moves are rewritten in place: they all shared the split particle, so
  * their colours already differ); a broken link recolours the distance constraints alone.
- * Dihedrals and triangles (rendering, aerodynamics) keep their particles.
+ * The render triangles (drape_world_set_triangles) on the far side of a split's plane take the
+ * copy (drape_world_get_triangles); dihedrals and aerodynamic triangles keep their particles.
  */
 
 /* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable.

@@ -309,6 +309,17 @@ void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t coun
  * use). */
 void dr_render_split(drape_world *w, uint32_t v, uint32_t copy, dr_vec4 e);
 
+/* ---- tearing.c and opencl/tear_opencl.c: the check after a step on the device ---- */
+/* The live breakable links, their two particles into pairs and the length past which the device
+ * flags them into threshold (m; both may be NULL); returns their count. */
+uint32_t dr_tear_watch(const drape_world *w, uint32_t *pairs, float *threshold);
+struct dr_tear_cl;
+/* Measures every breakable link where the device's positions are: *maybe is false when none can be
+ * past its limit (the host then reads nothing back). Uploads the links when `version` changed. */
+drape_result dr_tear_cl_check(drape_world *w, struct dr_tear_cl **state, uint64_t version,
+                              bool *maybe);
+void dr_tear_cl_destroy(drape_world *w, struct dr_tear_cl *state);
+
 /* ---- tet_mesh.c ---- */
 /* A distance constraint of stiffness s along every edge of tet_count tetrahedra (4 vertex indices
  * each, offset by base), each shared edge once, in the order of their sorted vertex pairs. */

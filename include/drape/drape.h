@@ -275,6 +275,8 @@ typedef struct drape_profile {
                               (only the types that changed are), e.g. 1 for a mouse grab */
     uint64_t launches;     /* OpenCL commands enqueued by the steps (kernels, fills, reads); 0 on
                               the CPU */
+    uint64_t read_bytes;   /* bytes read back from the OpenCL device since the last reset (by the
+                              steps and by the calls that read the world); 0 on the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

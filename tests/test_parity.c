@@ -295,19 +295,9 @@ static void build_soft_among_balls(drape_world *w)
         r.nx = r.ny = r.nz = 2;
         r.origin = tu_v3(-0.1f + 0.12f * (float)k, 0.5f + 0.15f * (float)k, -0.05f);
         r.size = tu_v3(0.1f, 0.1f, 0.1f);
-        r.edges.stiffness = 0.0f;
-        r.volume.stiffness = 0.0f;
-        r.volume.compliance = -1.0f;
-        drape_build_info info;
-        ENSURE(drape_world_add_soft_box(w, &r, &info) == DRAPE_OK);
-        uint32_t idx[8];
-        for (uint32_t i = 0; i < 8; ++i)
-            idx[i] = info.first_particle + i;
         drape_shape_match_def m = drape_default_shape_match_def();
-        m.particles = idx;
-        m.count = 8;
         m.contact_radius = 0.05f;
-        ENSURE(drape_world_add_shape_match(w, &m, NULL) == DRAPE_OK);
+        ENSURE(tu_add_matched_box(w, r, m, NULL) == DRAPE_OK);
     }
     drape_particle_block_def p = drape_default_particle_block_def();
     p.radius = 0.03f;

@@ -191,20 +191,9 @@ static double stacked_gap(float contact_radius)
         b.nx = b.ny = b.nz = 3;
         b.origin = tu_v3(0.03f * (float)k, 0.05f + 0.4f * (float)k, 0.02f * (float)k);
         b.size = tu_v3(0.2f, 0.2f, 0.2f);
-        b.edges.stiffness = 0.0f;
-        b.volume.stiffness = 0.0f;
-        b.volume.compliance = -1.0f;
-        drape_build_info info;
-        if (drape_world_add_soft_box(w, &b, &info) != DRAPE_OK)
-            goto done;
-        uint32_t idx[27];
-        for (uint32_t i = 0; i < 27; ++i)
-            idx[i] = info.first_particle + i;
         drape_shape_match_def m = drape_default_shape_match_def();
-        m.particles = idx;
-        m.count = 27;
         m.contact_radius = contact_radius;
-        if (drape_world_add_shape_match(w, &m, NULL) != DRAPE_OK)
+        if (tu_add_matched_box(w, b, m, NULL) != DRAPE_OK)
             goto done;
     }
     tu_state s;

@@ -271,8 +271,8 @@ static void build_balls(drape_world *w)
     add_open_box(w, 0.2f);
 }
 
-/* A Neo-Hookean cube, a balloon and two shape-matched boxes, all with a contact radius, among balls
- * poured into a box: the bodies' particles in the contacts between particles. */
+/* A Neo-Hookean cube, an icosphere and two shape-matched boxes, all with a contact radius, among
+ * balls poured into a box: the bodies' particles in the contacts between particles. */
 static void build_soft_among_balls(drape_world *w)
 {
     drape_soft_box_def b = drape_default_soft_box_def();
@@ -287,7 +287,8 @@ static void build_soft_among_balls(drape_world *w)
     d.centre = tu_v3(0.1f, 0.2f, 0.05f);
     d.radius = 0.1f;
     d.mass = 0.3f;
-    d.pressure = 1.2f;
+    d.pressure = 0.0f; /* no balloon: its float sums (DRAPE_OPENCL_FP64=off) would set the balls
+                          rolling differently; "balloon on a sphere" holds the pressure */
     d.contact_radius = 0.04f;
     ENSURE(drape_world_add_icosphere(w, &d, NULL, NULL) == DRAPE_OK);
     for (int k = 0; k < 2; ++k) {

@@ -81,15 +81,10 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
     b.max_count = n;
     drape_build_info info = {0};
     bool ok = drape_world_add_particle_block(w, &b, &info) == DRAPE_OK;
-    const drape_vec3 points[5] = {
-        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
-    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
-    for (int i = 0; ok && i < 5; ++i) {
-        drape_collider_def c = drape_default_collider_def();
-        c.position = points[i];
-        c.normal = normals[i];
-        ok = drape_world_add_collider(w, &c, NULL) == DRAPE_OK;
-    }
+    drape_collider_def walls[5];
+    drape_open_box_colliders(half, walls);
+    for (int i = 0; ok && i < 5; ++i)
+        ok = drape_world_add_collider(w, &walls[i], NULL) == DRAPE_OK;
     for (int s = 0; ok && s < settle; ++s)
         ok = drape_world_step(w) == DRAPE_OK;
     drape_contact_stats cs = {0};

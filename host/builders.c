@@ -198,6 +198,29 @@ static void apply_mesh_contact(drape_particle_def *p, mesh_contact c)
     p->self_collide = c.self;
 }
 
+drape_result dr_take_body_contact(drape_world *w, const char *fn, float radius, uint32_t group,
+                                  dr_body_contact *out)
+{
+    if (!(radius >= 0.0f && radius <= DR_MAX_MAGNITUDE))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->contact_radius = %g m must be >= 0 and at most %g (0: no "
+                       "contacts)",
+                       fn, (double)radius, (double)DR_MAX_MAGNITUDE);
+    DR_TRY(check_mesh_contact(w, radius, group, fn));
+    out->radius = radius;
+    out->group = radius > 0.0f ? dr_particle_take_group(w, group) : 0u;
+    return DRAPE_OK;
+}
+
+void dr_apply_body_contact(drape_particle_def *p, dr_body_contact c)
+{
+    if (c.radius > 0.0f) {
+        p->radius = c.radius;
+        p->group = c.group;
+        p->self_collide = false;
+    }
+}
+
 static float length3(drape_vec3 a) { return dr_len3(dr_vec4_from(a, 0.0f)); }
 
 dr_build_mark dr_build_begin(const drape_world *w)

@@ -21,6 +21,18 @@ drape_collider_def drape_default_collider_def(void)
     return d;
 }
 
+void drape_open_box_colliders(float half, drape_collider_def out[5])
+{
+    const drape_vec3 points[5] = {
+        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
+    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int i = 0; i < 5; ++i) {
+        out[i] = drape_default_collider_def();
+        out[i].position = points[i];
+        out[i].normal = normals[i];
+    }
+}
+
 static bool in_unit(float f) { return f >= 0.0f && f <= 1.0f; }
 
 /* Validates a def and converts it to the stored form; t0 is the time its motion starts from. */

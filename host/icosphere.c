@@ -28,6 +28,8 @@ drape_icosphere_def drape_default_icosphere_def(void)
         .bend_stiffness = {0.1f, -1.0f},
         .pressure = 1.0f,
         .pressure_stiffness = {1.0f, -1.0f},
+        .contact_radius = 0.0f,
+        .group = DRAPE_GROUP_NEW,
     };
     return d;
 }
@@ -216,6 +218,9 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
     char what[64];
     snprintf(what, sizeof what, "an icosphere of %u particles", n);
     drape_result r = dr_check_memory(w, fn, what, n, 3ull * faces / 2, 3ull * faces / 2);
+    dr_body_contact contact;
+    if (r == DRAPE_OK)
+        r = dr_take_body_contact(w, fn, d->contact_radius, d->group, &contact);
     if (r != DRAPE_OK)
         return r;
     mesh m;
@@ -226,7 +231,8 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
     }
     for (uint32_t v = 0; v < n; ++v) {
         drape_particle_def *p = &defs[v];
-        *p = drape_default_particle_def(); /* no contact radius, group 0 */
+        *p = drape_default_particle_def(); /* no contact radius, group 0, unless asked */
+        dr_apply_body_contact(p, contact);
         p->position = (drape_vec3){d->centre.x + d->radius * (float)m.p[v][0],
                                    d->centre.y + d->radius * (float)m.p[v][1],
                                    d->centre.z + d->radius * (float)m.p[v][2]};
@@ -237,6 +243,8 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
     uint32_t base = 0;
     r = drape_world_add_particles(w, defs, n, &base);
     free(defs);
+    if (r == DRAPE_OK && contact.radius > 0.0f)
+        dr_particle_mark_mesh(w, base, n);
     if (r == DRAPE_OK)
         r = add_edges(w, base, &m, d);
     if (r == DRAPE_OK && d->pressure > 0.0f) {

@@ -106,6 +106,20 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
 
 uint32_t drape_world_particle_count(const drape_world *w) { return w->particle_count; }
 
+void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t count,
+                              dr_body_contact c)
+{
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t i = idx[k];
+        const uint32_t mesh = w->group[i] & DR_GROUP_MESH;
+        w->group[i] = c.group | mesh;
+        w->shape[i].w = c.radius;
+        w->inflate[i] = mesh ? 0.0f : c.radius;
+    }
+    w->plan_dirty = true;
+    w->stale |= DR_STALE_PARTICLES;
+}
+
 drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drape_particle_def *def)
 {
     static const char fn[] = "drape_world_set_particle";

@@ -158,6 +158,64 @@ drape_result drape_world_set_triangles(drape_world *w, const uint32_t *indices, 
     return DRAPE_OK;
 }
 
+uint32_t drape_world_get_triangles(const drape_world *w, uint32_t *out)
+{
+    const dr_render *r = w->render;
+    if (!r)
+        return 0;
+    if (out && r->triangle_count)
+        memcpy(out, r->triangles, (size_t)3 * r->triangle_count * sizeof *out);
+    return r->triangle_count;
+}
+
+/* Where the link from the split particle to o went: 1 to the copy, -1 it stayed with v, 0 no live
+ * link (a quad's other diagonal). */
+static int link_side(const drape_world *w, uint32_t v, uint32_t copy, uint32_t o)
+{
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t id = 0; id < s->count; ++id) {
+        const uint32_t a = s->idx[2 * (size_t)id], b = s->idx[2 * (size_t)id + 1];
+        if (!s->removed[id] && (a == o || b == o) && (a == copy || b == copy))
+            return 1;
+        if (!s->removed[id] && (a == o || b == o) && (a == v || b == v))
+            return -1;
+    }
+    return 0;
+}
+
+void dr_render_split(drape_world *w, uint32_t v, uint32_t copy, dr_vec4 e)
+{
+    dr_render *r = w->render;
+    bool changed = false;
+    for (uint32_t t = 0; r && t < r->triangle_count; ++t) {
+        uint32_t *tri = &r->triangles[3 * (size_t)t];
+        const int k = tri[0] == v ? 0 : tri[1] == v ? 1 : tri[2] == v ? 2 : -1;
+        if (k < 0)
+            continue;
+        const uint32_t a = tri[(k + 1) % 3], b = tri[(k + 2) % 3];
+        const int sa = link_side(w, v, copy, a), sb = link_side(w, v, copy, b);
+        bool to_copy;
+        if (sa * sb < 0) { /* its two edges at v went apart: the tear runs through it */
+            tri[0] = tri[1] = tri[2] = a; /* hidden (no area, no normal) */
+            changed = true;
+            continue;
+        } else if (sa + sb != 0) {
+            to_copy = sa + sb > 0;
+        } else { /* no link along either edge: by the side of the plane its other corners are on */
+            const dr_vec4 mid = dr_scale3(dr_add3(w->x[a], w->x[b]), 0.5f);
+            to_copy = dr_dot3(dr_sub3(mid, w->x[v]), e) > 0.0f;
+        }
+        if (to_copy) {
+            tri[k] = copy;
+            changed = true;
+        }
+    }
+    if (changed) {
+        r->max_index = copy > r->max_index ? copy : r->max_index;
+        r->vertex_count = 0; /* the adjacency is rebuilt before the next use (prepare) */
+    }
+}
+
 /* The renderer, its adjacency covering every particle of the world. */
 static drape_result prepare(drape_world *w, const char *fn, dr_render **out)
 {

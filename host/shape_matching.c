@@ -20,7 +20,7 @@
 
 drape_shape_match_def drape_default_shape_match_def(void)
 {
-    drape_shape_match_def d = {NULL, 0, 1.0f};
+    drape_shape_match_def d = {NULL, 0, 1.0f, 0.0f, DRAPE_GROUP_NEW};
     return d;
 }
 
@@ -56,7 +56,10 @@ drape_result drape_world_add_shape_match(drape_world *w, const drape_shape_match
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->stiffness = %g must be in (0, 1] (1: rigid)", fn,
                        (double)def->stiffness);
-    drape_result r = dr_world_pull(w);
+    dr_body_contact contact;
+    drape_result r = dr_take_body_contact(w, fn, def->contact_radius, def->group, &contact);
+    if (r == DRAPE_OK)
+        r = dr_world_pull(w);
     if (r != DRAPE_OK)
         return r;
     dr_shape_matches *s = &w->shapes;
@@ -127,6 +130,8 @@ drape_result drape_world_add_shape_match(drape_world *w, const drape_shape_match
     s->dirty = true;
     if (out_id)
         *out_id = id;
+    if (contact.radius > 0.0f)
+        dr_particles_set_contact(w, def->particles, def->count, contact);
     return DRAPE_OK;
 }
 

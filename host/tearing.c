@@ -12,7 +12,13 @@
  * colour share a particle: the links it moves to the copy all shared the split particle, so their
  * colours were already distinct, and the copy has no other link. So a split rewrites the moved
  * links' particles in the solver's colour-ordered copy in place and keeps every colour. A broken
- * link leaves its colour: the distance type alone is recoloured before the next step.
+ * link leaves its colour: the distance type alone is recoloured before the next step. The render
+ * triangles (drape_world_set_triangles) on the far side of the plane take the copy too, so the tear
+ * opens where it is drawn (dr_render_split); dihedrals and aerodynamic triangles keep theirs.
+ *
+ * On the OpenCL backend the device measures the breakable links first (kernels/tear.cl, against
+ * their limits less DR_TEAR_WATCH_SLACK, so that it never misses one the exact check would break)
+ * and the positions are read back only when one may be past its limit.
  */
 #include "world_internal.h"
 
@@ -21,6 +27,9 @@
 #include <string.h>
 
 #define DR_MAX_BREAK 1e6f
+/* The device flags a link a little before its limit (a relative margin), so that rounding on the
+ * device can never hide a link the host's check would break; the host decides exactly. */
+#define DR_TEAR_WATCH_SLACK 1e-4f
 
 typedef struct dr_tear {
     uint32_t capacity;   /* distance ids covered by limit and splittable */
@@ -30,6 +39,8 @@ typedef struct dr_tear {
     uint32_t *spares;    /* reserved particles, used from the end */
     uint32_t spare_count, spare_capacity;
     drape_tear_stats stats;
+    uint64_t version;          /* raised whenever a limit, a link's particles or its life change */
+    struct dr_tear_cl *device; /* the check on the OpenCL device (tear_opencl.c); NULL until used */
 } dr_tear;
 
 void dr_tear_destroy(drape_world *w)
@@ -37,6 +48,9 @@ void dr_tear_destroy(drape_world *w)
     dr_tear *t = w->tear;
     if (!t)
         return;
+#if DRAPE_HAVE_OPENCL
+    dr_tear_cl_destroy(w, t->device);
+#endif
     free(t->limit);
     free(t->splittable);
     free(t->spares);
@@ -94,6 +108,7 @@ drape_result drape_world_set_distance_break(drape_world *w, uint32_t id, float l
         return DRAPE_ERROR_OUT_OF_MEMORY;
     t->breakable += (limit > 0.0f) - (t->limit[id] > 0.0f);
     t->limit[id] = limit;
+    t->version++;
     return DRAPE_OK;
 }
 
@@ -134,6 +149,7 @@ drape_result dr_tear_cloth(drape_world *w, const drape_cloth_def *d, uint32_t fi
         t->spares[t->spare_count++] = spares_first + k;
     if (d->tear_strain == 0.0f)
         return DRAPE_OK;
+    t->version++;
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t id = first_distance; id < s->count; ++id) {
         t->breakable += t->limit[id] == 0.0f;
@@ -192,11 +208,31 @@ static bool split(drape_world *w, dr_tear *t, uint32_t v, uint32_t u)
             solved->idx[2 * (size_t)solved->slot_of[id] + end] = copy;
     }
     w->stale |= DR_STALE_SET(DRAPE_CONSTRAINT_DISTANCE);
+    dr_render_split(w, v, copy, e);
     w->x[v].w *= 2.0f; /* half the mass each */
     w->x[copy] = w->x[v];
     w->v[copy] = w->v[v];
     t->stats.splits++;
+    t->version++;
     return true;
+}
+
+uint32_t dr_tear_watch(const drape_world *w, uint32_t *pairs, float *threshold)
+{
+    const dr_tear *t = w->tear;
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    uint32_t n = 0;
+    for (uint32_t id = 0; t && id < s->count && id < t->capacity; ++id) {
+        if (s->removed[id] || t->limit[id] == 0.0f)
+            continue;
+        if (pairs) {
+            pairs[2 * n] = s->idx[2 * (size_t)id];
+            pairs[2 * n + 1] = s->idx[2 * (size_t)id + 1];
+            threshold[n] = t->limit[id] * s->rest[id] * (1.0f - DR_TEAR_WATCH_SLACK);
+        }
+        n++;
+    }
+    return n;
 }
 
 drape_result dr_tear_after_step(drape_world *w)
@@ -204,6 +240,14 @@ drape_result dr_tear_after_step(drape_world *w)
     dr_tear *t = w->tear;
     if (!t || t->breakable == 0)
         return DRAPE_OK;
+#if DRAPE_HAVE_OPENCL
+    if (w->cl && !w->stale) { /* the device measures the links first: read back only if needed */
+        bool maybe = true;
+        DR_TRY(dr_tear_cl_check(w, &t->device, t->version, &maybe));
+        if (!maybe)
+            return DRAPE_OK;
+    }
+#endif
     drape_result r = dr_world_pull(w);
     if (r != DRAPE_OK)
         return r;
@@ -234,5 +278,7 @@ drape_result dr_tear_after_step(drape_world *w)
         w->stale |= DR_STALE_PARTICLES;
     if (broke)
         w->type_dirty |= 1u << DRAPE_CONSTRAINT_DISTANCE;
+    if (broke || split_any)
+        t->version++;
     return DRAPE_OK;
 }

@@ -32,6 +32,8 @@ drape_tet_mesh_def drape_default_tet_mesh_def(void)
         .poisson_ratio = 0.3f,
         .edges = {0.5f, -1.0f},
         .volume = {1.0f, 0.0f},
+        .contact_radius = 0.0f,
+        .group = DRAPE_GROUP_NEW,
     };
     return d;
 }
@@ -115,17 +117,16 @@ static int compare_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A distance constraint along every edge of the mesh, each once (sorted by its vertex pair). */
-static drape_result add_edges(drape_world *w, const char *fn, const drape_tet_mesh_def *d,
-                              uint32_t base)
+drape_result dr_add_tet_edges(drape_world *w, const char *fn, const uint32_t *tets,
+                              uint32_t tet_count, uint32_t base, drape_stiffness s)
 {
-    const size_t n = 6 * (size_t)d->tet_count;
+    const size_t n = 6 * (size_t)tet_count;
     uint64_t *keys = malloc((n + 1) * sizeof *keys);
     if (!keys)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %zu edges", fn, n);
     size_t k = 0;
-    for (uint32_t t = 0; t < d->tet_count; ++t) {
-        const uint32_t *q = &d->tets[4 * (size_t)t];
+    for (uint32_t t = 0; t < tet_count; ++t) {
+        const uint32_t *q = &tets[4 * (size_t)t];
         for (int a = 0; a < 4; ++a)
             for (int b = a + 1; b < 4; ++b) {
                 const uint32_t lo = q[a] < q[b] ? q[a] : q[b], hi = q[a] < q[b] ? q[b] : q[a];
@@ -134,8 +135,8 @@ static drape_result add_edges(drape_world *w, const char *fn, const drape_tet_me
     }
     qsort(keys, n, sizeof *keys, compare_u64);
     drape_distance_def e = drape_default_distance_def();
-    e.stiffness = d->edges.stiffness;
-    e.compliance = d->edges.compliance;
+    e.stiffness = s.stiffness;
+    e.compliance = s.compliance;
     drape_result r = DRAPE_OK;
     for (size_t i = 0; i < n && r == DRAPE_OK; ++i) {
         if (i > 0 && keys[i] == keys[i - 1])
@@ -152,7 +153,8 @@ static drape_result add_elements(drape_world *w, const char *fn, const drape_tet
                                  uint32_t base)
 {
     const bool elastic = d->youngs_modulus > 0.0f;
-    drape_result r = elastic ? DRAPE_OK : add_edges(w, fn, d, base);
+    drape_result r =
+        elastic ? DRAPE_OK : dr_add_tet_edges(w, fn, d->tets, d->tet_count, base, d->edges);
     drape_neo_hookean_def nh = drape_default_neo_hookean_def();
     nh.youngs_modulus = d->youngs_modulus;
     nh.poisson_ratio = d->poisson_ratio;
@@ -212,11 +214,15 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
                        d->vertex_count);
     }
     r = check_mesh(w, fn, d, mass);
+    dr_body_contact contact = {0.0f, 0u};
+    if (r == DRAPE_OK)
+        r = dr_take_body_contact(w, fn, d->contact_radius, d->group, &contact);
     for (uint32_t i = 0; r == DRAPE_OK && i < d->vertex_count; ++i) {
-        defs[i] = drape_default_particle_def(); /* no contact radius, group 0 */
+        defs[i] = drape_default_particle_def(); /* no contact radius, group 0, unless asked */
         defs[i].position = d->positions[i];
         defs[i].velocity = d->velocity;
         defs[i].mass = (float)mass[i];
+        dr_apply_body_contact(&defs[i], contact);
     }
     free(mass);
     const dr_build_mark mark = dr_build_begin(w);
@@ -226,6 +232,8 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
     free(defs);
     if (r != DRAPE_OK)
         return r;
+    if (contact.radius > 0.0f)
+        dr_particle_mark_mesh(w, base, d->vertex_count);
     r = add_elements(w, fn, d, base);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);

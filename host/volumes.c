@@ -5,11 +5,9 @@
  * A tetrahedron must be positively oriented and have a volume: an inverted or flat one at creation
  * would have the constraint turn it inside out or divide by nothing, so both are refused, with the
  * particles named. The box is a grid of particles whose cubic cells are split into six tetrahedra
- * around the diagonal from (i, j, k) to (i+1, j+1, k+1): Freudenthal's split, which is the same in
- * every cell, so neighbouring cells share their face diagonals and the mesh is conforming. Its
- * edges are the seven positive grid offsets (three axes, three face diagonals, the body diagonal);
- * each becomes a distance constraint, which gives the box its shape while the volumes keep its
- * bulk.
+ * around a body diagonal, mirrored from cell to cell so that no direction is favoured
+ * (dr_grid_tetrahedra); every edge of a tetrahedron becomes a distance constraint, which gives the
+ * box its shape while the volumes keep its bulk.
  */
 #include "world_internal.h"
 
@@ -127,6 +125,8 @@ drape_soft_box_def drape_default_soft_box_def(void)
         .volume = {1.0f, 0.0f},
         .youngs_modulus = 0.0f,
         .poisson_ratio = 0.3f,
+        .contact_radius = 0.0f,
+        .group = DRAPE_GROUP_NEW,
         .cookie = DR_DEF_COOKIE,
     };
     return d;
@@ -141,29 +141,15 @@ static uint32_t box_index(const box *b, uint32_t i, uint32_t j, uint32_t k)
     return b->base + (k * b->ny + j) * b->nx + i;
 }
 
-/* The edges: from every particle along the seven positive offsets, where they stay in the box. */
-static drape_result add_edges(drape_world *w, const box *b, drape_stiffness s)
-{
-    static const uint32_t offsets[7][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0},
-                                           {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
-    drape_distance_def d = drape_default_distance_def();
-    d.stiffness = s.stiffness;
-    d.compliance = s.compliance;
-    for (int o = 0; o < 7; ++o)
-        for (uint32_t k = 0; k + offsets[o][2] < b->nz; ++k)
-            for (uint32_t j = 0; j + offsets[o][1] < b->ny; ++j)
-                for (uint32_t i = 0; i + offsets[o][0] < b->nx; ++i) {
-                    d.a = box_index(b, i, j, k);
-                    d.b = box_index(b, i + offsets[o][0], j + offsets[o][1], k + offsets[o][2]);
-                    drape_result r = drape_world_add_distance(w, &d, NULL);
-                    if (r != DRAPE_OK)
-                        return r;
-                }
-    return DRAPE_OK;
-}
-
 /* The six tetrahedra of every cell: for each order (a, b, c) of the axes, the path 000 -> e_a ->
- * e_a + e_b -> 111. Even orders are right-handed; odd ones swap their last two corners. */
+ * e_a + e_b -> 111 in the cell's own frame, which is the grid's mirrored along each axis whose cell
+ * index is odd, so that the cells' diagonals point all eight ways (Kuhn's split, mirrored). The
+ * same split in every cell favours one diagonal and is stiffer in bending: a Neo-Hookean
+ * cantilever sagged 0.50 of the Euler-Bernoulli value with the unmirrored split at two cells
+ * through its thickness, 0.59 with this one (docs/design.md). A face two cells share is mirrored
+ * the same way from both sides, so both split it along the same diagonal and the mesh stays
+ * conforming. Even orders in a frame mirrored an even number of times are right-handed; the others
+ * swap their last two corners. */
 void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out)
 {
     static const int orders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
@@ -172,18 +158,24 @@ void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out)
     size_t n = 0;
     for (uint32_t k = 0; k + 1 < nz; ++k)
         for (uint32_t j = 0; j + 1 < ny; ++j)
-            for (uint32_t i = 0; i + 1 < nx; ++i)
+            for (uint32_t i = 0; i + 1 < nx; ++i) {
+                const uint32_t cell[3] = {i, j, k};
+                const bool mirrored = ((i ^ j ^ k) & 1) != 0;
                 for (int t = 0; t < 6; ++t) {
                     uint32_t step[3] = {0, 0, 0}, corner[4];
-                    corner[0] = box_index(&b, i, j, k);
-                    for (int c = 0; c < 3; ++c) {
-                        step[orders[t][c]] = 1;
-                        corner[c + 1] = box_index(&b, i + step[0], j + step[1], k + step[2]);
+                    for (int c = 0; c < 4; ++c) {
+                        if (c > 0)
+                            step[orders[t][c - 1]] = 1;
+                        uint32_t at[3];
+                        for (int a = 0; a < 3; ++a)
+                            at[a] = cell[a] + ((cell[a] & 1) ? 1 - step[a] : step[a]);
+                        corner[c] = box_index(&b, at[0], at[1], at[2]);
                     }
-                    const bool odd = t >= 3;
+                    const bool swap = (t >= 3) != mirrored;
                     out[n++] = corner[0], out[n++] = corner[1];
-                    out[n++] = corner[odd ? 3 : 2], out[n++] = corner[odd ? 2 : 3];
+                    out[n++] = corner[swap ? 3 : 2], out[n++] = corner[swap ? 2 : 3];
                 }
+            }
 }
 
 static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness s,
@@ -248,7 +240,7 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         for (uint32_t j = 0; j < ny; ++j)
             for (uint32_t i = 0; i < nx; ++i) {
                 drape_particle_def *p = &defs[(k * ny + j) * nx + i];
-                *p = drape_default_particle_def(); /* no contact radius */
+                *p = drape_default_particle_def(); /* no contact radius, unless asked (below) */
                 p->position = (drape_vec3){d->origin.x + d->size.x * (float)i / (float)(nx - 1),
                                            d->origin.y + d->size.y * (float)j / (float)(ny - 1),
                                            d->origin.z + d->size.z * (float)k / (float)(nz - 1)};
@@ -273,6 +265,8 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         t.density = d->mass / (d->size.x * d->size.y * d->size.z);
         t.youngs_modulus = d->youngs_modulus;
         t.poisson_ratio = d->poisson_ratio;
+        t.contact_radius = d->contact_radius;
+        t.group = d->group;
         if (pos)
             r = drape_world_add_tet_mesh(w, &t, out);
         free(pos);
@@ -280,12 +274,19 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         free(tets);
         return r;
     }
+    dr_body_contact contact;
+    r = dr_take_body_contact(w, fn, d->contact_radius, d->group, &contact);
+    for (uint32_t i = 0; r == DRAPE_OK && i < n; ++i)
+        dr_apply_body_contact(&defs[i], contact);
     const dr_build_mark mark = dr_build_begin(w);
     box b = {0, nx, ny, nz};
-    r = drape_world_add_particles(w, defs, n, &b.base);
+    if (r == DRAPE_OK)
+        r = drape_world_add_particles(w, defs, n, &b.base);
     free(defs);
     if (r == DRAPE_OK) {
-        r = add_edges(w, &b, d->edges);
+        if (contact.radius > 0.0f)
+            dr_particle_mark_mesh(w, b.base, n);
+        r = dr_add_tet_edges(w, fn, tets, (uint32_t)(6 * cells), b.base, d->edges);
         if (r == DRAPE_OK)
             r = add_tetrahedra(w, &b, d->volume, tets, 6 * cells);
         if (r != DRAPE_OK)

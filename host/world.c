@@ -309,10 +309,10 @@ void drape_world_destroy(drape_world *w)
     free(w->colliders);
     dr_shapes_free(&w->shapes);
     dr_render_destroy(w);
+    dr_tear_destroy(w); /* its device buffers belong to the backend's context */
     dr_opencl_destroy(w->cl);
     dr_aero_destroy(w);
     dr_balloons_destroy(w);
-    dr_tear_destroy(w);
     free(w->device_selector);
     free(w);
 }

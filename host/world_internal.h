@@ -280,9 +280,51 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
 drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uint32_t idx[4],
                                  float *rest6);
 /* The six right-handed tetrahedra of every cell of an nx x ny x nz grid of particles whose (i, j,
- * k) is (k ny + j) nx + i (Freudenthal's split): 4 indices each into out, 6 (nx-1)(ny-1)(nz-1) of
- * them. */
+ * k) is (k ny + j) nx + i (Kuhn's split around a body diagonal, mirrored in alternate cells): 4
+ * indices each into out, 6 (nx-1)(ny-1)(nz-1) of them. */
 void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out);
+
+/* ---- builders.c: the contact radius and group of a body's particles ---- */
+typedef struct dr_body_contact {
+    float radius;   /* m; 0: none */
+    uint32_t group; /* the group taken (DRAPE_GROUP_NEW made a new one) */
+} dr_body_contact;
+/* Checks a body def's contact_radius (>= 0, finite) and group, naming fn, and takes the group
+ * (only with a radius, so a body without contacts uses no group). */
+drape_result dr_take_body_contact(drape_world *w, const char *fn, float radius, uint32_t group,
+                                  dr_body_contact *out);
+/* With a radius: p gets it and the group, with no contacts within the group. */
+void dr_apply_body_contact(drape_particle_def *p, dr_body_contact c);
+/* particles.c: gives particles idx[0 .. count) the radius and group of c, with no contacts within
+ * the group (a mesh's particles keep being a mesh), as if they had been added so. */
+void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t count,
+                              dr_body_contact c);
+
+/* ---- render.c ---- */
+/* After particle v of a tearing cloth split into copy by the plane through v with normal e (its
+ * links already moved): a render triangle on v whose edges at v are links that moved to the copy
+ * takes the copy; one whose two edges went apart is hidden (made a point), since the tear runs
+ * through it; one without links along those edges goes by the side of the plane its other corners'
+ * midpoint is on. So the tear opens where it is drawn (the adjacency is rebuilt before the next
+ * use). */
+void dr_render_split(drape_world *w, uint32_t v, uint32_t copy, dr_vec4 e);
+
+/* ---- tearing.c and opencl/tear_opencl.c: the check after a step on the device ---- */
+/* The live breakable links, their two particles into pairs and the length past which the device
+ * flags them into threshold (m; both may be NULL); returns their count. */
+uint32_t dr_tear_watch(const drape_world *w, uint32_t *pairs, float *threshold);
+struct dr_tear_cl;
+/* Measures every breakable link where the device's positions are: *maybe is false when none can be
+ * past its limit (the host then reads nothing back). Uploads the links when `version` changed. */
+drape_result dr_tear_cl_check(drape_world *w, struct dr_tear_cl **state, uint64_t version,
+                              bool *maybe);
+void dr_tear_cl_destroy(drape_world *w, struct dr_tear_cl *state);
+
+/* ---- tet_mesh.c ---- */
+/* A distance constraint of stiffness s along every edge of tet_count tetrahedra (4 vertex indices
+ * each, offset by base), each shared edge once, in the order of their sorted vertex pairs. */
+drape_result dr_add_tet_edges(drape_world *w, const char *fn, const uint32_t *tets,
+                              uint32_t tet_count, uint32_t base, drape_stiffness s);
 
 /* ---- shape_matching.c ---- */
 void dr_shapes_free(dr_shape_matches *s);

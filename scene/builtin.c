@@ -155,16 +155,11 @@ static drape_result build_flag(drape_scene *s)
 /* Five planes: a floor at y = 0 and four walls, the box |x|, |z| <= half. */
 static drape_result add_box(drape_scene *s, float half)
 {
-    const drape_vec3 points[5] = {
-        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
-    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+    drape_collider_def c[5];
+    drape_open_box_colliders(half, c);
     drape_result r = DRAPE_OK;
-    for (int i = 0; i < 5 && r == DRAPE_OK; ++i) {
-        drape_collider_def c = drape_default_collider_def();
-        c.position = points[i];
-        c.normal = normals[i];
-        r = sc_scene_add_collider(s, &c);
-    }
+    for (int i = 0; i < 5 && r == DRAPE_OK; ++i)
+        r = sc_scene_add_collider(s, &c[i]);
     return r;
 }
 

@@ -72,6 +72,12 @@ static bool get_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *g
            sc_json_get_bool(&p->json, o, "self_collision", self);
 }
 
+bool sc_get_body_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *group)
+{
+    return sc_json_get_float(&p->json, o, "contact_radius", sc_nonneg, radius) &&
+           sc_json_get_u32(&p->json, o, "group", 0, DRAPE_GROUP_MAX, group);
+}
+
 static const char *const pin_names[] = {"corner-00",    "corner-10",   "corner-01",
                                         "corner-11",    "row-first",   "row-last",
                                         "column-first", "column-last", NULL};
@@ -182,9 +188,9 @@ bool sc_parse_ropes(sc_parser *p, const cJSON *array)
 static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
 {
     static const char *const keys[] = {
-        "name",     "nx",   "ny",    "nz",     "origin",         "size",
-        "velocity", "mass", "edges", "volume", "youngs_modulus", "poisson_ratio",
-        NULL};
+        "name",           "nx",    "ny",    "nz",     "origin",         "size",
+        "velocity",       "mass",  "edges", "volume", "youngs_modulus", "poisson_ratio",
+        "contact_radius", "group", NULL};
     sc_json *j = &p->json;
     drape_soft_box_def d = drape_default_soft_box_def();
     char name[80];
@@ -199,7 +205,8 @@ static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "edges", &d.edges) &&
               sc_get_stiffness_object(p, o, "volume", &d.volume) &&
               sc_json_get_float(j, o, "youngs_modulus", sc_nonneg, &d.youngs_modulus) &&
-              sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio);
+              sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio) &&
+              sc_get_body_contact(p, o, &d.contact_radius, &d.group);
     return ok && sc_parse_check(p, sc_scene_add_soft_box(p->scene, name, &d));
 }
 
@@ -345,9 +352,20 @@ bool sc_parse_meshes(sc_parser *p, const cJSON *array)
 /* "balloons": icospheres under pressure (drape_icosphere_def by name; the pressure must be > 0). */
 static bool parse_balloon(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {
-        "name",    "centre",  "radius",         "subdivisions", "velocity",           "mass",
-        "stretch", "bending", "bend_stiffness", "pressure",     "pressure_stiffness", NULL};
+    static const char *const keys[] = {"name",
+                                       "centre",
+                                       "radius",
+                                       "subdivisions",
+                                       "velocity",
+                                       "mass",
+                                       "stretch",
+                                       "bending",
+                                       "bend_stiffness",
+                                       "pressure",
+                                       "pressure_stiffness",
+                                       "contact_radius",
+                                       "group",
+                                       NULL};
     sc_json *j = &p->json;
     drape_icosphere_def d = drape_default_icosphere_def();
     char name[80];
@@ -362,7 +380,8 @@ static bool parse_balloon(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_bool(j, o, "bending", &d.bending) &&
               sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
               sc_json_get_float(j, o, "pressure", sc_positive, &d.pressure) &&
-              sc_get_stiffness_object(p, o, "pressure_stiffness", &d.pressure_stiffness);
+              sc_get_stiffness_object(p, o, "pressure_stiffness", &d.pressure_stiffness) &&
+              sc_get_body_contact(p, o, &d.contact_radius, &d.group);
     return ok && sc_parse_check(p, sc_scene_add_icosphere(p->scene, name, &d));
 }
 

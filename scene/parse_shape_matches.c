@@ -11,13 +11,15 @@
 
 static bool parse_shape_match(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {"object", "particles", "stiffness", NULL};
+    static const char *const keys[] = {"object",         "particles", "stiffness",
+                                       "contact_radius", "group",     NULL};
     (void)index;
     sc_json *j = &p->json;
     drape_shape_match_def d = drape_default_shape_match_def();
     const char *name = NULL;
     if (!sc_json_object(j, o, keys) || !sc_json_get_string(j, o, "object", &name) ||
-        !sc_json_get_float(j, o, "stiffness", (sc_range){0.0, 1.0, true, false}, &d.stiffness))
+        !sc_json_get_float(j, o, "stiffness", (sc_range){0.0, 1.0, true, false}, &d.stiffness) ||
+        !sc_get_body_contact(p, o, &d.contact_radius, &d.group))
         return false;
     const cJSON *list = sc_json_member(o, "particles");
     if (!name == !list)

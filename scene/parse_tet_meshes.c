@@ -63,10 +63,23 @@ static bool read_tets(sc_parser *p, const cJSON *o, drape_tetgen_mesh *m)
 
 static bool parse_tet_mesh(sc_parser *p, const cJSON *o, size_t index)
 {
-    static const char *const keys[] = {
-        "name",           "node",          "ele",   "surface",  "quality",
-        "max_volume",     "translate",     "scale", "velocity", "density",
-        "youngs_modulus", "poisson_ratio", "edges", "volume",   NULL};
+    static const char *const keys[] = {"name",
+                                       "node",
+                                       "ele",
+                                       "surface",
+                                       "quality",
+                                       "max_volume",
+                                       "translate",
+                                       "scale",
+                                       "velocity",
+                                       "density",
+                                       "youngs_modulus",
+                                       "poisson_ratio",
+                                       "edges",
+                                       "volume",
+                                       "contact_radius",
+                                       "group",
+                                       NULL};
     sc_json *j = &p->json;
     drape_tet_mesh_def d = drape_default_tet_mesh_def();
     drape_vec3 translate = {0.0f, 0.0f, 0.0f};
@@ -80,7 +93,8 @@ static bool parse_tet_mesh(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_float(j, o, "youngs_modulus", sc_nonneg, &d.youngs_modulus) &&
               sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio) &&
               sc_get_stiffness_object(p, o, "edges", &d.edges) &&
-              sc_get_stiffness_object(p, o, "volume", &d.volume);
+              sc_get_stiffness_object(p, o, "volume", &d.volume) &&
+              sc_get_body_contact(p, o, &d.contact_radius, &d.group);
     drape_tetgen_mesh m = {0};
     ok = ok && read_tets(p, o, &m) &&
          sc_parse_check(p, sc_scene_add_tet_mesh(p->scene, name, &m, translate, scale, &d));

@@ -582,8 +582,20 @@ drape_result drape_scene_step(drape_scene *s)
                 return r;
         }
     }
+    const drape_tear_stats tears = drape_world_get_tear_stats(s->world);
+    if (tears.spares_left > 0 && s->steps_done == 0 && s->triangle_count > 0 &&
+        drape_world_get_triangles(s->world, NULL) == 0) {
+        /* a cloth may tear: the world follows the splits in the triangles it holds */
+        drape_result r = drape_world_set_triangles(s->world, s->triangles, s->triangle_count);
+        if (r != DRAPE_OK)
+            return r;
+    }
     drape_result r = drape_world_step(s->world);
     if (r == DRAPE_OK)
         s->steps_done++;
+    /* vertices split: the scene's triangles follow the world's (the same set, as set above) */
+    if (r == DRAPE_OK && drape_world_get_tear_stats(s->world).splits != tears.splits &&
+        drape_world_get_triangles(s->world, NULL) == s->triangle_count)
+        drape_world_get_triangles(s->world, s->triangles);
     return r;
 }

@@ -411,6 +411,9 @@ bool sc_parse_shape_matches(sc_parser *p, const struct cJSON *array);
  * scene (NULL, with the error set, when the options refuse it); an OBJ file a member names. */
 bool sc_get_name(sc_parser *p, const struct cJSON *o, const char *kind, size_t index, char *out,
                  size_t size);
+/* A body's "contact_radius" (m, >= 0) and "group" (absent: a group of its own) for contacts
+ * between particles: soft boxes, tet meshes, balloons and shape-matched clusters. */
+bool sc_get_body_contact(sc_parser *p, const struct cJSON *o, float *radius, uint32_t *group);
 bool sc_get_stiffness_object(sc_parser *p, const struct cJSON *o, const char *key,
                              drape_stiffness *out);
 char *sc_parse_path(sc_parser *p, const char *key, const char *rel);

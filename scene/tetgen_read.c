@@ -89,6 +89,31 @@ static bool next_record(tg_file *f, char tokens[TG_MAX_FIELDS][TG_TOKEN_MAX], in
     return false;
 }
 
+/* Room for `count` records of `size` bytes, or NULL after an out-of-memory error naming them. */
+static void *alloc_records(tg_file *f, uint32_t count, size_t size, const char *what)
+{
+    void *p = malloc((size_t)count * size);
+    if (!p)
+        sc_fail(f->err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
+                "%s: no memory for %u %s", f->name, count, what);
+    return p;
+}
+
+/* Record i of the `count` records (`what`, one of them `one`) the header announced, with exactly
+ * `fields` fields (`layout` names them, or is ""); false after an error naming the line. */
+static bool next_item(tg_file *f, char t[TG_MAX_FIELDS][TG_TOKEN_MAX], uint32_t i, uint32_t count,
+                      const char *what, const char *one, int fields, const char *layout)
+{
+    int n;
+    bool too_many;
+    if (!next_record(f, t, &n, &too_many))
+        return tg_fail(f, "the file ends after %u of the %u %s its header announces", i, count,
+                       what);
+    if (n != fields || too_many)
+        return tg_fail(f, "%s has %d fields, expected %d%s", one, n, fields, layout);
+    return true;
+}
+
 static bool parse_u32(const char *t, uint32_t *out)
 {
     if (!*t || *t == '-' || *t == '+')
@@ -147,22 +172,15 @@ static bool read_nodes(tg_file *f, drape_tetgen_mesh *m, uint32_t *first_index)
     if (h[2] > TG_MAX_FIELDS - 5)
         return tg_fail(f, "%u attributes per point: at most %d are read", h[2], TG_MAX_FIELDS - 5);
     const int fields = 4 + (int)h[2] + (int)h[3];
-    m->vertices = malloc((size_t)h[0] * sizeof *m->vertices);
-    if (!m->vertices) {
-        sc_fail(f->err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
-                "%s: no memory for %u points", f->name, h[0]);
+    char layout[64];
+    snprintf(layout, sizeof layout, " (index, x, y, z%s%s)", h[2] ? ", attributes" : "",
+             h[3] ? ", marker" : "");
+    if (!(m->vertices = alloc_records(f, h[0], sizeof *m->vertices, "points")))
         return false;
-    }
     for (uint32_t i = 0; i < h[0]; ++i) {
         char t[TG_MAX_FIELDS][TG_TOKEN_MAX];
-        int n;
-        bool too_many;
-        if (!next_record(f, t, &n, &too_many))
-            return tg_fail(f, "the file ends after %u of the %u points its header announces", i,
-                           h[0]);
-        if (n != fields || too_many)
-            return tg_fail(f, "a point has %d fields, expected %d (index, x, y, z%s%s)", n, fields,
-                           h[2] ? ", attributes" : "", h[3] ? ", marker" : "");
+        if (!next_item(f, t, i, h[0], "points", "a point", fields, layout))
+            return false;
         uint32_t index;
         if (!parse_u32(t[0], &index))
             return tg_fail(f, "the point index '%s' is not an index", t[0]);
@@ -221,21 +239,12 @@ static bool read_tets(tg_file *f, drape_tetgen_mesh *m, uint32_t first_index)
     if (h[2] > 1)
         return tg_fail(f, "the region-attribute flag is %u, expected 0 or 1", h[2]);
     const int fields = 1 + (int)h[1] + (int)h[2];
-    m->tets = malloc((size_t)h[0] * 4 * sizeof *m->tets);
-    if (!m->tets) {
-        sc_fail(f->err, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
-                "%s: no memory for %u tetrahedra", f->name, h[0]);
+    if (!(m->tets = alloc_records(f, h[0], 4 * sizeof *m->tets, "tetrahedra")))
         return false;
-    }
     for (uint32_t i = 0; i < h[0]; ++i) {
         char t[TG_MAX_FIELDS][TG_TOKEN_MAX];
-        int n;
-        bool too_many;
-        if (!next_record(f, t, &n, &too_many))
-            return tg_fail(f, "the file ends after %u of the %u tetrahedra its header announces", i,
-                           h[0]);
-        if (n != fields || too_many)
-            return tg_fail(f, "a tetrahedron has %d fields, expected %d", n, fields);
+        if (!next_item(f, t, i, h[0], "tetrahedra", "a tetrahedron", fields, ""))
+            return false;
         uint32_t index, *q = &m->tets[4 * (size_t)i];
         if (!parse_u32(t[0], &index) || index != first_index + i)
             return tg_fail(f, "tetrahedron index '%s' is out of order: expected %u", t[0],

@@ -38,68 +38,86 @@ static void test_rest_shape_is_kept(void)
     drape_world_destroy(w);
 }
 
-/* The tip deflection (m) of a steel-stiff 1 m x 0.1 m x 0.1 m cantilever (E = 50 MPa, nu = 0.3,
- * 1000 kg/m^3) clamped at x = 0, of nl x nt x nt cubic cells, after `seconds` under gravity with
- * air drag to bring it to rest: the mean sag of its tip face. */
-static double beam_deflection(uint32_t nt, float seconds)
+/* The tip deflection of a 1 m long, 0.1 m deep cantilever (E = 50 MPa, nu = 0.3, 1000 kg/m^3)
+ * clamped at x = 0 as a fraction of the Euler-Bernoulli value w L^4 / (8 E I) = 12 rho g L^4 / (8 E
+ * depth^2) = 29.4 mm (3 % of its length: small deflection): the mean sag of its tip face after 0.5
+ * s under gravity with air drag near critical for its first mode (50 1/s) to bring it to rest. It
+ * is a soft box of 10 nt x nt x 1 cubic cells, nt through its depth and one across: the bending
+ * is about the width, which the deflection does not depend on (the load and I both scale with
+ * it), so one cell across gives the same figure as nt (checked by hand: 0.5940 against 0.5951 at
+ * nt = 2) at a fraction of the cost. Substeps of 1 / (6000 nt) s keep XPBD stable and converged:
+ * at twice as many substeps or iterations the figure moves by less than 1 % (docs/design.md). */
+static double beam_ratio(uint32_t nt)
 {
-    const uint32_t nl = 10 * nt;
+    const float depth = 0.1f, cell = depth / (float)nt;
     drape_world_def def = tu_def(NULL);
-    def.substeps = 100; /* small steps: stiff tetrahedra need them to be stable at few iterations */
-    def.iterations = 4;
-    def.air_drag = 60.0f;
+    def.substeps = 100 * nt;
+    def.iterations = 2;
+    def.air_drag = 50.0f;
     drape_world *w = tu_world(&def);
     if (!w)
         return NAN;
     drape_soft_box_def b = drape_default_soft_box_def();
-    b.nx = nl + 1, b.ny = nt + 1, b.nz = nt + 1;
+    b.nx = 10 * nt + 1, b.ny = nt + 1, b.nz = 2;
     b.origin = tu_v3(0.0f, 0.0f, 0.0f);
-    b.size = tu_v3(1.0f, 0.1f, 0.1f);
-    b.mass = 1000.0f * 1.0f * 0.1f * 0.1f;
+    b.size = tu_v3(1.0f, depth, cell);
+    b.mass = 1000.0f * 1.0f * depth * cell;
     b.youngs_modulus = 5e7f;
     b.poisson_ratio = 0.3f;
-    drape_build_info info;
     double sag = NAN;
     tu_state s;
-    if (drape_world_add_soft_box(w, &b, &info) != DRAPE_OK || !tu_read(w, &s))
+    if (drape_world_add_soft_box(w, &b, NULL) != DRAPE_OK || !tu_read(w, &s))
         goto done;
     for (uint32_t p = 0; p < s.n; ++p)
         if (p % b.nx == 0) { /* the clamped end */
-            drape_particle_def pin = {s.x[p], tu_v3(0.0f, 0.0f, 0.0f), 0.0f, 0.0f, 0, false};
+            drape_particle_def pin = drape_default_particle_def();
+            pin.position = s.x[p];
+            pin.mass = 0.0f;
             if (drape_world_set_particle(w, p, &pin) != DRAPE_OK) {
                 tu_state_free(&s);
                 goto done;
             }
         }
     double y0 = 0.0, y1 = 0.0;
-    for (uint32_t p = nl; p < s.n; p += b.nx)
+    for (uint32_t p = b.nx - 1; p < s.n; p += b.nx)
         y0 += s.x[p].y;
     tu_state_free(&s);
-    if (!tu_step(w, (int)(seconds * 60.0f)) || !tu_read(w, &s))
+    if (!tu_step(w, 30) || !tu_read(w, &s))
         goto done;
-    for (uint32_t p = nl; p < s.n; p += b.nx)
+    for (uint32_t p = b.nx - 1; p < s.n; p += b.nx)
         y1 += s.x[p].y;
     tu_state_free(&s);
-    sag = (y0 - y1) / (double)((nt + 1) * (nt + 1));
+    const double euler_bernoulli = 12.0 * 1000.0 * 9.81 / (8.0 * 5e7 * depth * depth);
+    sag = (y0 - y1) / (double)(b.ny * b.nz) / euler_bernoulli;
 done:
     drape_world_destroy(w);
     return sag;
 }
 
+/* Linear tetrahedra are too stiff in bending (shear locking): the sag approaches the beam theory's
+ * from below as the mesh is refined, and is within 10 % of it at 6 cells through the depth. The
+ * sanitizer build stops at 4 (the 6 takes about a minute there). */
 static void test_cantilever_converges(void)
 {
-    const double E = 5e7, a = 0.1, L = 1.0, weight = 1000.0 * a * a * 9.81; /* N/m */
-    const double euler_bernoulli = weight * L * L * L * L / (8.0 * E * a * a * a * a / 12.0);
-    double ratio[4] = {0};
-    for (uint32_t nt = 1; nt <= 3; ++nt) {
-        ratio[nt] = beam_deflection(nt, nt == 3 ? 0.6f : 0.4f) / euler_bernoulli;
-        printf(
-            "  cantilever %2u x %u x %u cells: tip deflection %.3f of w L^4 / (8 E I) = %.5f m\n",
-            10 * nt, nt, nt, ratio[nt], euler_bernoulli);
+#ifdef DRAPE_TEST_SANITIZED
+    static const uint32_t meshes[] = {1, 2, 3, 4};
+#else
+    static const uint32_t meshes[] = {1, 2, 3, 4, 6};
+#endif
+    const size_t n = sizeof meshes / sizeof meshes[0];
+    double ratio[5] = {0};
+    for (size_t m = 0; m < n; ++m) {
+        ratio[m] = beam_ratio(meshes[m]);
+        printf("  cantilever %2u x %u x 1 cells: tip sag %.4f of w L^4 / (8 E I) = 29.4 mm\n",
+               10 * meshes[m], meshes[m], ratio[m]);
+        ENSURE(ratio[m] < 1.02);
+        if (m > 0) /* the gap closes at least as fast as 1 / sqrt(cells through the depth) */
+            ENSURE(1.0 - ratio[m] < sqrt((double)meshes[m - 1] / meshes[m]) * (1.0 - ratio[m - 1]));
     }
-    /* linear tetrahedra lock in bending: the deflection approaches the beam theory's from below */
-    ENSURE(ratio[1] > 0.1 && ratio[1] < ratio[2] && ratio[2] < ratio[3] && ratio[3] < 1.05);
-    ENSURE(1.0 - ratio[3] < 0.6 * (1.0 - ratio[2]));
+    ENSURE(ratio[0] > 0.2);
+#ifndef DRAPE_TEST_SANITIZED
+    ENSURE(ratio[n - 1] >= 0.9);
+#endif
 }
 
 static void test_bad_tetrahedra(void)

@@ -41,6 +41,15 @@ static drape_collider_def ground(float y)
     return c;
 }
 
+/* drape_open_box_colliders: a floor and four walls, the box |x|, |z| <= half. */
+static void add_open_box(drape_world *w, float half)
+{
+    drape_collider_def walls[5];
+    drape_open_box_colliders(half, walls);
+    for (int i = 0; i < 5; ++i)
+        ENSURE(drape_world_add_collider(w, &walls[i], NULL) == DRAPE_OK);
+}
+
 static void build_cloth_sphere(drape_world *w)
 {
     drape_cloth_def c = drape_default_cloth_def();
@@ -259,15 +268,46 @@ static void build_balls(drape_world *w)
     b.max_count = 300;
     b.seed = 2;
     ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
-    const drape_vec3 points[5] = {
-        {0, 0, 0}, {-0.2f, 0, 0}, {0.2f, 0, 0}, {0, 0, -0.2f}, {0, 0, 0.2f}};
-    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
-    for (int i = 0; i < 5; ++i) {
-        drape_collider_def c = ground(0.0f);
-        c.position = points[i];
-        c.normal = normals[i];
-        ENSURE(drape_world_add_collider(w, &c, NULL) == DRAPE_OK);
+    add_open_box(w, 0.2f);
+}
+
+/* A Neo-Hookean cube, an icosphere and two shape-matched boxes, all with a contact radius, among
+ * balls poured into a box: the bodies' particles in the contacts between particles. */
+static void build_soft_among_balls(drape_world *w)
+{
+    drape_soft_box_def b = drape_default_soft_box_def();
+    b.nx = b.ny = b.nz = 4;
+    b.origin = tu_v3(-0.2f, 0.05f, -0.1f);
+    b.size = tu_v3(0.18f, 0.18f, 0.18f);
+    b.youngs_modulus = 2e4f;
+    b.contact_radius = 0.035f;
+    ENSURE(drape_world_add_soft_box(w, &b, NULL) == DRAPE_OK);
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.subdivisions = 1;
+    d.centre = tu_v3(0.1f, 0.2f, 0.05f);
+    d.radius = 0.1f;
+    d.mass = 0.3f;
+    d.pressure = 0.0f; /* no balloon: its float sums (DRAPE_OPENCL_FP64=off) would set the balls
+                          rolling differently; "balloon on a sphere" holds the pressure */
+    d.contact_radius = 0.04f;
+    ENSURE(drape_world_add_icosphere(w, &d, NULL, NULL) == DRAPE_OK);
+    for (int k = 0; k < 2; ++k) {
+        drape_soft_box_def r = drape_default_soft_box_def();
+        r.nx = r.ny = r.nz = 2;
+        r.origin = tu_v3(-0.1f + 0.12f * (float)k, 0.5f + 0.15f * (float)k, -0.05f);
+        r.size = tu_v3(0.1f, 0.1f, 0.1f);
+        drape_shape_match_def m = drape_default_shape_match_def();
+        m.contact_radius = 0.05f;
+        ENSURE(tu_add_matched_box(w, r, m, NULL) == DRAPE_OK);
     }
+    drape_particle_block_def p = drape_default_particle_block_def();
+    p.radius = 0.03f;
+    p.size = tu_v3(0.36f, 0.3f, 0.36f);
+    p.centre = tu_v3(0.0f, 0.9f, 0.0f);
+    p.packing = DRAPE_PACKING_RANDOM;
+    p.max_count = 150;
+    ENSURE(drape_world_add_particle_block(w, &p, NULL) == DRAPE_OK);
+    add_open_box(w, 0.2f);
 }
 
 /* The balls bounce off each other a little (restitution between particles). */
@@ -401,6 +441,7 @@ static const scene scenes[] = {
     {"flag, lift, drag and gusts", false, build_flag, gusty, NULL},
     {"balloon on a sphere, XPBD pressure", false, build_balloon, NULL, NULL},
     {"cloth torn in two", false, build_tear, NULL, pull_apart},
+    {"soft bodies with contact radii among balls", false, build_soft_among_balls, NULL, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

@@ -166,13 +166,10 @@ static void test_balls_settle_in_a_box(void)
     drape_build_info info;
     ENSURE_OK(drape_world_add_particle_block(w, &b, &info));
     ENSURE(info.particle_count == 2000);
-    const drape_vec3 points[5] = {
-        {0, 0, 0}, {-half, 0, 0}, {half, 0, 0}, {0, 0, -half}, {0, 0, half}};
-    const drape_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
-    for (int i = 0; i < 5; ++i) {
-        drape_collider_def c = plane(points[i], normals[i]);
-        ENSURE_OK(drape_world_add_collider(w, &c, NULL));
-    }
+    drape_collider_def walls[5];
+    drape_open_box_colliders(half, walls);
+    for (int i = 0; i < 5; ++i)
+        ENSURE_OK(drape_world_add_collider(w, &walls[i], NULL));
     ENSURE(tu_step(w, 120));
     tu_state s;
     ENSURE(tu_read(w, &s));

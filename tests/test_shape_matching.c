@@ -162,8 +162,61 @@ static void test_bad_clusters(void)
     c.count = 2, c.stiffness = 0.0f;
     ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->stiffness = 0 must be in (0, 1]"));
+    c.stiffness = 1.0f, c.contact_radius = -0.1f;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->contact_radius = -0.1 m must be >= 0"));
+    c.contact_radius = 0.1f, c.group = DRAPE_GROUP_MAX + 1;
+    ENSURE_RESULT(drape_world_add_shape_match(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->group"));
     ENSURE(drape_world_shape_match_count(w) == 0);
     drape_world_destroy(w);
+}
+
+/* Two rigid boxes of 3 x 3 x 3 particles, each cluster giving its particles a contact radius of
+ * half their spacing in a group of its own, the upper dropped onto the lower on the ground: it
+ * comes to rest on it, every particle of one at least nearly two radii from every particle of the
+ * other, where without the radius it falls through. */
+static double stacked_gap(float contact_radius)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NAN;
+    drape_collider_def ground = drape_default_collider_def();
+    double gap = NAN;
+    if (drape_world_add_collider(w, &ground, NULL) != DRAPE_OK)
+        goto done;
+    for (int k = 0; k < 2; ++k) {
+        drape_soft_box_def b = drape_default_soft_box_def();
+        b.nx = b.ny = b.nz = 3;
+        b.origin = tu_v3(0.03f * (float)k, 0.05f + 0.4f * (float)k, 0.02f * (float)k);
+        b.size = tu_v3(0.2f, 0.2f, 0.2f);
+        drape_shape_match_def m = drape_default_shape_match_def();
+        m.contact_radius = contact_radius;
+        if (tu_add_matched_box(w, b, m, NULL) != DRAPE_OK)
+            goto done;
+    }
+    tu_state s;
+    if (!tu_step(w, 90) || !tu_read(w, &s))
+        goto done;
+    gap = INFINITY;
+    for (uint32_t i = 0; i < 27; ++i)
+        for (uint32_t j = 27; j < 54; ++j)
+            gap = fmin(gap, tu_dist(s.x[i], s.x[j]));
+    tu_state_free(&s);
+done:
+    drape_world_destroy(w);
+    return gap;
+}
+
+static void test_clusters_collide(void)
+{
+    const double with = stacked_gap(0.05f), without = stacked_gap(0.0f);
+    printf("  two rigid boxes stacked: closest particles %.4f m apart with a contact radius of "
+           "0.05 m, %.4f m without\n",
+           with, without);
+    ENSURE(with > 0.09 && with < 0.11); /* resting on it: 2 radii, less a little squeeze */
+    ENSURE(without < 0.05);
 }
 
 int suite_shape_matching(void)
@@ -172,5 +225,6 @@ int suite_shape_matching(void)
     RUN_TEST(test_soft_cluster_gives_and_recovers);
     RUN_TEST(test_two_particle_cluster);
     RUN_TEST(test_bad_clusters);
+    RUN_TEST(test_clusters_collide);
     return test_finish();
 }

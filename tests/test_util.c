@@ -222,6 +222,30 @@ double tu_rel3(const double a[3], const double b[3])
     return nb > 0.0 ? tu_len3(d) / nb : tu_len3(d);
 }
 
+drape_result tu_add_matched_box(drape_world *w, drape_soft_box_def box, drape_shape_match_def match,
+                                drape_build_info *info)
+{
+    box.edges.stiffness = 0.0f;
+    box.volume.stiffness = 0.0f;
+    box.volume.compliance = -1.0f;
+    drape_build_info own;
+    drape_result r = drape_world_add_soft_box(w, &box, &own);
+    if (r != DRAPE_OK)
+        return r;
+    uint32_t *idx = malloc((size_t)own.particle_count * sizeof *idx);
+    if (!idx)
+        return DRAPE_ERROR_OUT_OF_MEMORY;
+    for (uint32_t i = 0; i < own.particle_count; ++i)
+        idx[i] = own.first_particle + i;
+    match.particles = idx;
+    match.count = own.particle_count;
+    r = drape_world_add_shape_match(w, &match, NULL);
+    free(idx);
+    if (info)
+        *info = own;
+    return r;
+}
+
 double tu_dist(drape_vec3 a, drape_vec3 b)
 {
     double dx = (double)a.x - b.x, dy = (double)a.y - b.y, dz = (double)a.z - b.z;

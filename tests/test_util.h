@@ -74,6 +74,14 @@ typedef struct tu_body {
 
 void tu_body_of(const tu_state *s, tu_body *b);
 
+/* ---- bodies ---- */
+
+/* A soft box whose edges and volumes do nothing (stiffness 0), held by the shape-matched cluster
+ * `match` over all of its particles (match.particles and match.count are filled in); info (may be
+ * NULL) gets the box's range. DRAPE_OK or the first failure. */
+drape_result tu_add_matched_box(drape_world *world, drape_soft_box_def box,
+                                drape_shape_match_def match, drape_build_info *info);
+
 /* ---- small maths ---- */
 
 double tu_len3(const double a[3]);

@@ -250,6 +250,15 @@ bool viz_cloth_view_attach(viz_cloth_view *v, viz_sim *sim)
 
 bool viz_cloth_view_update(viz_cloth_view *v, viz_sim *sim)
 {
+    if (sim->triangles_changed && v->triangle_count == sim->topology.triangle_count) {
+        GL_CHECK(glBindVertexArray(v->vao)); /* the element buffer is the vertex array's */
+        GL_CHECK(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, v->elements));
+        GL_CHECK(glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0,
+                                 (GLsizeiptr)(3 * (size_t)v->triangle_count * sizeof(uint32_t)),
+                                 sim->topology.triangles));
+        GL_CHECK(glBindVertexArray(0));
+        sim->triangles_changed = false;
+    }
     const GLsizeiptr bytes = (GLsizeiptr)v->particle_count * 4 * (GLsizeiptr)sizeof(float);
     if (v->interop == VIZ_INTEROP_SHARED) {
         GL_CHECK(glFinish()); /* GL must be done with the buffers before OpenCL acquires them */

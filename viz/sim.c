@@ -140,6 +140,8 @@ bool viz_sim_build(viz_sim *s)
     s->world = drape_scene_world(s->scene);
     s->strain_scale = s->mode == VIZ_MODE_MASS_SPRING ? 0.2f : 0.02f;
     s->steps = 0;
+    s->splits = 0;
+    s->triangles_changed = false;
     const uint32_t n = drape_world_particle_count(s->world);
     drape_world_def def = drape_world_get_def(s->world);
     def.profiling = true; /* the HUD shows the device time per step */
@@ -161,6 +163,14 @@ bool viz_sim_step(viz_sim *s)
     if (drape_scene_step(s->scene) != DRAPE_OK)
         return false;
     s->steps++;
+    /* a tear splits vertices: the world moved its triangles (the topology's) to the copies */
+    const uint32_t splits = drape_world_get_tear_stats(s->world).splits;
+    if (splits != s->splits &&
+        drape_world_get_triangles(s->world, NULL) == s->topology.triangle_count) {
+        drape_world_get_triangles(s->world, s->topology.triangles);
+        s->triangles_changed = true;
+    }
+    s->splits = splits;
     return true;
 }
 

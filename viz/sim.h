@@ -41,6 +41,8 @@ typedef struct viz_sim {
     viz_topology topology;
     float strain_scale; /* strain at the ends of the stress colour scale */
     uint64_t steps;
+    uint32_t splits;        /* vertex splits by tearing, as of the last step */
+    bool triangles_changed; /* a tear moved triangles (topology.triangles): draw them anew */
 
     /* the grab */
     bool grabbing;

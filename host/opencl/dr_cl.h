@@ -256,10 +256,11 @@ typedef struct dr_cl_context {
     size_t program_count;
     dr_cl_build_stats stats;
 
-    uint64_t allocated; /* bytes in buffers made by dr_cl_buffer_create and not yet released */
-    uint64_t enqueued;  /* commands enqueued through the functions below: launches, reads, writes,
-                           fills, and one per CLBlast call (which may run several kernels); not the
-                           profiling markers */
+    uint64_t allocated;  /* bytes in buffers made by dr_cl_buffer_create and not yet released */
+    uint64_t enqueued;   /* commands enqueued through the functions below: launches, reads, writes,
+                            fills, and one per CLBlast call (which may run several kernels); not the
+                            profiling markers */
+    uint64_t read_bytes; /* bytes read back by dr_cl_buffer_read */
     dr_cl_profile profile;
 
     /* CLBlast reductions (dr_cl_blast.c) */

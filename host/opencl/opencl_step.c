@@ -129,6 +129,7 @@ struct dr_opencl {
     bool has_balloons; /* as of the last upload: the projection runs per colour, balloons between */
     unsigned blast_ready;       /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
+    uint64_t read_at_reset;     /* ctx->read_bytes then */
     dr_cl_particles *pc;        /* contacts between particles (host/opencl/opencl_particles.c) */
     bool particles_on; /* the world has contacts between particles (as of the last step): their
                           passes run between the colours' launches, so it is never fused */
@@ -805,6 +806,7 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
     }
     out->device_bytes = cl->ctx->allocated;
     out->launches = cl->ctx->enqueued - cl->enqueued_at_reset;
+    out->read_bytes = cl->ctx->read_bytes - cl->read_at_reset;
     return DRAPE_OK;
 }
 
@@ -812,6 +814,7 @@ void dr_opencl_reset_profile(dr_opencl *cl)
 {
     dr_cl_profile_reset(cl->ctx);
     cl->enqueued_at_reset = cl->ctx->enqueued;
+    cl->read_at_reset = cl->ctx->read_bytes;
 }
 
 /* The bytes of a dr_wide on the device: a double where it has fp64, else a float. */

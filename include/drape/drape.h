@@ -275,6 +275,8 @@ typedef struct drape_profile {
                               (only the types that changed are), e.g. 1 for a mouse grab */
     uint64_t launches;     /* OpenCL commands enqueued by the steps (kernels, fills, reads); 0 on
                               the CPU */
+    uint64_t read_bytes;   /* bytes read back from the OpenCL device since the last reset (by the
+                              steps and by the calls that read the world); 0 on the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);
@@ -303,6 +305,12 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
  * Replaces the previous set. */
 DRAPE_API drape_result drape_world_set_triangles(drape_world *world, const uint32_t *indices,
                                                  uint32_t count);
+
+/* The triangles to render as they are now: writes 3 * count particle indices to out (which may be
+ * NULL) and returns the count. They are those of drape_world_set_triangles, except that a vertex
+ * split by tearing (drape_world_set_distance_break) moves the triangles on the far side of its
+ * plane to the new particle, so that the tear opens. */
+DRAPE_API uint32_t drape_world_get_triangles(const drape_world *world, uint32_t *out);
 
 /* Positions (m) and unit area-weighted vertex normals of particles first .. first + count - 1, 4
  * floats each (w = 0), as drape_world_get_positions takes its range; a particle on no triangle gets
@@ -562,6 +570,12 @@ typedef struct drape_shape_match_def {
     const uint32_t *particles; /* count distinct particle indices */
     uint32_t count;            /* 2 .. 2^24 */
     float stiffness;           /* in (0, 1]; default 1 (rigid) */
+    float contact_radius;      /* m, >= 0: > 0 gives every particle of the cluster this contact
+                                  radius and `group` (docs/particle-contacts.md), replacing theirs,
+                                  with no contacts among themselves; 0: leaves them as they are;
+                                  default 0 */
+    uint32_t group;            /* with contact_radius > 0: 0 .. DRAPE_GROUP_MAX, or
+                                  DRAPE_GROUP_NEW (a group of its own); default DRAPE_GROUP_NEW */
 } drape_shape_match_def;
 
 DRAPE_API drape_shape_match_def drape_default_shape_match_def(void);
@@ -656,6 +670,10 @@ DRAPE_API drape_result drape_world_add_collider(drape_world *world, const drape_
 DRAPE_API drape_result drape_world_set_collider(drape_world *world, uint32_t id,
                                                 const drape_collider_def *def);
 DRAPE_API uint32_t drape_world_collider_count(const drape_world *world);
+/* An open box of five planes, each drape_default_collider_def() otherwise: the floor y = 0 (normal
+ * +y) and four walls x = -half, x = half, z = -half, z = half (m), facing in. Fills out[0..4] (the
+ * floor first); add them with drape_world_add_collider. */
+DRAPE_API void drape_open_box_colliders(float half, drape_collider_def out[5]);
 
 /* Signed distance (m) from `point` to collider `id` at the current time, negative inside; the
  * collision margin is not included. */
@@ -766,8 +784,9 @@ DRAPE_API drape_result drape_world_add_rope(drape_world *world, const drape_rope
                                             drape_build_info *out_info);
 
 /* A soft box: a grid of nx x ny x nz particles filling origin .. origin + size, each cubic cell
- * split into six tetrahedra around its diagonal from (i, j, k) to (i+1, j+1, k+1) (a conforming
- * Freudenthal split), with a volume constraint per tetrahedron and a distance constraint along
+ * split into six tetrahedra around a body diagonal (Kuhn's split, mirrored along each axis in the
+ * cells of odd index along it, so that no direction is favoured and the mesh stays conforming),
+ * with a volume constraint per tetrahedron and a distance constraint along
  * every tetrahedron edge (kind stretch). Particle (i, j, k) is first_particle + (k ny + j) nx + i.
  */
 typedef struct drape_soft_box_def {
@@ -782,6 +801,10 @@ typedef struct drape_soft_box_def {
                                drape_neo_hookean_def per tetrahedron, no edges or volumes, the mass
                                lumped by tetrahedron volume as in drape_tet_mesh_def); default 0 */
     float poisson_ratio;    /* with youngs_modulus > 0, in (-1, 0.5); default 0.3 */
+    float contact_radius;   /* m, >= 0: the particles' radius in contacts with other particles, as
+                               drape_tet_mesh_def's; 0: none; default 0 */
+    uint32_t group;         /* their collision group, as drape_tet_mesh_def's; default
+                               DRAPE_GROUP_NEW */
     uint32_t cookie;        /* set by drape_default_soft_box_def(); a def without it is refused */
 } drape_soft_box_def;
 
@@ -808,6 +831,14 @@ typedef struct drape_tet_mesh_def {
     float poisson_ratio;    /* in (-1, 0.5); default 0.3 */
     drape_stiffness edges;  /* with youngs_modulus = 0; default PBD k = 0.5 */
     drape_stiffness volume; /* with youngs_modulus = 0; default XPBD compliance 0 */
+    float contact_radius;   /* m, >= 0: the particles' radius in contacts with other particles
+                               (docs/particle-contacts.md): loose balls, other bodies; the mesh's
+                               own particles never collide with each other, and against colliders
+                               they keep the collision margin alone, as a cloth's; 0: none;
+                               default 0 */
+    uint32_t group;         /* with contact_radius > 0, their collision group: 0 ..
+                               DRAPE_GROUP_MAX, or DRAPE_GROUP_NEW (a group of its own); default
+                               DRAPE_GROUP_NEW */
 } drape_tet_mesh_def;
 
 DRAPE_API drape_tet_mesh_def drape_default_tet_mesh_def(void);
@@ -939,6 +970,9 @@ typedef struct drape_icosphere_def {
     float pressure;                     /* k_pressure of its balloon, [0, 100]; 0: no balloon;
                                            default 1 */
     drape_stiffness pressure_stiffness; /* the balloon's; default PBD k = 1 */
+    float contact_radius;               /* m, >= 0: the particles' radius in contacts with other
+                                           particles, as drape_tet_mesh_def's; 0: none; default 0 */
+    uint32_t group; /* their collision group, as drape_tet_mesh_def's; default DRAPE_GROUP_NEW */
 } drape_icosphere_def;
 
 DRAPE_API drape_icosphere_def drape_default_icosphere_def(void);
@@ -960,7 +994,8 @@ DRAPE_API drape_result drape_world_add_icosphere(drape_world *world, const drape
  * are reserved when the cloth is built, so the particle arrays never grow in a step. A split keeps
  * every colour (the links it moves are rewritten in place: they all shared the split particle, so
  * their colours already differ); a broken link recolours the distance constraints alone.
- * Dihedrals and triangles (rendering, aerodynamics) keep their particles.
+ * The render triangles (drape_world_set_triangles) on the far side of a split's plane take the
+ * copy (drape_world_get_triangles); dihedrals and aerodynamic triangles keep their particles.
  */
 
 /* Makes distance constraint `id` breakable past `limit` >= 1 times its rest length; 0: unbreakable.

@@ -139,7 +139,8 @@ int main(void)
     boolean("bending", b.bending, ",");
     stiffness("bend_stiffness", b.bend_stiffness, ",");
     num("pressure", b.pressure, ",");
-    stiffness("pressure_stiffness", b.pressure_stiffness, "");
+    stiffness("pressure_stiffness", b.pressure_stiffness, ",");
+    num("contact_radius", b.contact_radius, "");
     printf("  }\n}\n");
     return 0;
 }

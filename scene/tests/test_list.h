@@ -14,7 +14,8 @@
     X(parity)                                                                                      \
     X(sweep)                                                                                       \
     X(tetgen)                                                                                      \
-    X(self_collision)
+    X(self_collision)                                                                              \
+    X(soft_contacts)
 
 TEST_LIST(TEST_DECLARE)
 

@@ -1,0 +1,182 @@
+/* scenes/soft-among-balls.json: a Neo-Hookean jelly cube and a balloon among loose balls in a box,
+ * all colliding through the contacts between particles (the bodies' contact_radius). After the
+ * pour and the settling no ball's centre is inside the jelly (inside one of its tetrahedra) or
+ * inside the balloon (winding number of its triangles), nothing is non-finite, and some balls rest
+ * on the bodies. The same scene with the bodies' contact radii set to 0 lets balls in: that run
+ * shows the checks can fail. Runs on the CPU reference; opencl.parity holds the device to it.
+ */
+#include "scene_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct body {
+    uint32_t first, count;
+} body;
+
+static bool find_object(const drape_scene *s, const char *name, body *out)
+{
+    drape_scene_object o;
+    for (uint32_t i = 0; i < drape_scene_object_count(s); ++i)
+        if (drape_scene_get_object(s, i, &o) && !strcmp(o.name, name)) {
+            out->first = o.first_particle;
+            out->count = o.particle_count;
+            return true;
+        }
+    return false;
+}
+
+static double det3(const double a[3], const double b[3], const double c[3])
+{
+    return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+           a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+static void sub(drape_vec3 a, drape_vec3 b, double out[3])
+{
+    out[0] = (double)a.x - b.x, out[1] = (double)a.y - b.y, out[2] = (double)a.z - b.z;
+}
+
+/* Whether p lies inside tetrahedron q of the positions x (all four barycentric weights > 0). */
+static bool in_tetrahedron(const drape_vec3 *x, const uint32_t q[4], drape_vec3 p)
+{
+    double e[3][3], r[3];
+    for (int k = 0; k < 3; ++k)
+        sub(x[q[k + 1]], x[q[0]], e[k]);
+    sub(p, x[q[0]], r);
+    const double v = det3(e[0], e[1], e[2]);
+    if (!(fabs(v) > 0.0))
+        return false;
+    const double b1 = det3(r, e[1], e[2]) / v, b2 = det3(e[0], r, e[2]) / v,
+                 b3 = det3(e[0], e[1], r) / v;
+    return b1 > 0.0 && b2 > 0.0 && b3 > 0.0 && b1 + b2 + b3 < 1.0;
+}
+
+/* The winding number of the closed triangle mesh tri (n triangles) around p: the sum of the
+ * triangles' solid angles (Van Oosterom and Strackee) over 4 pi; about 1 inside, 0 outside. */
+static double winding(const drape_vec3 *x, const uint32_t *tri, uint32_t n, drape_vec3 p)
+{
+    double sum = 0.0;
+    for (uint32_t t = 0; t < n; ++t) {
+        double a[3], b[3], c[3];
+        sub(x[tri[3 * t]], p, a);
+        sub(x[tri[3 * t + 1]], p, b);
+        sub(x[tri[3 * t + 2]], p, c);
+        const double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]),
+                     lb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]),
+                     lc = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        const double ab = a[0] * b[0] + a[1] * b[1] + a[2] * b[2],
+                     bc = b[0] * c[0] + b[1] * c[1] + b[2] * c[2],
+                     ca = c[0] * a[0] + c[1] * a[1] + c[2] * a[2];
+        sum += 2.0 * atan2(det3(a, b, c), la * lb * lc + ab * lc + bc * la + ca * lb);
+    }
+    return sum / (4.0 * 3.14159265358979323846);
+}
+
+typedef struct outcome {
+    bool ok; /* loaded and stepped */
+    uint32_t balls, in_jelly, in_balloon, non_finite, on_bodies;
+    double balloon_volume; /* its volume over pressure x V0 at the end */
+} outcome;
+
+/* Loads the scene text (with `set` applied when not NULL), steps it, and counts. */
+static outcome run(st_run *t, const char *text, size_t size, const char *set, int steps)
+{
+    outcome o = {0};
+    drape_scene_error e;
+    char *json = NULL;
+    (void)t;
+    if (set && drape_scene_json_set(text, size, set, &json, &e) != DRAPE_SCENE_OK)
+        test_fail(__FILE__, __LINE__, "%s", e.message);
+    drape_scene_options opt = st_cpu_options();
+    drape_scene *s = NULL;
+    char path[512];
+    st_scene_path(path, sizeof path, "soft-among-balls.json");
+    if (drape_scene_load_buffer(json ? json : text, json ? strlen(json) : size, path, &opt, &s,
+                                &e) != DRAPE_SCENE_OK) {
+        free(json);
+        test_fail(__FILE__, __LINE__, "%s", e.message);
+    }
+    free(json);
+    drape_world *w = drape_scene_world(s);
+    body jelly, balloon;
+    const uint32_t n = drape_world_particle_count(w);
+    drape_vec3 *x = malloc((size_t)n * sizeof *x);
+    uint32_t *tri = NULL;
+    drape_balloon_info info;
+    bool ok = x && find_object(s, "jelly", &jelly) && find_object(s, "balloon", &balloon) &&
+              drape_world_balloon_count(w) == 1 && drape_world_get_balloon(w, 0, &info) == DRAPE_OK;
+    tri = ok ? malloc((size_t)3 * info.triangle_count * sizeof *tri) : NULL;
+    ok = ok && tri && drape_world_get_balloon_triangles(w, 0, tri) == DRAPE_OK;
+    for (int i = 0; ok && i < steps; ++i)
+        ok = drape_scene_step(s) == DRAPE_OK;
+    ok = ok && drape_world_get_positions(w, 0, n, x) == DRAPE_OK;
+    const uint32_t tets = drape_world_constraint_count(w, DRAPE_CONSTRAINT_NEO_HOOKEAN);
+    double jelly_top = -INFINITY, balloon_top = -INFINITY;
+    for (uint32_t i = 0; ok && i < n; ++i) {
+        if (!(isfinite(x[i].x) && isfinite(x[i].y) && isfinite(x[i].z)))
+            ++o.non_finite;
+        if (i >= jelly.first && i < jelly.first + jelly.count)
+            jelly_top = fmax(jelly_top, x[i].y);
+        if (i >= balloon.first && i < balloon.first + balloon.count)
+            balloon_top = fmax(balloon_top, x[i].y);
+    }
+    for (uint32_t i = 0; ok && i < n; ++i) {
+        if ((i >= jelly.first && i < jelly.first + jelly.count) ||
+            (i >= balloon.first && i < balloon.first + balloon.count))
+            continue;
+        ++o.balls;
+        bool inside = false;
+        for (uint32_t k = 0; k < tets && !inside; ++k) {
+            drape_neo_hookean_def d;
+            ok = drape_world_get_neo_hookean(w, k, &d) == DRAPE_OK;
+            inside = ok && in_tetrahedron(x, d.particles, x[i]);
+        }
+        o.in_jelly += inside;
+        o.in_balloon += fabs(winding(x, tri, info.triangle_count, x[i])) > 0.5;
+        /* a ball above a body's lowest top: resting on it or on balls that do */
+        o.on_bodies += x[i].y > fmin(jelly_top, balloon_top);
+    }
+    drape_balloon_info end;
+    o.ok = ok && drape_world_get_balloon(w, 0, &end) == DRAPE_OK;
+    o.balloon_volume = end.volume / (end.pressure * end.rest_volume);
+    free(tri);
+    free(x);
+    drape_scene_destroy(s);
+    return o;
+}
+
+static void soft_among_balls(st_run *t)
+{
+    char path[512];
+    FILE *f = fopen(st_scene_path(path, sizeof path, "soft-among-balls.json"), "rb");
+    CHECK_MSG(t, f != NULL, "cannot open %s", path);
+    static char text[16384];
+    const size_t size = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    CHECK(t, size > 0 && size < sizeof text - 1);
+    const outcome o = run(t, text, size, NULL, 180);
+    CHECK(t, o.ok);
+    printf("  after 3 s: %u balls, %u inside the jelly, %u inside the balloon, %u above the lower "
+           "body's top, %u particles non-finite; the balloon at %.3f of its volume\n",
+           o.balls, o.in_jelly, o.in_balloon, o.on_bodies, o.non_finite, o.balloon_volume);
+    CHECK(t, o.balls == 400 && o.non_finite == 0);
+    CHECK(t, o.in_jelly == 0 && o.in_balloon == 0);
+    CHECK(t, o.on_bodies > 20);
+    /* without the bodies' contact radii the balls fall into them */
+    static const char none[] = "{\"$.soft_boxes[0].contact_radius\": 0, "
+                               "\"$.balloons[0].contact_radius\": 0}";
+    const outcome c = run(t, text, size, none, 60);
+    printf("  without contact radii, after 1 s: %u inside the jelly, %u inside the balloon\n",
+           c.in_jelly, c.in_balloon);
+    CHECK(t, c.ok && c.in_jelly > 0 && c.in_balloon > 0);
+}
+
+int suite_soft_contacts(void)
+{
+    st_run t = {0};
+    RUN(&t, soft_among_balls);
+    return st_finish(&t);
+}

@@ -1116,16 +1116,21 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
  * Contacts, every iteration after the constraints, as a gather (Jacobi) pass: each particle goes
  * through its candidates and sums its own mass-weighted push-out
  * w_i / (w_i + w_j) of every pair closer than the collision distance, with Coulomb friction on the
- * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Each
- * pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the substep's
- * start, the same factor on both sides, so that a pair moves no linear momentum. A work-item writes
- * only its own displacement, into a second buffer. The sum runs in 64-bit fixed point (2^-32 m):
- * integer addition does not depend on order, so the result is the same whatever order the scatter's
- * atomics left the particles of a bucket in, on any device, and bitwise the CPU reference's.
+ * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Without
+ * gravity each pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the
+ * substep's start, the same factor on both sides, so that a pair moves no linear momentum. Under
+ * gravity the masses are scaled for stacks (dr_stack_above: the lower particle acts heavier) and
+ * each particle's pushes are averaged by the sum of its shares (a ball on three others takes the
+ * mean of their three pushes, not a twelfth of each), and each particle's support is carried into
+ * the next substep (dr_support_lift). A work-item writes only its own displacement, into a second
+ * buffer. The sums run in 64-bit fixed point (2^-32 m): integer addition does not depend on order,
+ * so the result is the same whatever order the scatter's atomics left the particles of a bucket
+ * in, on any device, and bitwise the CPU reference's.
  *
- * A particle in contact with a collider this substep acts as immovable against one that is not
- * (a ball on the floor under a heavy one is held by the floor, not squeezed into it): the mass
- * weighting alone would leave a 1000:1 stack sinking for hundreds of iterations.
+ * A particle in contact with a floor (a collider whose normal is within 60 degrees of up; any
+ * collider without gravity) this substep acts as immovable against one that is not (a ball on the
+ * floor under a heavy one is held by the floor, not squeezed into it): the mass weighting alone
+ * would leave a 1000:1 stack sinking for hundreds of iterations.
  *
  * Groups: a particle's group word holds its group id (DR_GROUP_ID) and two flags. Particles of
  * different groups always collide; of one group only when both have DR_GROUP_SELF; and when both
@@ -1365,6 +1370,43 @@ DR_FN int dr_pair_candidate(dr_vec4 si, unsigned gi, dr_vec4 ai, dr_vec4 sj, uns
     return D > 0.0f && dr_dot3(r, r) < D * D;
 }
 
+/* A walk over the contact candidates of particle i in the grid: the particles of the buckets of
+ * the 27 cells around its anchor (each bucket once; the anchors make the search symmetric) that
+ * dr_pair_candidate accepts. dr_walk_begin starts it, dr_walk_next gives the next candidate's
+ * index, DR_NO_CELL at the end. The table has mask + 1 buckets; start has mask + 2 entries. */
+typedef struct dr_cell_walk {
+    unsigned bucket[27];
+    unsigned buckets, q, k, end;
+} dr_cell_walk;
+
+DR_FN void dr_walk_begin(dr_cell_walk *w, dr_vec4 anchor_i, float inv_cell, unsigned mask,
+                         DR_GLOBAL const unsigned *start)
+{
+    w->buckets = dr_neighbour_buckets(anchor_i, inv_cell, mask, w->bucket);
+    w->q = 0u;
+    w->k = start[w->bucket[0]];
+    w->end = start[w->bucket[0] + 1u];
+}
+
+DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+                            DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                            DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
+{
+    dr_vec4 si = shape[i], ai = anchor[i];
+    unsigned gi = group[i];
+    for (;;) {
+        while (w->k >= w->end) {
+            if (++w->q >= w->buckets)
+                return DR_NO_CELL;
+            w->k = start[w->bucket[w->q]];
+            w->end = start[w->bucket[w->q] + 1u];
+        }
+        unsigned j = sorted[w->k++];
+        if (j != i && dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
+            return j;
+    }
+}
+
 /* The candidates of particle i, once per substep after the grid is built: the buckets of the 27
  * cells around its anchor (each visited once; the anchors make the search symmetric), every j that
  * dr_pair_candidate accepts. The first DR_NBR_CAP go into list[i * DR_NBR_CAP ...]; returns how
@@ -1384,24 +1426,17 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *ancho
     if (!(si.w > 0.0f))
         return 0u;
     dr_vec4 ai = anchor[i];
-    unsigned buckets[27];
-    unsigned nb = dr_neighbour_buckets(ai, inv_cell, mask, buckets);
-    for (unsigned q = 0u; q < nb; ++q)
-        for (unsigned k = start[buckets[q]]; k < start[buckets[q] + 1u]; ++k) {
-            unsigned j = sorted[k];
-            if (j == i)
-                continue;
-            dr_vec4 sj = shape[j], aj = anchor[j];
-            unsigned gj = group[j];
-            if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
-                continue;
-            if (count < DR_NBR_CAP)
-                list[i * DR_NBR_CAP + count] = j;
-            count++;
-            float D = dr_pair_distance(si, gi, sj, gj);
-            dr_vec4 r = dr_sub3(ai, aj);
-            found += dr_dot3(r, r) < D * D ? 1u : 0u;
-        }
+    dr_cell_walk walk;
+    dr_walk_begin(&walk, ai, inv_cell, mask, start);
+    for (unsigned j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted); j != DR_NO_CELL;
+         j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted)) {
+        if (count < DR_NBR_CAP)
+            list[i * DR_NBR_CAP + count] = j;
+        count++;
+        float D = dr_pair_distance(si, gi, shape[j], group[j]);
+        dr_vec4 r = dr_sub3(ai, anchor[j]);
+        found += dr_dot3(r, r) < D * D ? 1u : 0u;
+    }
     *touching = found;
     return count;
 }
@@ -1433,16 +1468,12 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
             dr_pair_push(&acc, i, list[i * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
                          shape, group, contacts, nbr, mu_s, mu_k, relax, up);
     } else {
-        dr_vec4 ai = anchor[i];
-        unsigned buckets[27];
-        unsigned nb = dr_neighbour_buckets(ai, inv_cell, mask, buckets);
-        for (unsigned q = 0u; q < nb; ++q)
-            for (unsigned k = start[buckets[q]]; k < start[buckets[q] + 1u]; ++k) {
-                unsigned j = sorted[k];
-                if (j != i && dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
-                    dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group,
-                                 contacts, nbr, mu_s, mu_k, relax, up);
-            }
+        dr_cell_walk walk;
+        dr_walk_begin(&walk, anchor[i], inv_cell, mask, start);
+        for (unsigned j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted);
+             j != DR_NO_CELL; j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted))
+            dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
+                         nbr, mu_s, mu_k, relax, up);
     }
     *found = acc.found;
     if (acc.found == 0u)

@@ -23,6 +23,7 @@ drape_particle_block_def drape_default_particle_block_def(void)
         .velocity = {0.0f, 0.0f, 0.0f},
         .group = 0,
         .self_collide = true,
+        .cookie = DR_DEF_COOKIE,
     };
     return d;
 }
@@ -72,8 +73,7 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
                                             drape_build_info *out)
 {
     static const char fn[] = "drape_world_add_particle_block";
-    if (!d)
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
+    DR_CHECK_DEF(&w->def, d, fn, "particle_block");
     drape_result r = check(w, d, fn);
     if (r != DRAPE_OK)
         return r;

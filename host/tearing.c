@@ -212,6 +212,12 @@ static bool split(drape_world *w, dr_tear *t, uint32_t v, uint32_t u)
     w->x[v].w *= 2.0f; /* half the mass each */
     w->x[copy] = w->x[v];
     w->v[copy] = w->v[v];
+    /* the copy collides as v does: its radius, group and rest position (so that v and the copy,
+     * and v's old mesh neighbours, stay filtered as neighbours), its thickness against colliders */
+    w->shape[copy] = w->shape[v];
+    w->group[copy] = w->group[v];
+    w->inflate[copy] = w->inflate[v];
+    w->plan_dirty = true;
     t->stats.splits++;
     t->version++;
     return true;

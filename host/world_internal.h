@@ -113,6 +113,7 @@ typedef struct dr_particle_grid {
     dr_vec4 *vpre;   /* per particle: its velocity after the prediction (m/s), for restitution */
     dr_vec4 *dnew;   /* the gather's output */
     dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */
+    float *support;  /* per particle: its contacts' push along up in the last substep (m) */
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
@@ -379,10 +380,18 @@ void dr_cpu_particle_candidates(drape_world *world);
 /* CPU reference: restitution between particles, after the update (`slow`: m/s, see
  * dr_particle_bounce). */
 void dr_cpu_particle_bounce(drape_world *world, float slow);
+/* Whether the pass after the update runs: with restitution, or under gravity (slow > 0: the cap on
+ * the separating speed). */
+bool dr_particle_bounces(const drape_world *world, float slow);
 /* CPU reference: one gather pass of the particle contacts. */
 void dr_cpu_particle_contacts(drape_world *world);
 /* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
 drape_result dr_particle_check(drape_world *world);
+/* The unit vector against gravity (0 without gravity), for the mass scaling of stacks
+ * (dr_stack_above). */
+dr_vec4 dr_particle_up(const drape_world *world);
+/* The most support carried into a substep: |g| h^2 (m), gravity's pull over one substep. */
+float dr_particle_support_cap(const drape_world *world);
 
 /* Returns from the calling function with the result of `expr` unless it is DRAPE_OK. */
 #define DR_TRY(expr)                                                                               \

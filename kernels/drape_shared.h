@@ -1126,16 +1126,21 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
  * Contacts, every iteration after the constraints, as a gather (Jacobi) pass: each particle goes
  * through its candidates and sums its own mass-weighted push-out
  * w_i / (w_i + w_j) of every pair closer than the collision distance, with Coulomb friction on the
- * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Each
- * pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the substep's
- * start, the same factor on both sides, so that a pair moves no linear momentum. A work-item writes
- * only its own displacement, into a second buffer. The sum runs in 64-bit fixed point (2^-32 m):
- * integer addition does not depend on order, so the result is the same whatever order the scatter's
- * atomics left the particles of a bucket in, on any device, and bitwise the CPU reference's.
+ * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Without
+ * gravity each pair's correction is scaled by relax / max(n_i, n_j), n the contact counts at the
+ * substep's start, the same factor on both sides, so that a pair moves no linear momentum. Under
+ * gravity the masses are scaled for stacks (dr_stack_above: the lower particle acts heavier) and
+ * each particle's pushes are averaged by the sum of its shares (a ball on three others takes the
+ * mean of their three pushes, not a twelfth of each), and each particle's support is carried into
+ * the next substep (dr_support_lift). A work-item writes only its own displacement, into a second
+ * buffer. The sums run in 64-bit fixed point (2^-32 m): integer addition does not depend on order,
+ * so the result is the same whatever order the scatter's atomics left the particles of a bucket
+ * in, on any device, and bitwise the CPU reference's.
  *
- * A particle in contact with a collider this substep acts as immovable against one that is not
- * (a ball on the floor under a heavy one is held by the floor, not squeezed into it): the mass
- * weighting alone would leave a 1000:1 stack sinking for hundreds of iterations.
+ * A particle in contact with a floor (a collider whose normal is within 60 degrees of up; any
+ * collider without gravity) this substep acts as immovable against one that is not (a ball on the
+ * floor under a heavy one is held by the floor, not squeezed into it): the mass weighting alone
+ * would leave a 1000:1 stack sinking for hundreds of iterations.
  *
  * Groups: a particle's group word holds its group id (DR_GROUP_ID) and two flags. Particles of
  * different groups always collide; of one group only when both have DR_GROUP_SELF; and when both
@@ -1244,19 +1249,68 @@ DR_FN dr_fixed dr_to_fixed(float f, float *poison)
  * particle immovable against a free one) times relax over the larger of the contact counts ni, nj;
  * 0 when i cannot move. */
 DR_FN float dr_pair_share(float wi, int grounded_i, unsigned ni, float wj, int grounded_j,
-                          unsigned nj, float relax)
+                          unsigned nj, float relax, float above)
 {
-    float ei = grounded_i && !grounded_j ? 0.0f : wi;
-    float ej = grounded_j && !grounded_i ? 0.0f : wj;
+    float ei = grounded_i && !grounded_j ? 0.0f : wi * (1.0f + above);
+    float ej = grounded_j && !grounded_i ? 0.0f : wj * (1.0f - above);
     float sum = ei + ej;
     unsigned nmax = ni > nj ? ni : nj;
     return sum > 0.0f ? ei / sum * (relax / (float)(nmax > 1u ? nmax : 1u)) : 0.0f;
 }
+/* Mass scaling for stacks (Macklin et al. 2014, "Unified Particle Physics for Real-Time
+ * Applications", 5.2): in the contacts between particles a particle acts heavier the lower it is
+ * along gravity, so that the particle above takes a stacked pair's correction and a pile's weight
+ * does not squeeze its lowest contacts. Here in a form without exp (bitwise the same on every
+ * device): how far i is above j, r = p_i - p_j, along up (the unit vector against gravity, 0
+ * without gravity), over DR_STACK_RISE collision distances, clamped to [-1, 1]; i's inverse mass is
+ * scaled by 1 + that, j's by 1 - that. Side by side (0) the plain masses; a pair whose normal is
+ * within 60 degrees of up, the upper particle alone moves. */
+#define DR_STACK_RISE 0.5f
+DR_FN float dr_stack_above(dr_vec4 r, dr_vec4 up, float D)
+{
+    float a = dr_dot3(r, up) / (DR_STACK_RISE * D);
+    a = a < 1.0f ? a : 1.0f;
+    return a > -1.0f ? a : -1.0f;
+}
+
+/* Whether a particle's collider contact holds it up against the particles above it: a contact
+ * whose normal is within 60 degrees of up (a floor, not a wall), or any contact without gravity. */
+DR_FN int dr_particle_grounded(dr_contact ct, dr_vec4 up)
+{
+    return dr_has_contact(ct) && (dr_dot3(up, up) == 0.0f || dr_dot3(ct.n, up) > 0.5f);
+}
+
+/* Warm-started support: a particle resting in a pile is held up, substep after substep, by its
+ * contacts, which the iterations must find again each time from the overlap that gravity's
+ * prediction makes. A Jacobi pass moves a pile as a whole only a little per iteration, so the
+ * weight of a deep pile squeezed its contacts. Instead each particle keeps `support` (m): how far
+ * its particle contacts pushed it along up in the last substep, the lift included. At the next
+ * grid build, when it touched other particles at the last substep's start, it starts that far up,
+ * clamped to [0, cap] with cap = |g| h^2, gravity's pull over one substep: at most the weight is
+ * carried over, never more (a particle that loses its support falls one substep late, no faster
+ * than gravity lets it). Without gravity (up = 0) it does nothing. Like the warm start of
+ * sequential impulses, but per particle, written only by its own work-item. */
+#define DR_SUPPORT_KEEP 0.9f
+DR_FN dr_vec4 dr_support_lift(dr_vec4 d, float *support, unsigned touching, dr_vec4 up, float cap)
+{
+    float s = touching > 0u ? *support : 0.0f;
+    s = s < cap ? s : cap;
+    s = s > 0.0f ? s : 0.0f;
+    *support = DR_SUPPORT_KEEP * s;
+    return dr_madd3(d, up, s);
+}
+
+/* support after a gather pass moved the displacement from d to dnew. */
+DR_FN float dr_support_add(float support, dr_vec4 dnew, dr_vec4 d, dr_vec4 up)
+{
+    return support + dr_dot3(dr_sub3(dnew, d), up);
+}
 
 typedef struct dr_pair_sum {
     dr_fixed x, y, z;
-    float poison;   /* 0, or NaN once a push is not finite */
-    unsigned found; /* pairs within their collision distance */
+    dr_fixed weight; /* under gravity: the sum of i's shares, the pushes' divisor */
+    float poison;    /* 0, or NaN once a push is not finite */
+    unsigned found;  /* pairs within their collision distance */
 } dr_pair_sum;
 
 DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
@@ -1264,7 +1318,7 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
                         DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
                         DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
-                        float mu_s, float mu_k, float relax)
+                        float mu_s, float mu_k, float relax, dr_vec4 up)
 {
     dr_vec4 sj = shape[j], xj = x[j], dj = d[j];
     float D = dr_pair_distance(si, gi, sj, group[j]);
@@ -1273,8 +1327,14 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
     if (!(len2 < D * D))
         return;
     acc->found = acc->found + 1u;
-    float share =
-        dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j], relax);
+    float above = dr_stack_above(r, up, D);
+    int stacked = dr_dot3(up, up) > 0.0f;
+    float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_particle_grounded(contacts[j], up),
+                                nbr[j], stacked ? 1.0f : relax, above);
+    if (stacked) {
+        share = share * (float)(ni > nbr[j] ? ni : nbr[j]);
+        acc->weight += dr_to_fixed(share, &acc->poison);
+    }
     if (!(share > 0.0f))
         return;
     float len = DR_SQRT(len2);
@@ -1320,6 +1380,43 @@ DR_FN int dr_pair_candidate(dr_vec4 si, unsigned gi, dr_vec4 ai, dr_vec4 sj, uns
     return D > 0.0f && dr_dot3(r, r) < D * D;
 }
 
+/* A walk over the contact candidates of particle i in the grid: the particles of the buckets of
+ * the 27 cells around its anchor (each bucket once; the anchors make the search symmetric) that
+ * dr_pair_candidate accepts. dr_walk_begin starts it, dr_walk_next gives the next candidate's
+ * index, DR_NO_CELL at the end. The table has mask + 1 buckets; start has mask + 2 entries. */
+typedef struct dr_cell_walk {
+    unsigned bucket[27];
+    unsigned buckets, q, k, end;
+} dr_cell_walk;
+
+DR_FN void dr_walk_begin(dr_cell_walk *w, dr_vec4 anchor_i, float inv_cell, unsigned mask,
+                         DR_GLOBAL const unsigned *start)
+{
+    w->buckets = dr_neighbour_buckets(anchor_i, inv_cell, mask, w->bucket);
+    w->q = 0u;
+    w->k = start[w->bucket[0]];
+    w->end = start[w->bucket[0] + 1u];
+}
+
+DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+                            DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                            DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
+{
+    dr_vec4 si = shape[i], ai = anchor[i];
+    unsigned gi = group[i];
+    for (;;) {
+        while (w->k >= w->end) {
+            if (++w->q >= w->buckets)
+                return DR_NO_CELL;
+            w->k = start[w->bucket[w->q]];
+            w->end = start[w->bucket[w->q] + 1u];
+        }
+        unsigned j = sorted[w->k++];
+        if (j != i && dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
+            return j;
+    }
+}
+
 /* The candidates of particle i, once per substep after the grid is built: the buckets of the 27
  * cells around its anchor (each visited once; the anchors make the search symmetric), every j that
  * dr_pair_candidate accepts. The first DR_NBR_CAP go into list[i * DR_NBR_CAP ...]; returns how
@@ -1339,24 +1436,17 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *ancho
     if (!(si.w > 0.0f))
         return 0u;
     dr_vec4 ai = anchor[i];
-    unsigned buckets[27];
-    unsigned nb = dr_neighbour_buckets(ai, inv_cell, mask, buckets);
-    for (unsigned q = 0u; q < nb; ++q)
-        for (unsigned k = start[buckets[q]]; k < start[buckets[q] + 1u]; ++k) {
-            unsigned j = sorted[k];
-            if (j == i)
-                continue;
-            dr_vec4 sj = shape[j], aj = anchor[j];
-            unsigned gj = group[j];
-            if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
-                continue;
-            if (count < DR_NBR_CAP)
-                list[i * DR_NBR_CAP + count] = j;
-            count++;
-            float D = dr_pair_distance(si, gi, sj, gj);
-            dr_vec4 r = dr_sub3(ai, aj);
-            found += dr_dot3(r, r) < D * D ? 1u : 0u;
-        }
+    dr_cell_walk walk;
+    dr_walk_begin(&walk, ai, inv_cell, mask, start);
+    for (unsigned j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted); j != DR_NO_CELL;
+         j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted)) {
+        if (count < DR_NBR_CAP)
+            list[i * DR_NBR_CAP + count] = j;
+        count++;
+        float D = dr_pair_distance(si, gi, shape[j], group[j]);
+        dr_vec4 r = dr_sub3(ai, anchor[j]);
+        found += dr_dot3(r, r) < D * D ? 1u : 0u;
+    }
     *touching = found;
     return count;
 }
@@ -1373,50 +1463,54 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                                  DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
                                  DR_GLOBAL const unsigned *list, DR_GLOBAL const unsigned *start,
                                  DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask,
-                                 float mu_s, float mu_k, float relax, unsigned *found)
+                                 float mu_s, float mu_k, float relax, dr_vec4 up, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
     *found = 0u;
     if (!(si.w > 0.0f))
         return di;
-    int grounded_i = dr_has_contact(contacts[i]);
+    int grounded_i = dr_particle_grounded(contacts[i], up);
     unsigned ni = nbr[i], count = ncand[i];
-    dr_pair_sum acc = {0, 0, 0, 0.0f, 0u};
+    dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
             dr_pair_push(&acc, i, list[i * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
-                         shape, group, contacts, nbr, mu_s, mu_k, relax);
+                         shape, group, contacts, nbr, mu_s, mu_k, relax, up);
     } else {
-        dr_vec4 ai = anchor[i];
-        unsigned buckets[27];
-        unsigned nb = dr_neighbour_buckets(ai, inv_cell, mask, buckets);
-        for (unsigned q = 0u; q < nb; ++q)
-            for (unsigned k = start[buckets[q]]; k < start[buckets[q] + 1u]; ++k) {
-                unsigned j = sorted[k];
-                if (j != i && dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
-                    dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group,
-                                 contacts, nbr, mu_s, mu_k, relax);
-            }
+        dr_cell_walk walk;
+        dr_walk_begin(&walk, anchor[i], inv_cell, mask, start);
+        for (unsigned j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted);
+             j != DR_NO_CELL; j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted))
+            dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
+                         nbr, mu_s, mu_k, relax, up);
     }
     *found = acc.found;
     if (acc.found == 0u)
         return di;
-    const float unit = 1.0f / DR_FIXED_ONE;
+    float unit = 1.0f / DR_FIXED_ONE;
+    if (acc.weight > (dr_fixed)DR_FIXED_ONE)
+        unit = relax / (float)acc.weight;
+    else if (acc.weight > 0)
+        unit = relax / DR_FIXED_ONE;
     return DR_V4(di.x + ((float)acc.x * unit + acc.poison),
                  di.y + ((float)acc.y * unit + acc.poison),
                  di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
 
-/* Restitution between particles, once per substep after the update (v = d / h), as a gather over
- * the candidate lists: a pair within (1 + DR_NBR_MARGIN) collision distances at the new positions
- * x whose normal velocity before the solve (vpre, after the prediction) was an approach faster
- * than `slow` (m/s) separates at least e times that approach speed; the missing normal velocity is
- * split by inverse mass (a grounded particle immovable against a free one) and averaged over
- * max(n_i, n_j) like the push-out, summed in fixed point. Slower approaches rest, so that resting
- * contact does not jitter. A particle with more than DR_NBR_CAP candidates takes no part (on
- * either side of a pair, so that the pair moves no linear momentum). Returns particle i's new
- * velocity. */
+/* Restitution between particles, and a cap on their separating speed, once per substep after the
+ * update (v = d / h), as a gather over the candidate lists: for a pair within (1 + DR_NBR_MARGIN)
+ * collision distances at the new positions x, with normal n and relative normal velocity vn:
+ *   - when the pair's normal velocity before the solve (vpre, after the prediction) was an approach
+ *     faster than `slow` (m/s), it separates at least e times that approach speed;
+ *   - otherwise, under gravity (slow > 0), it separates at most `slow`: resolving an overlap by
+ *     position turns the overlap into velocity, which threw balls out of a pile that the mass
+ *     scaling for stacks lets settle (restitution 0 means they do not bounce).
+ * The missing (or excess) normal velocity is split by inverse mass (a grounded particle immovable
+ * against a free one) and averaged over max(n_i, n_j) like the push-out, summed in fixed point.
+ * Slower approaches rest, so that resting contact does not jitter. A particle with more than
+ * DR_NBR_CAP candidates takes no part (on either side of a pair, so that the pair moves no linear
+ * momentum). Returns particle i's new velocity. */
 DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v,
                                  DR_GLOBAL const dr_vec4 *vpre, DR_GLOBAL const dr_vec4 *shape,
                                  DR_GLOBAL const unsigned *group,
@@ -1428,10 +1522,9 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     unsigned count = ncand[i];
     if (!(si.w > 0.0f) || count > DR_NBR_CAP)
         return vi;
-    dr_vec4 pi = vpre[i];
     unsigned gi = group[i], ni = nbr[i];
     int grounded_i = dr_has_contact(contacts[i]);
-    dr_pair_sum acc = {0, 0, 0, 0.0f, 0u};
+    dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     for (unsigned k = 0u; k < count; ++k) {
         unsigned j = list[i * DR_NBR_CAP + k];
         if (ncand[j] > DR_NBR_CAP)
@@ -1443,14 +1536,22 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         if (!(len2 < reach * reach) || !(len2 > 0.0f))
             continue;
         dr_vec4 n = dr_scale3(r, 1.0f / DR_SQRT(len2));
-        float before = dr_dot3(dr_sub3(pi, vpre[j]), n);
-        if (!(before < -slow))
+        float vn = dr_dot3(dr_sub3(vi, v[j]), n);
+        float gap = 0.0f;
+        if (e > 0.0f) {
+            float before = dr_dot3(dr_sub3(vpre[i], vpre[j]), n);
+            if (before < -slow)
+                gap = -e * before - vn; /* a bounce: raise the separation to e times the approach */
+            gap = gap > 0.0f ? gap : 0.0f;
+            if (before < -slow && !(gap > 0.0f))
+                continue;
+        }
+        if (!(gap > 0.0f) && slow > 0.0f && vn > slow)
+            gap = slow - vn; /* no bounce: separate at most at the resting speed */
+        if (gap == 0.0f || !(gap == gap))
             continue;
-        float gap = -e * before - dr_dot3(dr_sub3(vi, v[j]), n);
-        if (!(gap > 0.0f))
-            continue;
-        float share =
-            dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j], 1.0f);
+        float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],
+                                    1.0f, 0.0f);
         if (!(share > 0.0f))
             continue;
         dr_vec4 dv = dr_scale3(n, gap * share);

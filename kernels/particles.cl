@@ -21,7 +21,9 @@
 
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
-                             __global uint *counts, float inv_cell, uint mask, float travel, uint n)
+                             __global uint *counts, __global float *support,
+                             __global const uint *nbr, float4 up, float cap, float inv_cell,
+                             uint mask, float travel, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -31,7 +33,9 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
         cell[i] = DR_NO_CELL;
         return;
     }
-    float4 di = dr_limit_travel(d[i], travel * s.w);
+    float lift = support[i];
+    float4 di = dr_limit_travel(dr_support_lift(d[i], &lift, nbr[i], up, cap), travel * s.w);
+    support[i] = lift;
     d[i] = di;
     float4 p = dr_add3(x[i], di);
     anchor[i] = p;
@@ -109,23 +113,28 @@ __kernel void particle_count(__global const float4 *anchor, __global const float
     ncand[i] = count;
 }
 
-__kernel void particle_gather(__global float4 *dnew, __global const float4 *x,
-                              __global const float4 *d, __global const float4 *anchor,
-                              __global const float4 *shape, __global const uint *group,
-                              __global const dr_contact *contacts, __global const uint *nbr,
-                              __global const uint *ncand, __global const uint *list,
-                              __global const uint *start, __global const uint *sorted,
-                              __global const uint *fullest, float inv_cell, uint mask, float mu_s,
-                              float mu_k, float relax, uint n)
+__kernel void particle_gather(__global float4 *dnew, __global float *support,
+                              __global const float4 *x, __global const float4 *d,
+                              __global const float4 *anchor, __global const float4 *shape,
+                              __global const uint *group, __global const dr_contact *contacts,
+                              __global const uint *nbr, __global const uint *ncand,
+                              __global const uint *list, __global const uint *start,
+                              __global const uint *sorted, __global const uint *fullest,
+                              float inv_cell, uint mask, float mu_s, float mu_k, float relax,
+                              float4 up, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
     uint found;
-    dnew[i] = fullest[0] <= DR_CELL_CAP
-                  ? dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, ncand, list,
-                                       start, sorted, inv_cell, mask, mu_s, mu_k, relax, &found)
-                  : d[i];
+    if (!(fullest[0] <= DR_CELL_CAP)) {
+        dnew[i] = d[i];
+        return;
+    }
+    float4 di = dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, ncand, list, start,
+                                   sorted, inv_cell, mask, mu_s, mu_k, relax, up, &found);
+    dnew[i] = di;
+    support[i] = dr_support_add(support[i], di, d[i], up);
 }
 
 __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,

@@ -420,6 +420,10 @@ static void test_defs_not_from_defaults(void)
     drape_soft_box_def box = {0};
     ENSURE_REFUSED(&log, drape_world_add_soft_box(w, &box, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "drape_world_add_soft_box", "drape_default_soft_box_def()");
+    drape_particle_block_def block = {0};
+    ENSURE_REFUSED(&log, drape_world_add_particle_block(w, &block, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_add_particle_block",
+                   "drape_default_particle_block_def()");
     const counts after = count(w);
     ENSURE(after.particles == before.particles && after.colliders == before.colliders);
     for (int k = 0; k < DRAPE_CONSTRAINT_TYPE_COUNT; ++k)

@@ -5,11 +5,12 @@
  *    momentum to 1e-5 (of the sum of |m v|), and its kinetic energy never increases;
  *  - 1000:1 masses: a heavy ball on a light one on the floor neither squeezes it into the floor nor
  *    sinks into it, and a light ball on a heavy one does not sink either;
- *  - 2000 balls poured into a 0.5 m box (a pile seven balls deep) settle with none outside the box,
- *    nothing non-finite, and no pair overlapping by more than 20% of a diameter: the Jacobi gather
- *    lets the weight of a pile squeeze its lowest contacts (measured 15% here after 2 s, more in
- *    deeper piles; 1% is not reached, see docs/particle-contacts.md), so this bound guards against
- *    regressions, not the 1% goal;
+ *  - 2000 balls poured into a 0.5 m box (a pile seven balls deep) settle with none outside the box
+ *    and nothing non-finite; at the default 4 substeps x 8 iterations no pair overlaps by more than
+ *    3% of a diameter and 99% of the pairs in contact by at most 1% (the Jacobi gather without the
+ *    mass scaling for stacks and the warm-started support: 13.8% and 8.8%); at 1 substep x 8
+ *    iterations at most 10% and 2% (see docs/particle-contacts.md for why 1 substep stays above
+ * 1%);
  *  - restitution: two balls of masses 1 and 4 kg meeting head-on at 2 m/s separate at
  *    particle_restitution times that speed (0, 0.5, 1), and keep their momentum;
  *  - groups: particles of one group without self-collision pass through each other, of two groups
@@ -151,11 +152,24 @@ static void test_mass_ratio_stacking(void)
 /* ---- 5000 balls in a box ----------------------------------------------------------------------
  */
 
-static void test_balls_settle_in_a_box(void)
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* 2000 balls of radius 1.5 cm poured into a 0.5 m box at `substeps` x `iterations`, after
+ * `steps` steps: the worst overlap and the 99th percentile of the overlaps of the pairs in contact
+ * (shares of the diameter), how far the farthest ball is outside the box (m), the fastest (m/s). */
+static bool pile(int substeps, int iterations, int steps, double *worst, double *p99,
+                 double *outside, double *vmax)
 {
     drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    def.iterations = iterations;
     drape_world *w = tu_world(&def);
-    ENSURE(w);
+    if (!w)
+        return false;
     const float half = 0.25f, r = 0.015f, margin = def.collision_margin;
     drape_particle_block_def b = drape_default_particle_block_def();
     b.radius = r;
@@ -164,36 +178,67 @@ static void test_balls_settle_in_a_box(void)
     b.packing = DRAPE_PACKING_RANDOM;
     b.max_count = 2000;
     drape_build_info info;
-    ENSURE_OK(drape_world_add_particle_block(w, &b, &info));
-    ENSURE(info.particle_count == 2000);
+    bool ok =
+        drape_world_add_particle_block(w, &b, &info) == DRAPE_OK && info.particle_count == 2000;
     drape_collider_def walls[5];
     drape_open_box_colliders(half, walls);
-    for (int i = 0; i < 5; ++i)
-        ENSURE_OK(drape_world_add_collider(w, &walls[i], NULL));
-    ENSURE(tu_step(w, 120));
-    tu_state s;
-    ENSURE(tu_read(w, &s));
-    double worst = 0.0, outside = 0.0, vmax = 0.0;
-    for (uint32_t i = 0; i < s.n; ++i) {
-        ENSURE(isfinite(s.x[i].x) && isfinite(s.x[i].y) && isfinite(s.x[i].z));
-        outside = fmax(outside, fabs(s.x[i].x) - (half - margin));
-        outside = fmax(outside, fabs(s.x[i].z) - (half - margin));
-        outside = fmax(outside, margin - s.x[i].y);
-        vmax = fmax(vmax, sqrt((double)s.v[i].x * s.v[i].x + (double)s.v[i].y * s.v[i].y +
-                               (double)s.v[i].z * s.v[i].z));
+    for (int i = 0; ok && i < 5; ++i)
+        ok = drape_world_add_collider(w, &walls[i], NULL) == DRAPE_OK;
+    tu_state s = {0};
+    ok = ok && tu_step(w, steps) && tu_read(w, &s);
+    drape_world_destroy(w);
+    if (!ok)
+        return false;
+    *worst = *outside = *vmax = 0.0;
+    double *overlaps = malloc(12 * (size_t)s.n * sizeof *overlaps);
+    size_t touching = 0;
+    for (uint32_t i = 0; ok && overlaps && i < s.n; ++i) {
+        ok = isfinite(s.x[i].x) && isfinite(s.x[i].y) && isfinite(s.x[i].z);
+        *outside = fmax(*outside, fabs(s.x[i].x) - (half - margin));
+        *outside = fmax(*outside, fabs(s.x[i].z) - (half - margin));
+        *outside = fmax(*outside, margin - s.x[i].y);
+        *vmax = fmax(*vmax, sqrt((double)s.v[i].x * s.v[i].x + (double)s.v[i].y * s.v[i].y +
+                                 (double)s.v[i].z * s.v[i].z));
         for (uint32_t j = i + 1; j < s.n; ++j) {
             double dx = s.x[i].x - s.x[j].x, dy = s.x[i].y - s.x[j].y, dz = s.x[i].z - s.x[j].z;
-            if (fabs(dx) < 2.0 * r && fabs(dy) < 2.0 * r && fabs(dz) < 2.0 * r)
-                worst = fmax(worst, 2.0 * r - sqrt(dx * dx + dy * dy + dz * dz));
+            if (fabs(dx) < 2.0 * r && fabs(dy) < 2.0 * r && fabs(dz) < 2.0 * r) {
+                double o = (2.0 * r - sqrt(dx * dx + dy * dy + dz * dz)) / (2.0 * r);
+                *worst = fmax(*worst, o);
+                if (o > 0.0 && touching < 12 * (size_t)s.n) /* a ball touches at most 12 */
+                    overlaps[touching++] = o;
+            }
         }
     }
+    if (overlaps && touching > 0) {
+        qsort(overlaps, touching, sizeof *overlaps, by_value);
+        *p99 = overlaps[(size_t)(0.99 * (double)(touching - 1))];
+    } else {
+        *p99 = 0.0;
+    }
+    ok = ok && overlaps;
+    free(overlaps);
     tu_state_free(&s);
-    printf("  worst overlap %.3g%% of the diameter, farthest outside the box %.3g mm, fastest "
-           "%.3g m/s\n",
-           100.0 * worst / (2.0 * r), 1e3 * outside, vmax);
-    ENSURE_LE(worst, 0.20 * 2.0 * r);
-    ENSURE_LE(outside, 1e-4);
-    drape_world_destroy(w);
+    return ok;
+}
+
+/* The pile at the default 4 substeps x 8 iterations, and at 1 substep x 8 iterations: the mass
+ * scaling for stacks, the warm-started support and the cap on the separating speed keep the
+ * contacts from being squeezed (without them: 15% and more at the defaults, the pile crushed at 1
+ * substep). */
+static void test_balls_settle_in_a_box(void)
+{
+    const int configs[2][3] = {{4, 8, 120}, {1, 8, 180}};
+    const double worst_max[2] = {0.03, 0.10}, p99_max[2] = {0.01, 0.02};
+    for (int k = 0; k < 2; ++k) {
+        double worst = 1.0, p99 = 1.0, outside = 1.0, vmax = 0.0;
+        ENSURE(pile(configs[k][0], configs[k][1], configs[k][2], &worst, &p99, &outside, &vmax));
+        printf("  %d x %d: worst overlap %.3g%% of the diameter, 99th percentile %.3g%%, farthest "
+               "outside the box %.3g mm, fastest %.3g m/s\n",
+               configs[k][0], configs[k][1], 100.0 * worst, 100.0 * p99, 1e3 * outside, vmax);
+        ENSURE_LE(worst, worst_max[k]);
+        ENSURE_LE(p99, p99_max[k]);
+        ENSURE_LE(outside, 1e-4);
+    }
 }
 
 /* ---- groups and cloth neighbours ------------------------------------------------------------- */

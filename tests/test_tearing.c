@@ -58,6 +58,13 @@ static void check_cloth(drape_world *w, const drape_build_info *info, float mass
                NX * NY, ts.splits);
     ENSURE_MSG(ts.spares_left + ts.splits == SPARES, "%u spares left after %u splits",
                ts.spares_left, ts.splits);
+    /* a spare that a split used takes the split particle's contact radius */
+    drape_contact_stats cs;
+    ENSURE_OK(drape_world_get_contact_stats(w, &cs));
+    ENSURE_MSG(cs.particles == NX * NY + ts.splits,
+               "%u particles with a contact radius, %u + %u "
+               "splits",
+               cs.particles, NX * NY, ts.splits);
     ENSURE_MSG(fabs(total - mass) < 1e-6 * mass, "total mass %.9g kg, want %g", total,
                (double)mass);
     /* The solver projects the links the world holds: its residual (over its colour-ordered copy)

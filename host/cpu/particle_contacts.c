@@ -74,6 +74,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->vpre);
     free(g->dnew);
     free(g->anchor);
+    free(g->support);
     memset(g, 0, sizeof *g);
 }
 
@@ -92,10 +93,11 @@ static drape_result grid_alloc(drape_world *w)
     g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
+    g->support = calloc(n, sizeof *g->support);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew ||
-        !g->anchor || !g->counts || !g->start) {
+        !g->anchor || !g->support || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -114,7 +116,9 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         return r;
     dr_particle_grid *g = &w->grid;
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
-    const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
+    const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit,
+                cap = dr_particle_support_cap(w);
+    const dr_vec4 up = dr_particle_up(w);
     if (w->def.particle_restitution > 0.0f)
         memcpy(g->vpre, w->v, (size_t)n * sizeof *g->vpre);
     /* cell ids and the histogram */
@@ -123,7 +127,8 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         g->cell[i] = DR_NO_CELL;
         if (!(w->shape[i].w > 0.0f))
             continue;
-        w->d[i] = dr_limit_travel(w->d[i], travel * w->shape[i].w);
+        w->d[i] = dr_limit_travel(dr_support_lift(w->d[i], &g->support[i], g->nbr[i], up, cap),
+                                  travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
         g->cell[i] = dr_particle_bucket(g->anchor[i], inv_cell, mask);
         g->counts[g->cell[i]]++;
@@ -159,6 +164,19 @@ void dr_cpu_particle_candidates(drape_world *w)
                                              inv_cell, mask, g->list, &g->nbr[i]);
 }
 
+dr_vec4 dr_particle_up(const drape_world *w)
+{
+    const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f);
+    const float len = dr_len3(g);
+    return len > 0.0f ? dr_scale3(g, -1.0f / len) : dr_vec4_from((drape_vec3){0, 0, 0}, 0.0f);
+}
+
+float dr_particle_support_cap(const drape_world *w)
+{
+    const float h = w->def.dt / (float)w->def.substeps;
+    return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
+}
+
 void dr_cpu_particle_contacts(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
@@ -166,19 +184,27 @@ void dr_cpu_particle_contacts(drape_world *w)
         return;
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
+    const dr_vec4 up = dr_particle_up(w);
     unsigned found;
-    for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t i = 0; i < n; ++i) {
         g->dnew[i] = dr_particle_gather(
             i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->ncand, g->list,
             g->start, g->sorted, inv_cell, mask, w->def.particle_static_friction,
-            w->def.particle_kinetic_friction, w->def.contact_relaxation, &found);
+            w->def.particle_kinetic_friction, w->def.contact_relaxation, up, &found);
+        g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);
+    }
     memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
+}
+
+bool dr_particle_bounces(const drape_world *w, float slow)
+{
+    return w->def.particle_restitution > 0.0f || slow > 0.0f;
 }
 
 void dr_cpu_particle_bounce(drape_world *w, float slow)
 {
     dr_particle_grid *g = &w->grid;
-    if (w->fullest_bucket > DR_CELL_CAP || !(w->def.particle_restitution > 0.0f))
+    if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
         return;
     const uint32_t n = w->particle_count;
     for (uint32_t i = 0; i < n; ++i)
@@ -203,9 +229,9 @@ drape_result dr_particle_check(drape_world *w)
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape (16 B each), group (4 B), the
-     * candidate lists; counts, start */
-    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 4 + 4 * DR_NBR_CAP) + b * 4 + (b + 1) * 4;
+    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape (16 B each), group, support
+     * (4 B each), the candidate lists; counts, start */
+    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 4 + 4 + 4 * DR_NBR_CAP) + b * 4 + (b + 1) * 4;
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

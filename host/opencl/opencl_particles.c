@@ -38,7 +38,8 @@ static const char *const kernel_names[K_PARTICLE_KERNELS] = {
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
-    cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor, vpre; /* per particle */
+    cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor, vpre,
+        support;                   /* per particle */
     cl_mem counts, start, partial; /* per bucket, per block */
     cl_mem fullest;                /* one uint */
     uint32_t particles, buckets;   /* sizes allocated */
@@ -51,7 +52,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
     cl_mem *all[] = {&p->shape, &p->group,   &p->cell,   &p->sorted, &p->nbr,
                      &p->ncand, &p->list,    &p->anchor, &p->dnew,   &p->counts,
-                     &p->start, &p->partial, &p->vpre};
+                     &p->start, &p->partial, &p->vpre,   &p->support};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -114,6 +115,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->dnew, n * sizeof(dr_vec4), "contact displacements"},
             {&p->anchor, n * sizeof(dr_vec4), "grid anchors"},
             {&p->vpre, n * sizeof(dr_vec4), "velocities after the prediction"},
+            {&p->support, n * sizeof(float), "contact support"},
             {&p->counts, b * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 1) * sizeof(uint32_t), "bucket starts"},
             {&p->partial, (blocks_of((uint32_t)b) + 1) * sizeof(uint32_t), "scan block sums"},
@@ -129,6 +131,11 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         }
         p->particles = (uint32_t)n;
         p->buckets = (uint32_t)b;
+        /* no support and no contacts before the first substep, as on the CPU reference */
+        const uint32_t zero = 0;
+        DR_TRY(dr_cl_buffer_fill(ctx, p->nbr, &zero, sizeof zero, 0, n * sizeof zero));
+        DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
+        DR_TRY(dr_cl_buffer_fill(ctx, p->support, &zero, sizeof zero, 0, n * sizeof zero));
     }
     DR_TRY(dr_cl_buffer_write(ctx, p->shape, 0, n * sizeof(dr_vec4), w->shape));
     return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);
@@ -152,13 +159,16 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
 {
     const cl_uint n = p->particles, buckets = p->buckets, mask = buckets - 1,
                   blocks = blocks_of(buckets);
-    const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit;
+    const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit,
+                cap = dr_particle_support_cap(w);
+    const dr_vec4 up = dr_particle_up(w);
     const cl_uint zero = 0;
     if (w->def.particle_restitution > 0.0f)
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 10, A(d), A(x), A(p->anchor), A(p->shape),
-                          A(p->cell), A(p->counts), A(inv_cell), A(mask), A(travel), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 14, A(d), A(x), A(p->anchor), A(p->shape),
+                          A(p->cell), A(p->counts), A(p->support), A(p->nbr), A(up), A(cap),
+                          A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks, phase));
@@ -190,10 +200,11 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 19, A(p->dnew), A(x), A(d), A(p->anchor),
-                          A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s),
-                          A(mu_k), A(relax), A(n)));
+    const dr_vec4 up = dr_particle_up(w);
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 21, A(p->dnew), A(p->support), A(x), A(d),
+                          A(p->anchor), A(p->shape), A(p->group), A(contacts), A(p->nbr),
+                          A(p->ncand), A(p->list), A(p->start), A(p->sorted), A(p->fullest),
+                          A(inv_cell), A(mask), A(mu_s), A(mu_k), A(relax), A(up), A(n)));
     DR_TRY(launch(p, ctx, K_GATHER, n, phase));
     return copy(p, ctx, d, p->dnew, phase);
 }
@@ -203,7 +214,7 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
 {
     const cl_uint n = p->particles;
     const float e = w->def.particle_restitution;
-    if (!(e > 0.0f))
+    if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),

@@ -871,6 +871,7 @@ typedef struct drape_particle_block_def {
     drape_vec3 velocity;         /* m/s; default 0 */
     uint32_t group;              /* collision group; default 0 */
     bool self_collide;           /* the balls collide with each other; default true */
+    uint32_t cookie; /* set by drape_default_particle_block_def(); a def without it is refused */
 } drape_particle_block_def;
 
 DRAPE_API drape_particle_block_def drape_default_particle_block_def(void);

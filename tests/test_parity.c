@@ -65,7 +65,7 @@ static void build_curtain(drape_world *w)
     c.v_axis = tu_v3(0.0f, -1.2f, 0.0f);
     c.pins = DRAPE_PIN_ROW_FIRST;
     c.bending = DRAPE_BENDING_DIHEDRAL;
-    c.stretch.compliance = 1e-6f;
+    c.stretch = drape_stiffness_xpbd(1e-6f);
     c.bend_stiffness.stiffness = 0.05f;
     drape_collider_def cap = drape_default_collider_def();
     cap.type = DRAPE_COLLIDER_CAPSULE;
@@ -162,7 +162,7 @@ static void build_tethered(drape_world *w)
     c.v_axis = tu_v3(0.0f, -1.5f, 0.3f);
     c.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10 | DRAPE_PIN_COLUMN_FIRST;
     c.stretch.stiffness = 0.5f;
-    c.tether_stiffness.compliance = 1e-5f;
+    c.tether_stiffness = drape_stiffness_xpbd(1e-5f);
     drape_collider_def rising = sphere_at(0.2f, -0.4f, 0.3f, 0.25f);
     rising.velocity = tu_v3(0.0f, 0.5f, 0.0f);
     ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
@@ -178,7 +178,7 @@ static void build_jelly(drape_world *w)
     b.size = tu_v3(0.4f, 0.3f, 0.5f);
     b.velocity = tu_v3(0.3f, 0.0f, 0.2f);
     b.edges.stiffness = 0.1f;
-    b.volume.compliance = 1e-9f;
+    b.volume = drape_stiffness_xpbd(1e-9f);
     drape_collider_def s = sphere_at(0.1f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
     ENSURE(drape_world_add_soft_box(w, &b, NULL) == DRAPE_OK);
     ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
@@ -214,8 +214,7 @@ static void build_shapes(drape_world *w)
         b.size = tu_v3(0.25f, 0.2f, 0.3f);
         b.velocity = tu_v3(0.4f - 0.8f * (float)k, 0.5f, 0.2f);
         b.edges.stiffness = 0.0f;
-        b.volume.stiffness = 0.0f;
-        b.volume.compliance = -1.0f;
+        b.volume = drape_stiffness_pbd(0.0f);
         ENSURE(drape_world_add_soft_box(w, &b, &info[k]) == DRAPE_OK);
         uint32_t idx[27];
         for (uint32_t i = 0; i < 27; ++i)
@@ -314,8 +313,8 @@ static void build_balloon(drape_world *w)
     d.centre = tu_v3(0.1f, 0.6f, 0.0f);
     d.velocity = tu_v3(0.4f, 0.0f, -0.2f);
     d.pressure = 1.5f;
-    d.stretch.compliance = 0.1f;
-    d.pressure_stiffness.compliance = 1e-7f;
+    d.stretch = drape_stiffness_xpbd(0.1f);
+    d.pressure_stiffness = drape_stiffness_xpbd(1e-7f);
     drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
     ENSURE(drape_world_add_icosphere(w, &d, NULL, NULL) == DRAPE_OK);
     ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);

@@ -25,7 +25,7 @@ static drape_world *cloth(drape_world_def *def)
     drape_cloth_def c = drape_default_cloth_def();
     c.nx = 21, c.ny = 19; /* colours of sizes that are not multiples of sixteen */
     c.pins = DRAPE_PIN_ROW_FIRST;
-    c.stretch.compliance = 1e-7f; /* XPBD: the multipliers are read and written */
+    c.stretch = drape_stiffness_xpbd(1e-7f); /* XPBD: the multipliers are read and written */
     drape_collider_def s = drape_default_collider_def();
     s.type = DRAPE_COLLIDER_SPHERE;
     s.position = tu_v3(0.5f, -0.4f, 0.4f);

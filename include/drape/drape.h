@@ -18,6 +18,7 @@
 #ifndef DRAPE_DRAPE_H
 #define DRAPE_DRAPE_H
 
+#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -415,13 +416,44 @@ DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t
 /* ---------------------------------------------------------------------------------------------- */
 /* Constraints                                                                                    */
 /*
- * Each constraint is either PBD or XPBD, chosen per constraint:
- *   compliance < 0  PBD with stiffness k in [0, 1], corrected for the iteration count n as
- *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD
- * paper 3.3); compliance >= 0 XPBD with that compliance (the inverse stiffness; m/N for distances
- * and attachments, rad/(N m) for bending angles) and lambda accumulated per substep. Compliance 0
- * is a hard constraint, like PBD with k = 1.
+ * Each constraint is either PBD or XPBD, chosen per constraint by its `model`:
+ *   DRAPE_STIFFNESS_PBD   stiffness k in [0, 1], corrected for the iteration count n as
+ *                         k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD
+ *                         paper 3.3); `compliance` must stay 0;
+ *   DRAPE_STIFFNESS_XPBD  compliance >= 0 (the inverse stiffness; m/N for distances, attachments
+ *                         and tethers, rad/(N m) for bending angles, m^6/J for volumes) and lambda
+ *                         accumulated per substep; `stiffness` must stay 1. Compliance 0 is a hard
+ *                         constraint, like PBD with k = 1.
+ * A def that sets the field its model does not read (a compliance with PBD, a stiffness other than
+ * 1 with XPBD) is refused with DRAPE_ERROR_INVALID_ARGUMENT, so that neither is silently ignored.
+ *
+ * A rest length, rest angle, tether length or rest volume given as DRAPE_REST_FROM_POSITIONS (the
+ * default of every def) is taken from the particles' positions when the constraint is added; any
+ * other value must be finite and in the field's range (a negative length is refused, not read as
+ * "from the positions").
  */
+
+/* How a constraint's stiffness is given; see above. */
+typedef enum drape_stiffness_model {
+    DRAPE_STIFFNESS_PBD = 0,  /* `stiffness`, k in [0, 1] */
+    DRAPE_STIFFNESS_XPBD = 1, /* `compliance` >= 0 */
+} drape_stiffness_model;
+
+/* The rest value that means "the current one, from the particles' positions": a value outside the
+ * range of every rest field (lengths are >= 0, angles in [-pi, pi], volumes > 0). */
+#define DRAPE_REST_FROM_POSITIONS (-FLT_MAX)
+
+/* Stiffness of one constraint or family of constraints (the builders take one per family). A
+ * zero-initialised one is PBD with k = 0; drape_stiffness_pbd and drape_stiffness_xpbd make one. */
+typedef struct drape_stiffness {
+    float stiffness;             /* PBD k in [0, 1]; 1 with XPBD */
+    float compliance;            /* XPBD, >= 0; 0 with PBD */
+    drape_stiffness_model model; /* which of the two is read */
+} drape_stiffness;
+
+/* {k, 0, DRAPE_STIFFNESS_PBD} and {1, compliance, DRAPE_STIFFNESS_XPBD}. */
+DRAPE_API drape_stiffness drape_stiffness_pbd(float k);
+DRAPE_API drape_stiffness drape_stiffness_xpbd(float compliance);
 
 typedef enum drape_distance_kind {
     DRAPE_DISTANCE_STRETCH = 0, /* structural springs of a cloth, links of a rope */
@@ -430,12 +462,14 @@ typedef enum drape_distance_kind {
 } drape_distance_kind;
 
 typedef struct drape_distance_def {
-    uint32_t a, b;            /* particle indices, a != b */
-    float rest_length;        /* m; < 0 takes the current distance between a and b; default -1 */
-    float stiffness;          /* PBD k in [0, 1]; default 1 */
-    float compliance;         /* m/N; < 0 selects PBD; default -1 */
-    drape_distance_kind kind; /* for statistics and stress display only; default stretch */
-    uint32_t cookie;          /* set by drape_default_distance_def(); a def without it is refused */
+    uint32_t a, b;               /* particle indices, a != b */
+    float rest_length;           /* m, >= 0; DRAPE_REST_FROM_POSITIONS (the default) takes the
+                                    current distance between a and b */
+    float stiffness;             /* PBD k in [0, 1]; default 1 */
+    float compliance;            /* m/N, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    drape_distance_kind kind;    /* for statistics and stress display only; default stretch */
+    uint32_t cookie; /* set by drape_default_distance_def(); a def without it is refused */
 } drape_distance_def;
 
 DRAPE_API drape_distance_def drape_default_distance_def(void);
@@ -449,11 +483,12 @@ typedef struct drape_dihedral_def {
     uint32_t edge0, edge1, wing0, wing1; /* four distinct particle indices */
     float rest_angle; /* rad in [-pi, pi]: the signed angle between the two triangle normals, 0 when
                          flat, positive when wing1 folds towards the front of the first triangle
-                         (the side from which edge0, edge1, wing0 run counter-clockwise); NaN (the
-                         default) takes the current angle */
+                         (the side from which edge0, edge1, wing0 run counter-clockwise);
+                         DRAPE_REST_FROM_POSITIONS (the default) takes the current angle */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
-    float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
-    uint32_t cookie;  /* set by drape_default_dihedral_def(); a def without it is refused */
+    float compliance; /* rad/(N m), >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_dihedral_def(); a def without it is refused */
 } drape_dihedral_def;
 
 DRAPE_API drape_dihedral_def drape_default_dihedral_def(void);
@@ -464,10 +499,11 @@ DRAPE_API drape_result drape_world_add_dihedral(drape_world *world, const drape_
  * grab, an inverse-kinematics target. Its rest length is 0. */
 typedef struct drape_attachment_def {
     uint32_t particle;
-    drape_vec3 target; /* m */
-    float stiffness;   /* PBD k in [0, 1]; default 1 */
-    float compliance;  /* m/N; < 0 selects PBD; default -1 */
-    uint32_t cookie;   /* set by drape_default_attachment_def(); a def without it is refused */
+    drape_vec3 target;           /* m */
+    float stiffness;             /* PBD k in [0, 1]; default 1 */
+    float compliance;            /* m/N, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_attachment_def(); a def without it is refused */
 } drape_attachment_def;
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
@@ -497,11 +533,12 @@ DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_a
  * DRAPE_MODE_PBD only, after the other constraints. */
 typedef struct drape_tether_def {
     uint32_t particle, anchor; /* particle indices, distinct; the anchor is usually pinned */
-    float max_length; /* m, at most 1e10; < 0 takes the current distance between particle and
-                         anchor; default -1 */
-    float stiffness;  /* PBD k in [0, 1]; default 1 */
-    float compliance; /* m/N; < 0 selects PBD; default -1 */
-    uint32_t cookie;  /* set by drape_default_tether_def(); a def without it is refused */
+    float max_length;          /* m, in [0, 1e10]; DRAPE_REST_FROM_POSITIONS (the default) takes the
+                                  current distance between particle and anchor */
+    float stiffness;           /* PBD k in [0, 1]; default 1 */
+    float compliance;          /* m/N, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_tether_def(); a def without it is refused */
 } drape_tether_def;
 
 DRAPE_API drape_tether_def drape_default_tether_def(void);
@@ -517,11 +554,12 @@ DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t
  * compliance 0 it keeps each tetrahedron's volume; XPBD compliance is in m^6/J (C is in m^3). */
 typedef struct drape_volume_def {
     uint32_t particles[4]; /* distinct particle indices */
-    float rest_volume; /* m^3, > 0; < 0 takes the current volume, which must then be positive (not
-                          inverted) and not degenerate; default -1 */
-    float stiffness;   /* PBD k in [0, 1]; default 1 */
-    float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
-    uint32_t cookie;   /* set by drape_default_volume_def(); a def without it is refused */
+    float rest_volume;     /* m^3, > 0; DRAPE_REST_FROM_POSITIONS (the default) takes the current
+                              volume, which must then be positive (not inverted) and not degenerate */
+    float stiffness;       /* PBD k in [0, 1]; default 1 */
+    float compliance;      /* m^6/J, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_volume_def(); a def without it is refused */
 } drape_volume_def;
 
 DRAPE_API drape_volume_def drape_default_volume_def(void);
@@ -599,11 +637,11 @@ DRAPE_API drape_result drape_world_get_dihedrals(const drape_world *world, uint3
                                                  uint32_t count, drape_dihedral_def *out);
 
 /* Sets the stiffness of every constraint of `type` (for distances, of the kinds in `kinds`, a mask
- * of 1 << drape_distance_kind; ignored for the other types): PBD k in [0, 1] when compliance < 0,
- * else XPBD compliance (m/N, or rad/(N m) for dihedrals). Takes effect at the next step without
+ * of 1 << drape_distance_kind; ignored for the other types), PBD or XPBD as `stiffness.model` says
+ * (compliance in m/N, or rad/(N m) for dihedrals). Takes effect at the next step without
  * recolouring. */
 DRAPE_API drape_result drape_world_set_stiffness(drape_world *world, drape_constraint_type type,
-                                                 uint32_t kinds, float stiffness, float compliance);
+                                                 uint32_t kinds, drape_stiffness stiffness);
 
 /* Bytes of host memory the world holds: its arrays at their allocated sizes. */
 DRAPE_API uint64_t drape_world_host_bytes(const drape_world *world);
@@ -684,12 +722,6 @@ typedef enum drape_bending {
     DRAPE_BENDING_SKIP_ONE = 1, /* distance springs between particles two apart in rows/columns */
     DRAPE_BENDING_DIHEDRAL = 2, /* a dihedral constraint across every interior triangle edge */
 } drape_bending;
-
-/* Stiffness of one family of constraints; see "Constraints" for the meaning of the fields. */
-typedef struct drape_stiffness {
-    float stiffness;  /* PBD k in [0, 1] */
-    float compliance; /* < 0 selects PBD */
-} drape_stiffness;
 
 typedef struct drape_cloth_def {
     uint32_t nx, ny;                 /* particles along u and v, each >= 2; default 32 x 32 */
@@ -898,9 +930,11 @@ typedef struct drape_balloon_def {
     const uint32_t *triangles; /* 3 * triangle_count particle indices; copied */
     uint32_t triangle_count;   /* >= 4 */
     float pressure;    /* k_pressure in (0, 100]: the volume kept is pressure x V0; default 1 */
-    float rest_volume; /* V0, m^3, > 0; < 0 takes the current volume; default -1 */
+    float rest_volume; /* V0, m^3, > 0; DRAPE_REST_FROM_POSITIONS (the default) takes the current
+                          volume */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
-    float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
+    float compliance;  /* m^6/J, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
 } drape_balloon_def;
 
 DRAPE_API drape_balloon_def drape_default_balloon_def(void);

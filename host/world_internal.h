@@ -112,7 +112,7 @@ typedef struct dr_particle_grid {
 
 struct drape_world {
     drape_world_def def;
-    char *device_selector; /* the def's device string, owned; def.device points here */
+    char *device_selector; /* the def's device string, owned; def.backend.device points here */
     double time;           /* s */
 
     drape_backend backend;                /* the one in use: CPU or OpenCL */

@@ -86,11 +86,11 @@ drape_result sc_scene_create_world(drape_scene *s, drape_world_def def)
     def.log = route;
     def.log_user = &s->log;
     if (s->options.override_backend)
-        def.backend = s->options.backend;
+        def.backend.type = s->options.backend;
     if (s->options.device)
-        def.device = s->options.device;
-    def.gl_context = s->options.gl_context;
-    def.gl_display = s->options.gl_display;
+        def.backend.device = s->options.device;
+    def.backend.gl_context = s->options.gl_context;
+    def.backend.gl_display = s->options.gl_display;
     return drape_world_create(&def, &s->world);
 }
 

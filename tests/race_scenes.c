@@ -127,7 +127,7 @@ static drape_result build(drape_world *w)
 static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_integrator integrator)
 {
     drape_world_def def = drape_default_world_def();
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     def.distance_kernel = kernel;
     def.mode = mode;
     def.integrator = integrator;

@@ -41,18 +41,20 @@ static bool has_optional(const tu_log *log, const char *needle)
 static void change_backend(drape_world_def *d, void *gl)
 {
     (void)gl;
-    d->backend = d->backend == DRAPE_BACKEND_CPU ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
+    d->backend.type =
+        d->backend.type == DRAPE_BACKEND_CPU ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
 }
 static void change_device(drape_world_def *d, void *gl)
 {
     (void)gl;
-    d->device = "another device";
+    d->backend.device = "another device";
 }
-static void change_gl_context(drape_world_def *d, void *gl) { d->gl_context = gl; }
+static void change_gl_context(drape_world_def *d, void *gl) { d->backend.gl_context = gl; }
+static void change_gl_display(drape_world_def *d, void *gl) { d->backend.gl_display = gl; }
 static void change_memory_limit(drape_world_def *d, void *gl)
 {
     (void)gl;
-    d->device_memory_limit = 1u << 20;
+    d->backend.device_memory_limit = 1u << 20;
 }
 
 static void test_bad_world_defs(void)
@@ -123,10 +125,11 @@ static void test_bad_world_defs(void)
         const char *field;
         void (*change)(drape_world_def *, void *);
     } fixed[] = {
-        {"def.backend", change_backend},
-        {"def.device", change_device},
-        {"def.gl_context", change_gl_context},
-        {"def.device_memory_limit", change_memory_limit},
+        {"def.backend.type cannot change", change_backend},
+        {"def.backend.device cannot change", change_device},
+        {"def.backend.gl_context cannot change", change_gl_context},
+        {"def.backend.gl_display cannot change", change_gl_display},
+        {"def.backend.device_memory_limit cannot change", change_memory_limit},
     };
     for (size_t k = 0; k < sizeof fixed / sizeof *fixed; ++k) {
         bad = drape_world_get_def(w);
@@ -135,7 +138,7 @@ static void test_bad_world_defs(void)
                        "drape_world_set_def", fixed[k].field);
     }
     bad = drape_world_get_def(w); /* the same selector, NULL for "", is no change */
-    bad.device = "";
+    bad.backend.device = "";
     bad.damping = 0.25f;
     ENSURE_OK(drape_world_set_def(w, &bad));
     ENSURE(drape_world_get_def(w).damping == 0.25f);
@@ -143,7 +146,25 @@ static void test_bad_world_defs(void)
     ENSURE_OK(drape_world_set_def(w, &bad));
     drape_world_def now = drape_world_get_def(w);
     ENSURE(now.dt == def.dt && now.substeps == def.substeps && now.iterations == def.iterations);
-    ENSURE(now.backend == def.backend && now.gl_context == NULL && now.device_memory_limit == 0);
+    ENSURE(now.backend.type == def.backend.type && now.backend.gl_context == NULL);
+    ENSURE(now.backend.device_memory_limit == 0 && now.backend.cookie == def.backend.cookie);
+    /* The backend def is a def of its own: the world's default holds drape_default_backend_def()'s,
+     * and a world def whose backend def was not made by it is refused, naming it. */
+    const drape_backend_def fresh = drape_default_backend_def(), held = def.backend;
+    ENSURE(held.type == fresh.type && held.device == fresh.device && held.cookie == fresh.cookie);
+    ENSURE(held.gl_context == NULL && held.gl_display == NULL && held.device_memory_limit == 0);
+    bad = def;
+    bad.backend = (drape_backend_def){.type = DRAPE_BACKEND_CPU};
+    drape_world *other = NULL;
+    ENSURE_REFUSED(&log, drape_world_create(&bad, &other), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_create", "drape_default_backend_def()");
+    ENSURE(other == NULL);
+    ENSURE_REFUSED(&log, drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_set_def", "drape_default_backend_def()");
+    bad = def;
+    bad.backend.type = (drape_backend)9;
+    ENSURE_REFUSED(&log, drape_world_create(&bad, &other), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def.backend.type = 9 is not a backend", NO_NEEDLE);
     ENSURE_OK(drape_world_step(w));
     ENSURE_NEAR(drape_world_time(w), def.dt, 1e-6);
     drape_world_destroy(w);

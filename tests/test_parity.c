@@ -377,7 +377,7 @@ static const scene scenes[] = {
 static drape_world *run(const scene *s, drape_backend backend, int steps)
 {
     drape_world_def def = tu_def(NULL);
-    def.backend = backend;
+    def.backend.type = backend;
     def.iterations = 4; /* fewer launches: the test is about agreement, not convergence */
     if (s->tune)
         s->tune(&def);

@@ -36,7 +36,7 @@ drape_world_def tu_def(tu_log *log)
             printf("no OpenCL device: skipped\n");
             exit(77);
         }
-        def.backend = DRAPE_BACKEND_OPENCL;
+        def.backend.type = DRAPE_BACKEND_OPENCL;
     }
     if (log) {
         tu_log_reset(log);

@@ -66,7 +66,7 @@ static void variants_match_the_reference(void)
     ENSURE(drape_world_distance_kernel(cpu) == DRAPE_DISTANCE_KERNEL_AUTO);
     tu_state ref;
     ENSURE(tu_read(cpu, &ref));
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k) {
         def.distance_kernel = (drape_distance_kernel)k;
         drape_world *w = cloth(&def);
@@ -92,7 +92,7 @@ static void choice_and_override(void)
 {
     tu_log log;
     drape_world_def def = tu_def(&log);
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     unsetenv("DRAPE_DISTANCE_KERNEL");
     drape_world *w = NULL;
     ENSURE_OK(drape_world_create(&def, &w));
@@ -136,7 +136,7 @@ static void choice_and_override(void)
     ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(w == NULL);
     ENSURE(tu_log_has(&log, "DRAPE_DISTANCE_KERNEL=\"sixteen\""));
-    def.backend = DRAPE_BACKEND_CPU; /* the CPU has one kernel: the variable is not read */
+    def.backend.type = DRAPE_BACKEND_CPU; /* the CPU has one kernel: the variable is not read */
     ENSURE_OK(drape_world_create(&def, &w));
     drape_world_destroy(w);
     unsetenv("DRAPE_DISTANCE_KERNEL");

@@ -160,6 +160,25 @@ typedef enum drape_distance_kernel {
  * "fused"; NULL for a value that is not a variant. */
 DRAPE_API const char *drape_distance_kernel_name(drape_distance_kernel kernel);
 
+/* What the backend is set up with when the world is created. None of it can change afterwards:
+ * drape_world_set_def refuses a def whose backend def differs (DRAPE_ERROR_UNSUPPORTED, naming the
+ * field) and keeps the settings it had; make a new world for another backend or device. */
+typedef struct drape_backend_def {
+    drape_backend type;           /* default DRAPE_BACKEND_CPU */
+    const char *device;           /* OpenCL device: an index or a case-insensitive part of the
+                                     platform or device name; NULL or "": $DRAPE_DEVICE, else the
+                                     first GPU, else the first device. Copied at creation. */
+    void *gl_context;             /* OpenGL context to share buffers with (GLXContext on X11), or
+                                     NULL; with gl_display, makes the OpenCL context from it so that
+                                     drape_world_bind_gl_buffers works; default NULL */
+    void *gl_display;             /* its display (Display * on X11); default NULL */
+    uint64_t device_memory_limit; /* bytes of device memory the OpenCL backend may use; 0: all the
+                                     device has; default 0 */
+    uint32_t cookie; /* set by drape_default_backend_def(); a def without it is refused */
+} drape_backend_def;
+
+DRAPE_API drape_backend_def drape_default_backend_def(void);
+
 typedef struct drape_world_def {
     drape_vec3 gravity; /* m/s^2; default (0, -9.81, 0) */
     float dt;           /* s, the length of one drape_world_step; default 1/60 */
@@ -186,16 +205,8 @@ typedef struct drape_world_def {
     drape_color_order color_order; /* greedy colouring order; default natural */
     uint64_t color_seed;           /* seed of DRAPE_COLOR_ORDER_RANDOM; default 1 */
     bool color_balance;            /* even out colour sizes without adding colours; default true */
-    drape_backend backend;         /* default DRAPE_BACKEND_CPU */
-    const char *device;            /* OpenCL device: an index or a case-insensitive part of the
-                                      platform or device name; NULL or "": $DRAPE_DEVICE, else the
-                                      first GPU, else the first device. Copied at creation. */
-    void *gl_context;              /* OpenGL context to share buffers with (GLXContext on X11), or
-                                      NULL; with gl_display, makes the OpenCL context from it so that
-                                      drape_world_bind_gl_buffers works; default NULL */
-    void *gl_display;              /* its display (Display * on X11); default NULL */
-    uint64_t device_memory_limit;  /* bytes of device memory the OpenCL backend may use; 0: all the
-                                      device has; default 0 */
+    drape_backend_def backend;     /* what the backend is set up with; fixed at creation;
+                                      default drape_default_backend_def() */
     drape_distance_kernel distance_kernel; /* OpenCL distance kernel; default AUTO (see the enum) */
     bool profiling; /* OpenCL: time every launch with events, for the per-phase times of
                        drape_world_get_profile (costs host time per launch); default
@@ -233,9 +244,9 @@ DRAPE_API drape_result drape_world_create(const drape_world_def *def, drape_worl
 DRAPE_API void drape_world_destroy(drape_world *world);
 
 /* The settings in force; changing them takes a whole def, validated like drape_world_create. What
- * the backend was set up with (backend, device, gl_context, gl_display, device_memory_limit)
- * cannot change: set_def refuses a def that changes it (DRAPE_ERROR_UNSUPPORTED) and keeps the
- * settings it had. */
+ * the backend was set up with (def.backend: type, device, gl_context, gl_display,
+ * device_memory_limit) cannot change: set_def refuses a def that changes it
+ * (DRAPE_ERROR_UNSUPPORTED, the message naming the field) and keeps the settings it had. */
 DRAPE_API drape_world_def drape_world_get_def(const drape_world *world);
 DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 
@@ -296,8 +307,9 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
 /*
  * A viewer draws triangles over the particles with per-vertex normals. The world computes the
  * normals where the state lives (a kernel on the OpenCL backend). With OpenGL-OpenCL sharing
- * (def.gl_context and cl_khr_gl_sharing) it writes positions and normals straight into the viewer's
- * GL buffers; otherwise the viewer reads them with drape_world_get_render_data and uploads them.
+ * (def.backend.gl_context and cl_khr_gl_sharing) it writes positions and normals straight into the
+ * viewer's GL buffers; otherwise the viewer reads them with drape_world_get_render_data and uploads
+ * them.
  */
 
 /* The triangles to render: 3 * count particle indices, counter-clockwise seen from the front.
@@ -312,8 +324,8 @@ DRAPE_API drape_result drape_world_get_render_data(drape_world *world, uint32_t 
                                                    uint32_t count, float *positions,
                                                    float *normals);
 
-/* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a
- * device with cl_khr_gl_sharing). */
+/* Whether the world can write into GL buffers directly (OpenCL backend created with
+ * backend.gl_context on a device with cl_khr_gl_sharing). */
 DRAPE_API bool drape_world_has_gl_sharing(const drape_world *world);
 
 /* Shares two GL buffer objects, each of 16 bytes per particle, with the world. Fails with
@@ -329,7 +341,7 @@ DRAPE_API drape_result drape_world_update_gl_buffers(drape_world *world);
 /* OpenCL devices                                                                                 */
 
 typedef struct drape_device_info {
-    uint32_t index; /* what drape_world_def.device or $DRAPE_DEVICE can name */
+    uint32_t index; /* what drape_world_def.backend.device or $DRAPE_DEVICE can name */
     char platform[128];
     char name[128];
     char type[16]; /* "GPU", "CPU", "accelerator", ... */
@@ -345,10 +357,10 @@ typedef struct drape_device_info {
 DRAPE_API drape_result drape_list_devices(drape_device_info *out, uint32_t capacity,
                                           uint32_t *count, drape_log_fn log, void *log_user);
 
-/* The device a world would choose for this selector (as drape_world_def.device: NULL or "" reads
- * $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a viewer
- * asks it before handing its OpenGL context to OpenCL. Fails like world creation would, with the
- * same message to `log` (NULL: stderr). */
+/* The device a world would choose for this selector (as drape_world_def.backend.device: NULL or ""
+ * reads $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a
+ * viewer asks it before handing its OpenGL context to OpenCL. Fails like world creation would, with
+ * the same message to `log` (NULL: stderr). */
 DRAPE_API drape_result drape_choose_device(const char *selector, drape_device_info *out,
                                            drape_log_fn log, void *log_user);
 

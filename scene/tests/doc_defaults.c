@@ -61,7 +61,7 @@ int main(void)
     str("color_order", orders[w.color_order], ",");
     num("color_seed", (double)w.color_seed, ",");
     boolean("color_balance", w.color_balance, ",");
-    str("backend", backends[w.backend], "");
+    str("backend", backends[w.backend.type], "");
 
     const drape_particle_def p = drape_default_particle_def();
     printf("  },\n  \"Particles\": {\n");

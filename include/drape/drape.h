@@ -639,7 +639,8 @@ DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_di
 
 /* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
  * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
- * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. Links
+ * rest length (m, the one in force), model, stiffness and compliance (the one the model does not
+ * read at its neutral value, so a def read back goes back in) and kind. What a viewer draws. Links
  * that broke (drape_world_set_distance_break) keep their ids and are copied too; they no longer
  * count in drape_world_constraint_count, and drape_world_get_constraint_colors gives UINT32_MAX. */
 DRAPE_API drape_result drape_world_get_distances(const drape_world *world, uint32_t first,

@@ -233,8 +233,8 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
     drape_world *w = scene ? drape_scene_world(scene) : NULL;
     drape_world_def wdef = w ? drape_world_get_def(w) : drape_default_world_def();
     if (!w && def->cloths) {
-        wdef.backend = def->backend;
-        wdef.device = def->device;
+        wdef.backend.type = def->backend;
+        wdef.backend.device = def->device;
         wdef.iterations = def->iterations;
         wdef.substeps = def->substeps;
         wdef.log = case_log_fn;

@@ -49,7 +49,7 @@ static void prepare(drape_world *w)
 static int run(drape_backend backend, uint32_t n)
 {
     drape_world_def def = drape_default_world_def();
-    def.backend = backend;
+    def.backend.type = backend;
     drape_world *w = NULL;
     if (drape_world_create(&def, &w) != DRAPE_OK)
         return 1;

@@ -59,7 +59,7 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
 {
     result out = {0};
     drape_world_def def = drape_default_world_def();
-    def.backend = backend;
+    def.backend.type = backend;
     def.substeps = substeps;
     def.iterations = iterations;
     def.log = quiet;

@@ -19,7 +19,8 @@
 
 drape_balloon_def drape_default_balloon_def(void)
 {
-    drape_balloon_def d = {NULL, 0, 1.0f, -1.0f, 1.0f, -1.0f};
+    drape_balloon_def d = {
+        NULL, 0, 1.0f, DRAPE_REST_FROM_POSITIONS, 1.0f, 0.0f, DRAPE_STIFFNESS_PBD};
     return d;
 }
 
@@ -180,17 +181,15 @@ drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d,
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->pressure = %g must be in (0, %g]", fn, (double)d->pressure,
                        (double)DR_MAX_PRESSURE);
-    if (!(d->stiffness >= 0.0f && d->stiffness <= 1.0f) || !(d->compliance <= DR_MAX_COMPLIANCE))
+    const bool from_positions = d->rest_volume == DRAPE_REST_FROM_POSITIONS;
+    if (!from_positions && !(d->rest_volume > 0.0f && d->rest_volume <= 1e27f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->stiffness = %g must be in [0, 1] and def->compliance = %g at "
-                       "most %g",
-                       fn, (double)d->stiffness, (double)d->compliance, (double)DR_MAX_COMPLIANCE);
-    if (!(d->rest_volume < 0.0f) && !(d->rest_volume > 0.0f && d->rest_volume <= 1e27f))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->rest_volume = %g m^3 must be > 0 and at most 1e27 (or < 0: the "
-                       "current volume)",
+                       "%s: def->rest_volume = %g m^3 must be > 0 and at most 1e27 (or "
+                       "DRAPE_REST_FROM_POSITIONS: the current volume)",
                        fn, (double)d->rest_volume);
-    drape_result r = check_closed(w, fn, d->triangles, n);
+    drape_result r = dr_check_stiffness(&w->def, fn, "def->", DR_DEF_STIFFNESS(d));
+    if (r == DRAPE_OK)
+        r = check_closed(w, fn, d->triangles, n);
     if (r == DRAPE_OK)
         r = dr_world_pull(w);
     if (r != DRAPE_OK)
@@ -235,10 +234,10 @@ drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d,
         free_balloon(&b);
         return r;
     }
-    b.rest_volume = d->rest_volume < 0.0f ? (float)volume : d->rest_volume;
+    b.rest_volume = from_positions ? (float)volume : d->rest_volume;
     b.pressure = d->pressure;
     b.stiffness = d->stiffness;
-    b.compliance = d->compliance;
+    b.compliance = dr_solver_compliance(DR_DEF_STIFFNESS(d));
     if (out_id)
         *out_id = s->count;
     s->items[s->count++] = b;

@@ -29,11 +29,11 @@ drape_cloth_def drape_default_cloth_def(void)
         .pins = DRAPE_PIN_NONE,
         .shear = true,
         .bending = DRAPE_BENDING_SKIP_ONE,
-        .stretch = {1.0f, -1.0f},
-        .shear_stiffness = {1.0f, -1.0f},
-        .bend_stiffness = {0.2f, -1.0f},
+        .stretch = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
+        .shear_stiffness = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
+        .bend_stiffness = {0.2f, 0.0f, DRAPE_STIFFNESS_PBD},
         .tethers = true,
-        .tether_stiffness = {1.0f, -1.0f},
+        .tether_stiffness = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .radius = -1.0f,
         .group = DRAPE_GROUP_NEW,
         .self_collision = false,
@@ -52,9 +52,9 @@ drape_rope_def drape_default_rope_def(void)
         .mass = 0.1f,
         .pin_start = true,
         .pin_end = false,
-        .stretch = {1.0f, -1.0f},
+        .stretch = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .bending = false,
-        .bend_stiffness = {0.2f, -1.0f},
+        .bend_stiffness = {0.2f, 0.0f, DRAPE_STIFFNESS_PBD},
         .radius = -1.0f,
         .group = DRAPE_GROUP_NEW,
         .self_collision = false,
@@ -91,8 +91,7 @@ static drape_result add_family(drape_world *w, uint32_t base, uint32_t nx, uint3
                 drape_distance_def d = drape_default_distance_def();
                 d.a = base + (uint32_t)(j0 * nx + i0);
                 d.b = base + (uint32_t)(j1 * nx + i1);
-                d.stiffness = f->stiffness.stiffness;
-                d.compliance = f->stiffness.compliance;
+                DR_SET_STIFFNESS(&d, f->stiffness);
                 d.kind = f->kind;
                 drape_result r = drape_world_add_distance(w, &d, NULL);
                 if (r != DRAPE_OK)
@@ -110,8 +109,7 @@ static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t
     d.edge1 = e1;
     d.wing0 = w0;
     d.wing1 = w1;
-    d.stiffness = s.stiffness;
-    d.compliance = s.compliance;
+    DR_SET_STIFFNESS(&d, s);
     return drape_world_add_dihedral(w, &d, NULL);
 }
 
@@ -155,11 +153,6 @@ static bool pinned(uint32_t pins, uint32_t i, uint32_t j, uint32_t nx, uint32_t 
            ((pins & DRAPE_PIN_ROW_FIRST) && first_j) || ((pins & DRAPE_PIN_ROW_LAST) && last_j) ||
            ((pins & DRAPE_PIN_COLUMN_FIRST) && first_i) ||
            ((pins & DRAPE_PIN_COLUMN_LAST) && last_i);
-}
-
-bool dr_valid_stiffness(drape_stiffness s)
-{
-    return s.stiffness >= 0.0f && s.stiffness <= 1.0f && s.compliance <= DR_MAX_COMPLIANCE;
 }
 
 /* The contact radius and group a builder gives its particles: `radius` < 0 takes half the rest
@@ -280,16 +273,17 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
                        "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite and "
                        "within %g (m, m/s)",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
-    if (!dr_valid_stiffness(d->stretch) || !dr_valid_stiffness(d->shear_stiffness) ||
-        !dr_valid_stiffness(d->bend_stiffness) || !dr_valid_stiffness(d->tether_stiffness))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: a stiffness of def->stretch, shear_stiffness, bend_stiffness or "
-                       "tether_stiffness is outside [0, 1] or a compliance is NaN or above %g",
-                       fn, (double)DR_MAX_COMPLIANCE);
+    static const char *const names[] = {"def->stretch.", "def->shear_stiffness.",
+                                        "def->bend_stiffness.", "def->tether_stiffness."};
+    const drape_stiffness stiffness[] = {d->stretch, d->shear_stiffness, d->bend_stiffness,
+                                         d->tether_stiffness};
+    drape_result checked = dr_check_stiffnesses(&w->def, fn, 4, names, stiffness);
+    if (checked != DRAPE_OK)
+        return checked;
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
-    drape_result checked = check_mesh_contact(w, d->radius, d->group, fn);
+    checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)
         return checked;
     if (!dr_valid_tear(d))
@@ -390,13 +384,11 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->mass = %g kg must be > 0 and start, end finite and within %g m",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
-    if (!dr_valid_stiffness(d->stretch) || !dr_valid_stiffness(d->bend_stiffness))
-        return dr_fail(
-            &w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-            "%s: def->stretch or bend_stiffness is outside [0, 1], or its compliance NaN "
-            "or above %g",
-            fn, (double)DR_MAX_COMPLIANCE);
-    drape_result checked = check_mesh_contact(w, d->radius, d->group, fn);
+    static const char *const names[] = {"def->stretch.", "def->bend_stiffness."};
+    const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness};
+    drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, names, stiffness);
+    if (checked == DRAPE_OK)
+        checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)
         return checked;
     const dr_build_mark mark = dr_build_begin(w);

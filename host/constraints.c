@@ -15,19 +15,28 @@
 
 drape_distance_def drape_default_distance_def(void)
 {
-    drape_distance_def d = {0, 0, -1.0f, 1.0f, -1.0f, DRAPE_DISTANCE_STRETCH, DR_DEF_COOKIE};
+    drape_distance_def d = {0,
+                            0,
+                            DRAPE_REST_FROM_POSITIONS,
+                            1.0f,
+                            0.0f,
+                            DRAPE_STIFFNESS_PBD,
+                            DRAPE_DISTANCE_STRETCH,
+                            DR_DEF_COOKIE};
     return d;
 }
 
 drape_dihedral_def drape_default_dihedral_def(void)
 {
-    drape_dihedral_def d = {0, 0, 0, 0, NAN, 1.0f, -1.0f, DR_DEF_COOKIE};
+    drape_dihedral_def d = {
+        0, 0, 0, 0, DRAPE_REST_FROM_POSITIONS, 1.0f, 0.0f, DRAPE_STIFFNESS_PBD, DR_DEF_COOKIE};
     return d;
 }
 
 drape_attachment_def drape_default_attachment_def(void)
 {
-    drape_attachment_def d = {0, {0.0f, 0.0f, 0.0f}, 1.0f, -1.0f, DR_DEF_COOKIE};
+    drape_attachment_def d = {0,    {0.0f, 0.0f, 0.0f},  1.0f,
+                              0.0f, DRAPE_STIFFNESS_PBD, DR_DEF_COOKIE};
     return d;
 }
 
@@ -106,8 +115,7 @@ static const char *const particle_names[] = {"particle"}, *const pair_names[] = 
                          *const hinge_names[] = {"edge0", "edge1", "wing0", "wing1"};
 
 drape_result dr_check_constraint(const drape_world *w, const char *fn, const uint32_t *idx,
-                                 const char *const *names, uint32_t arity, float stiffness,
-                                 float compliance)
+                                 const char *const *names, uint32_t arity, drape_stiffness s)
 {
     for (uint32_t i = 0; i < arity; ++i) {
         if (idx[i] >= w->particle_count)
@@ -121,19 +129,12 @@ drape_result dr_check_constraint(const drape_world *w, const char *fn, const uin
                                "distinct particles",
                                fn, names[j], names[i], idx[i]);
     }
-    if (!(stiffness >= 0.0f && stiffness <= 1.0f))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->stiffness = %g must be in [0, 1]", fn, (double)stiffness);
-    if (!(compliance <= DR_MAX_COMPLIANCE))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->compliance = %g must be at most %g (or < 0 for PBD)", fn,
-                       (double)compliance, (double)DR_MAX_COMPLIANCE);
-    return DRAPE_OK;
+    return dr_check_stiffness(&w->def, fn, "def->", s);
 }
 
 drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, const char *fn,
-                                 const uint32_t *idx, float rest, float stiffness, float compliance,
-                                 uint8_t kind, dr_vec4 target, uint32_t *out_id)
+                                 const uint32_t *idx, float rest, drape_stiffness k, uint8_t kind,
+                                 dr_vec4 target, uint32_t *out_id)
 {
     dr_constraints *s = &w->constraints[type];
     uint32_t id;
@@ -148,8 +149,8 @@ drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, con
     }
     memcpy(&s->idx[(size_t)id * s->arity], idx, s->arity * sizeof *idx);
     s->rest[id] = rest;
-    s->stiffness[id] = stiffness;
-    s->compliance[id] = compliance;
+    s->stiffness[id] = k.stiffness;
+    s->compliance[id] = dr_solver_compliance(k);
     s->kind[id] = kind;
     s->target[id] = target;
     s->removed[id] = 0;
@@ -166,23 +167,23 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
     static const char fn[] = "drape_world_add_distance";
     DR_CHECK_DEF(&w->def, def, fn, "distance");
     uint32_t idx[2] = {def->a, def->b};
-    drape_result r =
-        dr_check_constraint(w, fn, idx, pair_names, 2, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, idx, pair_names, 2, DR_DEF_STIFFNESS(def));
     if (r == DRAPE_OK)
         r = dr_world_pull(w); /* the rest length may come from the current positions */
     if (r != DRAPE_OK)
         return r;
-    if (!isfinite(def->rest_length))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->rest_length is not finite",
-                       fn);
+    const bool from_positions = def->rest_length == DRAPE_REST_FROM_POSITIONS;
+    if (!from_positions && !(def->rest_length >= 0.0f && isfinite(def->rest_length)))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->rest_length = %g m must be finite and >= 0 (or "
+                       "DRAPE_REST_FROM_POSITIONS: the current distance)",
+                       fn, (double)def->rest_length);
     if ((unsigned)def->kind > DRAPE_DISTANCE_BEND)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->kind = %d is not a kind",
                        fn, (int)def->kind);
-    float rest =
-        def->rest_length >= 0.0f ? def->rest_length : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, def->stiffness,
-                               def->compliance, (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f),
-                               out_id);
+    float rest = !from_positions ? def->rest_length : dr_len3(dr_sub3(w->x[def->a], w->x[def->b]));
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_DISTANCE, fn, idx, rest, DR_DEF_STIFFNESS(def),
+                               (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
 drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *def,
@@ -191,22 +192,22 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
     static const char fn[] = "drape_world_add_dihedral";
     DR_CHECK_DEF(&w->def, def, fn, "dihedral");
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
-    drape_result r =
-        dr_check_constraint(w, fn, idx, hinge_names, 4, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, idx, hinge_names, 4, DR_DEF_STIFFNESS(def));
     if (r == DRAPE_OK)
-        r = dr_world_pull(w);
+        r = dr_world_pull(w); /* the rest angle may come from the current positions */
     if (r != DRAPE_OK)
         return r;
-    if (!isnan(def->rest_angle) && !(fabsf(def->rest_angle) <= 3.14159266f))
+    const bool from_positions = def->rest_angle == DRAPE_REST_FROM_POSITIONS;
+    if (!from_positions && !(fabsf(def->rest_angle) <= 3.14159266f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->rest_angle = %g rad must be in [-pi, pi] (or NaN: the current "
-                       "angle)",
+                       "%s: def->rest_angle = %g rad must be in [-pi, pi] (or "
+                       "DRAPE_REST_FROM_POSITIONS: the current angle)",
                        fn, (double)def->rest_angle);
-    float rest = !isnan(def->rest_angle)
+    float rest = !from_positions
                      ? def->rest_angle
                      : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, def->stiffness,
-                               def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, DR_DEF_STIFFNESS(def),
+                               0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
 drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,
@@ -214,8 +215,8 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
 {
     static const char fn[] = "drape_world_add_attachment";
     DR_CHECK_DEF(&w->def, def, fn, "attachment");
-    drape_result r = dr_check_constraint(w, fn, &def->particle, particle_names, 1, def->stiffness,
-                                         def->compliance);
+    drape_result r =
+        dr_check_constraint(w, fn, &def->particle, particle_names, 1, DR_DEF_STIFFNESS(def));
     if (r != DRAPE_OK)
         return r;
     if (!dr_within3(def->target))
@@ -224,8 +225,7 @@ drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_d
                        (double)DR_MAX_MAGNITUDE);
     uint32_t slot;
     r = dr_store_constraint(w, DRAPE_CONSTRAINT_ATTACHMENT, fn, &def->particle, 0.0f,
-                            def->stiffness, def->compliance, 0, dr_vec4_from(def->target, 0.0f),
-                            &slot);
+                            DR_DEF_STIFFNESS(def), 0, dr_vec4_from(def->target, 0.0f), &slot);
     if (r == DRAPE_OK && out_id)
         *out_id = (drape_attachment_id){
             slot, w->constraints[DRAPE_CONSTRAINT_ATTACHMENT].generation[slot]};
@@ -383,10 +383,15 @@ drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uin
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t id = first + k;
-        out[k] = (drape_distance_def){
-            s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1], s->rest[id],
-            s->stiffness[id],       s->compliance[id],          (drape_distance_kind)s->kind[id],
-            DR_DEF_COOKIE};
+        const drape_stiffness st = dr_stiffness_of_solver(s->stiffness[id], s->compliance[id]);
+        out[k] = (drape_distance_def){s->idx[2 * (size_t)id],
+                                      s->idx[2 * (size_t)id + 1],
+                                      s->rest[id],
+                                      st.stiffness,
+                                      st.compliance,
+                                      st.model,
+                                      (drape_distance_kind)s->kind[id],
+                                      DR_DEF_COOKIE};
     }
     return r;
 }
@@ -399,20 +404,17 @@ drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uin
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DIHEDRAL];
     for (uint32_t k = 0; r == DRAPE_OK && k < count; ++k) {
         const uint32_t *i = &s->idx[4 * (size_t)(first + k)];
-        out[k] = (drape_dihedral_def){i[0],
-                                      i[1],
-                                      i[2],
-                                      i[3],
-                                      s->rest[first + k],
-                                      s->stiffness[first + k],
-                                      s->compliance[first + k],
-                                      DR_DEF_COOKIE};
+        const drape_stiffness st =
+            dr_stiffness_of_solver(s->stiffness[first + k], s->compliance[first + k]);
+        out[k] = (drape_dihedral_def){
+            i[0],         i[1],          i[2],     i[3],         s->rest[first + k],
+            st.stiffness, st.compliance, st.model, DR_DEF_COOKIE};
     }
     return r;
 }
 
 drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type type, uint32_t kinds,
-                                       float stiffness, float compliance)
+                                       drape_stiffness k)
 {
     static const char fn[] = "drape_world_set_stiffness";
     if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
@@ -423,16 +425,15 @@ drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type typ
                        "%s: Neo-Hookean tetrahedra take a Young's modulus and a Poisson's ratio, "
                        "not a stiffness or compliance",
                        fn);
-    if (!(stiffness >= 0.0f && stiffness <= 1.0f))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: stiffness = %g must be in [0, 1]", fn, (double)stiffness);
-    if (!isfinite(compliance))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: compliance is not finite", fn);
+    drape_result r = dr_check_stiffness(&w->def, fn, "stiffness.", k);
+    if (r != DRAPE_OK)
+        return r;
+    const float compliance = dr_solver_compliance(k);
     dr_constraints *s = &w->constraints[type];
     for (uint32_t id = 0; id < s->count; ++id) {
         if (s->removed[id] || (type == DRAPE_CONSTRAINT_DISTANCE && !(kinds & (1u << s->kind[id]))))
             continue;
-        s->stiffness[id] = stiffness;
+        s->stiffness[id] = k.stiffness;
         s->compliance[id] = compliance;
     }
     w->stale |= DR_STALE_SET(type);

@@ -23,11 +23,11 @@ drape_icosphere_def drape_default_icosphere_def(void)
         .subdivisions = 3,
         .velocity = {0.0f, 0.0f, 0.0f},
         .mass = 0.1f,
-        .stretch = {1.0f, -1.0f},
+        .stretch = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .bending = true,
-        .bend_stiffness = {0.1f, -1.0f},
+        .bend_stiffness = {0.1f, 0.0f, DRAPE_STIFFNESS_PBD},
         .pressure = 1.0f,
-        .pressure_stiffness = {1.0f, -1.0f},
+        .pressure_stiffness = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .contact_radius = 0.0f,
         .group = DRAPE_GROUP_NEW,
     };
@@ -152,11 +152,9 @@ static drape_result add_edges(drape_world *w, uint32_t base, const mesh *m,
     qsort(keys, n, sizeof *keys, dr_compare_u64);
     const uint64_t mask = (1u << 21) - 1u;
     drape_distance_def dist = drape_default_distance_def();
-    dist.stiffness = d->stretch.stiffness;
-    dist.compliance = d->stretch.compliance;
+    DR_SET_STIFFNESS(&dist, d->stretch);
     drape_dihedral_def hinge = drape_default_dihedral_def();
-    hinge.stiffness = d->bend_stiffness.stiffness;
-    hinge.compliance = d->bend_stiffness.compliance;
+    DR_SET_STIFFNESS(&hinge, d->bend_stiffness);
     drape_result r = DRAPE_OK;
     for (size_t e = 0; e < n && r == DRAPE_OK; ++e) {
         const uint32_t a = (uint32_t)(keys[e] >> 42), b = (uint32_t)(keys[e] >> 21 & mask);
@@ -203,12 +201,12 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
                        "%s: def->radius = %g m and def->mass = %g kg must be > 0, and centre, "
                        "velocity finite and within %g (m, m/s)",
                        fn, (double)d->radius, (double)d->mass, (double)DR_MAX_MAGNITUDE);
-    if (!dr_valid_stiffness(d->stretch) || !dr_valid_stiffness(d->bend_stiffness) ||
-        !dr_valid_stiffness(d->pressure_stiffness))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->stretch, bend_stiffness or pressure_stiffness has a stiffness "
-                       "outside [0, 1] or a compliance that is NaN or above %g",
-                       fn, (double)DR_MAX_COMPLIANCE);
+    static const char *const families[] = {"def->stretch.", "def->bend_stiffness.",
+                                           "def->pressure_stiffness."};
+    const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness, d->pressure_stiffness};
+    drape_result checked = dr_check_stiffnesses(&w->def, fn, 3, families, stiffness);
+    if (checked != DRAPE_OK)
+        return checked;
     if (!(d->pressure >= 0.0f && d->pressure <= 100.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->pressure = %g must be in [0, 100] (0: no balloon)", fn,
@@ -254,8 +252,7 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
         b.triangles = m.faces;
         b.triangle_count = faces;
         b.pressure = d->pressure;
-        b.stiffness = d->pressure_stiffness.stiffness;
-        b.compliance = d->pressure_stiffness.compliance;
+        DR_SET_STIFFNESS(&b, d->pressure_stiffness);
         r = drape_world_add_balloon(w, &b, out_balloon);
     }
     free(m.p);

@@ -30,7 +30,7 @@ drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     const uint32_t *idx = def->particles;
-    drape_result r = dr_check_constraint(w, fn, idx, names, 4, 1.0f, 0.0f);
+    drape_result r = dr_check_constraint(w, fn, idx, names, 4, drape_stiffness_xpbd(0.0f));
     if (r != DRAPE_OK)
         return r;
     const double E = def->youngs_modulus, nu = def->poisson_ratio;
@@ -76,7 +76,8 @@ drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean
     param[10] = (float)alpha_h;
     param[11] = (float)(1.0 + mu / lambda);
     uint32_t id;
-    r = dr_store_constraint(w, DRAPE_CONSTRAINT_NEO_HOOKEAN, fn, idx, (float)v0, 1.0f, 0.0f, 0,
+    r = dr_store_constraint(w, DRAPE_CONSTRAINT_NEO_HOOKEAN, fn, idx, (float)v0,
+                            drape_stiffness_xpbd(0.0f), 0,
                             DR_V4(def->youngs_modulus, def->poisson_ratio, 0.0f, 0.0f), &id);
     if (r != DRAPE_OK)
         return r;

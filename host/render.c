@@ -364,7 +364,7 @@ drape_result drape_world_bind_gl_buffers(drape_world *w, uint32_t positions_vbo,
     if (!drape_world_has_gl_sharing(w))
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
                        "%s: this world cannot share OpenGL buffers (it needs the OpenCL backend "
-                       "made with def.gl_context on a device with cl_khr_gl_sharing)",
+                       "made with def.backend.gl_context on a device with cl_khr_gl_sharing)",
                        fn);
     if (!positions_vbo || !normals_vbo || positions_vbo == normals_vbo)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,

@@ -30,8 +30,8 @@ drape_tet_mesh_def drape_default_tet_mesh_def(void)
         .density = 1000.0f,
         .youngs_modulus = 1e5f,
         .poisson_ratio = 0.3f,
-        .edges = {0.5f, -1.0f},
-        .volume = {1.0f, 0.0f},
+        .edges = {0.5f, 0.0f, DRAPE_STIFFNESS_PBD},
+        .volume = {1.0f, 0.0f, DRAPE_STIFFNESS_XPBD},
         .contact_radius = 0.0f,
         .group = DRAPE_GROUP_NEW,
     };
@@ -135,8 +135,7 @@ drape_result dr_add_tet_edges(drape_world *w, const char *fn, const uint32_t *te
     }
     qsort(keys, n, sizeof *keys, compare_u64);
     drape_distance_def e = drape_default_distance_def();
-    e.stiffness = s.stiffness;
-    e.compliance = s.compliance;
+    DR_SET_STIFFNESS(&e, s);
     drape_result r = DRAPE_OK;
     for (size_t i = 0; i < n && r == DRAPE_OK; ++i) {
         if (i > 0 && keys[i] == keys[i - 1])
@@ -159,8 +158,7 @@ static drape_result add_elements(drape_world *w, const char *fn, const drape_tet
     nh.youngs_modulus = d->youngs_modulus;
     nh.poisson_ratio = d->poisson_ratio;
     drape_volume_def v = drape_default_volume_def();
-    v.stiffness = d->volume.stiffness;
-    v.compliance = d->volume.compliance;
+    DR_SET_STIFFNESS(&v, d->volume);
     for (uint32_t t = 0; t < d->tet_count && r == DRAPE_OK; ++t) {
         for (int k = 0; k < 4; ++k)
             nh.particles[k] = v.particles[k] = base + d->tets[4 * (size_t)t + (size_t)k];
@@ -192,11 +190,11 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
                        "%s: def->youngs_modulus = %g Pa must be >= 0 and finite and "
                        "def->poisson_ratio = %g in (-1, 0.5)",
                        fn, (double)d->youngs_modulus, (double)d->poisson_ratio);
-    if (!dr_valid_stiffness(d->edges) || !dr_valid_stiffness(d->volume))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->edges or def->volume has a stiffness outside [0, 1] or a "
-                       "compliance that is NaN or above %g",
-                       fn, (double)DR_MAX_COMPLIANCE);
+    static const char *const families[] = {"def->edges.", "def->volume."};
+    const drape_stiffness stiffness[] = {d->edges, d->volume};
+    drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, families, stiffness);
+    if (checked != DRAPE_OK)
+        return checked;
     char what[80];
     snprintf(what, sizeof what, "a mesh of %u tetrahedra", d->tet_count);
     const uint64_t tets = d->tet_count;

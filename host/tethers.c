@@ -23,7 +23,8 @@
 
 drape_tether_def drape_default_tether_def(void)
 {
-    drape_tether_def d = {0, 0, -1.0f, 1.0f, -1.0f, DR_DEF_COOKIE};
+    drape_tether_def d = {
+        0, 0, DRAPE_REST_FROM_POSITIONS, 1.0f, 0.0f, DRAPE_STIFFNESS_PBD, DR_DEF_COOKIE};
     return d;
 }
 
@@ -33,21 +34,22 @@ drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def,
     static const char *const names[] = {"particle", "anchor"};
     DR_CHECK_DEF(&w->def, def, fn, "tether");
     const uint32_t idx[2] = {def->particle, def->anchor};
-    drape_result r = dr_check_constraint(w, fn, idx, names, 2, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, idx, names, 2, DR_DEF_STIFFNESS(def));
     if (r == DRAPE_OK)
         r = dr_world_pull(w); /* max_length may come from the current positions */
     if (r != DRAPE_OK)
         return r;
-    if (!(fabsf(def->max_length) <= DR_MAX_TETHER))
+    const bool from_positions = def->max_length == DRAPE_REST_FROM_POSITIONS;
+    if (!from_positions && !(def->max_length >= 0.0f && def->max_length <= DR_MAX_TETHER))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->max_length = %g m must be finite and at most %g (or < 0: the "
-                       "current distance)",
+                       "%s: def->max_length = %g m must be in [0, %g] (or "
+                       "DRAPE_REST_FROM_POSITIONS: the current distance)",
                        fn, (double)def->max_length, (double)DR_MAX_TETHER);
-    const float max_length = def->max_length >= 0.0f
+    const float max_length = !from_positions
                                  ? def->max_length
                                  : dr_len3(dr_sub3(w->x[def->particle], w->x[def->anchor]));
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_TETHER, fn, idx, max_length, def->stiffness,
-                               def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_TETHER, fn, idx, max_length,
+                               DR_DEF_STIFFNESS(def), 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
 drape_result drape_world_get_tether(const drape_world *w, uint32_t id, drape_tether_def *out)
@@ -62,8 +64,8 @@ drape_result drape_world_get_tether(const drape_world *w, uint32_t id, drape_tet
     out->particle = s->idx[2 * (size_t)id];
     out->anchor = s->idx[2 * (size_t)id + 1];
     out->max_length = s->rest[id];
-    out->stiffness = s->stiffness[id];
-    out->compliance = s->compliance[id];
+    const drape_stiffness st = dr_stiffness_of_solver(s->stiffness[id], s->compliance[id]);
+    DR_SET_STIFFNESS(out, st);
     out->cookie = DR_DEF_COOKIE;
     return DRAPE_OK;
 }
@@ -153,8 +155,7 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
     g.u[0] = u.x * su, g.u[1] = u.y * su, g.u[2] = u.z * su;
     g.v[0] = v.x * sv, g.v[1] = v.y * sv, g.v[2] = v.z * sv;
     drape_tether_def t = drape_default_tether_def();
-    t.stiffness = def->tether_stiffness.stiffness;
-    t.compliance = def->tether_stiffness.compliance;
+    DR_SET_STIFFNESS(&t, def->tether_stiffness);
     for (uint32_t j = 0; j < def->ny; ++j)
         for (uint32_t i = 0; i < def->nx; ++i) {
             t.particle = grid_index(&g, i, j);

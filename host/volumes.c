@@ -22,7 +22,8 @@
 
 drape_volume_def drape_default_volume_def(void)
 {
-    drape_volume_def d = {{0, 0, 0, 0}, -1.0f, 1.0f, -1.0f, DR_DEF_COOKIE};
+    drape_volume_def d = {{0, 0, 0, 0}, DRAPE_REST_FROM_POSITIONS, 1.0f,
+                          0.0f,         DRAPE_STIFFNESS_PBD,       DR_DEF_COOKIE};
     return d;
 }
 
@@ -69,26 +70,26 @@ drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def,
                                         "particles[3]"};
     DR_CHECK_DEF(&w->def, def, fn, "volume");
     const uint32_t *idx = def->particles;
-    drape_result r = dr_check_constraint(w, fn, idx, names, 4, def->stiffness, def->compliance);
+    drape_result r = dr_check_constraint(w, fn, idx, names, 4, DR_DEF_STIFFNESS(def));
     if (r == DRAPE_OK)
         r = dr_world_pull(w); /* the rest volume may come from the current positions */
     if (r != DRAPE_OK)
         return r;
     float rest6;
-    if (def->rest_volume < 0.0f) {
+    if (def->rest_volume == DRAPE_REST_FROM_POSITIONS) {
         r = dr_rest_tetrahedron(w, fn, idx, &rest6);
         if (r != DRAPE_OK)
             return r;
     } else {
         if (!(def->rest_volume > 0.0f && def->rest_volume <= DR_MAX_VOLUME))
             return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                           "%s: def->rest_volume = %g m^3 must be > 0 and at most %g (or < 0: the "
-                           "current volume)",
+                           "%s: def->rest_volume = %g m^3 must be > 0 and at most %g (or "
+                           "DRAPE_REST_FROM_POSITIONS: the current volume)",
                            fn, (double)def->rest_volume, (double)DR_MAX_VOLUME);
         rest6 = 6.0f * def->rest_volume;
     }
-    return dr_store_constraint(w, DRAPE_CONSTRAINT_VOLUME, fn, idx, rest6, def->stiffness,
-                               def->compliance, 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+    return dr_store_constraint(w, DRAPE_CONSTRAINT_VOLUME, fn, idx, rest6, DR_DEF_STIFFNESS(def), 0,
+                               DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
 drape_result drape_world_get_volume(const drape_world *w, uint32_t id, drape_volume_def *out)
@@ -103,8 +104,8 @@ drape_result drape_world_get_volume(const drape_world *w, uint32_t id, drape_vol
     for (int k = 0; k < 4; ++k)
         out->particles[k] = s->idx[4 * (size_t)id + k];
     out->rest_volume = s->rest[id] / 6.0f;
-    out->stiffness = s->stiffness[id];
-    out->compliance = s->compliance[id];
+    const drape_stiffness st = dr_stiffness_of_solver(s->stiffness[id], s->compliance[id]);
+    DR_SET_STIFFNESS(out, st);
     out->cookie = DR_DEF_COOKIE;
     return DRAPE_OK;
 }
@@ -121,8 +122,8 @@ drape_soft_box_def drape_default_soft_box_def(void)
         .size = {0.5f, 0.5f, 0.5f},
         .velocity = {0.0f, 0.0f, 0.0f},
         .mass = 1.0f,
-        .edges = {0.5f, -1.0f},
-        .volume = {1.0f, 0.0f},
+        .edges = {0.5f, 0.0f, DRAPE_STIFFNESS_PBD},
+        .volume = {1.0f, 0.0f, DRAPE_STIFFNESS_XPBD},
         .youngs_modulus = 0.0f,
         .poisson_ratio = 0.3f,
         .contact_radius = 0.0f,
@@ -182,8 +183,7 @@ static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness
                                    const uint32_t *tets, uint64_t count)
 {
     drape_volume_def v = drape_default_volume_def();
-    v.stiffness = s.stiffness;
-    v.compliance = s.compliance;
+    DR_SET_STIFFNESS(&v, s);
     for (uint64_t t = 0; t < count; ++t) {
         for (int c = 0; c < 4; ++c)
             v.particles[c] = b->base + tets[4 * t + (uint64_t)c];
@@ -210,11 +210,11 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
                        "%s: def->mass = %g kg and every component of def->size must be > 0, and "
                        "origin, size, velocity finite and within %g (m, m/s)",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
-    if (!dr_valid_stiffness(d->edges) || !dr_valid_stiffness(d->volume))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->edges or def->volume has a stiffness outside [0, 1] or a "
-                       "compliance that is NaN or above %g",
-                       fn, (double)DR_MAX_COMPLIANCE);
+    static const char *const families[] = {"def->edges.", "def->volume."};
+    const drape_stiffness stiffness[] = {d->edges, d->volume};
+    drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, families, stiffness);
+    if (checked != DRAPE_OK)
+        return checked;
     if (d->youngs_modulus != 0.0f && !(d->youngs_modulus > 0.0f && isfinite(d->youngs_modulus)))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->youngs_modulus = %g Pa must be > 0 and finite (or 0: edges and "

@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+drape_backend_def drape_default_backend_def(void)
+{
+    drape_backend_def def = {DRAPE_BACKEND_CPU, NULL, NULL, NULL, 0, DR_DEF_COOKIE};
+    return def;
+}
+
 drape_world_def drape_default_world_def(void)
 {
     drape_world_def def;
@@ -34,6 +40,7 @@ drape_world_def drape_default_world_def(void)
     def.particle_travel_limit = 1.0f;
     def.particle_restitution = 0.0f;
     def.contact_relaxation = 1.0f;
+    def.backend = drape_default_backend_def();
     def.log = drape_log_stderr;
     def.cookie = DR_DEF_COOKIE;
     return def;
@@ -172,10 +179,11 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.spring_damping = %g N s/m must be >= 0", fn,
                        (double)def->spring_damping);
-    if (def->backend != DRAPE_BACKEND_CPU && def->backend != DRAPE_BACKEND_OPENCL &&
-        def->backend != DRAPE_BACKEND_AUTO)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.backend = %d is not a backend",
-                       fn, (int)def->backend);
+    DR_CHECK_DEF(def, &def->backend, fn, "backend");
+    const drape_backend type = def->backend.type;
+    if (type != DRAPE_BACKEND_CPU && type != DRAPE_BACKEND_OPENCL && type != DRAPE_BACKEND_AUTO)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.backend.type = %d is not a backend", fn, (int)type);
     if (!drape_distance_kernel_name(def->distance_kernel))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.distance_kernel = %d is not a distance kernel", fn,
@@ -240,16 +248,16 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     if (!w)
         return dr_fail(def, DRAPE_ERROR_OUT_OF_MEMORY, "drape_world_create: no memory for a world");
     w->def = *def;
-    if (def->device) {
-        size_t len = strlen(def->device);
+    if (def->backend.device) {
+        size_t len = strlen(def->backend.device);
         w->device_selector = malloc(len + 1);
         if (!w->device_selector) {
             free(w);
             return dr_fail(def, DRAPE_ERROR_OUT_OF_MEMORY, "drape_world_create: no memory");
         }
-        memcpy(w->device_selector, def->device, len + 1);
+        memcpy(w->device_selector, def->backend.device, len + 1);
     }
-    w->def.device = w->device_selector;
+    w->def.backend.device = w->device_selector;
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_DISTANCE], 2);
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_DIHEDRAL], 4);
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_ATTACHMENT], 1);
@@ -264,15 +272,15 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     w->stale = DR_STALE_ALL;
     w->backend = DRAPE_BACKEND_CPU;
     snprintf(w->device_name, sizeof w->device_name, "CPU reference (one thread)");
-    if (def->backend != DRAPE_BACKEND_CPU)
+    if (def->backend.type != DRAPE_BACKEND_CPU)
         r = requested_kernel(def, &w->kernel_request);
     if (r != DRAPE_OK) {
         drape_world_destroy(w);
         return r;
     }
-    if (def->backend != DRAPE_BACKEND_CPU) {
-        r = def->backend == DRAPE_BACKEND_AUTO ? auto_opencl_create(w)
-                                               : dr_opencl_create(w, &w->cl);
+    if (def->backend.type != DRAPE_BACKEND_CPU) {
+        r = def->backend.type == DRAPE_BACKEND_AUTO ? auto_opencl_create(w)
+                                                    : dr_opencl_create(w, &w->cl);
         if (w->cl) {
             w->backend = DRAPE_BACKEND_OPENCL;
             dr_opencl_device_name(w->cl, w->device_name, sizeof w->device_name);
@@ -332,10 +340,11 @@ static bool same_selector(const char *a, const char *b)
 
 /* The name of the first setting that the backend took at creation and that `next` changes, NULL
  * when it changes none of them. */
-static const char *fixed_setting_changed(const drape_world_def *now, const drape_world_def *next)
+static const char *fixed_setting_changed(const drape_backend_def *now,
+                                         const drape_backend_def *next)
 {
-    if (next->backend != now->backend)
-        return "backend";
+    if (next->type != now->type)
+        return "type";
     if (!same_selector(next->device, now->device))
         return "device";
     if (next->gl_context != now->gl_context || next->gl_display != now->gl_display)
@@ -351,11 +360,11 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
     drape_result r = validate_def(def, "drape_world_set_def");
     if (r != DRAPE_OK)
         return r;
-    const char *fixed = fixed_setting_changed(&w->def, def);
+    const char *fixed = fixed_setting_changed(&w->def.backend, &def->backend);
     if (fixed)
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
-                       "drape_world_set_def: def.%s cannot change after creation (the backend "
-                       "was set up with it); make a new world for another",
+                       "drape_world_set_def: def.backend.%s cannot change after creation (the "
+                       "backend was set up with it); make a new world for another",
                        fixed);
     drape_distance_kernel kernel = w->kernel_request;
     if (w->cl && def->distance_kernel != w->def.distance_kernel) {
@@ -369,7 +378,7 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
         def->color_balance != w->def.color_balance)
         w->solver_dirty = true;
     w->def = *def;
-    w->def.device = w->device_selector;
+    w->def.backend.device = w->device_selector;
     w->kernel_request = kernel;
     if (w->cl)
         dr_opencl_configure(w);

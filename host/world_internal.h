@@ -120,7 +120,7 @@ typedef struct dr_particle_grid {
 
 struct drape_world {
     drape_world_def def;
-    char *device_selector; /* the def's device string, owned; def.device points here */
+    char *device_selector; /* the def's device string, owned; def.backend.device points here */
     double time;           /* s */
 
     drape_backend backend;                /* the one in use: CPU or OpenCL */
@@ -240,14 +240,13 @@ void dr_constraints_init(dr_constraints *set, uint32_t arity);
 void dr_constraints_free(dr_constraints *set);
 void dr_solver_set_free(dr_solver_set *set);
 /* Checks what every constraint shares: particle indices in range and distinct (`names` names them
- * in messages, def->names[i]), a stiffness in [0, 1], a compliance at most DR_MAX_COMPLIANCE. */
+ * in messages, def->names[i]) and its stiffness (dr_check_stiffness, as def->...). */
 drape_result dr_check_constraint(const drape_world *w, const char *fn, const uint32_t *idx,
-                                 const char *const *names, uint32_t arity, float stiffness,
-                                 float compliance);
+                                 const char *const *names, uint32_t arity, drape_stiffness s);
 /* Stores a checked constraint of `type` in a free slot and marks the world for recolouring. */
 drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, const char *fn,
-                                 const uint32_t *idx, float rest, float stiffness, float compliance,
-                                 uint8_t kind, dr_vec4 target, uint32_t *out_id);
+                                 const uint32_t *idx, float rest, drape_stiffness s, uint8_t kind,
+                                 dr_vec4 target, uint32_t *out_id);
 /* Recolours every constraint type (if dirty) and refreshes the corrected stiffness (if dirty). */
 drape_result dr_world_prepare(drape_world *world);
 
@@ -267,8 +266,25 @@ dr_build_mark dr_build_begin(const drape_world *w);
 void dr_build_roll_back(drape_world *w, const dr_build_mark *m);
 /* What a builder added since the mark (out may be NULL). */
 void dr_build_info_since(const drape_world *w, const dr_build_mark *m, drape_build_info *out);
-/* A stiffness in [0, 1] and a compliance at most DR_MAX_COMPLIANCE. */
-bool dr_valid_stiffness(drape_stiffness s);
+
+/* ---- stiffness.c ---- */
+/* A known model, with PBD a stiffness in [0, 1] and compliance 0, with XPBD a compliance in
+ * [0, DR_MAX_COMPLIANCE] and stiffness 1; the message names the fields as `field` prefixes them
+ * ("def->", "def->stretch."). */
+drape_result dr_check_stiffness(const drape_world_def *log, const char *fn, const char *field,
+                                drape_stiffness s);
+/* dr_check_stiffness of each of `count` families; the first that fails says why. */
+drape_result dr_check_stiffnesses(const drape_world_def *log, const char *fn, uint32_t count,
+                                  const char *const *fields, const drape_stiffness *s);
+/* The compliance the solver keeps (kernels/drape_shared.h): XPBD's, or -1 selecting PBD. */
+float dr_solver_compliance(drape_stiffness s);
+/* A kept stiffness and compliance as a def gives them back (the inverse of the above). */
+drape_stiffness dr_stiffness_of_solver(float stiffness, float compliance);
+/* A def's flat stiffness fields as one. */
+#define DR_DEF_STIFFNESS(def) ((drape_stiffness){(def)->stiffness, (def)->compliance, (def)->model})
+/* Sets a def's flat stiffness fields from one. */
+#define DR_SET_STIFFNESS(def, s)                                                                   \
+    ((def)->stiffness = (s).stiffness, (def)->compliance = (s).compliance, (def)->model = (s).model)
 
 /* ---- tethers.c ---- */
 /* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from

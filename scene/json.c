@@ -359,16 +359,17 @@ bool sc_json_get_enum(sc_json *j, const cJSON *object, const char *key, const ch
     SC_MEMBER(j, object, key, sc_json_enum(j, value, names, out));
 }
 
-bool sc_json_get_stiffness(sc_json *j, const cJSON *object, drape_stiffness *out)
+bool sc_json_get_stiffness(sc_json *j, const cJSON *object, float *stiffness, float *compliance,
+                           drape_stiffness_model *model)
 {
     if (sc_json_member(object, "stiffness") && sc_json_member(object, "compliance"))
         return sc_json_fail(j, "give \"stiffness\" (PBD) or \"compliance\" (XPBD), not both");
-    if (!sc_json_get_float(j, object, "stiffness", sc_unit, &out->stiffness) ||
-        !sc_json_get_float(j, object, "compliance", sc_nonneg, &out->compliance))
+    if (!sc_json_get_float(j, object, "stiffness", sc_unit, stiffness) ||
+        !sc_json_get_float(j, object, "compliance", sc_nonneg, compliance))
         return false;
     if (sc_json_member(object, "compliance"))
-        out->stiffness = 1.0f;
+        *stiffness = 1.0f, *model = DRAPE_STIFFNESS_XPBD;
     else if (sc_json_member(object, "stiffness"))
-        out->compliance = -1.0f;
+        *compliance = 0.0f, *model = DRAPE_STIFFNESS_PBD;
     return true;
 }

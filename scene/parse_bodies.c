@@ -18,7 +18,8 @@ bool sc_get_stiffness_object(sc_parser *p, const cJSON *o, const char *key, drap
     if (!v)
         return true;
     size_t mark = sc_json_enter_key(&p->json, key);
-    bool ok = sc_json_object(&p->json, v, keys) && sc_json_get_stiffness(&p->json, v, out);
+    bool ok = sc_json_object(&p->json, v, keys) &&
+              sc_json_get_stiffness(&p->json, v, &out->stiffness, &out->compliance, &out->model);
     sc_json_leave(&p->json, mark);
     return ok;
 }

@@ -26,15 +26,12 @@ static bool parse_distance(sc_parser *p, const cJSON *o, size_t index)
     static const char *const kinds[] = {"stretch", "shear", "bend", NULL};
     (void)index;
     drape_distance_def d = drape_default_distance_def();
-    drape_stiffness k = {d.stiffness, d.compliance};
     int kind = (int)d.kind;
     bool ok = sc_json_object(&p->json, o, keys) && get_ref(p, o, "a", &d.a) &&
               get_ref(p, o, "b", &d.b) &&
               sc_json_get_float(&p->json, o, "rest_length", sc_nonneg, &d.rest_length) &&
-              sc_json_get_stiffness(&p->json, o, &k) &&
+              sc_json_get_stiffness(&p->json, o, &d.stiffness, &d.compliance, &d.model) &&
               sc_json_get_enum(&p->json, o, "kind", kinds, &kind);
-    d.stiffness = k.stiffness;
-    d.compliance = k.compliance;
     d.kind = (drape_distance_kind)kind;
     return ok && sc_parse_check(p, sc_scene_add_distance(p->scene, &d));
 }
@@ -51,14 +48,11 @@ static bool parse_dihedral(sc_parser *p, const cJSON *o, size_t index)
     const sc_range angle = {0.0, 3.14159265358979, false, false};
     (void)index;
     drape_dihedral_def d = drape_default_dihedral_def();
-    drape_stiffness k = {d.stiffness, d.compliance};
     bool ok = sc_json_object(&p->json, o, keys) && get_ref(p, o, "edge0", &d.edge0) &&
               get_ref(p, o, "edge1", &d.edge1) && get_ref(p, o, "wing0", &d.wing0) &&
               get_ref(p, o, "wing1", &d.wing1) &&
               sc_json_get_float(&p->json, o, "rest_angle", angle, &d.rest_angle) &&
-              sc_json_get_stiffness(&p->json, o, &k);
-    d.stiffness = k.stiffness;
-    d.compliance = k.compliance;
+              sc_json_get_stiffness(&p->json, o, &d.stiffness, &d.compliance, &d.model);
     return ok && sc_parse_check(p, sc_scene_add_dihedral(p->scene, &d));
 }
 
@@ -73,13 +67,10 @@ static bool parse_tether(sc_parser *p, const cJSON *o, size_t index)
                                        "stiffness", "compliance", NULL};
     (void)index;
     drape_tether_def d = drape_default_tether_def();
-    drape_stiffness k = {d.stiffness, d.compliance};
     bool ok = sc_json_object(&p->json, o, keys) && get_ref(p, o, "particle", &d.particle) &&
               get_ref(p, o, "anchor", &d.anchor) &&
               sc_json_get_float(&p->json, o, "max_length", sc_nonneg, &d.max_length) &&
-              sc_json_get_stiffness(&p->json, o, &k);
-    d.stiffness = k.stiffness;
-    d.compliance = k.compliance;
+              sc_json_get_stiffness(&p->json, o, &d.stiffness, &d.compliance, &d.model);
     return ok && sc_parse_check(p, sc_scene_add_tether(p->scene, &d));
 }
 
@@ -130,12 +121,9 @@ static bool parse_attachment(sc_parser *p, const cJSON *o, size_t index)
     (void)index;
     sc_json *j = &p->json;
     drape_attachment_def d = drape_default_attachment_def();
-    drape_stiffness k = {d.stiffness, d.compliance};
     if (!sc_json_object(j, o, keys) || !get_ref(p, o, "particle", &d.particle) ||
-        !sc_json_get_stiffness(j, o, &k))
+        !sc_json_get_stiffness(j, o, &d.stiffness, &d.compliance, &d.model))
         return false;
-    d.stiffness = k.stiffness;
-    d.compliance = k.compliance;
     const cJSON *path_value = sc_json_member(o, "path");
     if (path_value && sc_json_member(o, "target"))
         return sc_json_fail(j, "give a fixed \"target\" or a \"path\", not both");

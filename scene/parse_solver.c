@@ -44,7 +44,7 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
         return true;
     const sc_range seconds = {0.0, DRAPE_MAX_DT, true, false}, relaxation = {0.0, 2.0, true, true};
     int mode = (int)def->mode, integrator = (int)def->integrator;
-    int order = (int)def->color_order, backend = (int)def->backend;
+    int order = (int)def->color_order, backend = (int)def->backend.type;
     uint32_t substeps = (uint32_t)def->substeps, iterations = (uint32_t)def->iterations;
     uint32_t seed = (uint32_t)def->color_seed;
     bool ok =
@@ -64,7 +64,7 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
         sc_json_get_u32(j, o, "color_seed", 0, UINT32_MAX, &seed) &&
         sc_json_get_bool(j, o, "color_balance", &def->color_balance) &&
         sc_json_get_enum(j, o, "backend", backends, &backend) &&
-        sc_json_get_string(j, o, "device", &def->device) &&
+        sc_json_get_string(j, o, "device", &def->backend.device) &&
         sc_json_get_float(j, o, "particle_static_friction", sc_nonneg,
                           &def->particle_static_friction) &&
         sc_json_get_float(j, o, "particle_kinetic_friction", sc_nonneg,
@@ -78,6 +78,6 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
     def->integrator = (drape_integrator)integrator;
     def->color_order = (drape_color_order)order;
     def->color_seed = seed;
-    def->backend = (drape_backend)backend;
+    def->backend.type = (drape_backend)backend;
     return ok;
 }

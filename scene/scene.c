@@ -86,11 +86,11 @@ drape_result sc_scene_create_world(drape_scene *s, drape_world_def def)
     def.log = route;
     def.log_user = &s->log;
     if (s->options.override_backend)
-        def.backend = s->options.backend;
+        def.backend.type = s->options.backend;
     if (s->options.device)
-        def.device = s->options.device;
-    def.gl_context = s->options.gl_context;
-    def.gl_display = s->options.gl_display;
+        def.backend.device = s->options.device;
+    def.backend.gl_context = s->options.gl_context;
+    def.backend.gl_display = s->options.gl_display;
     return drape_world_create(&def, &s->world);
 }
 
@@ -374,9 +374,9 @@ sc_mesh_def sc_default_mesh_def(void)
         .mass = 0.1f,
         .pinned = NULL,
         .pinned_count = 0,
-        .stretch = {1.0f, -1.0f},
+        .stretch = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .dihedral = true,
-        .bend = {0.2f, -1.0f},
+        .bend = {0.2f, 0.0f, DRAPE_STIFFNESS_PBD},
     };
     return d;
 }
@@ -439,6 +439,8 @@ drape_result sc_scene_add_mesh(drape_scene *s, const char *name, const drape_mes
         dd.b = base + topo.edges[2 * (size_t)e + 1];
         dd.stiffness = d->stretch.stiffness;
         dd.compliance = d->stretch.compliance;
+        dd.model = d->stretch.model;
+        dd.model = d->stretch.model;
         r = sc_scene_add_distance(s, &dd);
     }
     for (uint32_t h = 0; h < topo.hinge_count && d->dihedral && r == DRAPE_OK; ++h) {
@@ -449,6 +451,8 @@ drape_result sc_scene_add_mesh(drape_scene *s, const char *name, const drape_mes
         dh.wing1 = base + topo.hinges[h].wing1;
         dh.stiffness = d->bend.stiffness;
         dh.compliance = d->bend.compliance;
+        dh.model = d->bend.model;
+        dh.model = d->bend.model;
         r = drape_world_add_dihedral(s->world, &dh, NULL);
     }
     sc_mesh_topology_free(&topo);

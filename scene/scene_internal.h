@@ -356,8 +356,10 @@ bool sc_json_get_vec3(sc_json *j, const struct cJSON *object, const char *key, s
                       drape_vec3 *out);
 bool sc_json_get_enum(sc_json *j, const struct cJSON *object, const char *key,
                       const char *const *names, int *out);
-/* "stiffness" (PBD k in [0, 1]) or "compliance" (>= 0, XPBD) members of an object, not both. */
-bool sc_json_get_stiffness(sc_json *j, const struct cJSON *object, drape_stiffness *out);
+/* "stiffness" (PBD k in [0, 1]) or "compliance" (>= 0, XPBD) members of an object, not both: the
+ * one given sets the model, and the other field goes to the value that model needs (1 or 0). */
+bool sc_json_get_stiffness(sc_json *j, const struct cJSON *object, float *stiffness,
+                           float *compliance, drape_stiffness_model *model);
 
 /* Appends "[\"key\"]" to the path: a member whose key is not a plain word (a JSON path in a sweep
  * file, "$.grid[\"$.solver.dt\"]"). */

@@ -78,7 +78,7 @@ static drape_result build(drape_world *w)
     c.nx = 12, c.ny = 10; /* colours of more than sixteen constraints: the lanes run */
     c.pins = DRAPE_PIN_ROW_FIRST;
     c.bending = DRAPE_BENDING_DIHEDRAL;
-    c.stretch.compliance = 1e-6f;
+    c.stretch = drape_stiffness_xpbd(1e-6f);
     drape_build_info info;
     drape_result r = drape_world_add_cloth(w, &c, &info);
     drape_rope_def rope = drape_default_rope_def();
@@ -92,7 +92,8 @@ static drape_result build(drape_world *w)
         drape_attachment_def a = drape_default_attachment_def();
         a.particle = on[i];
         a.target = (drape_vec3){0.1f * (float)i, 1.0f, 0.0f};
-        a.compliance = i == 2 ? 1e-4f : -1.0f;
+        if (i == 2)
+            a.compliance = 1e-4f, a.model = DRAPE_STIFFNESS_XPBD;
         r = drape_world_add_attachment(w, &a, NULL);
     }
     drape_soft_box_def box = drape_default_soft_box_def(); /* volumes (XPBD) */
@@ -126,7 +127,7 @@ static drape_result build(drape_world *w)
 static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_integrator integrator)
 {
     drape_world_def def = drape_default_world_def();
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     def.distance_kernel = kernel;
     def.mode = mode;
     def.integrator = integrator;

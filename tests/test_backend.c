@@ -40,8 +40,8 @@ static void device_named_nothing(void)
 {
     tu_log log = {0};
     drape_world_def def = tu_def(&log);
-    def.backend = DRAPE_BACKEND_OPENCL;
-    def.device = "no-such-device-anywhere";
+    def.backend.type = DRAPE_BACKEND_OPENCL;
+    def.backend.device = "no-such-device-anywhere";
     drape_world *w = NULL;
     ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(w == NULL);
@@ -50,8 +50,8 @@ static void device_named_nothing(void)
     /* The same selector from the environment, with AUTO: a warning and the CPU. */
     setenv("DRAPE_DEVICE", "no-such-device-anywhere", 1);
     tu_log_reset(&log);
-    def.device = NULL;
-    def.backend = DRAPE_BACKEND_AUTO;
+    def.backend.device = NULL;
+    def.backend.type = DRAPE_BACKEND_AUTO;
     ENSURE_OK(drape_world_create(&def, &w));
     unsetenv("DRAPE_DEVICE");
     ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
@@ -69,14 +69,14 @@ static void device_chosen_by_index_and_name(void)
     ENSURE_OK(drape_list_devices(info, 8, &count, NULL, NULL));
     ENSURE(count > 0);
     drape_world_def def = tu_def(NULL);
-    def.backend = DRAPE_BACKEND_OPENCL;
-    def.device = "0";
+    def.backend.type = DRAPE_BACKEND_OPENCL;
+    def.backend.device = "0";
     drape_world *w = NULL;
     ENSURE_OK(drape_world_create(&def, &w));
     ENSURE(drape_world_backend(w) == DRAPE_BACKEND_OPENCL);
     ENSURE(strstr(drape_world_device(w), info[0].name) != NULL);
     drape_world_destroy(w);
-    def.device = info[0].name;
+    def.backend.device = info[0].name;
     ENSURE_OK(drape_world_create(&def, &w));
     ENSURE(strstr(drape_world_device(w), info[0].name) != NULL);
     drape_world_destroy(w);
@@ -92,8 +92,8 @@ static void device_too_small(void)
     for (int b = 0; b < 2; ++b) {
         tu_log log = {0};
         drape_world_def def = tu_def(&log);
-        def.backend = backends[b];
-        def.device_memory_limit = 256 * 1024;
+        def.backend.type = backends[b];
+        def.backend.device_memory_limit = 256 * 1024;
         drape_world *w = cloth_world(&def, 64);
         ENSURE(w != NULL);
         ENSURE(drape_world_backend(w) == DRAPE_BACKEND_OPENCL);
@@ -125,8 +125,8 @@ static void allocation_message_names_bytes(void)
     drape_world_def def = tu_def(NULL);
     def.log = note_sizes;
     def.log_user = &sized;
-    def.backend = DRAPE_BACKEND_OPENCL;
-    def.device_memory_limit = 64 * 1024;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
+    def.backend.device_memory_limit = 64 * 1024;
     drape_world *w = cloth_world(&def, 128);
     ENSURE(w != NULL);
     ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_OUT_OF_MEMORY);
@@ -139,7 +139,7 @@ static void allocation_message_names_bytes(void)
 static void launches_per_step(void)
 {
     drape_world_def def = tu_def(NULL);
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     def.substeps = 2;
     def.iterations = 3;
     def.distance_kernel = DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT; /* one launch per colour */
@@ -181,7 +181,7 @@ static void profile_and_diagnostics(void)
 {
     drape_world_def def = tu_def(NULL);
     drape_world *cpu = cloth_world(&def, 24);
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     def.profiling = true;
     drape_world *gpu = cloth_world(&def, 24);
     ENSURE(cpu && gpu);
@@ -224,13 +224,13 @@ static void no_platform(void)
     ENSURE(tu_log_has(&log, "no OpenCL platform"));
 
     drape_world_def def = tu_def(&log);
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     drape_world *w = NULL;
     ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_UNSUPPORTED);
     ENSURE(w == NULL);
 
     tu_log_reset(&log);
-    def.backend = DRAPE_BACKEND_AUTO;
+    def.backend.type = DRAPE_BACKEND_AUTO;
     ENSURE_OK(drape_world_create(&def, &w));
     ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
     ENSURE(tu_log_has(&log, "falling back to the CPU"));

@@ -12,6 +12,7 @@
 #include "test_list.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,18 +41,20 @@ static bool has_optional(const tu_log *log, const char *needle)
 static void change_backend(drape_world_def *d, void *gl)
 {
     (void)gl;
-    d->backend = d->backend == DRAPE_BACKEND_CPU ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
+    d->backend.type =
+        d->backend.type == DRAPE_BACKEND_CPU ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
 }
 static void change_device(drape_world_def *d, void *gl)
 {
     (void)gl;
-    d->device = "another device";
+    d->backend.device = "another device";
 }
-static void change_gl_context(drape_world_def *d, void *gl) { d->gl_context = gl; }
+static void change_gl_context(drape_world_def *d, void *gl) { d->backend.gl_context = gl; }
+static void change_gl_display(drape_world_def *d, void *gl) { d->backend.gl_display = gl; }
 static void change_memory_limit(drape_world_def *d, void *gl)
 {
     (void)gl;
-    d->device_memory_limit = 1u << 20;
+    d->backend.device_memory_limit = 1u << 20;
 }
 
 static void test_bad_world_defs(void)
@@ -122,10 +125,11 @@ static void test_bad_world_defs(void)
         const char *field;
         void (*change)(drape_world_def *, void *);
     } fixed[] = {
-        {"def.backend", change_backend},
-        {"def.device", change_device},
-        {"def.gl_context", change_gl_context},
-        {"def.device_memory_limit", change_memory_limit},
+        {"def.backend.type cannot change", change_backend},
+        {"def.backend.device cannot change", change_device},
+        {"def.backend.gl_context cannot change", change_gl_context},
+        {"def.backend.gl_display cannot change", change_gl_display},
+        {"def.backend.device_memory_limit cannot change", change_memory_limit},
     };
     for (size_t k = 0; k < sizeof fixed / sizeof *fixed; ++k) {
         bad = drape_world_get_def(w);
@@ -134,7 +138,7 @@ static void test_bad_world_defs(void)
                        "drape_world_set_def", fixed[k].field);
     }
     bad = drape_world_get_def(w); /* the same selector, NULL for "", is no change */
-    bad.device = "";
+    bad.backend.device = "";
     bad.damping = 0.25f;
     ENSURE_OK(drape_world_set_def(w, &bad));
     ENSURE(drape_world_get_def(w).damping == 0.25f);
@@ -142,7 +146,25 @@ static void test_bad_world_defs(void)
     ENSURE_OK(drape_world_set_def(w, &bad));
     drape_world_def now = drape_world_get_def(w);
     ENSURE(now.dt == def.dt && now.substeps == def.substeps && now.iterations == def.iterations);
-    ENSURE(now.backend == def.backend && now.gl_context == NULL && now.device_memory_limit == 0);
+    ENSURE(now.backend.type == def.backend.type && now.backend.gl_context == NULL);
+    ENSURE(now.backend.device_memory_limit == 0 && now.backend.cookie == def.backend.cookie);
+    /* The backend def is a def of its own: the world's default holds drape_default_backend_def()'s,
+     * and a world def whose backend def was not made by it is refused, naming it. */
+    const drape_backend_def fresh = drape_default_backend_def(), held = def.backend;
+    ENSURE(held.type == fresh.type && held.device == fresh.device && held.cookie == fresh.cookie);
+    ENSURE(held.gl_context == NULL && held.gl_display == NULL && held.device_memory_limit == 0);
+    bad = def;
+    bad.backend = (drape_backend_def){.type = DRAPE_BACKEND_CPU};
+    drape_world *other = NULL;
+    ENSURE_REFUSED(&log, drape_world_create(&bad, &other), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_create", "drape_default_backend_def()");
+    ENSURE(other == NULL);
+    ENSURE_REFUSED(&log, drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_set_def", "drape_default_backend_def()");
+    bad = def;
+    bad.backend.type = (drape_backend)9;
+    ENSURE_REFUSED(&log, drape_world_create(&bad, &other), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def.backend.type = 9 is not a backend", NO_NEEDLE);
     ENSURE_OK(drape_world_step(w));
     ENSURE_NEAR(drape_world_time(w), def.dt, 1e-6);
     drape_world_destroy(w);
@@ -432,7 +454,7 @@ static void test_defs_not_from_defaults(void)
     drape_distance_def back;
     ENSURE_OK(drape_world_get_distances(w, 0, 1, &back));
     ENSURE_OK(drape_world_add_distance(w, &back, NULL));
-    d.cookie = drape_default_distance_def().cookie, d.stiffness = 1.0f, d.compliance = -1.0f;
+    d.cookie = drape_default_distance_def().cookie, d.stiffness = 1.0f;
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
     drape_world_destroy(w);
 }
@@ -481,7 +503,7 @@ static void test_limits(void)
     p.position.x = 0.0f;
     ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
     drape_distance_def d = drape_default_distance_def();
-    d.a = 0, d.b = 1, d.compliance = 1e30f;
+    d.a = 0, d.b = 1, d.compliance = 1e30f, d.model = DRAPE_STIFFNESS_XPBD;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "compliance", NO_NEEDLE);
     drape_collider_def c = drape_default_collider_def();
@@ -547,6 +569,168 @@ static void test_result_strings_and_default_log(void)
                "drape_log_stderr wrote \"%s\"", text);
 }
 
+/* Four particles: a right-handed unit corner tetrahedron, also a hinge along 0-1 with its wings 2
+ * and 3 at a right angle. */
+static bool add_corner(drape_world *w)
+{
+    drape_particle_def p[4];
+    const drape_vec3 at[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int k = 0; k < 4; ++k)
+        p[k] = drape_default_particle_def(), p[k].position = at[k];
+    return drape_world_add_particles(w, p, 4, NULL) == DRAPE_OK;
+}
+
+/* One convention for every rest value that can come from the positions (a distance's rest length,
+ * a dihedral's rest angle, a tether's max_length, a volume's and a balloon's rest volume): each
+ * default is DRAPE_REST_FROM_POSITIONS and takes the value from the positions; NaN and a negative
+ * length (the old "< 0 takes the current one") are refused, the message naming the constant. */
+static void test_rest_from_positions_is_one_convention(void)
+{
+    tu_log log;
+    tu_log_reset(&log);
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    ENSURE(add_corner(w));
+    drape_distance_def d = drape_default_distance_def();
+    drape_dihedral_def h = drape_default_dihedral_def();
+    drape_tether_def t = drape_default_tether_def();
+    drape_volume_def v = drape_default_volume_def();
+    drape_balloon_def b = drape_default_balloon_def();
+    ENSURE(d.rest_length == DRAPE_REST_FROM_POSITIONS && h.rest_angle == DRAPE_REST_FROM_POSITIONS);
+    ENSURE(t.max_length == DRAPE_REST_FROM_POSITIONS && v.rest_volume == DRAPE_REST_FROM_POSITIONS);
+    ENSURE(b.rest_volume == DRAPE_REST_FROM_POSITIONS);
+    d.a = 1, d.b = 2;
+    h.edge0 = 0, h.edge1 = 1, h.wing0 = 2, h.wing1 = 3;
+    t.particle = 3, t.anchor = 1;
+    for (int k = 0; k < 4; ++k)
+        v.particles[k] = (uint32_t)k;
+    const uint32_t faces[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    b.triangles = faces, b.triangle_count = 4;
+    /* Refused: a negative length or volume, NaN anywhere. */
+    d.rest_length = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_length = -1", "DRAPE_REST_FROM_POSITIONS");
+    d.rest_length = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_length = nan", "DRAPE_REST_FROM_POSITIONS");
+    h.rest_angle = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_angle = nan", "DRAPE_REST_FROM_POSITIONS");
+    t.max_length = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->max_length = -1", "DRAPE_REST_FROM_POSITIONS");
+    v.rest_volume = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_volume(w, &v, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_volume = -1", "DRAPE_REST_FROM_POSITIONS");
+    b.rest_volume = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_volume = -1", "DRAPE_REST_FROM_POSITIONS");
+    /* Taken from the positions. */
+    d.rest_length = h.rest_angle = t.max_length = DRAPE_REST_FROM_POSITIONS;
+    v.rest_volume = b.rest_volume = DRAPE_REST_FROM_POSITIONS;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
+    ENSURE_OK(drape_world_add_tether(w, &t, NULL));
+    ENSURE_OK(drape_world_add_volume(w, &v, NULL));
+    uint32_t balloon;
+    ENSURE_OK(drape_world_add_balloon(w, &b, &balloon));
+    drape_distance_def d_out;
+    drape_dihedral_def h_out;
+    drape_tether_def t_out;
+    drape_volume_def v_out;
+    drape_balloon_info b_out;
+    ENSURE_OK(drape_world_get_distances(w, 0, 1, &d_out));
+    ENSURE_OK(drape_world_get_dihedrals(w, 0, 1, &h_out));
+    ENSURE_OK(drape_world_get_tether(w, 0, &t_out));
+    ENSURE_OK(drape_world_get_volume(w, 0, &v_out));
+    ENSURE_OK(drape_world_get_balloon(w, balloon, &b_out));
+    ENSURE_NEAR(d_out.rest_length, sqrt(2.0), 1e-6);
+    ENSURE_NEAR(fabs(h_out.rest_angle), 0.5 * 3.14159265358979, 1e-6);
+    ENSURE_NEAR(t_out.max_length, sqrt(2.0), 1e-6);
+    ENSURE_NEAR(v_out.rest_volume, 1.0 / 6.0, 1e-7);
+    ENSURE_NEAR(b_out.rest_volume, 1.0 / 6.0, 1e-7);
+    /* A value given is kept. */
+    d.rest_length = 0.5f, h.rest_angle = -0.25f, t.max_length = 2.0f, v.rest_volume = 0.5f;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
+    ENSURE_OK(drape_world_add_tether(w, &t, NULL));
+    ENSURE_OK(drape_world_add_volume(w, &v, NULL));
+    ENSURE_OK(drape_world_get_distances(w, 1, 1, &d_out));
+    ENSURE_OK(drape_world_get_dihedrals(w, 1, 1, &h_out));
+    ENSURE_OK(drape_world_get_tether(w, 1, &t_out));
+    ENSURE_OK(drape_world_get_volume(w, 1, &v_out));
+    ENSURE(d_out.rest_length == 0.5f && h_out.rest_angle == -0.25f);
+    ENSURE(t_out.max_length == 2.0f && v_out.rest_volume == 0.5f);
+    drape_world_destroy(w);
+}
+
+/* The stiffness model is named, not read from the sign of the compliance: a def that sets the field
+ * its model does not read (a compliance with PBD, a stiffness with XPBD), a negative compliance or
+ * an unknown model is refused with a message naming the field and the model to choose, for the
+ * constraint defs, the builders' families and drape_world_set_stiffness; nothing is added. */
+static void test_stiffness_model_mixing_refused(void)
+{
+    tu_log log;
+    tu_log_reset(&log);
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    ENSURE(add_corner(w));
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1;
+    ENSURE(d.model == DRAPE_STIFFNESS_PBD && d.stiffness == 1.0f && d.compliance == 0.0f);
+    d.compliance = 1e-6f; /* without the model: once a silent XPBD, now refused */
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->compliance = 1e-06 is set but def->model is DRAPE_STIFFNESS_PBD",
+                   "set def->model = DRAPE_STIFFNESS_XPBD");
+    d.model = DRAPE_STIFFNESS_XPBD, d.stiffness = 0.5f;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->stiffness = 0.5 is set but def->model is DRAPE_STIFFNESS_XPBD",
+                   "set def->model = DRAPE_STIFFNESS_PBD");
+    d.stiffness = 1.0f, d.compliance = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->compliance = -1 must be in [0, 1e+09] (XPBD)", NO_NEEDLE);
+    d.model = (drape_stiffness_model)7;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->model = 7 is not a stiffness model", NO_NEEDLE);
+    drape_dihedral_def h = drape_default_dihedral_def();
+    h.edge0 = 0, h.edge1 = 1, h.wing0 = 2, h.wing1 = 3, h.compliance = 0.1f;
+    ENSURE_REFUSED(&log, drape_world_add_dihedral(w, &h, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_dihedral: def->compliance = 0.1 is set", NO_NEEDLE);
+    drape_attachment_def a = drape_default_attachment_def();
+    a.model = DRAPE_STIFFNESS_XPBD, a.stiffness = 0.0f;
+    ENSURE_REFUSED(&log, drape_world_add_attachment(w, &a, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_attachment: def->stiffness = 0 is set", NO_NEEDLE);
+    drape_tether_def t = drape_default_tether_def();
+    t.particle = 0, t.anchor = 1, t.compliance = 1e-3f;
+    ENSURE_REFUSED(&log, drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_tether: def->compliance = 0.001 is set", NO_NEEDLE);
+    drape_volume_def v = drape_default_volume_def();
+    for (int k = 0; k < 4; ++k)
+        v.particles[k] = (uint32_t)k;
+    v.compliance = 1e-9f;
+    ENSURE_REFUSED(&log, drape_world_add_volume(w, &v, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_volume: def->compliance = 1e-09 is set", NO_NEEDLE);
+    drape_balloon_def b = drape_default_balloon_def();
+    const uint32_t faces[12] = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+    b.triangles = faces, b.triangle_count = 4, b.compliance = 1e-7f;
+    ENSURE_REFUSED(&log, drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_balloon: def->compliance = 1e-07 is set", NO_NEEDLE);
+    drape_cloth_def c = drape_default_cloth_def();
+    c.bend_stiffness.compliance = 1e-4f;
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->bend_stiffness.compliance = 0.0001 is set", NO_NEEDLE);
+    drape_stiffness mixed = {0.5f, 1e-3f, DRAPE_STIFFNESS_PBD};
+    ENSURE_REFUSED(&log, drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, ~0u, mixed),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "stiffness.compliance = 0.001 is set", NO_NEEDLE);
+    ENSURE(drape_world_particle_count(w) == 4);
+    for (int k = 0; k < DRAPE_CONSTRAINT_TYPE_COUNT; ++k)
+        ENSURE(drape_world_constraint_count(w, (drape_constraint_type)k) == 0);
+    ENSURE(drape_world_balloon_count(w) == 0);
+    drape_world_destroy(w);
+}
+
 int suite_bad_input(void)
 {
     RUN_TEST(test_bad_world_defs);
@@ -554,5 +738,7 @@ int suite_bad_input(void)
     RUN_TEST(test_defs_not_from_defaults);
     RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
+    RUN_TEST(test_stiffness_model_mixing_refused);
+    RUN_TEST(test_rest_from_positions_is_one_convention);
     return test_finish();
 }

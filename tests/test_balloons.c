@@ -24,7 +24,7 @@ static drape_world *balloon_world(float pressure, drape_vec3 gravity, drape_vec3
     drape_icosphere_def d = drape_default_icosphere_def();
     d.centre = centre;
     d.pressure = pressure;
-    d.stretch.compliance = 0.1f;
+    d.stretch = drape_stiffness_xpbd(0.1f);
     if (drape_world_add_icosphere(w, &d, info, balloon) != DRAPE_OK) {
         drape_world_destroy(w);
         return NULL;

@@ -62,29 +62,36 @@ static void test_get_distances(void)
     drape_distance_def d = drape_default_distance_def();
     d.a = 0, d.b = 1; /* rest taken from the positions: 0.5 m */
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
-    d.a = 2, d.b = 1, d.rest_length = 0.25f, d.stiffness = 0.5f, d.compliance = 1e-3f;
+    d.a = 2, d.b = 1, d.rest_length = 0.25f, d.stiffness = 0.5f;
     d.kind = DRAPE_DISTANCE_BEND;
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
-    drape_distance_def out[2];
-    ENSURE_OK(drape_world_get_distances(w, 0, 2, out));
+    d.stiffness = 1.0f, d.compliance = 1e-3f, d.model = DRAPE_STIFFNESS_XPBD;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    drape_distance_def out[3];
+    ENSURE_OK(drape_world_get_distances(w, 0, 3, out));
     ENSURE(out[0].a == 0 && out[0].b == 1 && out[0].kind == DRAPE_DISTANCE_STRETCH);
     ENSURE_NEAR(out[0].rest_length, 0.5, 1e-6);
-    ENSURE(out[0].stiffness == 1.0f && out[0].compliance < 0.0f);
+    ENSURE(out[0].stiffness == 1.0f && out[0].compliance == 0.0f);
+    ENSURE(out[0].model == DRAPE_STIFFNESS_PBD);
     ENSURE(out[1].a == 2 && out[1].b == 1 && out[1].rest_length == 0.25f);
-    ENSURE(out[1].stiffness == 0.5f && out[1].compliance == 1e-3f);
-    ENSURE(out[1].kind == DRAPE_DISTANCE_BEND);
-    ENSURE(drape_world_get_distances(w, 1, 2, out) == DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(out[1].stiffness == 0.5f && out[1].compliance == 0.0f);
+    ENSURE(out[1].model == DRAPE_STIFFNESS_PBD && out[1].kind == DRAPE_DISTANCE_BEND);
+    ENSURE(out[2].stiffness == 1.0f && out[2].compliance == 1e-3f);
+    ENSURE(out[2].model == DRAPE_STIFFNESS_XPBD);
+    ENSURE(drape_world_get_distances(w, 2, 2, out) == DRAPE_ERROR_OUT_OF_RANGE);
     ENSURE(drape_world_get_distances(w, 0, 1, NULL) == DRAPE_ERROR_INVALID_ARGUMENT);
     drape_particle_def q = drape_default_particle_def();
     q.position = tu_v3(0.5f, 0.5f, 0.5f);
     ENSURE_OK(drape_world_add_particles(w, &q, 1, NULL));
     drape_dihedral_def h = drape_default_dihedral_def();
     h.edge0 = 0, h.edge1 = 2, h.wing0 = 1, h.wing1 = 3, h.rest_angle = 0.5f, h.compliance = 0.25f;
+    h.model = DRAPE_STIFFNESS_XPBD;
     ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
     drape_dihedral_def hout;
     ENSURE_OK(drape_world_get_dihedrals(w, 0, 1, &hout));
     ENSURE(hout.edge0 == 0 && hout.edge1 == 2 && hout.wing0 == 1 && hout.wing1 == 3);
     ENSURE(hout.rest_angle == 0.5f && hout.stiffness == 1.0f && hout.compliance == 0.25f);
+    ENSURE(hout.model == DRAPE_STIFFNESS_XPBD);
     ENSURE(drape_world_get_dihedrals(w, 1, 1, &hout) == DRAPE_ERROR_OUT_OF_RANGE);
     drape_world_destroy(w);
 }
@@ -94,22 +101,19 @@ static void test_get_distances(void)
  * its solver copy from the edited constraints; the untouched cloth steps differently. */
 static void test_set_stiffness(void)
 {
-    const drape_stiffness hard = {1.0f, -1.0f}, soft = {1.0f, 1e-3f};
+    const drape_stiffness hard = drape_stiffness_pbd(1.0f), soft = drape_stiffness_xpbd(1e-3f);
     const uint32_t stretch = 1u << DRAPE_DISTANCE_STRETCH;
     drape_world *built_soft = cloth_world(soft, 12), *before = cloth_world(hard, 12);
     drape_world *after = cloth_world(hard, 12), *rebuilt = cloth_world(hard, 12);
     drape_world *untouched = cloth_world(hard, 12);
     ENSURE(built_soft && before && after && rebuilt && untouched);
-    ENSURE_OK(drape_world_set_stiffness(before, DRAPE_CONSTRAINT_DISTANCE, stretch, soft.stiffness,
-                                        soft.compliance));
+    ENSURE_OK(drape_world_set_stiffness(before, DRAPE_CONSTRAINT_DISTANCE, stretch, soft));
     ENSURE(tu_step(built_soft, 30) && tu_step(before, 30));
     ENSURE(same_positions(built_soft, before));
 
     ENSURE(tu_step(after, 5) && tu_step(rebuilt, 5) && tu_step(untouched, 5));
-    ENSURE_OK(drape_world_set_stiffness(after, DRAPE_CONSTRAINT_DISTANCE, stretch, soft.stiffness,
-                                        soft.compliance));
-    ENSURE_OK(drape_world_set_stiffness(rebuilt, DRAPE_CONSTRAINT_DISTANCE, stretch, soft.stiffness,
-                                        soft.compliance));
+    ENSURE_OK(drape_world_set_stiffness(after, DRAPE_CONSTRAINT_DISTANCE, stretch, soft));
+    ENSURE_OK(drape_world_set_stiffness(rebuilt, DRAPE_CONSTRAINT_DISTANCE, stretch, soft));
     drape_world_def def = drape_world_get_def(rebuilt); /* recolour: rebuild the solver copy */
     def.color_balance = !def.color_balance;
     ENSURE_OK(drape_world_set_def(rebuilt, &def));
@@ -121,8 +125,8 @@ static void test_set_stiffness(void)
     drape_distance_def d;
     ENSURE_OK(drape_world_get_distances(after, 0, 1, &d));
     ENSURE(d.kind == DRAPE_DISTANCE_STRETCH && d.compliance == soft.compliance);
-    ENSURE(drape_world_set_stiffness(after, DRAPE_CONSTRAINT_DISTANCE, 1, 2.0f, -1.0f) ==
-           DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(drape_world_set_stiffness(after, DRAPE_CONSTRAINT_DISTANCE, 1,
+                                     drape_stiffness_pbd(2.0f)) == DRAPE_ERROR_INVALID_ARGUMENT);
     drape_world *worlds[5] = {built_soft, before, after, rebuilt, untouched};
     for (int i = 0; i < 5; ++i)
         drape_world_destroy(worlds[i]);
@@ -155,7 +159,7 @@ static bool set_solver(drape_world *w, int iterations, int substeps)
  * settings. A stiffness set before the change is corrected for the new count too. */
 static void test_set_def_refreshes_stiffness(void)
 {
-    const drape_stiffness half = {0.5f, -1.0f};
+    const drape_stiffness half = drape_stiffness_pbd(0.5f);
     drape_world *built = cloth_world_with(half, 12, 3, 5);
     drape_world *changed = cloth_world_with(half, 12, 12, 2);
     ENSURE(built && changed);
@@ -173,10 +177,12 @@ static void test_set_def_refreshes_stiffness(void)
     const uint32_t all = ~0u;
     for (int k = 0; k < 2; ++k) {
         drape_world *w = k ? rebuilt : after;
-        ENSURE_OK(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, all, 0.3f, -1.0f));
+        ENSURE_OK(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, all,
+                                            drape_stiffness_pbd(0.3f)));
         ENSURE(set_solver(w, 2, 3));
     }
-    ENSURE_OK(drape_world_set_stiffness(kept, DRAPE_CONSTRAINT_DISTANCE, all, 0.3f, -1.0f));
+    ENSURE_OK(
+        drape_world_set_stiffness(kept, DRAPE_CONSTRAINT_DISTANCE, all, drape_stiffness_pbd(0.3f)));
     ENSURE(recolour_all(rebuilt));
     ENSURE(tu_step(after, 30) && tu_step(rebuilt, 30) && tu_step(kept, 30));
     ENSURE(same_positions(after, rebuilt));
@@ -199,7 +205,7 @@ static uint64_t recolored(const drape_world *w)
 /* A grab and a release recolour the attachments only. */
 static void test_grab_recolours_attachments_only(void)
 {
-    const drape_stiffness hard = {1.0f, -1.0f};
+    const drape_stiffness hard = drape_stiffness_pbd(1.0f);
     drape_world *w = cloth_world(hard, 16), *full = cloth_world(hard, 16);
     ENSURE(w && full);
     ENSURE(tu_step(w, 5) && tu_step(full, 5));

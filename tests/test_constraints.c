@@ -25,7 +25,7 @@
 static const double PI = 3.14159265358979323846;
 
 /* Two particles of masses 1 and 3 kg, 1.3 m apart, no gravity, tied at `rest`. */
-static void check_pair_converges(float rest, float stiffness, float compliance, int steps)
+static void check_pair_converges(float rest, drape_stiffness stiffness, int steps)
 {
     drape_world_def def = tu_def(NULL);
     def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
@@ -37,7 +37,8 @@ static void check_pair_converges(float rest, float stiffness, float compliance, 
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
-    d.a = 0, d.b = 1, d.rest_length = rest, d.stiffness = stiffness, d.compliance = compliance;
+    d.a = 0, d.b = 1, d.rest_length = rest, d.stiffness = stiffness.stiffness;
+    d.compliance = stiffness.compliance, d.model = stiffness.model;
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
     ENSURE(tu_step(w, steps));
     tu_state s;
@@ -62,14 +63,14 @@ static void check_pair_converges(float rest, float stiffness, float compliance, 
 
 static void test_stiff_distance_converges_to_rest_length(void)
 {
-    check_pair_converges(1.0f, 1.0f, -1.0f, 10); /* pulled together */
-    check_pair_converges(2.0f, 1.0f, -1.0f, 10); /* pushed apart */
-    check_pair_converges(0.25f, 1.0f, -1.0f, 10);
-    check_pair_converges(1.0f, 1.0f, 0.0f, 10);   /* XPBD, compliance 0 */
-    check_pair_converges(1.0f, 0.3f, -1.0f, 120); /* soft PBD still gets there */
+    check_pair_converges(1.0f, drape_stiffness_pbd(1.0f), 10); /* pulled together */
+    check_pair_converges(2.0f, drape_stiffness_pbd(1.0f), 10); /* pushed apart */
+    check_pair_converges(0.25f, drape_stiffness_pbd(1.0f), 10);
+    check_pair_converges(1.0f, drape_stiffness_xpbd(0.0f), 10); /* XPBD, compliance 0 */
+    check_pair_converges(1.0f, drape_stiffness_pbd(0.3f), 120); /* soft PBD still gets there */
 }
 
-static void test_negative_rest_length_takes_current_distance(void)
+static void test_default_rest_length_takes_current_distance(void)
 {
     drape_world_def def = tu_def(NULL);
     drape_world *w = tu_world(&def);
@@ -80,8 +81,8 @@ static void test_negative_rest_length_takes_current_distance(void)
     };
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     drape_distance_def d = drape_default_distance_def();
-    d.a = 0, d.b = 1; /* rest_length -1 by default */
-    ENSURE(d.rest_length < 0.0f);
+    d.a = 0, d.b = 1; /* the rest length from the positions by default */
+    ENSURE(d.rest_length == DRAPE_REST_FROM_POSITIONS);
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
     /* It swings down through the bottom (0.5 m below the pivot) keeping the length. */
     float lowest = 2.0f;
@@ -166,8 +167,8 @@ static void test_pendulum_small_angle_period(void)
 
 /* A hinge along z: edge (0,0,0)-(0,0,1), wings at x = -0.5 and x = +0.5, flat (angle 0) at
  * creation; the front of the first triangle faces -y. Distance constraints on its five edges keep
- * the triangles rigid. rest_angle NaN takes the angle at creation (flat). Then wing1 is turned
- * about the edge to the signed hinge angle `start`. */
+ * the triangles rigid. rest_angle DRAPE_REST_FROM_POSITIONS takes the angle at creation (flat).
+ * Then wing1 is turned about the edge to the signed hinge angle `start`. */
 static void check_hinge(float rest_angle, float start, bool flap)
 {
     drape_world_def def = tu_def(NULL);
@@ -190,10 +191,10 @@ static void check_hinge(float rest_angle, float start, bool flap)
         ENSURE_OK(drape_world_add_distance(w, &d, NULL));
     }
     drape_dihedral_def h = drape_default_dihedral_def();
-    ENSURE(isnan(h.rest_angle)); /* the default takes the current angle */
+    ENSURE(h.rest_angle == DRAPE_REST_FROM_POSITIONS); /* the default: the current angle */
     h.edge0 = 0, h.edge1 = 1, h.wing0 = 2, h.wing1 = 3, h.rest_angle = rest_angle;
     ENSURE_OK(drape_world_add_dihedral(w, &h, NULL));
-    const double rest = isnan(rest_angle) ? 0.0 : rest_angle;
+    const double rest = rest_angle == DRAPE_REST_FROM_POSITIONS ? 0.0 : rest_angle;
     drape_particle_def bent = p[3];
     bent.position = tu_v3(0.5f * cosf(start), -0.5f * sinf(start), 0.5f);
     ENSURE_OK(drape_world_set_particle(w, 3, &bent));
@@ -245,12 +246,13 @@ static void check_hinge(float rest_angle, float start, bool flap)
 static void test_dihedral_hinge_returns_to_rest_angle(void)
 {
     for (int flap = 0; flap < 2; ++flap) {
-        check_hinge(NAN, 1.2f, flap);   /* rest = the flat angle at creation, folded to the front */
-        check_hinge(NAN, -1.2f, flap);  /* folded to the back */
-        check_hinge(1.0f, 0.2f, flap);  /* rest 1 rad: opens up */
-        check_hinge(1.0f, 2.0f, flap);  /* closes */
-        check_hinge(1.0f, -0.5f, flap); /* through flat from the other side */
-        check_hinge(-1.0f, 0.5f, flap); /* a negative rest angle, also through flat */
+        const float flat = DRAPE_REST_FROM_POSITIONS; /* the flat angle at creation */
+        check_hinge(flat, 1.2f, flap);                /* folded to the front */
+        check_hinge(flat, -1.2f, flap);               /* folded to the back */
+        check_hinge(1.0f, 0.2f, flap);                /* rest 1 rad: opens up */
+        check_hinge(1.0f, 2.0f, flap);                /* closes */
+        check_hinge(1.0f, -0.5f, flap);               /* through flat from the other side */
+        check_hinge(-1.0f, 0.5f, flap);               /* a negative rest angle, also through flat */
     }
 }
 
@@ -350,7 +352,7 @@ static void test_cloth_triangles_carry_the_dihedrals(void)
 int suite_constraints(void)
 {
     RUN_TEST(test_stiff_distance_converges_to_rest_length);
-    RUN_TEST(test_negative_rest_length_takes_current_distance);
+    RUN_TEST(test_default_rest_length_takes_current_distance);
     RUN_TEST(test_pendulum_small_angle_period);
     RUN_TEST(test_dihedral_hinge_returns_to_rest_angle);
     RUN_TEST(test_attachment_holds_follows_and_releases);

@@ -32,7 +32,7 @@ static void check_hanging_spring(drape_integrator integrator, bool use_complianc
     drape_distance_def d = drape_default_distance_def();
     d.a = 0, d.b = 1, d.rest_length = (float)rest;
     if (use_compliance)
-        d.compliance = (float)(1.0 / k);
+        d.compliance = (float)(1.0 / k), d.model = DRAPE_STIFFNESS_XPBD;
     ENSURE_OK(drape_world_add_distance(w, &d, NULL));
     ENSURE(tu_step(w, 300));
     drape_vec3 x[2], v;

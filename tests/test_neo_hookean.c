@@ -155,8 +155,9 @@ static void test_bad_tetrahedra(void)
     drape_neo_hookean_def back;
     ENSURE_OK(drape_world_get_neo_hookean(w, id, &back));
     ENSURE(back.youngs_modulus == 2e5f && back.poisson_ratio == 0.3f && back.particles[3] == 3);
-    ENSURE_RESULT(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_NEO_HOOKEAN, 0, 1.0f, 0.0f),
-                  DRAPE_ERROR_UNSUPPORTED);
+    ENSURE_RESULT(
+        drape_world_set_stiffness(w, DRAPE_CONSTRAINT_NEO_HOOKEAN, 0, drape_stiffness_xpbd(0.0f)),
+        DRAPE_ERROR_UNSUPPORTED);
 
     /* the mesh builder names the tetrahedron and adds nothing */
     const drape_vec3 v[5] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};

@@ -74,7 +74,7 @@ static void build_curtain(drape_world *w)
     c.v_axis = tu_v3(0.0f, -1.2f, 0.0f);
     c.pins = DRAPE_PIN_ROW_FIRST;
     c.bending = DRAPE_BENDING_DIHEDRAL;
-    c.stretch.compliance = 1e-6f;
+    c.stretch = drape_stiffness_xpbd(1e-6f);
     c.bend_stiffness.stiffness = 0.05f;
     drape_collider_def cap = drape_default_collider_def();
     cap.type = DRAPE_COLLIDER_CAPSULE;
@@ -171,7 +171,7 @@ static void build_tethered(drape_world *w)
     c.v_axis = tu_v3(0.0f, -1.5f, 0.3f);
     c.pins = DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10 | DRAPE_PIN_COLUMN_FIRST;
     c.stretch.stiffness = 0.5f;
-    c.tether_stiffness.compliance = 1e-5f;
+    c.tether_stiffness = drape_stiffness_xpbd(1e-5f);
     drape_collider_def rising = sphere_at(0.2f, -0.4f, 0.3f, 0.25f);
     rising.velocity = tu_v3(0.0f, 0.5f, 0.0f);
     ENSURE(drape_world_add_cloth(w, &c, NULL) == DRAPE_OK);
@@ -187,7 +187,7 @@ static void build_jelly(drape_world *w)
     b.size = tu_v3(0.4f, 0.3f, 0.5f);
     b.velocity = tu_v3(0.3f, 0.0f, 0.2f);
     b.edges.stiffness = 0.1f;
-    b.volume.compliance = 1e-9f;
+    b.volume = drape_stiffness_xpbd(1e-9f);
     drape_collider_def s = sphere_at(0.1f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
     ENSURE(drape_world_add_soft_box(w, &b, NULL) == DRAPE_OK);
     ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
@@ -223,8 +223,7 @@ static void build_shapes(drape_world *w)
         b.size = tu_v3(0.25f, 0.2f, 0.3f);
         b.velocity = tu_v3(0.4f - 0.8f * (float)k, 0.5f, 0.2f);
         b.edges.stiffness = 0.0f;
-        b.volume.stiffness = 0.0f;
-        b.volume.compliance = -1.0f;
+        b.volume = drape_stiffness_pbd(0.0f);
         ENSURE(drape_world_add_soft_box(w, &b, &info[k]) == DRAPE_OK);
         uint32_t idx[27];
         for (uint32_t i = 0; i < 27; ++i)
@@ -354,8 +353,8 @@ static void build_balloon(drape_world *w)
     d.centre = tu_v3(0.1f, 0.6f, 0.0f);
     d.velocity = tu_v3(0.4f, 0.0f, -0.2f);
     d.pressure = 1.5f;
-    d.stretch.compliance = 0.1f;
-    d.pressure_stiffness.compliance = 1e-7f;
+    d.stretch = drape_stiffness_xpbd(0.1f);
+    d.pressure_stiffness = drape_stiffness_xpbd(1e-7f);
     drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
     ENSURE(drape_world_add_icosphere(w, &d, NULL, NULL) == DRAPE_OK);
     ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
@@ -409,8 +408,11 @@ static void build_materials(drape_world *w)
             d.a = row * n + i, d.b = row * n + i + 2;
             d.kind = DRAPE_DISTANCE_BEND;
             d.stiffness = 0.2f + 0.1f * (float)((row + i) % 8);
-            if ((row * n + i) % 5 == 0)
+            if ((row * n + i) % 5 == 0) {
+                d.model = DRAPE_STIFFNESS_XPBD;
+                d.stiffness = 1.0f;
                 d.compliance = 1e-7f * (float)(1 + i % 3);
+            }
             ENSURE(drape_world_add_distance(w, &d, NULL) == DRAPE_OK);
         }
 }
@@ -420,7 +422,7 @@ static void unify_bending(drape_world *w, int step)
 {
     if (step == 150)
         ENSURE(drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, 1u << DRAPE_DISTANCE_BEND,
-                                         0.5f, -1.0f) == DRAPE_OK);
+                                         drape_stiffness_pbd(0.5f)) == DRAPE_OK);
 }
 
 static const scene scenes[] = {
@@ -447,7 +449,7 @@ static const scene scenes[] = {
 static drape_world *run(const scene *s, drape_backend backend, int steps)
 {
     drape_world_def def = tu_def(NULL);
-    def.backend = backend;
+    def.backend.type = backend;
     def.iterations = 4; /* fewer launches: the test is about agreement, not convergence */
     if (s->tune)
         s->tune(&def);

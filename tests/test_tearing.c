@@ -275,14 +275,14 @@ static void test_link_breaks_past_its_limit(void)
     ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
     drape_distance_def d = drape_default_distance_def();
     d.a = 0, d.b = 1;
-    d.compliance = 1e-3f; /* soft: it stretches under the pull */
+    d.compliance = 1e-3f, d.model = DRAPE_STIFFNESS_XPBD; /* soft: it stretches under the pull */
     uint32_t link;
     ENSURE_OK(drape_world_add_distance(w, &d, &link));
     ENSURE_OK(drape_world_set_distance_break(w, link, 1.2f));
     drape_attachment_def a = drape_default_attachment_def();
     a.particle = 1;
     a.target = p.position;
-    a.compliance = 1e-3f;
+    a.compliance = 1e-3f, a.model = DRAPE_STIFFNESS_XPBD;
     drape_attachment_id pull;
     ENSURE_OK(drape_world_add_attachment(w, &a, &pull));
     double longest_held = 0.0;

@@ -111,7 +111,7 @@ static void test_builder_ties_each_particle_to_its_nearest_pin(void)
         const double d = tu_dist(s.x[t.particle], s.x[t.anchor]);
         ENSURE_LE(d, nearest * (1.0 + 1e-6));
         ENSURE_NEAR(t.max_length, d, 1e-6 * d);
-        ENSURE(t.stiffness == 1.0f && t.compliance < 0.0f);
+        ENSURE(t.stiffness == 1.0f && t.model == DRAPE_STIFFNESS_PBD);
     }
     free(seen);
     tu_state_free(&s);
@@ -207,11 +207,11 @@ static void test_bad_tethers(void)
         ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
         ENSURE(tu_log_has(&log, "def->max_length"));
     }
-    t.max_length = -1.0f;
+    t.max_length = DRAPE_REST_FROM_POSITIONS;
     t.stiffness = 1.5f;
     ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->stiffness = 1.5"));
-    t.stiffness = 1.0f, t.compliance = NAN;
+    t.stiffness = 1.0f, t.compliance = NAN, t.model = DRAPE_STIFFNESS_XPBD;
     ENSURE_RESULT(drape_world_add_tether(w, &t, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->compliance"));
     drape_tether_def got;
@@ -226,7 +226,7 @@ static void test_bad_tethers(void)
     ENSURE(tu_log_has(&log, "tether_stiffness"));
     ENSURE(drape_world_particle_count(w) == 2);
     /* The default max_length is the current distance. */
-    t.compliance = -1.0f;
+    t.compliance = 0.0f, t.model = DRAPE_STIFFNESS_PBD;
     ENSURE_OK(drape_world_add_tether(w, &t, NULL));
     ENSURE_OK(drape_world_get_tether(w, 0, &got));
     ENSURE(got.particle == 0 && got.anchor == 1 && got.max_length == 1.0f);

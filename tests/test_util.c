@@ -36,7 +36,7 @@ drape_world_def tu_def(tu_log *log)
             printf("no OpenCL device: skipped\n");
             exit(77);
         }
-        def.backend = DRAPE_BACKEND_OPENCL;
+        def.backend.type = DRAPE_BACKEND_OPENCL;
     }
     if (log) {
         tu_log_reset(log);
@@ -225,9 +225,8 @@ double tu_rel3(const double a[3], const double b[3])
 drape_result tu_add_matched_box(drape_world *w, drape_soft_box_def box, drape_shape_match_def match,
                                 drape_build_info *info)
 {
-    box.edges.stiffness = 0.0f;
-    box.volume.stiffness = 0.0f;
-    box.volume.compliance = -1.0f;
+    box.edges = drape_stiffness_pbd(0.0f); /* the cluster alone holds the shape */
+    box.volume = drape_stiffness_pbd(0.0f);
     drape_build_info own;
     drape_result r = drape_world_add_soft_box(w, &box, &own);
     if (r != DRAPE_OK)

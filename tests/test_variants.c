@@ -25,7 +25,7 @@ static drape_world *cloth(drape_world_def *def)
     drape_cloth_def c = drape_default_cloth_def();
     c.nx = 21, c.ny = 19; /* colours of sizes that are not multiples of sixteen */
     c.pins = DRAPE_PIN_ROW_FIRST;
-    c.stretch.compliance = 1e-7f; /* XPBD: the multipliers are read and written */
+    c.stretch = drape_stiffness_xpbd(1e-7f); /* XPBD: the multipliers are read and written */
     drape_collider_def s = drape_default_collider_def();
     s.type = DRAPE_COLLIDER_SPHERE;
     s.position = tu_v3(0.5f, -0.4f, 0.4f);
@@ -66,7 +66,7 @@ static void variants_match_the_reference(void)
     ENSURE(drape_world_distance_kernel(cpu) == DRAPE_DISTANCE_KERNEL_AUTO);
     tu_state ref;
     ENSURE(tu_read(cpu, &ref));
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k) {
         def.distance_kernel = (drape_distance_kernel)k;
         drape_world *w = cloth(&def);
@@ -92,7 +92,7 @@ static void choice_and_override(void)
 {
     tu_log log;
     drape_world_def def = tu_def(&log);
-    def.backend = DRAPE_BACKEND_OPENCL;
+    def.backend.type = DRAPE_BACKEND_OPENCL;
     unsetenv("DRAPE_DISTANCE_KERNEL");
     drape_world *w = NULL;
     ENSURE_OK(drape_world_create(&def, &w));
@@ -136,7 +136,7 @@ static void choice_and_override(void)
     ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(w == NULL);
     ENSURE(tu_log_has(&log, "DRAPE_DISTANCE_KERNEL=\"sixteen\""));
-    def.backend = DRAPE_BACKEND_CPU; /* the CPU has one kernel: the variable is not read */
+    def.backend.type = DRAPE_BACKEND_CPU; /* the CPU has one kernel: the variable is not read */
     ENSURE_OK(drape_world_create(&def, &w));
     drape_world_destroy(w);
     unsetenv("DRAPE_DISTANCE_KERNEL");

@@ -148,7 +148,7 @@ static void test_bad_volumes(void)
     ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_VOLUME) == 0);
     drape_volume_def got;
     ENSURE_RESULT(drape_world_get_volume(w, 0, &got), DRAPE_ERROR_OUT_OF_RANGE);
-    v.rest_volume = -1.0f;
+    v.rest_volume = DRAPE_REST_FROM_POSITIONS;
     ENSURE_OK(drape_world_add_volume(w, &v, NULL));
     ENSURE_OK(drape_world_get_volume(w, 0, &got));
     ENSURE_NEAR(got.rest_volume, 1.0 / 6.0, 1e-7);
@@ -163,7 +163,7 @@ static void test_bad_volumes(void)
     ENSURE_RESULT(drape_world_add_soft_box(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->size must be > 0"));
     b = drape_default_soft_box_def();
-    b.volume.compliance = NAN;
+    b.volume = drape_stiffness_xpbd(NAN);
     ENSURE_RESULT(drape_world_add_soft_box(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->volume"));
     ENSURE(drape_world_particle_count(w) == 5);

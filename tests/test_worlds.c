@@ -48,7 +48,7 @@ static drape_world *scene_b(void)
     drape_rope_def rd = drape_default_rope_def();
     rd.count = 40;
     rd.bending = true;
-    rd.stretch.compliance = 1e-5f;
+    rd.stretch = drape_stiffness_xpbd(1e-5f);
     drape_collider_def cap = drape_default_collider_def();
     cap.type = DRAPE_COLLIDER_CAPSULE, cap.position = tu_v3(0.3f, 0.5f, -0.3f);
     cap.end = tu_v3(0.3f, 0.5f, 0.3f), cap.radius = 0.1f, cap.velocity = tu_v3(0.2f, 0.1f, 0.0f);

@@ -31,15 +31,14 @@ static bool max_difference(const drape_world *a, const drape_world *b, double *o
     return ok;
 }
 
-static drape_world *chain(float compliance)
+static drape_world *chain(drape_stiffness stretch)
 {
     drape_world_def def = tu_def(NULL);
     drape_world *w = tu_world(&def);
     if (!w)
         return NULL;
     drape_rope_def rd = drape_default_rope_def(); /* 16 particles, 1 m, horizontal, start pinned */
-    rd.stretch.stiffness = 1.0f;
-    rd.stretch.compliance = compliance;
+    rd.stretch = stretch;
     if (drape_world_add_rope(w, &rd, NULL) != DRAPE_OK) {
         drape_world_destroy(w);
         return NULL;
@@ -76,7 +75,7 @@ static drape_world *hanging_cloth(int iterations, drape_stiffness stretch, float
 static void test_compliance_zero_matches_hard_pbd(void)
 {
     /* A horizontal chain released to swing. */
-    drape_world *pbd = chain(-1.0f), *xpbd = chain(0.0f);
+    drape_world *pbd = chain(drape_stiffness_pbd(1.0f)), *xpbd = chain(drape_stiffness_xpbd(0.0f));
     ENSURE(pbd && xpbd);
     ENSURE(tu_step(pbd, 120) && tu_step(xpbd, 120));
     double d;
@@ -86,7 +85,7 @@ static void test_compliance_zero_matches_hard_pbd(void)
     drape_world_destroy(pbd);
     drape_world_destroy(xpbd);
     /* A cloth hanging from its top edge, with a sideways push. */
-    drape_stiffness hard_pbd = {1.0f, -1.0f}, hard_xpbd = {1.0f, 0.0f};
+    drape_stiffness hard_pbd = drape_stiffness_pbd(1.0f), hard_xpbd = drape_stiffness_xpbd(0.0f);
     pbd = hanging_cloth(8, hard_pbd, 0.0f, 0.0f);
     xpbd = hanging_cloth(8, hard_xpbd, 0.0f, 0.0f);
     ENSURE(pbd && xpbd);
@@ -120,6 +119,7 @@ static void test_compliance_gives_static_extension(void)
         ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
         drape_distance_def d = drape_default_distance_def();
         d.a = 0, d.b = 1, d.rest_length = 0.5f, d.compliance = alpha;
+        d.model = DRAPE_STIFFNESS_XPBD;
         ENSURE_OK(drape_world_add_distance(w, &d, NULL));
         ENSURE(tu_step(w, 240));
         drape_vec3 x[2];
@@ -155,7 +155,7 @@ static bool mean_structural_stretch(const drape_world *w, double *out)
 
 static void test_stiffness_correction_makes_stretch_iteration_independent(void)
 {
-    drape_stiffness soft = {0.5f, -1.0f};
+    drape_stiffness soft = drape_stiffness_pbd(0.5f);
     double stretch[2];
     const int iterations[2] = {5, 50};
     for (int k = 0; k < 2; ++k) {
@@ -177,8 +177,48 @@ static void test_stiffness_correction_makes_stretch_iteration_independent(void)
     ENSURE_LE(rel, 0.05);
 }
 
+/* The model is chosen, not read from the sign of the compliance: a default distance def given only
+ * a stiffness of 0.5 is PBD, so that one substep of one iteration halves the error of a pair of
+ * equal masses held 2 m apart with rest length 1 m (k' = k at one iteration): 1.5 m; a
+ * zero-initialised family {.stiffness = 0.5f} set with drape_world_set_stiffness is the same PBD;
+ * the hard XPBD constraint (compliance 0) that both once silently meant closes the gap. */
+static double pair_length_after_one_step(int variant)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    def.substeps = 1, def.iterations = 1;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return -1.0;
+    drape_particle_def p[2] = {drape_default_particle_def(), drape_default_particle_def()};
+    p[1].position = tu_v3(2.0f, 0.0f, 0.0f);
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1, d.rest_length = 1.0f;
+    if (variant == 0)
+        d.stiffness = 0.5f;
+    if (variant == 2)
+        d.model = DRAPE_STIFFNESS_XPBD;
+    const drape_stiffness family = {.stiffness = 0.5f};
+    drape_vec3 x[2];
+    bool ok = drape_world_add_particles(w, p, 2, NULL) == DRAPE_OK &&
+              drape_world_add_distance(w, &d, NULL) == DRAPE_OK &&
+              (variant != 1 ||
+               drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, ~0u, family) == DRAPE_OK) &&
+              tu_step(w, 1) && drape_world_get_positions(w, 0, 2, x) == DRAPE_OK;
+    drape_world_destroy(w);
+    return ok ? tu_dist(x[0], x[1]) : -1.0;
+}
+
+static void test_stiffness_alone_is_pbd(void)
+{
+    ENSURE_NEAR(pair_length_after_one_step(0), 1.5, 1e-6);
+    ENSURE_NEAR(pair_length_after_one_step(1), 1.5, 1e-6);
+    ENSURE_NEAR(pair_length_after_one_step(2), 1.0, 1e-6);
+}
+
 int suite_xpbd(void)
 {
+    RUN_TEST(test_stiffness_alone_is_pbd);
     RUN_TEST(test_compliance_zero_matches_hard_pbd);
     RUN_TEST(test_compliance_gives_static_extension);
     RUN_TEST(test_stiffness_correction_makes_stretch_iteration_independent);

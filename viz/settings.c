@@ -10,10 +10,9 @@ const char *viz_family_name(viz_family_id id)
     return (unsigned)id < VIZ_FAMILY_COUNT ? names[id] : "?";
 }
 
-static viz_family family_of(float stiffness, float compliance)
+static viz_family family_of(drape_stiffness_model model, float stiffness, float compliance)
 {
-    return (viz_family){true, compliance >= 0.0f, stiffness,
-                        compliance >= 0.0f ? compliance : 0.0f};
+    return (viz_family){true, model == DRAPE_STIFFNESS_XPBD, stiffness, compliance};
 }
 
 bool viz_settings_read(const drape_world *w, viz_settings *out)
@@ -36,14 +35,14 @@ bool viz_settings_read(const drape_world *w, viz_settings *out)
             return false;
         viz_family *f = &out->family[d.kind]; /* kinds and the first three families agree */
         if (!f->present)
-            *f = family_of(d.stiffness, d.compliance);
+            *f = family_of(d.model, d.stiffness, d.compliance);
         missing = !out->family[0].present || !out->family[1].present || !out->family[2].present;
     }
     if (drape_world_constraint_count(w, DRAPE_CONSTRAINT_DIHEDRAL) > 0) {
         drape_dihedral_def h;
         if (drape_world_get_dihedrals(w, 0, 1, &h) != DRAPE_OK)
             return false;
-        out->family[VIZ_FAMILY_HINGE] = family_of(h.stiffness, h.compliance);
+        out->family[VIZ_FAMILY_HINGE] = family_of(h.model, h.stiffness, h.compliance);
     }
     return true;
 }
@@ -91,8 +90,9 @@ bool viz_settings_apply(drape_world *w, const viz_settings *before, const viz_se
             continue;
         const drape_constraint_type type =
             f == VIZ_FAMILY_HINGE ? DRAPE_CONSTRAINT_DIHEDRAL : DRAPE_CONSTRAINT_DISTANCE;
-        if (drape_world_set_stiffness(w, type, 1u << f, fa->stiffness,
-                                      fa->xpbd ? fa->compliance : -1.0f) != DRAPE_OK)
+        const drape_stiffness k =
+            fa->xpbd ? drape_stiffness_xpbd(fa->compliance) : drape_stiffness_pbd(fa->stiffness);
+        if (drape_world_set_stiffness(w, type, 1u << f, k) != DRAPE_OK)
             return false;
     }
     return true;

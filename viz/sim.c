@@ -98,14 +98,14 @@ static bool apply_mode(viz_sim *s)
     drape_world *w = s->world;
     if (s->mode == VIZ_MODE_XPBD) {
         const drape_constraint_type d = DRAPE_CONSTRAINT_DISTANCE;
-        return drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_STRETCH, 1.0f, xpbd_stretch) ==
-                   DRAPE_OK &&
-               drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_SHEAR, 1.0f, xpbd_shear) ==
-                   DRAPE_OK &&
-               drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_BEND, 1.0f, xpbd_bend) ==
-                   DRAPE_OK &&
-               drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DIHEDRAL, 0, 1.0f, xpbd_bend) ==
-                   DRAPE_OK;
+        return drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_STRETCH,
+                                         drape_stiffness_xpbd(xpbd_stretch)) == DRAPE_OK &&
+               drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_SHEAR,
+                                         drape_stiffness_xpbd(xpbd_shear)) == DRAPE_OK &&
+               drape_world_set_stiffness(w, d, 1u << DRAPE_DISTANCE_BEND,
+                                         drape_stiffness_xpbd(xpbd_bend)) == DRAPE_OK &&
+               drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DIHEDRAL, 0,
+                                         drape_stiffness_xpbd(xpbd_bend)) == DRAPE_OK;
     }
     if (s->mode == VIZ_MODE_MASS_SPRING) {
         drape_world_def def = drape_world_get_def(w);

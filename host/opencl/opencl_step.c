@@ -232,10 +232,10 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     if (!cl)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the OpenCL backend");
     dr_cl_context_def def = dr_cl_default_context_def();
-    def.device = w->def.device;
-    def.memory_limit = w->def.device_memory_limit;
-    def.gl_context = w->def.gl_context;
-    def.gl_display = w->def.gl_display;
+    def.device = w->def.backend.device;
+    def.memory_limit = w->def.backend.device_memory_limit;
+    def.gl_context = w->def.backend.gl_context;
+    def.gl_display = w->def.backend.gl_display;
     def.log = w->def.log ? w->def.log : drape_log_stderr;
     def.log_user = w->def.log_user;
     def.profiling = w->def.profiling;

@@ -18,6 +18,7 @@
 #ifndef DRAPE_DRAPE_H
 #define DRAPE_DRAPE_H
 
+#include <float.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -159,6 +160,25 @@ typedef enum drape_distance_kernel {
  * "fused"; NULL for a value that is not a variant. */
 DRAPE_API const char *drape_distance_kernel_name(drape_distance_kernel kernel);
 
+/* What the backend is set up with when the world is created. None of it can change afterwards:
+ * drape_world_set_def refuses a def whose backend def differs (DRAPE_ERROR_UNSUPPORTED, naming the
+ * field) and keeps the settings it had; make a new world for another backend or device. */
+typedef struct drape_backend_def {
+    drape_backend type;           /* default DRAPE_BACKEND_CPU */
+    const char *device;           /* OpenCL device: an index or a case-insensitive part of the
+                                     platform or device name; NULL or "": $DRAPE_DEVICE, else the
+                                     first GPU, else the first device. Copied at creation. */
+    void *gl_context;             /* OpenGL context to share buffers with (GLXContext on X11), or
+                                     NULL; with gl_display, makes the OpenCL context from it so that
+                                     drape_world_bind_gl_buffers works; default NULL */
+    void *gl_display;             /* its display (Display * on X11); default NULL */
+    uint64_t device_memory_limit; /* bytes of device memory the OpenCL backend may use; 0: all the
+                                     device has; default 0 */
+    uint32_t cookie; /* set by drape_default_backend_def(); a def without it is refused */
+} drape_backend_def;
+
+DRAPE_API drape_backend_def drape_default_backend_def(void);
+
 typedef struct drape_world_def {
     drape_vec3 gravity; /* m/s^2; default (0, -9.81, 0) */
     float dt;           /* s, the length of one drape_world_step; default 1/60 */
@@ -185,16 +205,8 @@ typedef struct drape_world_def {
     drape_color_order color_order; /* greedy colouring order; default natural */
     uint64_t color_seed;           /* seed of DRAPE_COLOR_ORDER_RANDOM; default 1 */
     bool color_balance;            /* even out colour sizes without adding colours; default true */
-    drape_backend backend;         /* default DRAPE_BACKEND_CPU */
-    const char *device;            /* OpenCL device: an index or a case-insensitive part of the
-                                      platform or device name; NULL or "": $DRAPE_DEVICE, else the
-                                      first GPU, else the first device. Copied at creation. */
-    void *gl_context;              /* OpenGL context to share buffers with (GLXContext on X11), or
-                                      NULL; with gl_display, makes the OpenCL context from it so that
-                                      drape_world_bind_gl_buffers works; default NULL */
-    void *gl_display;              /* its display (Display * on X11); default NULL */
-    uint64_t device_memory_limit;  /* bytes of device memory the OpenCL backend may use; 0: all the
-                                      device has; default 0 */
+    drape_backend_def backend;     /* what the backend is set up with; fixed at creation;
+                                      default drape_default_backend_def() */
     drape_distance_kernel distance_kernel; /* OpenCL distance kernel; default AUTO (see the enum) */
     bool profiling; /* OpenCL: time every launch with events, for the per-phase times of
                        drape_world_get_profile (costs host time per launch); default
@@ -232,9 +244,9 @@ DRAPE_API drape_result drape_world_create(const drape_world_def *def, drape_worl
 DRAPE_API void drape_world_destroy(drape_world *world);
 
 /* The settings in force; changing them takes a whole def, validated like drape_world_create. What
- * the backend was set up with (backend, device, gl_context, gl_display, device_memory_limit)
- * cannot change: set_def refuses a def that changes it (DRAPE_ERROR_UNSUPPORTED) and keeps the
- * settings it had. */
+ * the backend was set up with (def.backend: type, device, gl_context, gl_display,
+ * device_memory_limit) cannot change: set_def refuses a def that changes it
+ * (DRAPE_ERROR_UNSUPPORTED, the message naming the field) and keeps the settings it had. */
 DRAPE_API drape_world_def drape_world_get_def(const drape_world *world);
 DRAPE_API drape_result drape_world_set_def(drape_world *world, const drape_world_def *def);
 
@@ -297,8 +309,9 @@ DRAPE_API drape_result drape_world_get_diagnostics(drape_world *world, drape_dia
 /*
  * A viewer draws triangles over the particles with per-vertex normals. The world computes the
  * normals where the state lives (a kernel on the OpenCL backend). With OpenGL-OpenCL sharing
- * (def.gl_context and cl_khr_gl_sharing) it writes positions and normals straight into the viewer's
- * GL buffers; otherwise the viewer reads them with drape_world_get_render_data and uploads them.
+ * (def.backend.gl_context and cl_khr_gl_sharing) it writes positions and normals straight into the
+ * viewer's GL buffers; otherwise the viewer reads them with drape_world_get_render_data and uploads
+ * them.
  */
 
 /* The triangles to render: 3 * count particle indices, counter-clockwise seen from the front.
@@ -319,8 +332,8 @@ DRAPE_API drape_result drape_world_get_render_data(drape_world *world, uint32_t 
                                                    uint32_t count, float *positions,
                                                    float *normals);
 
-/* Whether the world can write into GL buffers directly (OpenCL backend created with gl_context on a
- * device with cl_khr_gl_sharing). */
+/* Whether the world can write into GL buffers directly (OpenCL backend created with
+ * backend.gl_context on a device with cl_khr_gl_sharing). */
 DRAPE_API bool drape_world_has_gl_sharing(const drape_world *world);
 
 /* Shares two GL buffer objects, each of 16 bytes per particle, with the world. Fails with
@@ -336,7 +349,7 @@ DRAPE_API drape_result drape_world_update_gl_buffers(drape_world *world);
 /* OpenCL devices                                                                                 */
 
 typedef struct drape_device_info {
-    uint32_t index; /* what drape_world_def.device or $DRAPE_DEVICE can name */
+    uint32_t index; /* what drape_world_def.backend.device or $DRAPE_DEVICE can name */
     char platform[128];
     char name[128];
     char type[16]; /* "GPU", "CPU", "accelerator", ... */
@@ -352,10 +365,10 @@ typedef struct drape_device_info {
 DRAPE_API drape_result drape_list_devices(drape_device_info *out, uint32_t capacity,
                                           uint32_t *count, drape_log_fn log, void *log_user);
 
-/* The device a world would choose for this selector (as drape_world_def.device: NULL or "" reads
- * $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a viewer
- * asks it before handing its OpenGL context to OpenCL. Fails like world creation would, with the
- * same message to `log` (NULL: stderr). */
+/* The device a world would choose for this selector (as drape_world_def.backend.device: NULL or ""
+ * reads $DRAPE_DEVICE, else the first GPU, else the first device), without creating anything: a
+ * viewer asks it before handing its OpenGL context to OpenCL. Fails like world creation would, with
+ * the same message to `log` (NULL: stderr). */
 DRAPE_API drape_result drape_choose_device(const char *selector, drape_device_info *out,
                                            drape_log_fn log, void *log_user);
 
@@ -423,13 +436,44 @@ DRAPE_API drape_result drape_world_get_masses(const drape_world *world, uint32_t
 /* ---------------------------------------------------------------------------------------------- */
 /* Constraints                                                                                    */
 /*
- * Each constraint is either PBD or XPBD, chosen per constraint:
- *   compliance < 0  PBD with stiffness k in [0, 1], corrected for the iteration count n as
- *                   k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD
- * paper 3.3); compliance >= 0 XPBD with that compliance (the inverse stiffness; m/N for distances
- * and attachments, rad/(N m) for bending angles) and lambda accumulated per substep. Compliance 0
- * is a hard constraint, like PBD with k = 1.
+ * Each constraint is either PBD or XPBD, chosen per constraint by its `model`:
+ *   DRAPE_STIFFNESS_PBD   stiffness k in [0, 1], corrected for the iteration count n as
+ *                         k' = 1 - (1 - k)^(1/n), so that the stiffness does not depend on n (PBD
+ *                         paper 3.3); `compliance` must stay 0;
+ *   DRAPE_STIFFNESS_XPBD  compliance >= 0 (the inverse stiffness; m/N for distances, attachments
+ *                         and tethers, rad/(N m) for bending angles, m^6/J for volumes) and lambda
+ *                         accumulated per substep; `stiffness` must stay 1. Compliance 0 is a hard
+ *                         constraint, like PBD with k = 1.
+ * A def that sets the field its model does not read (a compliance with PBD, a stiffness other than
+ * 1 with XPBD) is refused with DRAPE_ERROR_INVALID_ARGUMENT, so that neither is silently ignored.
+ *
+ * A rest length, rest angle, tether length or rest volume given as DRAPE_REST_FROM_POSITIONS (the
+ * default of every def) is taken from the particles' positions when the constraint is added; any
+ * other value must be finite and in the field's range (a negative length is refused, not read as
+ * "from the positions").
  */
+
+/* How a constraint's stiffness is given; see above. */
+typedef enum drape_stiffness_model {
+    DRAPE_STIFFNESS_PBD = 0,  /* `stiffness`, k in [0, 1] */
+    DRAPE_STIFFNESS_XPBD = 1, /* `compliance` >= 0 */
+} drape_stiffness_model;
+
+/* The rest value that means "the current one, from the particles' positions": a value outside the
+ * range of every rest field (lengths are >= 0, angles in [-pi, pi], volumes > 0). */
+#define DRAPE_REST_FROM_POSITIONS (-FLT_MAX)
+
+/* Stiffness of one constraint or family of constraints (the builders take one per family). A
+ * zero-initialised one is PBD with k = 0; drape_stiffness_pbd and drape_stiffness_xpbd make one. */
+typedef struct drape_stiffness {
+    float stiffness;             /* PBD k in [0, 1]; 1 with XPBD */
+    float compliance;            /* XPBD, >= 0; 0 with PBD */
+    drape_stiffness_model model; /* which of the two is read */
+} drape_stiffness;
+
+/* {k, 0, DRAPE_STIFFNESS_PBD} and {1, compliance, DRAPE_STIFFNESS_XPBD}. */
+DRAPE_API drape_stiffness drape_stiffness_pbd(float k);
+DRAPE_API drape_stiffness drape_stiffness_xpbd(float compliance);
 
 typedef enum drape_distance_kind {
     DRAPE_DISTANCE_STRETCH = 0, /* structural springs of a cloth, links of a rope */
@@ -438,12 +482,14 @@ typedef enum drape_distance_kind {
 } drape_distance_kind;
 
 typedef struct drape_distance_def {
-    uint32_t a, b;            /* particle indices, a != b */
-    float rest_length;        /* m; < 0 takes the current distance between a and b; default -1 */
-    float stiffness;          /* PBD k in [0, 1]; default 1 */
-    float compliance;         /* m/N; < 0 selects PBD; default -1 */
-    drape_distance_kind kind; /* for statistics and stress display only; default stretch */
-    uint32_t cookie;          /* set by drape_default_distance_def(); a def without it is refused */
+    uint32_t a, b;               /* particle indices, a != b */
+    float rest_length;           /* m, >= 0; DRAPE_REST_FROM_POSITIONS (the default) takes the
+                                    current distance between a and b */
+    float stiffness;             /* PBD k in [0, 1]; default 1 */
+    float compliance;            /* m/N, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    drape_distance_kind kind;    /* for statistics and stress display only; default stretch */
+    uint32_t cookie; /* set by drape_default_distance_def(); a def without it is refused */
 } drape_distance_def;
 
 DRAPE_API drape_distance_def drape_default_distance_def(void);
@@ -457,11 +503,12 @@ typedef struct drape_dihedral_def {
     uint32_t edge0, edge1, wing0, wing1; /* four distinct particle indices */
     float rest_angle; /* rad in [-pi, pi]: the signed angle between the two triangle normals, 0 when
                          flat, positive when wing1 folds towards the front of the first triangle
-                         (the side from which edge0, edge1, wing0 run counter-clockwise); NaN (the
-                         default) takes the current angle */
+                         (the side from which edge0, edge1, wing0 run counter-clockwise);
+                         DRAPE_REST_FROM_POSITIONS (the default) takes the current angle */
     float stiffness;  /* PBD k in [0, 1]; default 1 */
-    float compliance; /* rad/(N m); < 0 selects PBD; default -1 */
-    uint32_t cookie;  /* set by drape_default_dihedral_def(); a def without it is refused */
+    float compliance; /* rad/(N m), >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_dihedral_def(); a def without it is refused */
 } drape_dihedral_def;
 
 DRAPE_API drape_dihedral_def drape_default_dihedral_def(void);
@@ -472,10 +519,11 @@ DRAPE_API drape_result drape_world_add_dihedral(drape_world *world, const drape_
  * grab, an inverse-kinematics target. Its rest length is 0. */
 typedef struct drape_attachment_def {
     uint32_t particle;
-    drape_vec3 target; /* m */
-    float stiffness;   /* PBD k in [0, 1]; default 1 */
-    float compliance;  /* m/N; < 0 selects PBD; default -1 */
-    uint32_t cookie;   /* set by drape_default_attachment_def(); a def without it is refused */
+    drape_vec3 target;           /* m */
+    float stiffness;             /* PBD k in [0, 1]; default 1 */
+    float compliance;            /* m/N, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_attachment_def(); a def without it is refused */
 } drape_attachment_def;
 
 DRAPE_API drape_attachment_def drape_default_attachment_def(void);
@@ -505,11 +553,12 @@ DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_a
  * DRAPE_MODE_PBD only, after the other constraints. */
 typedef struct drape_tether_def {
     uint32_t particle, anchor; /* particle indices, distinct; the anchor is usually pinned */
-    float max_length; /* m, at most 1e10; < 0 takes the current distance between particle and
-                         anchor; default -1 */
-    float stiffness;  /* PBD k in [0, 1]; default 1 */
-    float compliance; /* m/N; < 0 selects PBD; default -1 */
-    uint32_t cookie;  /* set by drape_default_tether_def(); a def without it is refused */
+    float max_length;          /* m, in [0, 1e10]; DRAPE_REST_FROM_POSITIONS (the default) takes the
+                                  current distance between particle and anchor */
+    float stiffness;           /* PBD k in [0, 1]; default 1 */
+    float compliance;          /* m/N, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_tether_def(); a def without it is refused */
 } drape_tether_def;
 
 DRAPE_API drape_tether_def drape_default_tether_def(void);
@@ -525,11 +574,12 @@ DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t
  * compliance 0 it keeps each tetrahedron's volume; XPBD compliance is in m^6/J (C is in m^3). */
 typedef struct drape_volume_def {
     uint32_t particles[4]; /* distinct particle indices */
-    float rest_volume; /* m^3, > 0; < 0 takes the current volume, which must then be positive (not
-                          inverted) and not degenerate; default -1 */
-    float stiffness;   /* PBD k in [0, 1]; default 1 */
-    float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
-    uint32_t cookie;   /* set by drape_default_volume_def(); a def without it is refused */
+    float rest_volume;     /* m^3, > 0; DRAPE_REST_FROM_POSITIONS (the default) takes the current
+                              volume, which must then be positive (not inverted) and not degenerate */
+    float stiffness;       /* PBD k in [0, 1]; default 1 */
+    float compliance;      /* m^6/J, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
+    uint32_t cookie; /* set by drape_default_volume_def(); a def without it is refused */
 } drape_volume_def;
 
 DRAPE_API drape_volume_def drape_default_volume_def(void);
@@ -603,7 +653,8 @@ DRAPE_API uint32_t drape_world_distance_count(const drape_world *world, drape_di
 
 /* Copies distance constraints first .. first + count - 1 (ids, in the order of creation; distances
  * are never removed, so their ids are 0 .. drape_world_constraint_count - 1) as defs: particles,
- * rest length (m, the one in force), stiffness, compliance and kind. What a viewer draws. Links
+ * rest length (m, the one in force), model, stiffness and compliance (the one the model does not
+ * read at its neutral value, so a def read back goes back in) and kind. What a viewer draws. Links
  * that broke (drape_world_set_distance_break) keep their ids and are copied too; they no longer
  * count in drape_world_constraint_count, and drape_world_get_constraint_colors gives UINT32_MAX. */
 DRAPE_API drape_result drape_world_get_distances(const drape_world *world, uint32_t first,
@@ -613,11 +664,11 @@ DRAPE_API drape_result drape_world_get_dihedrals(const drape_world *world, uint3
                                                  uint32_t count, drape_dihedral_def *out);
 
 /* Sets the stiffness of every constraint of `type` (for distances, of the kinds in `kinds`, a mask
- * of 1 << drape_distance_kind; ignored for the other types): PBD k in [0, 1] when compliance < 0,
- * else XPBD compliance (m/N, or rad/(N m) for dihedrals). Takes effect at the next step without
+ * of 1 << drape_distance_kind; ignored for the other types), PBD or XPBD as `stiffness.model` says
+ * (compliance in m/N, or rad/(N m) for dihedrals). Takes effect at the next step without
  * recolouring. */
 DRAPE_API drape_result drape_world_set_stiffness(drape_world *world, drape_constraint_type type,
-                                                 uint32_t kinds, float stiffness, float compliance);
+                                                 uint32_t kinds, drape_stiffness stiffness);
 
 /* Bytes of host memory the world holds: its arrays at their allocated sizes. */
 DRAPE_API uint64_t drape_world_host_bytes(const drape_world *world);
@@ -702,12 +753,6 @@ typedef enum drape_bending {
     DRAPE_BENDING_SKIP_ONE = 1, /* distance springs between particles two apart in rows/columns */
     DRAPE_BENDING_DIHEDRAL = 2, /* a dihedral constraint across every interior triangle edge */
 } drape_bending;
-
-/* Stiffness of one family of constraints; see "Constraints" for the meaning of the fields. */
-typedef struct drape_stiffness {
-    float stiffness;  /* PBD k in [0, 1] */
-    float compliance; /* < 0 selects PBD */
-} drape_stiffness;
 
 typedef struct drape_cloth_def {
     uint32_t nx, ny;                 /* particles along u and v, each >= 2; default 32 x 32 */
@@ -930,9 +975,11 @@ typedef struct drape_balloon_def {
     const uint32_t *triangles; /* 3 * triangle_count particle indices; copied */
     uint32_t triangle_count;   /* >= 4 */
     float pressure;    /* k_pressure in (0, 100]: the volume kept is pressure x V0; default 1 */
-    float rest_volume; /* V0, m^3, > 0; < 0 takes the current volume; default -1 */
+    float rest_volume; /* V0, m^3, > 0; DRAPE_REST_FROM_POSITIONS (the default) takes the current
+                          volume */
     float stiffness;   /* PBD k in [0, 1]; default 1 */
-    float compliance;  /* m^6/J; < 0 selects PBD; default -1 */
+    float compliance;  /* m^6/J, >= 0, XPBD; default 0 */
+    drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
 } drape_balloon_def;
 
 DRAPE_API drape_balloon_def drape_default_balloon_def(void);

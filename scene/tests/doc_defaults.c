@@ -29,7 +29,7 @@ static void boolean(const char *key, bool value, const char *sep)
 /* A stiffness family as the scene format writes it: {"stiffness": k} or {"compliance": c}. */
 static void stiffness(const char *key, drape_stiffness s, const char *sep)
 {
-    if (s.compliance >= 0.0f)
+    if (s.model == DRAPE_STIFFNESS_XPBD)
         printf("    \"%s\": {\"compliance\": %.7g}%s\n", key, (double)s.compliance, sep);
     else
         printf("    \"%s\": {\"stiffness\": %.7g}%s\n", key, (double)s.stiffness, sep);
@@ -61,7 +61,7 @@ int main(void)
     str("color_order", orders[w.color_order], ",");
     num("color_seed", (double)w.color_seed, ",");
     boolean("color_balance", w.color_balance, ",");
-    str("backend", backends[w.backend], "");
+    str("backend", backends[w.backend.type], "");
 
     const drape_particle_def p = drape_default_particle_def();
     printf("  },\n  \"Particles\": {\n");

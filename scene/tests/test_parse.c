@@ -37,6 +37,8 @@ static void bad_inputs(st_run *t)
         {"bad_version.json", "$.version: must be an integer in [1, 1], got 2"},
         {"missing_key.json", "$.colliders[0]: missing key 'end'"},
         {"both_stiffness.json", "$.distances[0]: give \"stiffness\" (PBD) or \"compliance\""},
+        {"both_stiffness_family.json",
+         "$.cloths[0].bend_stiffness: give \"stiffness\" (PBD) or \"compliance\" (XPBD), not both"},
         {"index_past_particles.json",
          "$.distances[0]: drape_world_add_distance: def->b = 5 is out of range (the world has 2"},
         {"dihedral_past_particles.json",

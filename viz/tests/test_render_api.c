@@ -40,7 +40,7 @@ static bool make_scene(scene *s, drape_backend backend)
 {
     memset(s, 0, sizeof *s);
     drape_world_def def = drape_default_world_def();
-    def.backend = backend;
+    def.backend.type = backend;
     def.log = quiet_log;
     if (drape_world_create(&def, &s->world) != DRAPE_OK)
         return false;

@@ -1652,4 +1652,25 @@ DR_FN dr_vec4 dr_vertex_normal(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const unsig
 /* A particle's position as a viewer draws it: xyz (m), w = 0 (the inverse mass dropped). */
 DR_FN dr_vec4 dr_render_position(dr_vec4 x) { return DR_V4(x.x, x.y, x.z, 0.0f); }
 
+#ifdef __OPENCL_VERSION__
+/* The arguments of every constraint kernel, in the order host/opencl/opencl_step.c sets them: the
+ * positions at the substep's start x, the displacements d, each constraint's particles idx and its
+ * rest value (rest_type: float, or a float4 target), its material, the multipliers lambda, 1 / h^2,
+ * the sag, and the colour's constraints [offset, offset + count). */
+#define DR_CONSTRAINT_ARGS(rest_type, rest)                                                        \
+    __global const float4 *x, __global float4 *d, __global const uint *idx,                        \
+        __global const rest_type *rest, __global const uint *material,                             \
+        __global const dr_material *materials, __global float *lambda, float inv_h2, float sag,    \
+        uint offset, uint count
+
+/* A one-constraint-per-work-item kernel's start: its constraint c and that one's material m; a
+ * work-item past the colour's end returns. */
+#define DR_CONSTRAINT_BEGIN(c, m)                                                                  \
+    const uint k_ = get_global_id(0);                                                              \
+    if (k_ >= count)                                                                               \
+        return;                                                                                    \
+    const uint c = offset + k_;                                                                    \
+    const dr_material m = materials[material[c]]
+#endif
+
 #endif /* DRAPE_SHARED_H */

@@ -11,17 +11,10 @@
  * host picks one by device type (host/opencl/opencl_step.c). */
 #include "drape_shared.h"
 
-__kernel void solve_distance(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                             __global const float *rest, __global const uint *material,
-                             __global const dr_material *materials, __global float *lambda,
-                             float inv_h2, float sag, uint offset, uint count)
+__kernel void solve_distance(DR_CONSTRAINT_ARGS(float, rest))
 {
-    uint k = get_global_id(0);
-    if (k >= count)
-        return;
-    uint c = offset + k;
+    DR_CONSTRAINT_BEGIN(c, m);
     uint2 ab = vload2(c, idx);
-    dr_material m = materials[material[c]];
     dr_solve_distance(x, d, ab.x, ab.y, rest[c], m.kprime, m.compliance, inv_h2, sag, &lambda[c]);
 }
 
@@ -66,11 +59,7 @@ __kernel void solve_distance(__global const float4 *x, __global float4 *d, __glo
     } while (0)
 
 /* Launched over ceil(count / 16) work-items; the colour's last, partial group goes one by one. */
-__kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
-                                 __global const uint *idx, __global const float *rest,
-                                 __global const uint *material,
-                                 __global const dr_material *materials, __global float *lambda,
-                                 float inv_h2, float sag, uint offset, uint count)
+__kernel void solve_distance_x16(DR_CONSTRAINT_ARGS(float, rest))
 {
     uint k = 16 * get_global_id(0);
     if (k >= count)
@@ -120,46 +109,24 @@ __kernel void solve_distance_x16(__global const float4 *x, __global float4 *d,
     DR_X16_SCATTER(d, ib, move_b, bx, by, bz, bw);
 }
 
-__kernel void solve_dihedral(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                             __global const float *rest, __global const uint *material,
-                             __global const dr_material *materials, __global float *lambda,
-                             float inv_h2, float sag, uint offset, uint count)
+__kernel void solve_dihedral(DR_CONSTRAINT_ARGS(float, rest))
 {
-    uint k = get_global_id(0);
-    if (k >= count)
-        return;
-    uint c = offset + k;
-    dr_material m = materials[material[c]];
+    DR_CONSTRAINT_BEGIN(c, m);
     dr_solve_dihedral(x, d, idx[4 * c], idx[4 * c + 1], idx[4 * c + 2], idx[4 * c + 3], rest[c],
                       m.kprime, m.compliance, inv_h2, &lambda[c]);
 }
 
-__kernel void solve_attachment(__global const float4 *x, __global float4 *d,
-                               __global const uint *idx, __global const float4 *target,
-                               __global const uint *material, __global const dr_material *materials,
-                               __global float *lambda, float inv_h2, float sag, uint offset,
-                               uint count)
+__kernel void solve_attachment(DR_CONSTRAINT_ARGS(float4, target))
 {
-    uint k = get_global_id(0);
-    if (k >= count)
-        return;
-    uint c = offset + k;
-    dr_material m = materials[material[c]];
+    DR_CONSTRAINT_BEGIN(c, m);
     dr_solve_attachment(x, d, idx[c], target[c], m.kprime, m.compliance, inv_h2, &lambda[c]);
 }
 
 /* Tethers: the distance kernel's arguments, max_length in rest. */
-__kernel void solve_tether(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                           __global const float *rest, __global const uint *material,
-                           __global const dr_material *materials, __global float *lambda,
-                           float inv_h2, float sag, uint offset, uint count)
+__kernel void solve_tether(DR_CONSTRAINT_ARGS(float, rest))
 {
-    uint k = get_global_id(0);
-    if (k >= count)
-        return;
-    uint c = offset + k;
+    DR_CONSTRAINT_BEGIN(c, m);
     uint2 ab = vload2(c, idx);
-    dr_material m = materials[material[c]];
     dr_solve_tether(x, d, ab.x, ab.y, rest[c], m.kprime, m.compliance, inv_h2, sag, &lambda[c]);
 }
 

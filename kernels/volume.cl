@@ -3,16 +3,9 @@
  * rest holds 6 V0 (m^3). */
 #include "drape_shared.h"
 
-__kernel void solve_volume(__global const float4 *x, __global float4 *d, __global const uint *idx,
-                           __global const float *rest, __global const uint *material,
-                           __global const dr_material *materials, __global float *lambda,
-                           float inv_h2, float sag, uint offset, uint count)
+__kernel void solve_volume(DR_CONSTRAINT_ARGS(float, rest))
 {
-    uint k = get_global_id(0);
-    if (k >= count)
-        return;
-    uint c = offset + k;
+    DR_CONSTRAINT_BEGIN(c, m);
     uint4 q = vload4(c, idx);
-    dr_material m = materials[material[c]];
     dr_solve_volume(x, d, q.x, q.y, q.z, q.w, rest[c], m.kprime, m.compliance, inv_h2, &lambda[c]);
 }

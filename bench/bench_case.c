@@ -104,7 +104,8 @@ static drape_result build_many(drape_world *w, uint32_t n, uint32_t cloths)
 
 static void fail(bench_result *out, const char *what, const case_log *log)
 {
-    snprintf(out->status, sizeof out->status, "%s%s%s", what, log->first[0] ? ": " : "",
+    /* Bounded so that the whole line fits status[200]: the reason first, then the log's start. */
+    snprintf(out->status, sizeof out->status, "%.120s%s%.70s", what, log->first[0] ? ": " : "",
              log->first);
     out->ok = false;
 }

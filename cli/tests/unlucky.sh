@@ -5,7 +5,8 @@
 #
 #   unlucky.sh DRAPE SCRATCH_DIR CASE
 #
-# CASE: fifo, full_disk, interrupt, memory_cpu, memory_opencl, blast_memory, json_memory.
+# CASE: fifo, full_disk, interrupt, memory_cpu, memory_opencl, driver_memory, blast_memory,
+# json_memory.
 # A case that needs what this machine lacks (an OpenCL device, root for a tmpfs) says so and
 # exits 77 (skipped) or falls back as noted. With DRAPE_TEST_SANITIZED=1 (an AddressSanitizer build,
 # which cannot start under an address-space limit) the memory cases run without prlimit where the
@@ -168,12 +169,23 @@ memory_cpu|memory_opencl)
     exit 77
   fi
   start=$(date +%s)
-  run 1 "16384 x 16384 cloth needs about [0-9]+ bytes .* more than the [0-9]+ bytes" \
+  # A driver that reserves more address space than the limit (NVIDIA's) cannot load under it: then
+  # the run must fail cleanly and say that the limit is why.
+  run 1 "16384 x 16384 cloth needs about [0-9]+ bytes .* more than the [0-9]+ bytes|could not load under this process's address-space limit of 4000000000 bytes" \
     $(limit 4000000000) "$drape" run "$scratch/largest.json" --backend "$backend" --steps 1
   took=$(( $(date +%s) - start ))
   [ $took -le 10 ] || fail "took $took s"
   cat "$scratch/err"
   echo "ok: refused in $took s"
+  ;;
+driver_memory)
+  # Too little address space for any OpenCL driver to load (the ICD loader then reports no
+  # platform): the message says that the limit may be why, with its bytes.
+  have_opencl || { echo "no OpenCL device: skipped"; exit 77; }
+  [ "${DRAPE_TEST_SANITIZED:-0}" = 1 ] && { echo "sanitizer build: no address-space limit, skipped"; exit 77; }
+  run 1 "no OpenCL platform found: .* could not load under this process's address-space limit of 60000000 bytes" \
+    prlimit --as=60000000 "$drape" run cloth-sphere --backend opencl --steps 1
+  cat "$scratch/err"
   ;;
 blast_memory)
   # Less and less address space for a run whose steps and summaries call CLBlast: every run ends

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define DR_CL_PLATFORM_NOT_FOUND_KHR (-1001)
 
@@ -124,6 +125,19 @@ static drape_result dr_cl_device_query(dr_cl_logger *logger, cl_platform_id plat
     return DRAPE_OK;
 }
 
+/* Some drivers (NVIDIA's) reserve tens of GiB of address space when they load, and the ICD loader
+ * skips a driver that fails to load: under `ulimit -v` "no platform" can mean "no room". */
+static void address_space_note(char *note, size_t size)
+{
+    struct rlimit limit;
+    note[0] = '\0';
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        snprintf(note, size,
+                 ", or a driver could not load under this process's address-space limit of %llu "
+                 "bytes (ulimit -v)",
+                 (unsigned long long)limit.rlim_cur);
+}
+
 drape_result dr_cl_device_list_create(dr_cl_logger *logger, dr_cl_device_list *out)
 {
     out->devices = NULL;
@@ -132,9 +146,12 @@ drape_result dr_cl_device_list_create(dr_cl_logger *logger, dr_cl_device_list *o
     cl_uint platform_count = 0;
     cl_int code = clGetPlatformIDs(0, NULL, &platform_count);
     if (code == DR_CL_PLATFORM_NOT_FOUND_KHR || (code == CL_SUCCESS && platform_count == 0)) {
+        char note[160];
+        address_space_note(note, sizeof note);
         dr_cl_logf(logger, DRAPE_LOG_ERROR,
                    "no OpenCL platform found: no OpenCL driver is installed or registered with "
-                   "the ICD loader (see /etc/OpenCL/vendors or OCL_ICD_VENDORS)");
+                   "the ICD loader (see /etc/OpenCL/vendors or OCL_ICD_VENDORS)%s",
+                   note);
         logger->last_cl_error = DR_CL_PLATFORM_NOT_FOUND_KHR;
         return DRAPE_ERROR_UNSUPPORTED;
     }

@@ -34,7 +34,7 @@ cmake --build "$scratch/cmake" >>"$scratch/cmake.log"
 # pkg-config, with the installed tree first on its path (the system's has cJSON's libcjson.pc).
 pc=$(find "$prefix" -name drape.pc)
 [ -n "$pc" ] || { echo "no drape.pc under $prefix"; exit 1; }
-export PKG_CONFIG_PATH="$(dirname "$pc")"
+export PKG_CONFIG_PATH="$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 pkg-config --exists --print-errors drape drape-scene
 [ "$(pkg-config --variable=prefix drape)" -ef "$prefix" ] || { echo "drape.pc is not the installed one"; exit 1; }
 [ "$(pkg-config --modversion drape)" = "$version" ] || { echo "drape.pc says $(pkg-config --modversion drape), not $version"; exit 1; }

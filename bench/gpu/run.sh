@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# One lease on a lent NVIDIA machine, in as few calls as possible: builds drape against NVIDIA's
+# OpenCL driver (that machine has no package registry, so the OpenCL loader, headers, CLBlast and
+# cJSON travel as .deb files in .device/, which git ignores, with gpu-opencl.sh, which unpacks them
+# outside / and registers NVIDIA's driver with the loader), then either runs
+# the whole test suite there (`test`) or the benchmarks (`bench`), and writes logs and results to
+# $OUT as MODE.tar.gz (the device tool brings that folder back; they go under bench/results/).
+#
+#   source .device/gpu-opencl.sh || exit 1; bash bench/gpu/run.sh test|bench|all
+#
+# The test mode runs every ctest test but format.check (no clang-format there) and fails when any
+# OpenCL test is skipped: a run on a GPU must execute the device tests, not skip them (the race
+# check, which needs Oclgrind rather than a GPU, excepted).
+set -uo pipefail
+mode=${1:-all}
+# The device tool brings back at most 8 files: the logs are written here and packed into one.
+out=/tmp/drape-gpu-$mode
+rm -rf "$out"; mkdir -p "$out"
+pack() { [[ -n ${OUT:-} ]] && tar czf "$OUT/$mode.tar.gz" -C "$out" .; }
+trap pack EXIT
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=$root/build-gpu
+jobs=$(nproc)
+cd "$root" || exit 1
+
+if [[ ! -x $build/bin/drape-bench ]]; then
+  t0=$(date +%s)
+  # Warnings are not errors here: the machine's compiler is newer than Debian 12's, which CI uses
+  # with -Werror; they are listed so that they can be fixed here.
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/build.log" 2>&1 &&
+    cmake --build "$build" -j"$jobs" >>"$out/build.log" 2>&1 ||
+    { tail -40 "$out/build.log"; echo "gpu: the build failed"; exit 1; }
+  echo "gpu: built in $(( $(date +%s) - t0 )) s, $(grep -c 'warning:' "$out/build.log") warnings"
+  grep -A3 'warning:' "$out/build.log" | head -40
+fi
+
+{
+  echo "# machine"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  lscpu | grep -E 'Model name|^CPU\(s\)'
+  "$build/bin/drape" devices
+} >"$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+
+run_tests() {
+  local t0=$(date +%s)
+  ctest --test-dir "$build" -j"$jobs" -E '^format\.check$' --timeout 300 --output-on-failure \
+    >"$out/ctest.log" 2>&1
+  local rc=$?
+  echo "gpu: ctest exit $rc in $(( $(date +%s) - t0 )) s"
+  grep -E 'tests passed|tests failed|Total Test time' "$out/ctest.log"
+  sed -n '/The following tests/,$p' "$out/ctest.log" | head -40
+  if grep -E '^\s*[0-9]+ - opencl\.' "$out/ctest.log" | grep -v race_check | grep -q 'Skipped'; then
+    echo "gpu: OpenCL tests were skipped on the GPU"; rc=1
+  fi
+  return $rc
+}
+
+run_bench() {
+  local b=$build/bin t0=$(date +%s)
+  # The cloth from 64² to 2048², 5 iterations × 1 substep, on the GPU; the CPU reference to 512².
+  "$b/drape-bench" --backends opencl --sizes 64,128,256,512,1024,2048 --iterations 5 --substeps 1 \
+    --target-ms 300 --repetitions 5 --json "$out/cloth.json" --csv "$out/cloth.csv" \
+    >"$out/cloth.txt" 2>&1
+  "$b/drape-bench" --backends cpu --sizes 64,128,256,512 --iterations 5 --substeps 1 \
+    --target-ms 300 --repetitions 3 --probe-mib 0 --csv "$out/cloth-cpu.csv" \
+    >"$out/cloth-cpu.txt" 2>&1
+  # Every kernel variant where all three apply, and the default scene's 4 substeps × 8 iterations.
+  "$b/drape-bench" --backends opencl --sizes 32,64,128 --iterations 5 --substeps 1,4 \
+    --kernels auto,per-constraint,fused --target-ms 300 --repetitions 5 --probe-mib 0 \
+    --csv "$out/kernels.csv" >"$out/kernels.txt" 2>&1
+  # A thousand 32² cloths in one world against one world at a time.
+  "$b/drape-bench" --scene many-cloths --count 1000 --backends opencl,cpu --target-ms 1000 \
+    --repetitions 3 --probe-mib 0 --csv "$out/many-cloths.csv" >"$out/many-cloths.txt" 2>&1
+  # Balls in a box: the CPU reference beside OpenCL to 64k, OpenCL alone at 1M.
+  "$b/drape-bench-particles" --sizes 5000,65536 --substeps 1 --iterations 4 \
+    --json "$out/particles.json" >"$out/particles.txt" 2>&1
+  "$b/drape-bench-particles" --sizes 262144,1048576 --substeps 1 --iterations 4 --no-cpu \
+    --json "$out/particles-1m.json" >>"$out/particles.txt" 2>&1
+  # A 256² self-colliding cloth folding onto itself (the cloth-fold scene, scaled).
+  sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
+    scenes/cloth-fold.json >/tmp/cloth-fold-256.json
+  "$b/drape" run /tmp/cloth-fold-256.json --backend opencl --steps 300 --json \
+    >"$out/cloth-fold-256.json" 2>&1
+  echo "gpu: benchmarks in $(( $(date +%s) - t0 )) s"
+  for f in cloth cloth-cpu kernels many-cloths particles; do
+    echo "== $f"; cat "$out/$f.txt"
+  done | cut -c1-200
+  grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
+}
+
+case $mode in
+  test) run_tests ;;
+  bench) run_bench ;;
+  all) run_tests; rc=$?; run_bench; exit $rc ;;
+  *) echo "usage: bench/gpu/run.sh test|bench|all" >&2; exit 2 ;;
+esac

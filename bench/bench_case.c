@@ -11,11 +11,16 @@
  *   2. warms up, stepping for warmup_ms (at least two steps), and estimates the time of a step;
  *   3. calibrates the steps of one repetition to target_ms (at least one);
  *   4. times `repetitions` repetitions with CLOCK_MONOTONIC around drape_world_step (which returns
- *      once the device has finished), resetting the profile before each, so that the per-phase
- *      time of each repetition is the device time of its OpenCL events (wall time on the CPU);
- *   5. reports medians over the repetitions, the residual after the last step, the colours, the
+ *      once the device has finished), with profiling off, so that the wall time is what a user
+ *      gets: no profiling event per command;
+ *   5. with a queue of K > 1, times as many repetitions of the same steps issued K at a time by
+ *      drape_world_step_n (the steps are queued back to back, one wait per call): the pipelined
+ *      rate;
+ *   6. turns profiling on and times shorter repetitions (a quarter of the steps, at least one) for
+ *      the per-phase device times of the OpenCL events (wall time on the CPU);
+ *   7. reports medians over the repetitions, the residual after the last step, the colours, the
  *      device memory in use and the OpenCL commands enqueued per step (launches, fills, the one
- *      read of the non-finite check).
+ *      read of the non-finite check; counted with profiling off).
  * The many-cloths scene (drape-bench --scene many-cloths) is the data-generation case: `cloths`
  * such cloths in one world, 1.25 m apart on a square grid, each starting 5 mm above its own patch
  * of one ground plane (no sphere: the contact pass tests every particle against every collider, so
@@ -110,22 +115,73 @@ static void fail(bench_result *out, const char *what, const case_log *log)
     out->ok = false;
 }
 
-/* Steps `steps` times; false (and out->status) on failure. */
-static bool step_n(drape_world *w, int steps, bench_result *out, const case_log *log)
+/* Steps `steps` times, `queue` steps per call (drape_world_step_n) when queue > 1; false (and
+ * out->status) on failure. */
+static bool step_n(drape_world *w, int steps, uint32_t queue, bench_result *out,
+                   const case_log *log)
 {
-    for (int i = 0; i < steps; ++i)
-        if (drape_world_step(w) != DRAPE_OK) {
+    for (int i = 0; i < steps;) {
+        const uint32_t k = queue > 1 && (uint32_t)(steps - i) >= queue ? queue : 1u;
+        if ((k > 1 ? drape_world_step_n(w, k) : drape_world_step(w)) != DRAPE_OK) {
             fail(out, "step failed", log);
             return false;
         }
+        i += (int)k;
+    }
+    return true;
+}
+
+/* Switches the world's profiling events on or off (drape_world_def.profiling). */
+static bool set_profiling(drape_world *w, bool on, bench_result *out, const case_log *log)
+{
+    drape_world_def def = drape_world_get_def(w);
+    def.profiling = on;
+    if (drape_world_set_def(w, &def) != DRAPE_OK) {
+        fail(out, "drape_world_set_def (profiling) failed", log);
+        return false;
+    }
+    return true;
+}
+
+/* One timed pass: `reps` repetitions of `steps` steps, `queue` per call; wall ms per step into
+ * wall[], and, with `phase`, the per-phase times per step of the profile into phase[0..4][];
+ * without, one step per call, the commands enqueued per step into out->launches_per_step. */
+static bool timed_pass(drape_world *w, int reps, int steps, uint32_t queue, double *wall,
+                       double (*phase)[BENCH_MAX_REPS], bench_result *out, const case_log *log)
+{
+    for (int r = 0; r < reps; ++r) {
+        drape_world_reset_profile(w);
+        const double t0 = bench_now_ms();
+        if (!step_n(w, steps, queue, out, log))
+            return false;
+        const double t1 = bench_now_ms();
+        drape_profile prof;
+        if (drape_world_get_profile(w, &prof) != DRAPE_OK) {
+            fail(out, "drape_world_get_profile failed", log);
+            return false;
+        }
+        const double k = 1.0 / steps;
+        wall[r] = (t1 - t0) * k;
+        out->device_bytes = prof.device_bytes;
+        if (!phase) { /* the commands of one step per call */
+            if (queue <= 1)
+                out->launches_per_step = (double)prof.launches * k;
+            continue;
+        }
+        phase[0][r] = prof.predict_ms * k;
+        phase[1][r] = prof.collide_ms * k;
+        phase[2][r] = prof.project_ms * k;
+        phase[3][r] = prof.update_ms * k;
+        phase[4][r] = phase[0][r] + phase[1][r] + phase[2][r] + phase[3][r];
+    }
     return true;
 }
 
 static void measure(drape_world *w, const bench_case_def *def, bench_result *out, case_log *log)
 {
-    /* 1. setup ends with the first step */
+    /* 1. setup ends with the first step (profiling is off until the profiled pass) */
     double t0 = bench_now_ms();
-    if (!step_n(w, 1, out, log))
+    if (!step_n(w, 1, 1, out, log))
         return;
     out->setup_ms += bench_now_ms() - t0;
 
@@ -133,7 +189,7 @@ static void measure(drape_world *w, const bench_case_def *def, bench_result *out
     int warm = 0;
     double start = bench_now_ms(), elapsed = 0.0;
     while (warm < 2 || elapsed < def->warmup_ms) {
-        if (!step_n(w, 1, out, log))
+        if (!step_n(w, 1, 1, out, log))
             return;
         ++warm;
         elapsed = bench_now_ms() - start;
@@ -145,38 +201,31 @@ static void measure(drape_world *w, const bench_case_def *def, bench_result *out
     double steps = per_step > 0.0 ? def->target_ms / per_step : 1.0;
     out->steps_per_rep = steps < 1.0 ? 1 : steps > 1e6 ? 1000000 : (int)(steps + 0.5);
 
-    /* 4. repetitions */
+    /* 4. repetitions, one step per call; 5. the same, `queue` steps per call */
     const int reps = def->repetitions < BENCH_MAX_REPS ? def->repetitions : BENCH_MAX_REPS;
     static double wall[BENCH_MAX_REPS], phase[5][BENCH_MAX_REPS];
-    for (int r = 0; r < reps; ++r) {
-        drape_world_reset_profile(w);
-        t0 = bench_now_ms();
-        if (!step_n(w, out->steps_per_rep, out, log))
-            return;
-        const double t1 = bench_now_ms();
-        drape_profile prof;
-        if (drape_world_get_profile(w, &prof) != DRAPE_OK) {
-            fail(out, "drape_world_get_profile failed", log);
-            return;
-        }
-        const double k = 1.0 / out->steps_per_rep;
-        wall[r] = (t1 - t0) * k;
-        phase[0][r] = prof.predict_ms * k;
-        phase[1][r] = prof.collide_ms * k;
-        phase[2][r] = prof.project_ms * k;
-        phase[3][r] = prof.update_ms * k;
-        phase[4][r] = phase[0][r] + phase[1][r] + phase[2][r] + phase[3][r];
-        out->device_bytes = prof.device_bytes;
-        out->launches_per_step = (double)prof.launches * k;
-    }
+    if (!timed_pass(w, reps, out->steps_per_rep, 1, wall, NULL, out, log))
+        return;
     out->wall_ms = bench_summarize(wall, (size_t)reps);
+    if (def->queue > 1) {
+        if (!timed_pass(w, reps, out->steps_per_rep, def->queue, wall, NULL, out, log))
+            return;
+        out->queued_ms = bench_summarize(wall, (size_t)reps);
+    }
+
+    /* 6. the profiled pass */
+    out->profiled_steps = (out->steps_per_rep + 3) / 4;
+    if (!set_profiling(w, true, out, log) ||
+        !timed_pass(w, reps, out->profiled_steps, 1, wall, phase, out, log))
+        return;
+    out->profiled_ms = bench_median(wall, (size_t)reps);
     out->predict_ms = bench_median(phase[0], (size_t)reps);
     out->collide_ms = bench_median(phase[1], (size_t)reps);
     out->project_ms = bench_median(phase[2], (size_t)reps);
     out->update_ms = bench_median(phase[3], (size_t)reps);
     out->device_ms = bench_median(phase[4], (size_t)reps);
 
-    /* 5. state after the last step */
+    /* 7. state after the last step */
     drape_diagnostics diag;
     if (drape_world_get_diagnostics(w, &diag) != DRAPE_OK) {
         fail(out, "drape_world_get_diagnostics failed", log);
@@ -193,6 +242,8 @@ static void derive(const bench_case_def *def, bench_result *out)
     out->projections_per_step = (double)out->constraints * def->iterations * def->substeps;
     if (out->wall_ms.median > 0.0)
         out->projections_per_s = out->projections_per_step / (out->wall_ms.median * 1e-3);
+    if (out->queued_ms.median > 0.0)
+        out->queued_projections_per_s = out->projections_per_step / (out->queued_ms.median * 1e-3);
     out->project_bytes_per_step =
         bench_project_bytes(out->constraints, out->particles, def->iterations, def->substeps);
     if (out->project_ms > 0.0) {
@@ -249,7 +300,7 @@ void bench_case_run(const bench_case_def *def, bench_result *out)
             w = NULL;
         }
     }
-    wdef.profiling = true; /* the per-phase device times */
+    wdef.profiling = false; /* the timed passes; the profiled pass turns it on (measure) */
     wdef.distance_kernel = def->kernel;
     if (!w || drape_world_set_def(w, &wdef) != DRAPE_OK) {
         fail(out, "scene creation failed", &log);

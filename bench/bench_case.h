@@ -20,6 +20,8 @@ typedef struct bench_case_def {
     uint64_t memory_available; /* bytes of device (OpenCL) or host (CPU) memory; 0: unknown */
     uint32_t cloths; /* 0: the cloth on a sphere; N >= 1: the many-cloths scene, N cloths */
     drape_distance_kernel kernel; /* OpenCL: the projection kernel asked for; default AUTO */
+    uint32_t queue; /* steps queued per call of the pipelined pass (drape_world_step_n); <= 1:
+                       none */
 } bench_case_def;
 
 typedef struct bench_result {
@@ -35,7 +37,8 @@ typedef struct bench_result {
     uint32_t colors;
     double setup_ms; /* world creation, cloth, colouring and the first step (upload, build) */
     int warmup_steps, steps_per_rep;
-    bench_summary wall_ms; /* wall ms per step over the repetitions */
+    bench_summary wall_ms; /* wall ms per step over the repetitions, profiling off, one step per
+                              call (drape_world_step) */
     double device_ms;      /* median of predict + collide + project + update */
     double predict_ms, collide_ms, project_ms, update_ms; /* medians per step */
     double launches_per_step;         /* OpenCL commands enqueued per step; 0 on the CPU */
@@ -54,6 +57,12 @@ typedef struct bench_result {
     /* many-cloths, the world of `cloths` cloths: the one-cloth world of the same backend and run,
      * its ms and launches per step, and its ms times `cloths` over this case's; 0: none */
     double one_cloth_ms, one_cloth_launches, batch_speedup;
+    /* the pipelined pass: def.queue steps per drape_world_step_n call, no host wait between them;
+     * wall ms per step over the repetitions and projections per wall second; 0: not run */
+    bench_summary queued_ms;
+    double queued_projections_per_s;
+    double profiled_ms; /* wall ms per step of the profiled pass (events on), for its overhead */
+    int profiled_steps; /* steps per repetition of the profiled pass */
 } bench_result;
 
 /* Runs one case into *out (never fails the run: out->ok and out->status tell). */

@@ -69,6 +69,7 @@ static void set_quick(bench_options *o)
     o->repetitions = 3;
     o->warmup_ms = 10.0;
     o->probe_mib = 16;
+    o->queue = 4;
 }
 
 static void set_defaults(bench_options *o)
@@ -88,6 +89,7 @@ static void set_defaults(bench_options *o)
     o->probe_mib = 256;
     o->kernel_count = 1;
     o->kernels[0] = DRAPE_DISTANCE_KERNEL_AUTO;
+    o->queue = 1;
 }
 
 /* Parses "lanes16,fused" into kernel variants by their drape_distance_kernel_name. */
@@ -137,7 +139,7 @@ typedef struct parse_state {
     bench_options *o;
     bool many, version;
     uint32_t count; /* --count; 0: not given */
-    number_option target_ms, repetitions, warmup_ms, probe_mib, cloths;
+    number_option target_ms, repetitions, warmup_ms, probe_mib, cloths, queue;
 } parse_state;
 
 static bool apply_sizes(const char *value, void *user)
@@ -239,7 +241,7 @@ static bool apply_quick(const char *value, void *user)
     return true;
 }
 
-enum { OPTION_COUNT = 17 };
+enum { OPTION_COUNT = 18 };
 
 static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
 {
@@ -249,6 +251,7 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
     p->warmup_ms = (number_option){0, 3600000, .as_double = &o->warmup_ms};
     p->probe_mib = (number_option){0, 65536, .as_u32 = &o->probe_mib};
     p->cloths = (number_option){1, 1000000, .as_u32 = &p->count};
+    p->queue = (number_option){1, 100000, .as_u32 = &o->queue};
     const cmdline_option options[OPTION_COUNT] = {
         CMDLINE_APPLY("--sizes", "LIST",
                       "cloth sizes n (n x n particles); default 64,128,256,512,1024", apply_sizes,
@@ -274,7 +277,8 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
                       apply_number, &p->probe_mib),
         CMDLINE_APPLY("--quick", NULL,
                       "a small sweep for the test suite (well under 60 s): sizes 32,64,\n"
-                      "5 iterations, 1 substep, 3 short repetitions, 16 MiB probe",
+                      "5 iterations, 1 substep, 3 short repetitions, 16 MiB probe,\n"
+                      "queue 4",
                       apply_quick, p),
         CMDLINE_APPLY("--scene", "NAME",
                       "cloth (default): one cloth dropped on a sphere; many-cloths:\n"
@@ -288,6 +292,11 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
                       "OpenCL projection kernels, each a case: auto, per-constraint,\n"
                       "lanes16, fused (docs/opencl-variants.md); default auto",
                       apply_kernels, p),
+        CMDLINE_APPLY("--queue", "K",
+                      "also time K steps per drape_world_step_n call (queued back to\n"
+                      "back, one host wait per call): the pipelined rate beside the\n"
+                      "one-step rate; default 1 (not run)",
+                      apply_number, &p->queue),
         CMDLINE_VALUE("--json", "FILE", "write one record per case (and the probes) as JSON",
                       &o->json_path),
         CMDLINE_VALUE("--csv", "FILE", "write one row per case as CSV", &o->csv_path),

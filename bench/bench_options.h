@@ -27,6 +27,7 @@ typedef struct bench_options {
     drape_distance_kernel kernels[BENCH_MAX_LIST]; /* OpenCL kernel variants (--kernels); AUTO */
     int kernel_count;
     uint32_t cloths; /* --scene many-cloths: cloths per world (--count); 0: the cloth on a sphere */
+    uint32_t queue;  /* --queue: steps per drape_world_step_n call of the pipelined pass; 1: none */
     bool sizes_set, iterations_set, substeps_set; /* given on the command line */
     const char *json_path, *csv_path;             /* NULL: not written */
 } bench_options;

@@ -14,10 +14,11 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
 {
     if (header) {
         fprintf(f,
-                "%-12s %-14s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s\n",
+                "%-12s %-14s %5s %3s %3s %9s %3s %10s %6s %28s %9s %7s %6s %8s %9s %8s %8s %6s "
+                "%10s %9s\n",
                 "backend", "kernel", "size", "it", "ss", "constr.", "col", "wall ms", "spread",
                 "device ms pre/col/proj/upd", "Mproj/s", "GB/s", "%copy", "speedup", "residual",
-                "dev MiB", "launches", "cloths");
+                "dev MiB", "launches", "cloths", "queued ms", "prof. ms");
         return;
     }
     char backend[13]; /* "opencl#" and the selector, cut to the column */
@@ -36,14 +37,17 @@ void bench_print_row(FILE *f, const bench_result *r, bool header)
         snprintf(copy, sizeof copy, "%.0f%%", 100.0 * r->copy_fraction);
     if (r->speedup > 0.0)
         snprintf(speedup, sizeof speedup, "%.2fx", r->speedup);
+    char queued[24] = "-";
+    if (r->queued_ms.median > 0.0)
+        snprintf(queued, sizeof queued, "%.3f/%u", r->queued_ms.median, r->def.queue);
     fprintf(f,
             "%-12s %-14s %5u %3d %3d %9llu %3u %10.3f %5.1f%% %28s %9.1f %7.2f %6s %8s %9.2e %8.1f "
-            "%8.1f %6u\n",
+            "%8.1f %6u %10s %9.3f\n",
             backend, r->kernel, r->def.size, r->def.iterations, r->def.substeps,
             (unsigned long long)r->constraints, r->colors, r->wall_ms.median,
             100.0 * r->wall_ms.spread, phases, r->projections_per_s * 1e-6, r->effective_gbs, copy,
             speedup, r->residual, (double)r->device_bytes / (1 << 20), r->launches_per_step,
-            r->def.cloths ? r->def.cloths : 1);
+            r->def.cloths ? r->def.cloths : 1, queued, r->profiled_ms);
 }
 
 void bench_print_table(FILE *f, const bench_run *run)
@@ -67,15 +71,19 @@ void bench_print_table(FILE *f, const bench_run *run)
         else
             fprintf(f, "copy probe opencl#%s: not measured: %s\n", p->selector, p->error);
     }
-    fprintf(f,
-            "\nwall ms: median ms per step over the repetitions, spread (max - min) / median;\n"
-            "device ms: per-phase time per step (OpenCL events; wall time on the CPU);\n"
-            "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
-            "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
-            "second of project-phase time; %%copy: that as a share of the copy probe;\n"
-            "launches: OpenCL commands enqueued per step (kernels, fills, reads); cloths: in the\n"
-            "world (many-cloths scene).\n\n",
-            BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS);
+    fprintf(
+        f,
+        "\nwall ms: median ms per step over the repetitions, one step per call, profiling off;\n"
+        "spread (max - min) / median; queued ms: the same with K steps per\n"
+        "drape_world_step_n call (--queue K), shown as ms/K; prof. ms: wall ms per step of\n"
+        "the profiled pass (an event per command), which gives the device ms: per-phase\n"
+        "time per step (OpenCL events; wall time on the CPU);\n"
+        "Mproj/s: constraints x iterations x substeps per wall second; GB/s: the project\n"
+        "phase's bytes (%u B per distance projection, %u B per particle per contact pass) per\n"
+        "second of project-phase time; %%copy: that as a share of the copy probe;\n"
+        "launches: OpenCL commands enqueued per step (kernels, fills, reads); cloths: in the\n"
+        "world (many-cloths scene).\n\n",
+        BENCH_BYTES_PER_DISTANCE, BENCH_BYTES_PER_CONTACT_PASS);
     bench_print_row(f, NULL, true);
     for (size_t i = 0; i < run->result_count; ++i)
         bench_print_row(f, &run->results[i], false);
@@ -116,14 +124,15 @@ bool bench_write_csv(const char *path, const bench_run *run)
         fprintf(stderr, "drape-bench: cannot write %s\n", path);
         return false;
     }
-    fprintf(
-        f,
-        "backend,device_selector,device,size,particles,constraints,colors,iterations,"
-        "substeps,status,steps_per_rep,repetitions,ms_per_step,ms_per_step_min,"
-        "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
-        "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
-        "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
-        "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup,kernel\n");
+    fprintf(f,
+            "backend,device_selector,device,size,particles,constraints,colors,iterations,"
+            "substeps,status,steps_per_rep,repetitions,ms_per_step,ms_per_step_min,"
+            "ms_per_step_max,spread,device_ms_per_step,predict_ms,collide_ms,project_ms,"
+            "update_ms,projections_per_step,projections_per_s,project_projections_per_s,"
+            "project_bytes_per_step,effective_gbs,copy_gbs,copy_fraction,speedup,residual_m,"
+            "simulated_s,device_bytes,setup_ms,load,launches_per_step,cloths,batch_speedup,kernel,"
+            "queue,queued_ms_per_step,queued_ms_per_step_min,queued_ms_per_step_max,"
+            "queued_projections_per_s,profiled_ms_per_step,profiled_steps\n");
     for (size_t i = 0; i < run->result_count; ++i) {
         const bench_result *r = &run->results[i];
         fprintf(f, "%s,", r->backend);
@@ -144,7 +153,9 @@ bool bench_write_csv(const char *path, const bench_run *run)
                 (unsigned long long)r->device_bytes, r->setup_ms, r->load, r->launches_per_step,
                 r->def.cloths ? r->def.cloths : 1, r->batch_speedup);
         csv_text(f, r->kernel);
-        fputc('\n', f);
+        fprintf(f, ",%u,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n", r->def.queue > 1 ? r->def.queue : 1,
+                r->queued_ms.median, r->queued_ms.min, r->queued_ms.max,
+                r->queued_projections_per_s, r->profiled_ms, r->profiled_steps);
     }
     bool ok = !ferror(f);
     ok = fclose(f) == 0 && ok;
@@ -250,6 +261,11 @@ static void json_case(FILE *f, const bench_result *r)
         {"load_average", r->load, false},
         {"launches_per_step", r->launches_per_step, false},
         {"batch_speedup", r->batch_speedup, true},
+        {"queued_ms_per_step", r->queued_ms.median, true},
+        {"queued_ms_per_step_min", r->queued_ms.min, true},
+        {"queued_ms_per_step_max", r->queued_ms.max, true},
+        {"queued_projections_per_s", r->queued_projections_per_s, true},
+        {"profiled_ms_per_step", r->profiled_ms, true},
     };
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; ++i) {
         json_key(f, in, numbers[i].key);
@@ -257,6 +273,10 @@ static void json_case(FILE *f, const bench_result *r)
     }
     json_key(f, in, "device_bytes");
     fprintf(f, "%llu", (unsigned long long)r->device_bytes);
+    json_key(f, in, "queue");
+    fprintf(f, "%u", r->def.queue > 1 ? r->def.queue : 1);
+    json_key(f, in, "profiled_steps");
+    fprintf(f, "%d", r->profiled_steps);
     fputs("\n    }", f);
 }
 
@@ -339,10 +359,10 @@ bool bench_write_json(const char *path, const bench_run *run)
             "  \"model\": {\"bytes_per_distance_projection\": %u, "
             "\"bytes_per_particle_contact_pass\": %u},\n"
             "  \"settings\": {\"quick\": %s, \"target_ms\": %.6g, \"warmup_ms\": %.6g, "
-            "\"repetitions\": %d, \"probe_mib\": %u},\n",
+            "\"repetitions\": %d, \"probe_mib\": %u, \"queue\": %u},\n",
             o->cloths ? "many cloths over a plane" : "cloth on a sphere", BENCH_BYTES_PER_DISTANCE,
             BENCH_BYTES_PER_CONTACT_PASS, o->quick ? "true" : "false", o->target_ms, o->warmup_ms,
-            o->repetitions, o->probe_mib);
+            o->repetitions, o->probe_mib, o->queue);
     json_machine(f, &run->machine);
     fputs(",\n", f);
     json_probes(f, run);

@@ -16,7 +16,9 @@ import sys
 REQUIRED = ["backend", "device", "size", "iterations", "substeps", "status", "ok", "constraints",
             "colors", "ms_per_step", "device_ms_per_step", "predict_ms", "collide_ms", "project_ms",
             "update_ms", "projections_per_s", "effective_gbs", "copy_fraction", "speedup",
-            "residual_m", "device_bytes", "spread", "launches_per_step", "kernel", "cloths"]
+            "residual_m", "device_bytes", "spread", "launches_per_step", "kernel", "cloths", "queue",
+            "queued_ms_per_step", "queued_projections_per_s", "profiled_ms_per_step",
+            "profiled_steps"]
 
 
 def fail(message):
@@ -48,7 +50,9 @@ def main():
         if missing:
             fail("a case lacks %s" % ", ".join(missing))
         if case["ok"]:
-            for key in ("ms_per_step", "projections_per_s", "constraints", "colors"):
+            for key in ("ms_per_step", "projections_per_s", "constraints", "colors",
+                        "queued_ms_per_step", "queued_projections_per_s", "profiled_ms_per_step",
+                        "profiled_steps"):
                 if not isinstance(case[key], (int, float)) or case[key] <= 0:
                     fail("%s %d: %s is %r" % (case["backend"], case["size"], key, case[key]))
             if case["speedup"] is None:
@@ -62,7 +66,7 @@ def main():
         rows = list(csv.DictReader(f))
     if len(rows) != len(cases):
         fail("%d CSV rows for %d JSON cases" % (len(rows), len(cases)))
-    if any("ms_per_step" not in row or "speedup" not in row for row in rows):
+    if any(k not in row for row in rows for k in ("ms_per_step", "speedup", "queued_ms_per_step")):
         fail("CSV columns missing")
     print("bench.quick: %d cases, JSON and CSV parse" % len(cases))
 

@@ -171,6 +171,7 @@ int main(int argc, char **argv)
                                 .repetitions = options.repetitions,
                                 .cloths = l == 0 ? options.cloths : 1,
                                 .kernel = b < 0 ? DRAPE_DISTANCE_KERNEL_AUTO : options.kernels[k],
+                                .queue = options.queue,
                             };
                             const drape_device_info *info =
                                 b < 0 ? NULL : resolve(&run.machine, def.device);

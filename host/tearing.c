@@ -16,9 +16,10 @@
  * triangles (drape_world_set_triangles) on the far side of the plane take the copy too, so the tear
  * opens where it is drawn (dr_render_split); dihedrals and aerodynamic triangles keep theirs.
  *
- * On the OpenCL backend the device measures the breakable links first (kernels/tear.cl, against
- * their limits less DR_TEAR_WATCH_SLACK, so that it never misses one the exact check would break)
- * and the positions are read back only when one may be past its limit.
+ * On the OpenCL backend the device measures the breakable links at the end of the step
+ * (kernels/tear.cl, against their limits less DR_TEAR_WATCH_SLACK, so that it never misses one the
+ * exact check would break), its answer comes back in the step's one read with the non-finite check,
+ * and the positions are read back only when a link may be past its limit.
  */
 #include "world_internal.h"
 
@@ -41,7 +42,13 @@ typedef struct dr_tear {
     drape_tear_stats stats;
     uint64_t version;          /* raised whenever a limit, a link's particles or its life change */
     struct dr_tear_cl *device; /* the check on the OpenCL device (tear_opencl.c); NULL until used */
+    int watch;                 /* the device's check of the last step: WATCH_* */
 } dr_tear;
+
+/* dr_tear.watch: none (check every link on the host), enqueued and not read back yet (the same),
+ * or read back: no link near its limit (nothing to do) or one may be past it (check on the host).
+ */
+enum { WATCH_NONE, WATCH_PENDING, WATCH_QUIET, WATCH_MAYBE };
 
 void dr_tear_destroy(drape_world *w)
 {
@@ -241,19 +248,39 @@ uint32_t dr_tear_watch(const drape_world *w, uint32_t *pairs, float *threshold)
     return n;
 }
 
+#if DRAPE_HAVE_OPENCL
+drape_result dr_tear_device_watch(drape_world *w, struct _cl_mem *x, struct _cl_mem *check,
+                                  uint32_t slot, bool *enqueued)
+{
+    dr_tear *t = w->tear;
+    *enqueued = false;
+    if (!t)
+        return DRAPE_OK;
+    t->watch = WATCH_NONE;
+    if (t->breakable == 0)
+        return DRAPE_OK;
+    DR_TRY(dr_tear_cl_enqueue(w, &t->device, t->version, x, check, slot, enqueued));
+    t->watch = *enqueued ? WATCH_PENDING : WATCH_QUIET; /* no live breakable link: nothing to do */
+    return DRAPE_OK;
+}
+
+void dr_tear_device_result(drape_world *w, uint32_t flagged)
+{
+    dr_tear *t = w->tear;
+    if (t && t->watch == WATCH_PENDING)
+        t->watch = flagged == DR_NO_PARTICLE ? WATCH_QUIET : WATCH_MAYBE;
+}
+#endif
+
 drape_result dr_tear_after_step(drape_world *w)
 {
     dr_tear *t = w->tear;
     if (!t || t->breakable == 0)
         return DRAPE_OK;
-#if DRAPE_HAVE_OPENCL
-    if (w->cl && !w->stale) { /* the device measures the links first: read back only if needed */
-        bool maybe = true;
-        DR_TRY(dr_tear_cl_check(w, &t->device, t->version, &maybe));
-        if (!maybe)
-            return DRAPE_OK;
-    }
-#endif
+    const int watch = t->watch; /* the device measured the links first: read back only if needed */
+    t->watch = WATCH_NONE;
+    if (watch == WATCH_QUIET)
+        return DRAPE_OK;
     drape_result r = dr_world_pull(w);
     if (r != DRAPE_OK)
         return r;

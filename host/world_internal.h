@@ -331,10 +331,22 @@ void dr_render_split(drape_world *w, uint32_t v, uint32_t copy, dr_vec4 e);
  * flags them into threshold (m; both may be NULL); returns their count. */
 uint32_t dr_tear_watch(const drape_world *w, uint32_t *pairs, float *threshold);
 struct dr_tear_cl;
-/* Measures every breakable link where the device's positions are: *maybe is false when none can be
- * past its limit (the host then reads nothing back). Uploads the links when `version` changed. */
-drape_result dr_tear_cl_check(drape_world *w, struct dr_tear_cl **state, uint64_t version,
-                              bool *maybe);
+struct _cl_mem;
+/* Enqueues the measure of every breakable link at the device's positions x: the lowest index of a
+ * link that may be past its limit goes into check[slot] by atomic minimum (DR_NO_PARTICLE stays:
+ * none), so that the step's one read brings it back with the non-finite check. *enqueued is false
+ * when there is no live breakable link (nothing enqueued). Uploads the links when `version`
+ * changed. */
+drape_result dr_tear_cl_enqueue(drape_world *w, struct dr_tear_cl **state, uint64_t version,
+                                struct _cl_mem *x, struct _cl_mem *check, uint32_t slot,
+                                bool *enqueued);
+/* tearing.c's side of that check, called by dr_opencl_step: the watch is enqueued before the
+ * step's read (*enqueued: check[slot] is to be read), and the slot's value given back after it.
+ * Without a watch, or when the read never came, dr_tear_after_step reads the positions back and
+ * checks every link on the host. */
+drape_result dr_tear_device_watch(drape_world *w, struct _cl_mem *x, struct _cl_mem *check,
+                                  uint32_t slot, bool *enqueued);
+void dr_tear_device_result(drape_world *w, uint32_t flagged);
 void dr_tear_cl_destroy(drape_world *w, struct dr_tear_cl *state);
 
 /* ---- tet_mesh.c ---- */

@@ -262,6 +262,7 @@ typedef struct dr_cl_context {
                             profiling markers */
     uint64_t read_bytes; /* bytes read back by dr_cl_buffer_read */
     dr_cl_profile profile;
+    uint64_t reads; /* reads by dr_cl_buffer_read (each waits for the device) */
 
     /* CLBlast reductions (dr_cl_blast.c) */
     cl_mem ones; /* 1.0f repeated, the default weights */

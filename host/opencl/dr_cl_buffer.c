@@ -112,6 +112,7 @@ drape_result dr_cl_buffer_read(dr_cl_context *ctx, cl_mem buffer, size_t offset,
     if (bytes == 0)
         return DRAPE_OK;
     ctx->enqueued++;
+    ctx->reads++;
     ctx->read_bytes += bytes;
     DR_CL_CHECK(&ctx->logger, clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, offset, bytes, dst,
                                                   0, NULL, NULL));

@@ -9,8 +9,9 @@
  *
  * Launches per substep: predict (2, or 4 + 2 CLBlast calls with damping, or the spring forces),
  * collide (1), project (iterations x (colours of every type + 1), plus a multiplier fill per XPBD
- * set; or 1, solve_fused, for small cloths), update (1). After the step, one read of three
- * integers: the non-finite check, which is also the step's only wait for the device.
+ * set; or 1, solve_fused, for small cloths), update (1). After the step, with breakable links, the
+ * tearing watch (1, tear_opencl.c); then one read of three integers, four with the watch: the
+ * non-finite check and the watch's answer, which is also the step's only wait for the device.
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per
@@ -111,7 +112,7 @@ struct dr_opencl {
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
     cl_mem inflate;   /* per particle: what its radius adds to the collision margin (m) */
     cl_mem scratch;   /* diagnostics: one double (float without fp64) per particle or distance */
-    cl_mem nonfinite; /* DR_NONFINITE_PHASES uints: the step's non-finite check */
+    cl_mem nonfinite; /* CHECK_SLOTS uints: the step's non-finite check, then the tearing watch */
     size_t scratch_bytes;
     uint32_t collider_count;
     cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -130,10 +131,16 @@ struct dr_opencl {
     unsigned blast_ready;       /* BLAST_* routines that have run once (and so are compiled) */
     uint64_t enqueued_at_reset; /* ctx->enqueued when the profile was last reset */
     uint64_t read_at_reset;     /* ctx->read_bytes then */
+    uint64_t reads_at_reset;    /* ctx->reads then */
     dr_cl_particles *pc;        /* contacts between particles (host/opencl/opencl_particles.c) */
     bool particles_on; /* the world has contacts between particles (as of the last step): their
                           passes run between the colours' launches, so it is never fused */
 };
+
+/* The uints of the step's check buffer, read back in one read at the end of a step: the
+ * non-finite check's DR_NONFINITE_PHASES, then the tearing watch's slot (tear_opencl.c), read only
+ * when the watch ran. */
+enum { TEAR_SLOT = DR_NONFINITE_PHASES, CHECK_SLOTS };
 
 /* The CLBlast routine the step (damping) and the diagnostics call: the D/Sgemv of column sums. */
 enum { BLAST_ROWS = 1 };
@@ -257,7 +264,8 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
                                 &cl->rigid);
     if (r == DRAPE_OK)
         r = dr_cl_particles_create(cl->ctx, &cl->pc);
-    const uint32_t none[DR_NONFINITE_PHASES] = {DR_NO_PARTICLE, DR_NO_PARTICLE, DR_NO_PARTICLE};
+    const uint32_t none[CHECK_SLOTS] = {DR_NO_PARTICLE, DR_NO_PARTICLE, DR_NO_PARTICLE,
+                                        DR_NO_PARTICLE};
     if (r == DRAPE_OK)
         r = dr_cl_buffer_replace(cl->ctx, &cl->nonfinite, sizeof none, "non-finite check", none);
     if (r != DRAPE_OK) {
@@ -751,15 +759,20 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     return DRAPE_OK;
 }
 
-/* The step's non-finite check into w->nonfinite; the counters start again when one was set. */
-static drape_result read_nonfinite(dr_opencl *cl, drape_world *w)
+/* The step's check, one read: the non-finite check into w->nonfinite, and with `tear` the tearing
+ * watch's slot to tearing.c; the slots start again when one was set. */
+static drape_result read_check(dr_opencl *cl, drape_world *w, bool tear)
 {
-    DR_TRY(dr_cl_buffer_read(cl->ctx, cl->nonfinite, 0, sizeof w->nonfinite, w->nonfinite));
-    for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
-        if (w->nonfinite[p] != DR_NO_PARTICLE) {
+    uint32_t check[CHECK_SLOTS];
+    const size_t slots = tear ? CHECK_SLOTS : DR_NONFINITE_PHASES;
+    DR_TRY(dr_cl_buffer_read(cl->ctx, cl->nonfinite, 0, slots * sizeof *check, check));
+    memcpy(w->nonfinite, check, sizeof w->nonfinite);
+    if (tear)
+        dr_tear_device_result(w, check[TEAR_SLOT]);
+    for (size_t p = 0; p < slots; ++p)
+        if (check[p] != DR_NO_PARTICLE) {
             const uint32_t none = DR_NO_PARTICLE;
-            return dr_cl_buffer_fill(cl->ctx, cl->nonfinite, &none, sizeof none, 0,
-                                     sizeof w->nonfinite);
+            return dr_cl_buffer_fill(cl->ctx, cl->nonfinite, &none, sizeof none, 0, sizeof check);
         }
     return DRAPE_OK;
 }
@@ -785,10 +798,14 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
     cl->device_ahead = true;
     /* The check's read is blocking: on the in-order queue it returns once every queued step has
      * run, so the steps need no clFinish, and with one step the step that made the state non-finite
-     * is the one that reports it. Events are collected only when profiling is on; they have all
-     * completed by then. */
+     * is the one that reports it. A world with breakable links has its tearing watch enqueued
+     * before it, and read in the same read. Events are collected only when profiling is on; they
+     * have all completed by then. */
+    bool tear = false;
     if (r == DRAPE_OK)
-        r = read_nonfinite(cl, w);
+        r = dr_tear_device_watch(w, cl->x, cl->nonfinite, TEAR_SLOT, &tear);
+    if (r == DRAPE_OK)
+        r = read_check(cl, w, tear);
     if (r == DRAPE_OK && cl->ctx->profile.enabled)
         r = dr_cl_profile_collect(cl->ctx);
     if (r == DRAPE_OK && w->plan.enabled && w->def.mode == DRAPE_MODE_PBD)
@@ -807,6 +824,7 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
     out->device_bytes = cl->ctx->allocated;
     out->launches = cl->ctx->enqueued - cl->enqueued_at_reset;
     out->read_bytes = cl->ctx->read_bytes - cl->read_at_reset;
+    out->reads = cl->ctx->reads - cl->reads_at_reset;
     return DRAPE_OK;
 }
 
@@ -815,6 +833,7 @@ void dr_opencl_reset_profile(dr_opencl *cl)
     dr_cl_profile_reset(cl->ctx);
     cl->enqueued_at_reset = cl->ctx->enqueued;
     cl->read_at_reset = cl->ctx->read_bytes;
+    cl->reads_at_reset = cl->ctx->reads;
 }
 
 /* The bytes of a dr_wide on the device: a double where it has fp64, else a float. */

@@ -1,8 +1,10 @@
-/* The tearing check on the OpenCL device (kernels/tear.cl): after a step, every breakable link is
- * measured where the positions are, and one uint says whether any may be past its limit. Only then
- * does the host read the positions back and run its exact check (host/tearing.c), so that a step
- * that tears nothing transfers four bytes instead of every position and velocity. The links and
- * their thresholds are uploaded again when the tearing state changed (its version). */
+/* The tearing check on the OpenCL device (kernels/tear.cl): at the end of a step, every breakable
+ * link is measured where the positions are, and one uint of the step's check buffer says whether
+ * any may be past its limit; the step's one read (dr_opencl_step) brings it back with the
+ * non-finite check. Only when it is set does the host read the positions back and run its exact
+ * check (host/tearing.c), so that a step that tears nothing reads four bytes more than any step,
+ * in the same read, instead of every position and velocity. The links and their thresholds are
+ * uploaded again when the tearing state changed (its version). */
 #include "world_internal.h"
 #include "dr_cl.h"
 
@@ -10,7 +12,7 @@
 
 struct dr_tear_cl {
     cl_kernel kernel;
-    cl_mem pairs, threshold, flag;
+    cl_mem pairs, threshold;
     uint32_t count;
     uint64_t version; /* the host's version uploaded, plus one; 0: none yet */
 };
@@ -23,7 +25,6 @@ void dr_tear_cl_destroy(drape_world *w, struct dr_tear_cl *s)
         dr_cl_context *ctx = dr_opencl_context(w->cl);
         dr_cl_buffer_release(ctx, &s->pairs);
         dr_cl_buffer_release(ctx, &s->threshold);
-        dr_cl_buffer_release(ctx, &s->flag);
     }
     if (s->kernel)
         clReleaseKernel(s->kernel);
@@ -59,41 +60,27 @@ static drape_result upload(drape_world *w, dr_cl_context *ctx, struct dr_tear_cl
     return r;
 }
 
-drape_result dr_tear_cl_check(drape_world *w, struct dr_tear_cl **state, uint64_t version,
-                              bool *maybe)
+drape_result dr_tear_cl_enqueue(drape_world *w, struct dr_tear_cl **state, uint64_t version,
+                                cl_mem x, cl_mem check, uint32_t slot, bool *enqueued)
 {
-    *maybe = true;
+    *enqueued = false;
     dr_cl_context *ctx = dr_opencl_context(w->cl);
     if (!*state && !(*state = calloc(1, sizeof **state)))
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the tearing check");
     struct dr_tear_cl *s = *state;
     if (!s->kernel)
         DR_TRY(dr_cl_kernel_create(ctx, "tear.cl", "tear_watch", &s->kernel));
-    if (!s->flag) {
-        const uint32_t zero = 0;
-        DR_TRY(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, sizeof zero, "tearing flag", &s->flag));
-        DR_TRY(dr_cl_buffer_write(ctx, s->flag, 0, sizeof zero, &zero));
-    }
     if (s->version != version + 1) {
         s->version = 0;
         DR_TRY(upload(w, ctx, s));
         s->version = version + 1;
     }
-    if (s->count == 0) {
-        *maybe = false;
+    if (s->count == 0)
         return DRAPE_OK;
-    }
-    cl_mem x = NULL;
-    DR_TRY(dr_opencl_positions(w, &x));
-    DR_TRY(dr_cl_set_args(ctx, s->kernel, 0, 5, DR_CL_ARG(x), DR_CL_ARG(s->pairs),
-                          DR_CL_ARG(s->threshold), DR_CL_ARG(s->count), DR_CL_ARG(s->flag)));
+    DR_TRY(dr_cl_set_args(ctx, s->kernel, 0, 6, DR_CL_ARG(x), DR_CL_ARG(s->pairs),
+                          DR_CL_ARG(s->threshold), DR_CL_ARG(s->count), DR_CL_ARG(check),
+                          DR_CL_ARG(slot)));
     DR_TRY(dr_cl_launch_1d(ctx, s->kernel, s->count, -1));
-    uint32_t flag = 0;
-    DR_TRY(dr_cl_buffer_read(ctx, s->flag, 0, sizeof flag, &flag));
-    *maybe = flag != 0;
-    if (flag) {
-        const uint32_t zero = 0;
-        DR_TRY(dr_cl_buffer_write(ctx, s->flag, 0, sizeof zero, &zero));
-    }
+    *enqueued = true;
     return DRAPE_OK;
 }

@@ -289,6 +289,8 @@ typedef struct drape_profile {
                               the CPU */
     uint64_t read_bytes;   /* bytes read back from the OpenCL device since the last reset (by the
                               steps and by the calls that read the world); 0 on the CPU */
+    uint64_t reads;        /* reads from the OpenCL device since the last reset, each a wait for
+                              it (a step makes one); 0 on the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

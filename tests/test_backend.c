@@ -156,10 +156,11 @@ static void launches_per_step(void)
     ENSURE_OK(drape_world_get_profile(timed, &b));
     drape_coloring_stats colors;
     ENSURE_OK(drape_world_get_coloring(quiet, DRAPE_CONSTRAINT_DISTANCE, &colors));
-    /* per substep: predict (2), contacts (1), per iteration one launch per colour of the distance
-     * constraints (the cloth's only kind) and the contacts (1), the update (1); per step the read
-     * of the non-finite check (1) */
-    const uint64_t per_step = 2u * (2u + 1u + 3u * (colors.colors + 1u) + 1u) + 1u;
+    /* per substep: the prediction with the contacts' generation (1), per iteration one launch per
+     * colour of the distance constraints (the cloth's only kind) and the contact pass (1) but the
+     * last iteration's, which the update's launch runs (1); per step the read of the non-finite
+     * check (1) */
+    const uint64_t per_step = 2u * (1u + 3u * (colors.colors + 1u) - 1u + 1u) + 1u;
     ENSURE_MSG(a.launches == 5u * per_step, "%llu launches in 5 steps, the plan has %llu",
                (unsigned long long)a.launches, (unsigned long long)(5u * per_step));
     ENSURE(b.launches == a.launches);
@@ -172,7 +173,7 @@ static void launches_per_step(void)
     drape_world_reset_profile(quiet);
     ENSURE(tu_step(quiet, 5));
     ENSURE_OK(drape_world_get_profile(quiet, &a));
-    ENSURE(a.launches == 5u * (2u * (2u + 1u + 1u + 1u) + 1u));
+    ENSURE(a.launches == 5u * (2u * (1u + 1u + 1u) + 1u));
     drape_world_destroy(quiet);
     drape_world_destroy(timed);
 }
@@ -189,7 +190,8 @@ static void profile_and_diagnostics(void)
     drape_profile p;
     ENSURE_OK(drape_world_get_profile(gpu, &p));
     ENSURE(p.steps == 45);
-    ENSURE(p.predict_ms > 0.0 && p.collide_ms > 0.0 && p.project_ms > 0.0 && p.update_ms > 0.0);
+    /* the prediction's launch also generates the contacts: collision generation is in predict_ms */
+    ENSURE(p.predict_ms > 0.0 && p.collide_ms == 0.0 && p.project_ms > 0.0 && p.update_ms > 0.0);
     ENSURE(p.project_ms > p.update_ms);
     ENSURE(p.device_bytes > 24u * 24u * 3u * 16u);
     drape_diagnostics a, b;

@@ -7,8 +7,10 @@
  * kernels/drape_shared.h maths the CPU reference runs, and the damping's global sums are CLBlast
  * GEMVs whose results stay on the device.
  *
- * Launches per substep: predict (2, or 4 + 2 CLBlast calls with damping, or the spring forces),
- * collide (1), project (iterations x (colours of every type + 1), plus a multiplier fill per XPBD
+ * Launches per substep: predict and collide (1: predict_displacement takes the external forces and
+ * the collision generation where nothing runs between them; 2 + 4 + 2 CLBlast calls with damping;
+ * or the spring forces and collide), project (iterations x (colours of every type + 1), the last
+ * contact pass left to the update where nothing runs between them, plus a multiplier fill per XPBD
  * set; or 1, solve_fused, for small cloths), update (1). After the step, with breakable links, the
  * tearing watch (1, tear_opencl.c); then one read of three integers, four with the watch: the
  * non-finite check and the watch's answer, which is also the step's only wait for the device.
@@ -561,19 +563,25 @@ static drape_result launch_colors(dr_opencl *cl, int kernel, cl_uint first_arg,
     return DRAPE_OK;
 }
 
-static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
+/* The PBD prediction: external forces, aerodynamics, damping, then the predicted displacements;
+ * with `collide`, collision generation too (nothing runs between them). predict_displacement folds
+ * in the external forces when no aerodynamics or damping pass runs between, and the contacts with
+ * `collide`: one launch for the three where the world has neither (kernels/predict.cl). */
+static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bool collide)
 {
     const cl_uint n = cl->particles;
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     const float drag = w->def.air_drag, k = w->def.damping;
-    DR_TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag), A(h),
-                    A(n)));
-    DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
-    DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
-    if (k > 0.0f) {
-        /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
-        if (cl->origin == DR_NO_ORIGIN)
-            goto predicted;
+    /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
+    const bool damp = k > 0.0f && cl->origin != DR_NO_ORIGIN;
+    const cl_int external = !damp && !dr_aero_active(w);
+    if (!external) {
+        DR_TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag),
+                        A(h), A(n)));
+        DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
+        DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
+    }
+    if (damp) {
         DR_TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
                         A(n)));
         DR_TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));
@@ -586,8 +594,11 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h)
         DR_TRY(set_args(cl, K_DAMP_APPLY, 0, 5, A(cl->v), A(cl->x), A(cl->rigid), A(k), A(n)));
         DR_TRY(launch(cl, K_DAMP_APPLY, n, PREDICT));
     }
-predicted:
-    DR_TRY(set_args(cl, K_PREDICT_DISPLACEMENT, 0, 5, A(cl->d), A(cl->x), A(cl->v), A(h), A(n)));
+    const cl_int contacts = collide;
+    const float t = (float)w->time, margin = w->def.collision_margin;
+    DR_TRY(set_args(cl, K_PREDICT_DISPLACEMENT, 0, 16, A(cl->d), A(cl->x), A(cl->v), A(h), A(n),
+                    A(external), A(g), A(wind), A(drag), A(contacts), A(cl->contacts),
+                    A(cl->colliders), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
     return launch(cl, K_PREDICT_DISPLACEMENT, n, PREDICT);
 }
 
@@ -682,7 +693,10 @@ static drape_result shape_match(dr_opencl *cl, const drape_world *w)
     return DRAPE_OK;
 }
 
-static drape_result project(dr_opencl *cl, const drape_world *w, float h)
+/* The projection; with `last_contacts_in_update`, the last iteration's contact pass is left to the
+ * update's launch (contacts_in_update). */
+static drape_result project(dr_opencl *cl, const drape_world *w, float h,
+                            bool last_contacts_in_update)
 {
     if (fused(cl))
         return project_fused(cl, w, h);
@@ -713,7 +727,8 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h)
                                            cl->phase[PROJECT]));
         DR_TRY(dr_balloons_cl_project(cl->ctx, &cl->balloons, w, cl->x, cl->d, h, it == 0,
                                       cl->phase[PROJECT]));
-        DR_TRY(project_contacts(cl, w, h));
+        if (!last_contacts_in_update || it + 1 < w->def.iterations)
+            DR_TRY(project_contacts(cl, w, h));
     }
     return shape_match(cl, w); /* rigid clusters end the substep rigid */
 }
@@ -730,29 +745,51 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
     return launch(cl, K_CONTACTS, n, COLLIDE);
 }
 
+/* Whether the substep's last contact pass runs in the update's launch (kernels/update.cl): there
+ * are colliders, and nothing runs between that pass and the update (the mass-spring mode; PBD
+ * projected per colour without shape matching, whose last pass follows the contacts). */
+static bool contacts_in_update(const dr_opencl *cl, const drape_world *w)
+{
+    if (cl->collider_count == 0)
+        return false;
+    return w->def.mode != DRAPE_MODE_PBD || (!fused(cl) && cl->sm_count == 0);
+}
+
 /* v from d, x += d, restitution and the non-finite check (kernels/update.cl), as the CPU's update;
- * `threshold` is the substep's restitution threshold. */
-static drape_result update(dr_opencl *cl, const drape_world *w, float h, float threshold)
+ * `threshold` is the substep's restitution threshold; with `contact_pass`, the last contact pass
+ * first. */
+static drape_result update(dr_opencl *cl, const drape_world *w, float h, float threshold,
+                           bool contact_pass)
 {
     const cl_uint n = cl->particles;
-    const cl_int verlet = dr_keeps_integrator_velocity(&w->def);
-    DR_TRY(set_args(cl, K_UPDATE, 0, 10, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
-                    A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n)));
+    const cl_int verlet = dr_keeps_integrator_velocity(&w->def), pass = contact_pass;
+    const float t = (float)w->time, margin = w->def.collision_margin;
+    DR_TRY(set_args(cl, K_UPDATE, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+                    A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n),
+                    A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
     return launch(cl, K_UPDATE, n, UPDATE);
 }
 
 static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
 {
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
-    DR_TRY(pbd ? predict_pbd(cl, w, h) : predict_mass_spring(cl, w, h));
+    /* the contacts are generated in the prediction's launch unless the particles' grid runs
+     * between them */
+    const bool collide_in_predict = pbd && !w->plan.enabled;
+    const bool last_pass_in_update = contacts_in_update(cl, w);
+    DR_TRY(pbd ? predict_pbd(cl, w, h, collide_in_predict) : predict_mass_spring(cl, w, h));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
-    DR_TRY(generate_contacts(cl, w, h));
+    if (!collide_in_predict)
+        DR_TRY(generate_contacts(cl, w, h));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
-    DR_TRY(pbd ? project(cl, w, h) : project_contacts(cl, w, h));
+    if (pbd)
+        DR_TRY(project(cl, w, h, last_pass_in_update));
+    else if (!last_pass_in_update)
+        DR_TRY(project_contacts(cl, w, h));
     const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
-    DR_TRY(update(cl, w, h, threshold));
+    DR_TRY(update(cl, w, h, threshold, last_pass_in_update));
     if (pbd && w->plan.enabled)
         DR_TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
                                       cl->phase[UPDATE]));

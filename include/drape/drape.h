@@ -278,7 +278,8 @@ DRAPE_API drape_distance_kernel drape_world_distance_kernel(const drape_world *w
 typedef struct drape_profile {
     uint64_t steps;
     double predict_ms;     /* external forces, damping, predicted positions (or spring forces) */
-    double collide_ms;     /* collision generation */
+    double collide_ms;     /* collision generation (on OpenCL, in predict_ms where the prediction's
+                              launch generates the contacts: no particle contacts) */
     double grid_ms;        /* the broad phase of particle contacts: velocity limit, grid, counts */
     double project_ms;     /* constraint and contact projection */
     double update_ms;      /* velocity and position update, restitution */

@@ -104,6 +104,7 @@ typedef struct dr_particle_plan {
 typedef struct dr_particle_grid {
     uint32_t particles, buckets; /* sizes allocated */
     uint32_t *cell;              /* per particle: its bucket, DR_NO_CELL without a radius */
+    int32_t *coord;              /* per particle: its cell's integer coordinates, 4 ints */
     uint32_t *counts;            /* per bucket: histogram, then the scatter's cursor */
     uint32_t *start;             /* buckets + 1: exclusive prefix sum of the histogram */
     uint32_t *sorted;            /* particle indices bucket by bucket */

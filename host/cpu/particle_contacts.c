@@ -65,6 +65,7 @@ void dr_particle_plan_update(drape_world *w)
 void dr_particle_grid_free(dr_particle_grid *g)
 {
     free(g->cell);
+    free(g->coord);
     free(g->counts);
     free(g->start);
     free(g->sorted);
@@ -86,6 +87,7 @@ static drape_result grid_alloc(drape_world *w)
         return DRAPE_OK;
     dr_particle_grid_free(g);
     g->cell = malloc((size_t)n * sizeof *g->cell);
+    g->coord = malloc((size_t)n * 4 * sizeof *g->coord);
     g->sorted = malloc((size_t)n * sizeof *g->sorted);
     g->nbr = calloc(n, sizeof *g->nbr);
     g->ncand = calloc(n, sizeof *g->ncand);
@@ -96,7 +98,7 @@ static drape_result grid_alloc(drape_world *w)
     g->support = calloc(n, sizeof *g->support);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
-    if (!g->cell || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew ||
+    if (!g->cell || !g->coord || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew ||
         !g->anchor || !g->support || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
@@ -130,7 +132,11 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         w->d[i] = dr_limit_travel(dr_support_lift(w->d[i], &g->support[i], g->nbr[i], up, cap),
                                   travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
-        g->cell[i] = dr_particle_bucket(g->anchor[i], inv_cell, mask);
+        int32_t *c = &g->coord[4 * (size_t)i];
+        c[0] = dr_cell_coord(g->anchor[i].x, inv_cell);
+        c[1] = dr_cell_coord(g->anchor[i].y, inv_cell);
+        c[2] = dr_cell_coord(g->anchor[i].z, inv_cell);
+        g->cell[i] = dr_cell_bucket(c[0], c[1], c[2], mask);
         g->counts[g->cell[i]]++;
     }
     /* exclusive prefix scan, and the fullest bucket */
@@ -150,18 +156,72 @@ drape_result dr_cpu_particle_grid(drape_world *w)
     return DRAPE_OK;
 }
 
+/* The 13 neighbouring cells "after" a cell (half of the 26 around it): each pair of neighbouring
+ * cells is visited once, from the earlier of the two. */
+static const int8_t half_shell[13][3] = {
+    {1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},   {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
+    {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},  {-1, 1, 1},  {0, 1, 1},   {1, 1, 1},
+};
+
+/* i lists j and j lists i as candidates; `touching` when they touch at their anchors. */
+static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, bool touching)
+{
+    if (g->ncand[i] < DR_NBR_CAP)
+        g->list[(size_t)i * DR_NBR_CAP + g->ncand[i]] = j;
+    if (g->ncand[j] < DR_NBR_CAP)
+        g->list[(size_t)j * DR_NBR_CAP + g->ncand[j]] = i;
+    g->ncand[i]++;
+    g->ncand[j]++;
+    g->nbr[i] += touching;
+    g->nbr[j] += touching;
+}
+
+/* The pairs of particle i with the particles of bucket b that lie in cell c (another cell that
+ * shares the bucket is not a neighbour; a particle of i's own cell: once per pair, from the lower
+ * index). */
+static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b, bool own)
+{
+    dr_particle_grid *g = &w->grid;
+    const dr_vec4 si = w->shape[i], ai = g->anchor[i];
+    const uint32_t gi = w->group[i];
+    for (uint32_t k = g->start[b], end = g->start[b + 1]; k < end; ++k) {
+        const uint32_t j = g->sorted[k];
+        const int32_t *cj = &g->coord[4 * (size_t)j];
+        if (cj[0] != c[0] || cj[1] != c[1] || cj[2] != c[2] || (own && j <= i))
+            continue;
+        const dr_vec4 sj = w->shape[j], aj = g->anchor[j];
+        const uint32_t gj = w->group[j];
+        if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
+            continue;
+        const float D = dr_pair_distance(si, gi, sj, gj);
+        const dr_vec4 r = dr_sub3(ai, aj);
+        add_candidates(g, i, j, dr_dot3(r, r) < D * D);
+    }
+}
+
+/* The candidates of every particle: the pairs that dr_pair_candidate accepts among the particles of
+ * neighbouring cells, each pair tested once and listed on both sides (dr_particle_candidates
+ * searches 27 cells per particle on the device). The lists' order differs from the device's; the
+ * gather's fixed-point sums do not depend on it. */
 void dr_cpu_particle_candidates(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
-    const float inv_cell = 1.0f / w->plan.cell;
-    for (uint32_t i = 0; i < n; ++i)
-        g->nbr[i] = g->ncand[i] = 0;
+    memset(g->nbr, 0, (size_t)n * sizeof *g->nbr);
+    memset(g->ncand, 0, (size_t)n * sizeof *g->ncand);
     if (w->fullest_bucket > DR_CELL_CAP)
         return; /* the step reports it; no pair tests this step */
-    for (uint32_t i = 0; i < n; ++i)
-        g->ncand[i] = dr_particle_candidates(i, g->anchor, w->shape, w->group, g->start, g->sorted,
-                                             inv_cell, mask, g->list, &g->nbr[i]);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (g->cell[i] == DR_NO_CELL)
+            continue;
+        const int32_t *ci = &g->coord[4 * (size_t)i];
+        pair_bucket(w, i, ci, g->cell[i], true);
+        for (int k = 0; k < 13; ++k) {
+            const int32_t c[3] = {ci[0] + half_shell[k][0], ci[1] + half_shell[k][1],
+                                  ci[2] + half_shell[k][2]};
+            pair_bucket(w, i, c, dr_cell_bucket(c[0], c[1], c[2], mask), false);
+        }
+    }
 }
 
 dr_vec4 dr_particle_up(const drape_world *w)
@@ -229,9 +289,10 @@ drape_result dr_particle_check(drape_world *w)
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape (16 B each), group, support
-     * (4 B each), the candidate lists; counts, start */
-    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 4 + 4 + 4 * DR_NBR_CAP) + b * 4 + (b + 1) * 4;
+    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (16 B each), group,
+     * support (4 B each), the candidate lists; counts, start */
+    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 16 + 4 + 4 + 4 * DR_NBR_CAP) + b * 4 +
+           (b + 1) * 4;
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

@@ -113,6 +113,8 @@ typedef struct dr_particle_grid {
     uint32_t *list;              /* per particle: DR_NBR_CAP slots for the candidates' indices */
     dr_vec4 *vpre;   /* per particle: its velocity after the prediction (m/s), for restitution */
     dr_vec4 *dnew;   /* the gather's output */
+    dr_pair_sum *sum; /* per particle: its pushes in one iteration (the CPU's pair pass) */
+    uint8_t *grounded; /* per particle: dr_particle_grounded this substep */
     dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */
     float *support;  /* per particle: its contacts' push along up in the last substep (m) */
 } dr_particle_grid;

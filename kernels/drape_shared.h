@@ -1313,6 +1313,45 @@ typedef struct dr_pair_sum {
     unsigned found;  /* pairs within their collision distance */
 } dr_pair_sum;
 
+/* A touching pair's share for i (dr_pair_share; under gravity scaled by the larger contact count
+ * and summed into acc->weight), counted in acc->found. above: dr_stack_above(r, up, D). */
+DR_FN float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
+                          int grounded_j, unsigned nj, float relax, float above, int stacked)
+{
+    acc->found = acc->found + 1u;
+    float share =
+        dr_pair_share(wi, grounded_i, ni, wj, grounded_j, nj, stacked ? 1.0f : relax, above);
+    if (stacked) {
+        share = share * (float)(ni > nj ? ni : nj);
+        acc->weight += dr_to_fixed(share, &acc->poison);
+    }
+    return share;
+}
+
+/* A touching pair's push on i before its share: out along n by the depth, less the friction cut of
+ * the relative tangential motion. r = (x_i - x_j) + (d_i - d_j), len2 = |r|^2 < D^2. Exactly the
+ * negation of (j, i)'s. */
+DR_FN dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
+                                  dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
+{
+    float len = DR_SQRT(len2);
+    dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
+    float depth = D - len;
+    dr_vec4 u = dr_sub3(di, dj);
+    dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
+    float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
+    return dr_madd3(dr_scale3(n, depth), dt, -cut);
+}
+
+/* push (dr_pair_push_vector) times share, into acc's fixed-point sums. */
+DR_FN void dr_pair_add(dr_pair_sum *acc, dr_vec4 push, float share)
+{
+    push = dr_scale3(push, share);
+    acc->x += dr_to_fixed(push.x, &acc->poison);
+    acc->y += dr_to_fixed(push.y, &acc->poison);
+    acc->z += dr_to_fixed(push.z, &acc->poison);
+}
+
 DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
                         dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
                         DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
@@ -1326,27 +1365,28 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
     float len2 = dr_dot3(r, r);
     if (!(len2 < D * D))
         return;
-    acc->found = acc->found + 1u;
-    float above = dr_stack_above(r, up, D);
-    int stacked = dr_dot3(up, up) > 0.0f;
-    float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_particle_grounded(contacts[j], up),
-                                nbr[j], stacked ? 1.0f : relax, above);
-    if (stacked) {
-        share = share * (float)(ni > nbr[j] ? ni : nbr[j]);
-        acc->weight += dr_to_fixed(share, &acc->poison);
-    }
+    float share = dr_pair_weigh(acc, xi.w, grounded_i, ni, xj.w,
+                                dr_particle_grounded(contacts[j], up), nbr[j], relax,
+                                dr_stack_above(r, up, D), dr_dot3(up, up) > 0.0f);
     if (!(share > 0.0f))
         return;
-    float len = DR_SQRT(len2);
-    dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
-    float depth = D - len;
-    dr_vec4 u = dr_sub3(di, dj);
-    dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
-    float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
-    dr_vec4 push = dr_scale3(dr_madd3(dr_scale3(n, depth), dt, -cut), share);
-    acc->x += dr_to_fixed(push.x, &acc->poison);
-    acc->y += dr_to_fixed(push.y, &acc->poison);
-    acc->z += dr_to_fixed(push.z, &acc->poison);
+    dr_pair_add(acc, dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k), share);
+}
+
+/* Particle i's new displacement from its displacement di and its pair sums acc (relax: the
+ * relaxation factor). */
+DR_FN dr_vec4 dr_pair_sum_apply(dr_pair_sum acc, dr_vec4 di, float relax)
+{
+    if (acc.found == 0u)
+        return di;
+    float unit = 1.0f / DR_FIXED_ONE;
+    if (acc.weight > (dr_fixed)DR_FIXED_ONE)
+        unit = relax / (float)acc.weight;
+    else if (acc.weight > 0)
+        unit = relax / DR_FIXED_ONE;
+    return DR_V4(di.x + ((float)acc.x * unit + acc.poison),
+                 di.y + ((float)acc.y * unit + acc.poison),
+                 di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
 
 /* The distinct buckets of the 27 cells around p (a bucket two cells share, once) into
@@ -1486,16 +1526,7 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                          nbr, mu_s, mu_k, relax, up);
     }
     *found = acc.found;
-    if (acc.found == 0u)
-        return di;
-    float unit = 1.0f / DR_FIXED_ONE;
-    if (acc.weight > (dr_fixed)DR_FIXED_ONE)
-        unit = relax / (float)acc.weight;
-    else if (acc.weight > 0)
-        unit = relax / DR_FIXED_ONE;
-    return DR_V4(di.x + ((float)acc.x * unit + acc.poison),
-                 di.y + ((float)acc.y * unit + acc.poison),
-                 di.z + ((float)acc.z * unit + acc.poison), di.w);
+    return dr_pair_sum_apply(acc, di, relax);
 }
 
 /* Restitution between particles, and a cap on their separating speed, once per substep after the

@@ -74,6 +74,8 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->list);
     free(g->vpre);
     free(g->dnew);
+    free(g->sum);
+    free(g->grounded);
     free(g->anchor);
     free(g->support);
     memset(g, 0, sizeof *g);
@@ -94,11 +96,14 @@ static drape_result grid_alloc(drape_world *w)
     g->list = malloc((size_t)n * DR_NBR_CAP * sizeof *g->list);
     g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
+    g->sum = malloc((size_t)n * sizeof *g->sum);
+    g->grounded = malloc((size_t)n * sizeof *g->grounded);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->support = calloc(n, sizeof *g->support);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew ||
+        !g->sum || !g->grounded ||
         !g->anchor || !g->support || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
@@ -237,6 +242,60 @@ float dr_particle_support_cap(const drape_world *w)
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
 }
 
+/* The pushes of every pair on its listed side(s), each pair's push worked out once: the pair
+ * (i, j) from the lower index when both have complete lists, else from the side whose list is
+ * complete. */
+static void pair_pass(drape_world *w, dr_vec4 up)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t n = w->particle_count;
+    const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
+                relax = w->def.contact_relaxation;
+    const int stacked = dr_dot3(up, up) > 0.0f;
+    memset(g->sum, 0, (size_t)n * sizeof *g->sum);
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t count = g->ncand[i];
+        if (count == 0 || count > DR_NBR_CAP)
+            continue;
+        const dr_vec4 xi = w->x[i], di = w->d[i], si = w->shape[i];
+        const uint32_t gi = w->group[i], ni = g->nbr[i];
+        const int grounded_i = g->grounded[i];
+        const uint32_t *list = &g->list[(size_t)i * DR_NBR_CAP];
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint32_t j = list[k];
+            const bool j_listed = g->ncand[j] <= DR_NBR_CAP;
+            if (j < i && j_listed)
+                continue; /* done from j's side */
+            const dr_vec4 xj = w->x[j], dj = w->d[j];
+            const float D = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
+            const dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
+            const float len2 = dr_dot3(r, r);
+            if (!(len2 < D * D))
+                continue;
+            const uint32_t nj = g->nbr[j];
+            const int grounded_j = g->grounded[j];
+            const float share_i =
+                dr_pair_weigh(&g->sum[i], xi.w, grounded_i, ni, xj.w, grounded_j, nj, relax,
+                              dr_stack_above(r, up, D), stacked);
+            float share_j = 0.0f;
+            if (j_listed) {
+                const dr_vec4 rj = dr_add3(dr_sub3(xj, xi), dr_sub3(dj, di));
+                share_j = dr_pair_weigh(&g->sum[j], xj.w, grounded_j, nj, xi.w, grounded_i, ni,
+                                        relax, dr_stack_above(rj, up, D), stacked);
+            }
+            if (!(share_i > 0.0f) && !(share_j > 0.0f))
+                continue;
+            const dr_vec4 push = dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k);
+            if (share_i > 0.0f)
+                dr_pair_add(&g->sum[i], push, share_i);
+            if (share_j > 0.0f) /* (j, i)'s push is exactly -push */
+                dr_pair_add(&g->sum[j], dr_scale3(push, -1.0f), share_j);
+        }
+    }
+}
+
+/* One gather pass (dr_particle_gather's result for every particle): the pair pass for the particles
+ * with complete candidate lists, the grid search for the others. */
 void dr_cpu_particle_contacts(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
@@ -245,12 +304,18 @@ void dr_cpu_particle_contacts(drape_world *w)
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
     const dr_vec4 up = dr_particle_up(w);
+    for (uint32_t i = 0; i < n; ++i)
+        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
+    pair_pass(w, up);
     unsigned found;
     for (uint32_t i = 0; i < n; ++i) {
-        g->dnew[i] = dr_particle_gather(
-            i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->ncand, g->list,
-            g->start, g->sorted, inv_cell, mask, w->def.particle_static_friction,
-            w->def.particle_kinetic_friction, w->def.contact_relaxation, up, &found);
+        if (g->ncand[i] > DR_NBR_CAP)
+            g->dnew[i] = dr_particle_gather(
+                i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->ncand,
+                g->list, g->start, g->sorted, inv_cell, mask, w->def.particle_static_friction,
+                w->def.particle_kinetic_friction, w->def.contact_relaxation, up, &found);
+        else
+            g->dnew[i] = dr_pair_sum_apply(g->sum[i], w->d[i], w->def.contact_relaxation);
         g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);
     }
     memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
@@ -290,9 +355,10 @@ static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
     /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (16 B each), group,
-     * support (4 B each), the candidate lists; counts, start */
-    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 16 + 4 + 4 + 4 * DR_NBR_CAP) + b * 4 +
-           (b + 1) * 4;
+     * support (4 B each), the candidate lists, the pair sums, grounded (1 B); counts, start */
+    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 16 + 4 + 4 + 4 * DR_NBR_CAP +
+                sizeof(dr_pair_sum) + 1) +
+           b * 4 + (b + 1) * 4;
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

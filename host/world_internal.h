@@ -100,11 +100,17 @@ typedef struct dr_particle_plan {
     uint32_t buckets; /* hash-table buckets, a power of two */
 } dr_particle_plan;
 
+/* A pair of contact candidates for the CPU's pair pass: x_i - x_j (m) in xyz, the collision
+ * distance D (m) in w; j's pushes are summed too when `both`. */
+typedef struct dr_pair_record {
+    dr_vec4 xij;
+    uint32_t i, j, both;
+} dr_pair_record;
+
 /* The CPU reference's grid and contact arrays (kernels/drape_shared.h, "particle contacts"). */
 typedef struct dr_particle_grid {
     uint32_t particles, buckets; /* sizes allocated */
     uint32_t *cell;              /* per particle: its bucket, DR_NO_CELL without a radius */
-    int32_t *coord;              /* per particle: its cell's integer coordinates, 4 ints */
     uint32_t *counts;            /* per bucket: histogram, then the scatter's cursor */
     uint32_t *start;             /* buckets + 1: exclusive prefix sum of the histogram */
     uint32_t *sorted;            /* particle indices bucket by bucket */
@@ -113,10 +119,21 @@ typedef struct dr_particle_grid {
     uint32_t *list;              /* per particle: DR_NBR_CAP slots for the candidates' indices */
     dr_vec4 *vpre;   /* per particle: its velocity after the prediction (m/s), for restitution */
     dr_vec4 *dnew;   /* the gather's output */
-    dr_pair_sum *sum; /* per particle: its pushes in one iteration (the CPU's pair pass) */
-    uint8_t *grounded; /* per particle: dr_particle_grounded this substep */
     dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */
     float *support;  /* per particle: its contacts' push along up in the last substep (m) */
+
+    /* The CPU's pair pass (particle_contacts.c): per particle its cell's integer coordinates (3
+     * ints and a spare), then per slot of `sorted` its particle's and the particle's index; per
+     * particle its pushes in one iteration and whether it is grounded (dr_particle_grounded); the
+     * pairs of the substep; a dense grid of the cells' box when it is small: per cell the start
+     * of its particles in dense_sorted, and dense_sorted. */
+    int32_t *coord;
+    uint32_t *dense_start, *dense_sorted;
+    uint64_t dense_capacity;
+    dr_pair_sum *sum;
+    uint8_t *grounded;
+    dr_pair_record *pairs;
+    uint32_t pair_count, pair_capacity;
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
@@ -407,7 +424,7 @@ void dr_particle_grid_free(dr_particle_grid *grid);
 /* CPU reference: the velocity limit and the grid of one substep; then, after the collider
  * contacts, the contact candidates and counts. */
 drape_result dr_cpu_particle_grid(drape_world *world);
-void dr_cpu_particle_candidates(drape_world *world);
+drape_result dr_cpu_particle_candidates(drape_world *world);
 /* CPU reference: restitution between particles, after the update (`slow`: m/s, see
  * dr_particle_bounce). */
 void dr_cpu_particle_bounce(drape_world *world, float slow);

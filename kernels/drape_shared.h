@@ -1365,9 +1365,9 @@ DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr
     float len2 = dr_dot3(r, r);
     if (!(len2 < D * D))
         return;
-    float share = dr_pair_weigh(acc, xi.w, grounded_i, ni, xj.w,
-                                dr_particle_grounded(contacts[j], up), nbr[j], relax,
-                                dr_stack_above(r, up, D), dr_dot3(up, up) > 0.0f);
+    float share =
+        dr_pair_weigh(acc, xi.w, grounded_i, ni, xj.w, dr_particle_grounded(contacts[j], up),
+                      nbr[j], relax, dr_stack_above(r, up, D), dr_dot3(up, up) > 0.0f);
     if (!(share > 0.0f))
         return;
     dr_pair_add(acc, dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k), share);

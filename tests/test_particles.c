@@ -11,6 +11,8 @@
  *    mass scaling for stacks and the warm-started support: 13.8% and 8.8%); at 1 substep x 8
  *    iterations at most 10% and 2% (see docs/particle-contacts.md for why 1 substep stays above
  * 1%);
+ *  - a cloud of colliding particles moves bitwise the same with two more balls 10 km away (the
+ *    CPU reference's grid: a dense grid of the occupied cells' box, or the hashed grid alone);
  *  - restitution: two balls of masses 1 and 4 kg meeting head-on at 2 m/s separate at
  *    particle_restitution times that speed (0, 0.5, 1), and keep their momentum;
  *  - groups: particles of one group without self-collision pass through each other, of two groups
@@ -101,6 +103,63 @@ static void test_free_space_momentum_and_energy(void)
     ENSURE_LE(worst_rise, 1e-6);
     ENSURE(ke < 0.9 * b0.ke); /* inelastic contacts took energy out */
     drape_world_destroy(w);
+}
+
+/* ---- the grid, dense or hashed ----------------------------------------------------------------
+ */
+
+/* A colliding cloud (as above) alone, and with two more balls 10 km away in contact with each
+ * other: the box around the occupied cells is then far too large for the CPU reference's dense grid
+ * of it and the candidates come from the hashed grid alone. The cloud moves bitwise the same. */
+static drape_world *cloud(bool far_pair)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    enum { N = 512 };
+    drape_particle_def p[N + 2];
+    uint64_t seed = 11;
+    for (int i = 0; i < N + 2; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].position =
+            tu_v3(0.05f * (float)(i % 8), 0.05f * (float)(i / 8 % 8), 0.05f * (float)(i / 64));
+        p[i].velocity = tu_v3(0.5f * rnd(&seed), 0.5f * rnd(&seed), 0.5f * rnd(&seed));
+        p[i].radius = 0.02f;
+    }
+    p[N].position = tu_v3(1.0e4f, 0.0f, 0.0f);
+    p[N + 1].position = tu_v3(1.0e4f + 0.03f, 0.0f, 0.0f); /* overlapping, at rest */
+    p[N].velocity = p[N + 1].velocity = tu_v3(0.0f, 0.0f, 0.0f);
+    ENSURE_OK(drape_world_add_particles(w, p, far_pair ? N + 2 : N, NULL));
+    return w;
+}
+
+static void test_far_apart_particles(void)
+{
+    drape_world *a = cloud(false), *b = cloud(true);
+    enum { N = 512 };
+    static drape_vec3 xa[N], xb[N];
+    int differ = -1;
+    uint32_t most = 0;
+    for (int step = 0; step < 30 && differ < 0; ++step) {
+        ENSURE(tu_step(a, 1) && tu_step(b, 1));
+        ENSURE_OK(drape_world_get_positions(a, 0, N, xa));
+        ENSURE_OK(drape_world_get_positions(b, 0, N, xb));
+        if (memcmp(xa, xb, sizeof xa) != 0)
+            differ = step;
+        drape_contact_stats cs;
+        ENSURE_OK(drape_world_get_contact_stats(a, &cs));
+        most = cs.contacts > most ? cs.contacts : most;
+    }
+    drape_vec3 far[2];
+    ENSURE_OK(drape_world_get_positions(b, N, 2, far));
+    printf("  most pairs in contact %u; first step that differs: %d; the far pair %.4f m apart\n",
+           most, differ, (double)(far[1].x - far[0].x));
+    ENSURE(most >= 20);
+    ENSURE(differ < 0);
+    ENSURE(far[1].x - far[0].x > 0.039f); /* pushed apart to 2 radii */
+    drape_world_destroy(a);
+    drape_world_destroy(b);
 }
 
 /* ---- unequal masses -------------------------------------------------------------------------- */
@@ -453,6 +512,7 @@ static void test_a_million_particles_at_one_point(void)
 int suite_particles(void)
 {
     RUN_TEST(test_free_space_momentum_and_energy);
+    RUN_TEST(test_far_apart_particles);
     RUN_TEST(test_mass_ratio_stacking);
     RUN_TEST(test_restitution);
     RUN_TEST(test_groups);

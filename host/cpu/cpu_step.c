@@ -133,7 +133,9 @@ static drape_result substep(drape_world *w, float h)
     generate_contacts(w, h);
     double t2 = now_ms();
     if (particles) {
-        dr_cpu_particle_candidates(w);
+        drape_result r = dr_cpu_particle_candidates(w);
+        if (r != DRAPE_OK)
+            return r;
         t1 += now_ms() - t2; /* the grid's time */
         t2 = now_ms();
     }

@@ -76,6 +76,9 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->dnew);
     free(g->sum);
     free(g->grounded);
+    free(g->pairs);
+    free(g->dense_start);
+    free(g->dense_sorted);
     free(g->anchor);
     free(g->support);
     memset(g, 0, sizeof *g);
@@ -89,7 +92,8 @@ static drape_result grid_alloc(drape_world *w)
         return DRAPE_OK;
     dr_particle_grid_free(g);
     g->cell = malloc((size_t)n * sizeof *g->cell);
-    g->coord = malloc((size_t)n * 4 * sizeof *g->coord);
+    g->coord = malloc((size_t)n * 8 * sizeof *g->coord);
+    g->dense_sorted = malloc((size_t)n * sizeof *g->dense_sorted);
     g->sorted = malloc((size_t)n * sizeof *g->sorted);
     g->nbr = calloc(n, sizeof *g->nbr);
     g->ncand = calloc(n, sizeof *g->ncand);
@@ -102,9 +106,9 @@ static drape_result grid_alloc(drape_world *w)
     g->support = calloc(n, sizeof *g->support);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
-    if (!g->cell || !g->coord || !g->sorted || !g->nbr || !g->ncand || !g->list || !g->vpre || !g->dnew ||
-        !g->sum || !g->grounded ||
-        !g->anchor || !g->support || !g->counts || !g->start) {
+    if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
+        !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor || !g->support ||
+        !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -155,17 +159,22 @@ drape_result dr_cpu_particle_grid(drape_world *w)
     if (fullest > w->fullest_bucket)
         w->fullest_bucket = fullest;
     /* scatter: the cursor counts down from each bucket's end, as the device's atomic_dec does */
+    int32_t *slot = &g->coord[4 * (size_t)n];
     for (uint32_t i = 0; i < n; ++i)
-        if (g->cell[i] != DR_NO_CELL)
-            g->sorted[g->start[g->cell[i]] + --g->counts[g->cell[i]]] = i;
+        if (g->cell[i] != DR_NO_CELL) {
+            const uint32_t k = g->start[g->cell[i]] + --g->counts[g->cell[i]];
+            g->sorted[k] = i;
+            memcpy(&slot[4 * (size_t)k], &g->coord[4 * (size_t)i], 3 * sizeof *slot);
+            slot[4 * (size_t)k + 3] = (int32_t)i;
+        }
     return DRAPE_OK;
 }
 
 /* The 13 neighbouring cells "after" a cell (half of the 26 around it): each pair of neighbouring
  * cells is visited once, from the earlier of the two. */
 static const int8_t half_shell[13][3] = {
-    {1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},   {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
-    {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},  {-1, 1, 1},  {0, 1, 1},   {1, 1, 1},
+    {1, 0, 0},  {-1, 1, 0}, {0, 1, 0}, {1, 1, 0},  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
+    {-1, 0, 1}, {0, 0, 1},  {1, 0, 1}, {-1, 1, 1}, {0, 1, 1},   {1, 1, 1},
 };
 
 /* i lists j and j lists i as candidates; `touching` when they touch at their anchors. */
@@ -181,52 +190,205 @@ static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, bool tou
     g->nbr[j] += touching;
 }
 
+/* Lists i and j as each other's candidates when dr_pair_candidate accepts them. */
+static void try_pair(drape_world *w, uint32_t i, uint32_t j)
+{
+    dr_particle_grid *g = &w->grid;
+    const dr_vec4 si = w->shape[i], sj = w->shape[j], ai = g->anchor[i], aj = g->anchor[j];
+    const uint32_t gi = w->group[i], gj = w->group[j];
+    if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
+        return;
+    const float D = dr_pair_distance(si, gi, sj, gj);
+    const dr_vec4 r = dr_sub3(ai, aj);
+    add_candidates(g, i, j, dr_dot3(r, r) < D * D);
+}
+
 /* The pairs of particle i with the particles of bucket b that lie in cell c (another cell that
  * shares the bucket is not a neighbour; a particle of i's own cell: once per pair, from the lower
- * index). */
+ * index). The bucket's slots carry their particles' cells, so that the walk reads them in order. */
 static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b, bool own)
 {
     dr_particle_grid *g = &w->grid;
-    const dr_vec4 si = w->shape[i], ai = g->anchor[i];
-    const uint32_t gi = w->group[i];
+    const int32_t *slot = &g->coord[4 * (size_t)w->particle_count];
     for (uint32_t k = g->start[b], end = g->start[b + 1]; k < end; ++k) {
-        const uint32_t j = g->sorted[k];
-        const int32_t *cj = &g->coord[4 * (size_t)j];
-        if (cj[0] != c[0] || cj[1] != c[1] || cj[2] != c[2] || (own && j <= i))
-            continue;
-        const dr_vec4 sj = w->shape[j], aj = g->anchor[j];
-        const uint32_t gj = w->group[j];
-        if (!dr_pair_candidate(si, gi, ai, sj, gj, aj))
-            continue;
-        const float D = dr_pair_distance(si, gi, sj, gj);
-        const dr_vec4 r = dr_sub3(ai, aj);
-        add_candidates(g, i, j, dr_dot3(r, r) < D * D);
+        const int32_t *cj = &slot[4 * (size_t)k];
+        const uint32_t j = (uint32_t)cj[3];
+        if (cj[0] == c[0] && cj[1] == c[1] && cj[2] == c[2] && (!own || j > i))
+            try_pair(w, i, j);
     }
+}
+
+/* Whether the pair pass takes i's pair with j from i's list: j has no complete list, or i comes
+ * first. i's list is complete. */
+static bool pair_from_i(const dr_particle_grid *g, uint32_t i, uint32_t j)
+{
+    return g->ncand[j] > DR_NBR_CAP || i < j;
+}
+
+/* The pair pass's pairs, from the complete candidate lists: each pair once. */
+static drape_result pair_records(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t n = w->particle_count;
+    uint64_t count = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (g->ncand[i] <= DR_NBR_CAP)
+            for (uint32_t k = 0; k < g->ncand[i]; ++k)
+                count += pair_from_i(g, i, g->list[(size_t)i * DR_NBR_CAP + k]);
+    if (count > g->pair_capacity) {
+        const uint64_t capacity = count + count / 2;
+        dr_pair_record *p =
+            capacity <= UINT32_MAX ? realloc(g->pairs, (size_t)capacity * sizeof *g->pairs) : NULL;
+        if (!p)
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                           "drape_world_step: no memory for %llu particle contact pairs",
+                           (unsigned long long)count);
+        g->pairs = p;
+        g->pair_capacity = (uint32_t)capacity;
+    }
+    dr_pair_record *out = g->pairs;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (g->ncand[i] > DR_NBR_CAP)
+            continue;
+        const dr_vec4 xi = w->x[i], si = w->shape[i];
+        const uint32_t gi = w->group[i];
+        for (uint32_t k = 0; k < g->ncand[i]; ++k) {
+            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + k];
+            if (!pair_from_i(g, i, j))
+                continue;
+            out->xij = dr_sub3(xi, w->x[j]);
+            out->xij.w = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
+            out->i = i;
+            out->j = j;
+            out->both = g->ncand[j] <= DR_NBR_CAP;
+            out++;
+        }
+    }
+    g->pair_count = (uint32_t)(out - g->pairs);
+    return DRAPE_OK;
+}
+
+/* The pairs of particle i with the particles dense_sorted[k, end) (all in neighbouring cells). */
+static void pair_range(drape_world *w, uint32_t i, uint32_t k, uint32_t end)
+{
+    for (; k < end; ++k)
+        try_pair(w, i, w->grid.dense_sorted[k]);
+}
+
+/* The candidates as in dr_cpu_particle_candidates, over a dense grid of the box of the occupied
+ * cells, when that box has at most DENSE_CELLS cells per particle: counting sort by cell, x
+ * fastest, so that three neighbouring cells in a row are one range and the half shell is five
+ * ranges. Returns false (nothing done) for a larger box, or without memory for the grid. */
+#define DENSE_CELLS 8u
+static uint64_t dense_key(const int32_t *c, const int64_t *lo, int64_t nx, int64_t ny)
+{
+    return (uint64_t)((c[0] - lo[0]) + nx * ((c[1] - lo[1]) + ny * (c[2] - lo[2])));
+}
+
+static bool dense_candidates(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t n = w->particle_count;
+    int64_t lo[3] = {INT32_MAX, INT32_MAX, INT32_MAX}, hi[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+    uint32_t members = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (g->cell[i] == DR_NO_CELL)
+            continue;
+        members++;
+        for (int a = 0; a < 3; ++a) {
+            const int64_t c = g->coord[4 * (size_t)i + a];
+            lo[a] = c < lo[a] ? c : lo[a];
+            hi[a] = c > hi[a] ? c : hi[a];
+        }
+    }
+    if (members == 0)
+        return true;
+    const int64_t nx = hi[0] - lo[0] + 1, ny = hi[1] - lo[1] + 1, nz = hi[2] - lo[2] + 1;
+    const uint64_t limit = (uint64_t)DENSE_CELLS * members + 64u;
+    if ((uint64_t)nx > limit || (uint64_t)ny > limit / (uint64_t)nx ||
+        (uint64_t)nz > limit / (uint64_t)(nx * ny))
+        return false;
+    const uint64_t cells = (uint64_t)(nx * ny * nz);
+    if (cells + 1 > g->dense_capacity) {
+        uint32_t *p = realloc(g->dense_start, (size_t)(limit + 1) * sizeof *p);
+        if (!p)
+            return false;
+        g->dense_start = p;
+        g->dense_capacity = limit + 1;
+    }
+    uint32_t *start = g->dense_start;
+    memset(start, 0, (size_t)(cells + 1) * sizeof *start);
+    for (uint32_t i = 0; i < n; ++i)
+        if (g->cell[i] != DR_NO_CELL)
+            start[dense_key(&g->coord[4 * (size_t)i], lo, nx, ny) + 1]++;
+    for (uint64_t c = 0; c < cells; ++c)
+        start[c + 1] += start[c];
+    for (uint32_t i = 0; i < n; ++i)
+        if (g->cell[i] != DR_NO_CELL)
+            g->dense_sorted[start[dense_key(&g->coord[4 * (size_t)i], lo, nx, ny)]++] = i;
+    /* the scatter moved each start to its cell's end, the next cell's start */
+    memmove(start + 1, start, (size_t)cells * sizeof *start);
+    start[0] = 0;
+    /* the four rows of the half shell past the own row: (dy, dz) */
+    static const int8_t rows[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+    for (int64_t z = 0; z < nz; ++z)
+        for (int64_t y = 0; y < ny; ++y)
+            for (int64_t x = 0; x < nx; ++x) {
+                const uint64_t c = (uint64_t)(x + nx * (y + ny * z));
+                const int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
+                for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
+                    const uint32_t i = g->dense_sorted[k];
+                    /* the own cell after i, and the next cell in the row */
+                    pair_range(w, i, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
+                    for (int r = 0; r < 4; ++r) {
+                        const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
+                        if (yy < 0 || yy >= ny || zz >= nz)
+                            continue;
+                        const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
+                        pair_range(w, i, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
+                    }
+                }
+            }
+    return true;
 }
 
 /* The candidates of every particle: the pairs that dr_pair_candidate accepts among the particles of
  * neighbouring cells, each pair tested once and listed on both sides (dr_particle_candidates
- * searches 27 cells per particle on the device). The lists' order differs from the device's; the
- * gather's fixed-point sums do not depend on it. */
-void dr_cpu_particle_candidates(drape_world *w)
+ * searches 27 cells per particle on the device). The particles go in grid order, so that those of
+ * one cell reuse its neighbours' buckets. The lists' order differs from the device's; the gather's
+ * fixed-point sums do not depend on it. */
+drape_result dr_cpu_particle_candidates(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
     memset(g->nbr, 0, (size_t)n * sizeof *g->nbr);
     memset(g->ncand, 0, (size_t)n * sizeof *g->ncand);
+    g->pair_count = 0;
     if (w->fullest_bucket > DR_CELL_CAP)
-        return; /* the step reports it; no pair tests this step */
+        return DRAPE_OK; /* the step reports it; no pair tests this step */
+    if (dense_candidates(w))
+        return pair_records(w);
+    int32_t near[13][3] = {{0}}; /* the half shell's cells and buckets around the last cell */
+    uint32_t near_bucket[13] = {0};
+    const int32_t *prev = NULL;
     for (uint32_t i = 0; i < n; ++i) {
         if (g->cell[i] == DR_NO_CELL)
             continue;
         const int32_t *ci = &g->coord[4 * (size_t)i];
-        pair_bucket(w, i, ci, g->cell[i], true);
-        for (int k = 0; k < 13; ++k) {
-            const int32_t c[3] = {ci[0] + half_shell[k][0], ci[1] + half_shell[k][1],
-                                  ci[2] + half_shell[k][2]};
-            pair_bucket(w, i, c, dr_cell_bucket(c[0], c[1], c[2], mask), false);
+        if (!prev || memcmp(ci, prev, 3 * sizeof *ci) != 0) {
+            prev = ci;
+            for (int h = 0; h < 13; ++h) {
+                near[h][0] = ci[0] + half_shell[h][0];
+                near[h][1] = ci[1] + half_shell[h][1];
+                near[h][2] = ci[2] + half_shell[h][2];
+                near_bucket[h] = dr_cell_bucket(near[h][0], near[h][1], near[h][2], mask);
+            }
         }
+        pair_bucket(w, i, ci, g->cell[i], true);
+        for (int h = 0; h < 13; ++h)
+            pair_bucket(w, i, near[h], near_bucket[h], false);
     }
+    return pair_records(w);
 }
 
 dr_vec4 dr_particle_up(const drape_world *w)
@@ -242,55 +404,40 @@ float dr_particle_support_cap(const drape_world *w)
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
 }
 
-/* The pushes of every pair on its listed side(s), each pair's push worked out once: the pair
- * (i, j) from the lower index when both have complete lists, else from the side whose list is
- * complete. */
+/* The pushes of every pair of the pair pass (pair_records) on its listed side(s), each pair's push
+ * worked out once: (j, i)'s is exactly the negation of (i, j)'s. */
 static void pair_pass(drape_world *w, dr_vec4 up)
 {
     dr_particle_grid *g = &w->grid;
-    const uint32_t n = w->particle_count;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
     const int stacked = dr_dot3(up, up) > 0.0f;
-    memset(g->sum, 0, (size_t)n * sizeof *g->sum);
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t count = g->ncand[i];
-        if (count == 0 || count > DR_NBR_CAP)
+    memset(g->sum, 0, (size_t)w->particle_count * sizeof *g->sum);
+    for (uint32_t p = 0; p < g->pair_count; ++p) {
+        const dr_pair_record *pr = &g->pairs[p];
+        const uint32_t i = pr->i, j = pr->j;
+        const dr_vec4 di = w->d[i], dj = w->d[j];
+        const float D = pr->xij.w;
+        const dr_vec4 r = dr_add3(pr->xij, dr_sub3(di, dj));
+        const float len2 = dr_dot3(r, r);
+        if (!(len2 < D * D))
             continue;
-        const dr_vec4 xi = w->x[i], di = w->d[i], si = w->shape[i];
-        const uint32_t gi = w->group[i], ni = g->nbr[i];
-        const int grounded_i = g->grounded[i];
-        const uint32_t *list = &g->list[(size_t)i * DR_NBR_CAP];
-        for (uint32_t k = 0; k < count; ++k) {
-            const uint32_t j = list[k];
-            const bool j_listed = g->ncand[j] <= DR_NBR_CAP;
-            if (j < i && j_listed)
-                continue; /* done from j's side */
-            const dr_vec4 xj = w->x[j], dj = w->d[j];
-            const float D = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
-            const dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
-            const float len2 = dr_dot3(r, r);
-            if (!(len2 < D * D))
-                continue;
-            const uint32_t nj = g->nbr[j];
-            const int grounded_j = g->grounded[j];
-            const float share_i =
-                dr_pair_weigh(&g->sum[i], xi.w, grounded_i, ni, xj.w, grounded_j, nj, relax,
-                              dr_stack_above(r, up, D), stacked);
-            float share_j = 0.0f;
-            if (j_listed) {
-                const dr_vec4 rj = dr_add3(dr_sub3(xj, xi), dr_sub3(dj, di));
-                share_j = dr_pair_weigh(&g->sum[j], xj.w, grounded_j, nj, xi.w, grounded_i, ni,
-                                        relax, dr_stack_above(rj, up, D), stacked);
-            }
-            if (!(share_i > 0.0f) && !(share_j > 0.0f))
-                continue;
-            const dr_vec4 push = dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k);
-            if (share_i > 0.0f)
-                dr_pair_add(&g->sum[i], push, share_i);
-            if (share_j > 0.0f) /* (j, i)'s push is exactly -push */
-                dr_pair_add(&g->sum[j], dr_scale3(push, -1.0f), share_j);
-        }
+        const float wi = w->x[i].w, wj = w->x[j].w;
+        const uint32_t ni = g->nbr[i], nj = g->nbr[j];
+        const int grounded_i = g->grounded[i], grounded_j = g->grounded[j];
+        const float share_i = dr_pair_weigh(&g->sum[i], wi, grounded_i, ni, wj, grounded_j, nj,
+                                            relax, dr_stack_above(r, up, D), stacked);
+        float share_j = 0.0f;
+        if (pr->both)
+            share_j = dr_pair_weigh(&g->sum[j], wj, grounded_j, nj, wi, grounded_i, ni, relax,
+                                    dr_stack_above(dr_scale3(r, -1.0f), up, D), stacked);
+        if (!(share_i > 0.0f) && !(share_j > 0.0f))
+            continue;
+        const dr_vec4 push = dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k);
+        if (share_i > 0.0f)
+            dr_pair_add(&g->sum[i], push, share_i);
+        if (share_j > 0.0f)
+            dr_pair_add(&g->sum[j], dr_scale3(push, -1.0f), share_j);
     }
 }
 
@@ -354,11 +501,12 @@ drape_result dr_particle_check(drape_world *w)
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (16 B each), group,
-     * support (4 B each), the candidate lists, the pair sums, grounded (1 B); counts, start */
-    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 16 + 4 + 4 + 4 * DR_NBR_CAP +
-                sizeof(dr_pair_sum) + 1) +
-           b * 4 + (b + 1) * 4;
+    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (2 x 16 B), group,
+     * support (4 B each), the candidate lists, the pair sums, grounded (1 B), the dense grid (at
+     * most 4 B + DENSE_CELLS + 1 starts); counts, start; the pair pass's pairs */
+    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
+                sizeof(dr_pair_sum) + 1 + 4 * (DENSE_CELLS + 2)) +
+           b * 4 + (b + 1) * 4 + (uint64_t)w->grid.pair_capacity * sizeof(dr_pair_record);
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

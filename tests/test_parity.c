@@ -572,12 +572,13 @@ static void parity(void)
  * neighbours from the first substep: the grid's table has 2^18 buckets, so its prefix scan runs
  * over hundreds of tiles and the tile sums over several rounds of a work-group (kernels/
  * particles.cl), which the 300-step scenes above, a few thousand buckets, never reach. A few
- * steps: a wrong bucket start loses or repeats contacts at once. */
+ * steps: a wrong bucket start loses or repeats contacts at once. Beside it fall particles
+ * without a radius, outside the grid, whose displacements the contact passes must leave alone. */
 static void build_dense_lattice(drape_world *w)
 {
     const int side = 42;
     const float r = 0.01f, pitch = 1.8f * r;
-    drape_particle_def *defs = malloc((size_t)side * side * side * sizeof *defs);
+    drape_particle_def *defs = malloc(((size_t)side * side * side + 64) * sizeof *defs);
     ENSURE(defs != NULL);
     uint32_t n = 0;
     for (int y = 0; y < side; ++y)
@@ -589,6 +590,12 @@ static void build_dense_lattice(drape_world *w)
                 p->mass = 0.01f;
                 p->radius = r;
             }
+    for (int k = 0; k < 64;
+         ++k) { /* and a column without a radius: no contacts, outside the grid */
+        drape_particle_def *p = &defs[n++];
+        *p = drape_default_particle_def();
+        p->position = tu_v3(-0.1f, 0.05f + 0.01f * (float)k, 0.0f);
+    }
     ENSURE(drape_world_add_particles(w, defs, n, NULL) == DRAPE_OK);
     free(defs);
     drape_collider_def floor = ground(0.0f);

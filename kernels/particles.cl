@@ -9,12 +9,9 @@
  *   particle_scatter  each particle into its bucket at its rank (no atomics)
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
- *   particle_gather   each particle's push-out, into a second buffer; particle_apply_placed copies
- *                     it back
+ *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
  *   particle_bounce   after the update, restitution between particles (into the same second
- *                     buffer, which particle_apply_placed copies into the velocities)
- *
- * The last three take the particles in the grid's order (grid_particle), not in index order.
+ *                     buffer, which particle_apply copies into the velocities)
  *
  * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
  * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
@@ -24,17 +21,15 @@
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, __global uint *rank, __global float *support,
-                             __global uint *nbr, __global uint *ncand, float4 up, float cap,
-                             float inv_cell, uint mask, float travel, uint n)
+                             __global const uint *nbr, float4 up, float cap, float inv_cell,
+                             uint mask, float travel, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
     float4 s = shape[i];
-    if (!(s.w > 0.0f)) { /* outside the grid, which the later kernels walk: no contacts */
+    if (!(s.w > 0.0f)) {
         cell[i] = DR_NO_CELL;
-        nbr[i] = 0u;
-        ncand[i] = 0u;
         return;
     }
     float lift = support[i];
@@ -164,24 +159,14 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *r
         sorted[start[b] + rank[i]] = i;
 }
 
-/* The particle that work-item t takes in the later kernels: the grid's order (bucket by bucket,
- * and dr_cell_bucket keeps neighbouring cells in neighbouring buckets), so that the work-items of
- * a work-group take particles close together in space and read the same neighbours; DR_NO_CELL
- * past the last particle with a radius. */
-static uint grid_particle(__global const uint *start, __global const uint *sorted, uint mask)
-{
-    uint t = get_global_id(0);
-    return t < start[mask + 1u] ? sorted[t] : DR_NO_CELL;
-}
-
 __kernel void particle_count(__global const float4 *anchor, __global const float4 *shape,
                              __global const uint *group, __global uint *nbr, __global uint *ncand,
                              __global uint *list, __global const uint *start,
                              __global const uint *sorted, __global const uint *fullest,
-                             float inv_cell, uint mask)
+                             float inv_cell, uint mask, uint n)
 {
-    uint i = grid_particle(start, sorted, mask);
-    if (i == DR_NO_CELL)
+    uint i = get_global_id(0);
+    if (i >= n)
         return;
     uint found = 0u, count = 0u;
     if (fullest[0] <= DR_CELL_CAP)
@@ -199,10 +184,10 @@ __kernel void particle_gather(__global float4 *dnew, __global float *support,
                               __global const uint *list, __global const uint *start,
                               __global const uint *sorted, __global const uint *fullest,
                               float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-                              float4 up)
+                              float4 up, uint n)
 {
-    uint i = grid_particle(start, sorted, mask);
-    if (i == DR_NO_CELL)
+    uint i = get_global_id(0);
+    if (i >= n)
         return;
     uint found;
     if (!(fullest[0] <= DR_CELL_CAP)) {
@@ -220,11 +205,10 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const float4 *shape, __global const uint *group,
                               __global const dr_contact *contacts, __global const uint *nbr,
                               __global const uint *ncand, __global const uint *list,
-                              __global const uint *fullest, __global const uint *start,
-                              __global const uint *sorted, uint mask, float e, float slow)
+                              __global const uint *fullest, float e, float slow, uint n)
 {
-    uint i = grid_particle(start, sorted, mask);
-    if (i == DR_NO_CELL)
+    uint i = get_global_id(0);
+    if (i >= n)
         return;
     vnew[i] = fullest[0] <= DR_CELL_CAP ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts,
                                                              nbr, ncand, list, e, slow)
@@ -235,14 +219,5 @@ __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, ui
 {
     uint i = get_global_id(0);
     if (i < n)
-        d[i] = dnew[i];
-}
-
-/* particle_apply for the particles in the grid, the only ones the gather and the bounce write. */
-__kernel void particle_apply_placed(__global float4 *d, __global const float4 *dnew,
-                                    __global const uint *cell, uint n)
-{
-    uint i = get_global_id(0);
-    if (i < n && cell[i] != DR_NO_CELL)
         d[i] = dnew[i];
 }

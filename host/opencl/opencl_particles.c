@@ -5,10 +5,8 @@
  *
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
  * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
- * particle_gather and particle_apply_placed; after the update, with restitution, particle_bounce
- * and particle_apply_placed (and a copy of the velocities after the prediction, particle_apply,
- * when the grid is built). particle_count, particle_gather and particle_bounce take the particles
- * in the grid's order, so that neighbouring work-items read neighbouring data.
+ * particle_gather and particle_apply; after the update, with restitution, particle_bounce and
+ * particle_apply (and a copy of the velocities after the prediction when the grid is built).
  * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B rank in the cell, 4 B sorted
  * index, 4 B count, 4 B candidate count, 16 B anchor, 16 B gather output, 4 B per candidate slot
  * (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle; the
@@ -33,13 +31,11 @@ enum {
     K_GATHER,
     K_APPLY,
     K_BOUNCE,
-    K_APPLY_PLACED,
     K_PARTICLE_KERNELS
 };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
-    "particle_cells",   "scan_blocks",          "scan_partials",   "scan_write",
-    "particle_scatter", "particle_count",       "particle_gather", "particle_apply",
-    "particle_bounce",  "particle_apply_placed"};
+    "particle_cells", "scan_blocks",     "scan_partials",  "scan_write",     "particle_scatter",
+    "particle_count", "particle_gather", "particle_apply", "particle_bounce"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
@@ -165,15 +161,6 @@ static drape_result copy(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, cl_
     return launch(p, ctx, K_APPLY, n, phase);
 }
 
-/* One launch of particle_apply_placed: dst = src for the particles in the grid. */
-static drape_result copy_placed(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, cl_mem src,
-                                int phase)
-{
-    const cl_uint n = p->particles;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_APPLY_PLACED], 0, 4, A(dst), A(src), A(p->cell), A(n)));
-    return launch(p, ctx, K_APPLY_PLACED, n, phase);
-}
-
 drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                   cl_mem x, cl_mem v, cl_mem d, int phase)
 {
@@ -187,9 +174,9 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     if (w->def.particle_restitution > 0.0f)
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 16, A(d), A(x), A(p->anchor), A(p->shape),
-                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr),
-                          A(p->ncand), A(up), A(cap), A(inv_cell), A(mask), A(travel), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 15, A(d), A(x), A(p->anchor), A(p->shape),
+                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr), A(up),
+                          A(cap), A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));
@@ -209,9 +196,9 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
 {
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 11, A(p->anchor), A(p->shape), A(p->group),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 12, A(p->anchor), A(p->shape), A(p->group),
                           A(p->nbr), A(p->ncand), A(p->list), A(p->start), A(p->sorted),
-                          A(p->fullest), A(inv_cell), A(mask)));
+                          A(p->fullest), A(inv_cell), A(mask), A(n)));
     return launch(p, ctx, K_COUNT_PAIRS, n, phase);
 }
 
@@ -222,26 +209,26 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
     const dr_vec4 up = dr_particle_up(w);
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 20, A(p->dnew), A(p->support), A(x), A(d),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 21, A(p->dnew), A(p->support), A(x), A(d),
                           A(p->anchor), A(p->shape), A(p->group), A(contacts), A(p->nbr),
                           A(p->ncand), A(p->list), A(p->start), A(p->sorted), A(p->fullest),
-                          A(inv_cell), A(mask), A(mu_s), A(mu_k), A(relax), A(up)));
+                          A(inv_cell), A(mask), A(mu_s), A(mu_k), A(relax), A(up), A(n)));
     DR_TRY(launch(p, ctx, K_GATHER, n, phase));
-    return copy_placed(p, ctx, d, p->dnew, phase);
+    return copy(p, ctx, d, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                     cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
 {
-    const cl_uint n = p->particles, mask = p->buckets - 1;
+    const cl_uint n = p->particles;
     const float e = w->def.particle_restitution;
     if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 16, A(p->dnew), A(x), A(v), A(p->vpre),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->fullest), A(p->start), A(p->sorted), A(mask), A(e), A(slow)));
+                          A(p->fullest), A(e), A(slow), A(n)));
     DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
-    return copy_placed(p, ctx, v, p->dnew, phase);
+    return copy(p, ctx, v, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)

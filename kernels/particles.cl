@@ -86,12 +86,16 @@ scan_blocks(__global const uint *counts, __global uint *partial, uint buckets)
 }
 
 /* One work-group: the exclusive scan of the tile sums in place, DR_WG_SIZE at a time, and the
- * total into start[buckets]. */
+ * total into start[buckets]. With `reset` (the step's first grid) the fullest bucket starts again
+ * from 0, before scan_write takes its maximum: no write from the host between steps. */
 __kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
-scan_partials(__global uint *partial, __global uint *start, uint blocks, uint buckets)
+scan_partials(__global uint *partial, __global uint *start, __global uint *fullest, uint reset,
+              uint blocks, uint buckets)
 {
     __local uint tmp[DR_WG_SIZE];
     uint l = get_local_id(0), carry = 0u;
+    if (reset != 0u && l == 0u)
+        fullest[0] = 0u;
     for (uint first = 0u; first < blocks; first += DR_WG_SIZE) {
         uint j = first + l, v = j < blocks ? partial[j] : 0u;
         uint inclusive = group_inclusive_scan(v, tmp);

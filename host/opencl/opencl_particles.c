@@ -11,7 +11,7 @@
  * index, 4 B count, 4 B candidate count, 16 B anchor, 16 B gather output, 4 B per candidate slot
  * (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle; the
  * scan's tile sums, 4 B per SCAN_PER x the work-group size buckets. The step reads one integer
- * back: the fullest bucket.
+ * back: the fullest bucket (the next step's first grid build resets it on the device).
  */
 #include "world_internal.h"
 
@@ -44,6 +44,7 @@ struct dr_cl_particles {
     cl_mem counts, start, partial; /* per bucket, per block */
     cl_mem fullest;                /* one uint */
     uint32_t particles, buckets;   /* sizes allocated */
+    bool reset_fullest;            /* the next grid is a step's first: the fullest bucket from 0 */
     uint64_t bytes;
 };
 
@@ -180,8 +181,10 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 4, A(p->partial), A(p->start), A(blocks),
-                          A(buckets)));
+    const cl_uint reset = p->reset_fullest ? 1u : 0u;
+    p->reset_fullest = false;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 6, A(p->partial), A(p->start),
+                          A(p->fullest), A(reset), A(blocks), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, wg, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 5, A(p->counts), A(p->partial), A(p->start),
                           A(p->fullest), A(buckets)));
@@ -236,10 +239,8 @@ drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx,
     uint32_t fullest = 0;
     DR_TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof fullest, &fullest));
     w->fullest_bucket = fullest;
-    if (fullest == 0)
-        return DRAPE_OK;
-    const uint32_t zero = 0;
-    return dr_cl_buffer_write(ctx, p->fullest, 0, sizeof zero, &zero);
+    p->reset_fullest = true;
+    return DRAPE_OK;
 }
 
 drape_result dr_cl_particles_count_contacts(dr_cl_particles *p, dr_cl_context *ctx, uint32_t n,

@@ -6,8 +6,13 @@
  *   ms/step       wall time of drape_world_step (the OpenCL step ends with clFinish)
  *   cpu ms/step   the process's CPU time per step: on the one-thread CPU reference, its time
  *                 undisturbed by other jobs on a busy machine; on OpenCL, all of PoCL's threads
- *   grid Mp/s     particles put into the grid per second: N x substeps / the broad phase's time
- *                 (drape_profile.grid_ms: device time on OpenCL, wall time on the CPU)
+ *   grid ms       the broad phase per step (drape_profile.grid_ms: velocity limit, grid build,
+ *                 candidate lists; device time on OpenCL, wall time on the CPU)
+ *   solve ms      the projection per step (drape_profile.project_ms): for the balls, the contact
+ *                 gather passes (and their copies back) and the box's walls, every iteration
+ *   other ms      the rest per step: prediction, collider contacts, update and restitution
+ *                 (wall ms/step minus these three on OpenCL is the host's and the queue's share)
+ *   grid Mp/s     particles put into the grid per second: N x substeps / the grid's time
  *   contacts M/s  contact pairs resolved per second: the pairs within their collision distance at
  *                 a substep's start x substeps x iterations / ms per step
  *   grid MiB      what the grid and the contact pass hold (drape_contact_stats.grid_bytes)
@@ -29,7 +34,7 @@
 
 typedef struct result {
     bool ok;
-    double ms_step, cpu_ms_step, grid_mps, contacts_mps, grid_mib;
+    double ms_step, cpu_ms_step, grid_ms, solve_ms, other_ms, grid_mps, contacts_mps, grid_mib;
     uint32_t contacts;
 } result;
 
@@ -101,6 +106,9 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
         out.ms_step = ms;
         out.cpu_ms_step = cms;
         out.contacts = cs.contacts;
+        out.grid_ms = prof.grid_ms / steps;
+        out.solve_ms = prof.project_ms / steps;
+        out.other_ms = (prof.predict_ms + prof.collide_ms + prof.update_ms) / steps;
         out.grid_mps = prof.grid_ms > 0.0
                            ? 1e-3 * (double)info.particle_count * substeps * steps / prof.grid_ms
                            : 0.0;
@@ -197,8 +205,9 @@ int main(int argc, char **argv)
     }
     if (js)
         fprintf(js, "{\"substeps\": %d, \"iterations\": %d, \"cases\": [", substeps, iterations);
-    printf("%9s %-7s %10s %11s %10s %12s %9s %9s %8s\n", "particles", "backend", "ms/step",
-           "cpu ms/step", "grid Mp/s", "contacts M/s", "contacts", "grid MiB", "CPU/CL");
+    printf("%9s %-7s %10s %11s %8s %8s %8s %10s %12s %9s %9s %8s\n", "particles", "backend",
+           "ms/step", "cpu ms/step", "grid ms", "solve ms", "other ms", "grid Mp/s", "contacts M/s",
+           "contacts", "grid MiB", "CPU/CL");
     bool any = false;
     for (int k = 0; k < count; ++k) {
         result res[2] = {{0}, {0}};
@@ -214,9 +223,10 @@ int main(int argc, char **argv)
             }
             any = true;
             double ratio = b == 1 && res[0].ok ? res[0].ms_step / res[1].ms_step : 0.0;
-            printf("%9u %-7s %10.3f %11.3f %10.2f %12.2f %9u %9.2f", sizes[k], names[b],
-                   res[b].ms_step, res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps,
-                   res[b].contacts, res[b].grid_mib);
+            printf("%9u %-7s %10.3f %11.3f %8.3f %8.3f %8.3f %10.2f %12.2f %9u %9.2f", sizes[k],
+                   names[b], res[b].ms_step, res[b].cpu_ms_step, res[b].grid_ms, res[b].solve_ms,
+                   res[b].other_ms, res[b].grid_mps, res[b].contacts_mps, res[b].contacts,
+                   res[b].grid_mib);
             if (ratio > 0.0)
                 printf(" %8.2f", ratio);
             printf("\n");

@@ -472,8 +472,8 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, struct dr_cl_context *ct
 drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
                                      const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
                                      struct _cl_mem *contacts, int phase);
-/* The step's fullest bucket (into world->fullest_bucket, then reset on the device), and on request
- * the contact counts. */
+/* The step's fullest bucket (into world->fullest_bucket; the next grid build resets it on the
+ * device), and on request the contact counts. */
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, struct dr_cl_context *ctx,
                                          drape_world *world);
 drape_result dr_cl_particles_count_contacts(dr_cl_particles *p, struct dr_cl_context *ctx,

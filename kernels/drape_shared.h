@@ -1182,12 +1182,17 @@ DR_FN int dr_cell_coord(float p, float inv_cell)
     return (int)c;
 }
 
-/* The bucket of cell (ix, iy, iz) in a table of mask + 1 buckets (Teschner et al., "Optimized
- * Spatial Hashing for Collision Detection of Deformable Objects", 2003). */
+/* The bucket of cell (ix, iy, iz) in a table of mask + 1 buckets: the cells are taken in blocks of
+ * 4 x 4 x 4, each block hashed (Teschner et al., "Optimized Spatial Hashing for Collision Detection
+ * of Deformable Objects", 2003) to a run of 64 consecutive buckets, one per cell of the block. So
+ * the grid's order (the buckets') keeps neighbouring cells together: the device walks the
+ * particles in that order, and its work-items then read neighbouring data. Which buckets the cells
+ * get changes where things are stored, never a result. */
 DR_FN unsigned dr_cell_bucket(int ix, int iy, int iz, unsigned mask)
 {
-    return (((unsigned)ix * 73856093u) ^ ((unsigned)iy * 19349663u) ^ ((unsigned)iz * 83492791u)) &
-           mask;
+    unsigned x = (unsigned)ix, y = (unsigned)iy, z = (unsigned)iz;
+    unsigned block = ((x >> 2) * 73856093u) ^ ((y >> 2) * 19349663u) ^ ((z >> 2) * 83492791u);
+    return ((block << 6) | ((z & 3u) << 4) | ((y & 3u) << 2) | (x & 3u)) & mask;
 }
 
 /* The bucket of the cell that holds p. */

@@ -1,27 +1,26 @@
 /* Contacts between particles on the device (kernels/drape_shared.h, "particle contacts"): the broad
  * phase by counting sort, once per substep, and the gather pass, once per iteration.
  *
- *   particle_cells    the velocity limit, each particle's bucket, the histogram (atomic_inc)
- *   scan_blocks       the sum of each block of DR_SCAN_BLOCK buckets
- *   scan_partials     one work-item: the exclusive scan of the block sums (a few thousand at most)
- *   scan_write        each block's bucket starts, and the fullest bucket (atomic_max)
- *   particle_scatter  each particle into its bucket, counting the histogram back down (atomic_dec)
+ *   particle_cells    the velocity limit, each particle's bucket, the histogram (atomic_inc, whose
+ *                     old value is the particle's rank in its bucket)
+ *   scan_blocks       one work-group per tile of DR_SCAN_TILE buckets: the tile's sum
+ *   scan_partials     one work-group: the exclusive scan of the tile sums
+ *   scan_write        one work-group per tile: its bucket starts, and the fullest bucket
+ *   particle_scatter  each particle into its bucket at its rank (no atomics)
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
  *
- * Only integers meet atomics; the order the scatter leaves a bucket in does not change the gather's
- * result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP particles the
- * count and gather kernels do nothing, and the host reports it after the step. */
+ * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
+ * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
+ * particles the count and gather kernels do nothing, and the host reports it after the step. */
 #include "drape_shared.h"
-
-#define DR_SCAN_BLOCK 256u
 
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
-                             __global uint *counts, __global float *support,
+                             __global uint *counts, __global uint *rank, __global float *support,
                              __global const uint *nbr, float4 up, float cap, float inv_cell,
                              uint mask, float travel, uint n)
 {
@@ -41,59 +40,127 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
     anchor[i] = p;
     uint b = dr_particle_bucket(p, inv_cell, mask);
     cell[i] = b;
-    atomic_inc(&counts[b]);
+    rank[i] = atomic_inc(&counts[b]);
 }
 
-__kernel void scan_blocks(__global const uint *counts, __global uint *partial, uint buckets)
-{
-    uint first = get_global_id(0) * DR_SCAN_BLOCK;
-    if (first >= buckets)
-        return;
-    uint end = min(first + DR_SCAN_BLOCK, buckets), sum = 0u;
-    for (uint j = first; j < end; ++j)
-        sum += counts[j];
-    partial[get_global_id(0)] = sum;
-}
+/* The scan runs in tiles of DR_SCAN_TILE buckets, one work-group per tile: the work-items read
+ * and write the tile coalesced (item l takes entries l, l + DR_WG_SIZE, ...), and the sums across
+ * the work-group go through local memory. Any work-group size works; the tunables pick it. */
+#define DR_SCAN_PER 8u
+#define DR_SCAN_TILE (DR_SCAN_PER * DR_WG_SIZE)
+#define DR_SCAN_SLOT(e)                                                                            \
+    ((e) + (e) / DR_SCAN_PER) /* a tile entry in local memory, padded so that                      \
+                                 the per-item runs hit distinct banks */
 
-__kernel void scan_partials(__global uint *partial, __global uint *start, uint blocks, uint buckets)
+/* The inclusive prefix sum of each work-item's v over its work-group, in the fixed order of the
+ * Hillis-Steele scan (integers: any order gives the same sums). tmp holds DR_WG_SIZE entries. */
+static uint group_inclusive_scan(uint v, __local uint *tmp)
 {
-    if (get_global_id(0) != 0u)
-        return;
-    uint sum = 0u;
-    for (uint k = 0u; k < blocks; ++k) {
-        uint t = partial[k];
-        partial[k] = sum;
-        sum += t;
+    uint l = get_local_id(0);
+    tmp[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint off = 1u; off < DR_WG_SIZE; off <<= 1) {
+        uint add = l >= off ? tmp[l - off] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        tmp[l] += add;
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    start[buckets] = sum;
+    uint out = tmp[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return out;
 }
 
-__kernel void scan_write(__global const uint *counts, __global const uint *partial,
-                         __global uint *start, __global uint *fullest, uint buckets)
+/* partial[g] = the sum of tile g's buckets. */
+__kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
+scan_blocks(__global const uint *counts, __global uint *partial, uint buckets)
 {
-    uint first = get_global_id(0) * DR_SCAN_BLOCK;
-    if (first >= buckets)
-        return;
-    uint end = min(first + DR_SCAN_BLOCK, buckets), sum = partial[get_global_id(0)], most = 0u;
-    for (uint j = first; j < end; ++j) {
-        uint c = counts[j];
-        start[j] = sum;
+    __local uint tmp[DR_WG_SIZE];
+    uint g = get_group_id(0), l = get_local_id(0), first = g * DR_SCAN_TILE, sum = 0u;
+    for (uint k = 0u; k < DR_SCAN_PER; ++k) {
+        uint j = first + k * DR_WG_SIZE + l;
+        sum += j < buckets ? counts[j] : 0u;
+    }
+    sum = group_inclusive_scan(sum, tmp);
+    if (l == DR_WG_SIZE - 1u)
+        partial[g] = sum;
+}
+
+/* One work-group: the exclusive scan of the tile sums in place, DR_WG_SIZE at a time, and the
+ * total into start[buckets]. With `reset` (the step's first grid) the fullest bucket starts again
+ * from 0, before scan_write takes its maximum: no write from the host between steps. */
+__kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
+scan_partials(__global uint *partial, __global uint *start, __global uint *fullest, uint reset,
+              uint blocks, uint buckets)
+{
+    __local uint tmp[DR_WG_SIZE];
+    uint l = get_local_id(0), carry = 0u;
+    if (reset != 0u && l == 0u)
+        fullest[0] = 0u;
+    for (uint first = 0u; first < blocks; first += DR_WG_SIZE) {
+        uint j = first + l, v = j < blocks ? partial[j] : 0u;
+        uint inclusive = group_inclusive_scan(v, tmp);
+        if (j < blocks)
+            partial[j] = carry + inclusive - v;
+        tmp[l] = inclusive;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        carry += tmp[DR_WG_SIZE - 1u];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0u)
+        start[buckets] = carry;
+}
+
+/* Tile g's bucket starts (its offset from scan_partials plus the exclusive scan of its counts), and
+ * the fullest bucket (one atomic_max per tile). Work-item l scans entries l * DR_SCAN_PER ... of
+ * the tile, which it takes from local memory after a coalesced load. */
+__kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
+scan_write(__global const uint *counts, __global const uint *partial, __global uint *start,
+           __global uint *fullest, uint buckets)
+{
+    __local uint tile[DR_SCAN_TILE + DR_WG_SIZE];
+    __local uint tmp[DR_WG_SIZE];
+    uint g = get_group_id(0), l = get_local_id(0), first = g * DR_SCAN_TILE;
+    for (uint k = 0u; k < DR_SCAN_PER; ++k) {
+        uint j = first + k * DR_WG_SIZE + l;
+        tile[DR_SCAN_SLOT(k * DR_WG_SIZE + l)] = j < buckets ? counts[j] : 0u;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint sum = 0u, most = 0u;
+    for (uint k = 0u; k < DR_SCAN_PER; ++k) {
+        uint c = tile[DR_SCAN_SLOT(l * DR_SCAN_PER + k)];
         sum += c;
         most = max(most, c);
     }
-    atomic_max(fullest, most);
+    uint run = partial[g] + group_inclusive_scan(sum, tmp) - sum;
+    for (uint k = 0u; k < DR_SCAN_PER; ++k) {
+        uint c = tile[DR_SCAN_SLOT(l * DR_SCAN_PER + k)];
+        tile[DR_SCAN_SLOT(l * DR_SCAN_PER + k)] = run;
+        run += c;
+    }
+    tmp[l] = most;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint k = 0u; k < DR_SCAN_PER; ++k) {
+        uint j = first + k * DR_WG_SIZE + l;
+        if (j < buckets)
+            start[j] = tile[DR_SCAN_SLOT(k * DR_WG_SIZE + l)];
+    }
+    if (l == 0u) {
+        for (uint k = 1u; k < DR_WG_SIZE; ++k)
+            most = max(most, tmp[k]);
+        atomic_max(fullest, most);
+    }
 }
 
-__kernel void particle_scatter(__global const uint *cell, __global const uint *start,
-                               __global uint *counts, __global uint *sorted, uint n)
+/* Each particle into its bucket at the rank its histogram increment returned: no atomics here. */
+__kernel void particle_scatter(__global const uint *cell, __global const uint *rank,
+                               __global const uint *start, __global uint *sorted, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
     uint b = cell[i];
-    if (b == DR_NO_CELL)
-        return;
-    sorted[start[b] + atomic_dec(&counts[b]) - 1u] = i;
+    if (b != DR_NO_CELL)
+        sorted[start[b] + rank[i]] = i;
 }
 
 __kernel void particle_count(__global const float4 *anchor, __global const float4 *shape,

@@ -509,6 +509,38 @@ static void test_a_million_particles_at_one_point(void)
     drape_world_destroy(w);
 }
 
+/* The fullest bucket is the step's: after a step with every particle at one point (more than the
+ * cap of a bucket: no contacts, an error), particles spread apart step normally again, with
+ * contacts. */
+static void test_a_crowded_step_passes(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    enum { N = 300 }; /* above DR_CELL_CAP */
+    drape_particle_def p[N];
+    for (int i = 0; i < N; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.01f;
+    }
+    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
+    ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
+    ENSURE(tu_log_has(&log, "300 particles fell into one grid bucket"));
+    for (int i = 0; i < N; ++i) { /* a row, each ball touching the next */
+        p[i].position = tu_v3(0.019f * (float)i, 0.0f, 0.0f);
+        ENSURE_OK(drape_world_set_particle(w, (uint32_t)i, &p[i]));
+    }
+    ENSURE_OK(drape_world_step(w));
+    drape_contact_stats cs = {0};
+    ENSURE_OK(drape_world_get_contact_stats(w, &cs));
+    printf("  after the crowded step: fullest bucket %u, %u contacts\n", cs.fullest_bucket,
+           cs.contacts);
+    ENSURE(cs.fullest_bucket < 8u && cs.contacts > 0u);
+    drape_world_destroy(w);
+}
+
 int suite_particles(void)
 {
     RUN_TEST(test_free_space_momentum_and_energy);
@@ -520,6 +552,7 @@ int suite_particles(void)
     RUN_TEST(test_bad_radius_and_group);
     RUN_TEST(test_radius_larger_than_the_scene);
     RUN_TEST(test_a_million_particles_at_one_point);
+    RUN_TEST(test_a_crowded_step_passes);
     RUN_TEST(test_balls_settle_in_a_box);
     return test_finish();
 }

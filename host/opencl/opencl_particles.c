@@ -7,10 +7,11 @@
  * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
  * particle_gather and particle_apply; after the update, with restitution, particle_bounce and
  * particle_apply (and a copy of the velocities after the prediction when the grid is built).
- * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B sorted index, 4 B count, 4 B
- * candidate count, 16 B anchor, 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of them);
- * per bucket 8 B (histogram and starts), about two buckets per particle; the
- * block sums, 4 B per 256 buckets. The step reads one integer back: the fullest bucket.
+ * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B rank in the cell, 4 B sorted
+ * index, 4 B count, 4 B candidate count, 16 B anchor, 16 B gather output, 4 B per candidate slot
+ * (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle; the
+ * scan's tile sums, 4 B per SCAN_PER x the work-group size buckets. The step reads one integer
+ * back: the fullest bucket (the next step's first grid build resets it on the device).
  */
 #include "world_internal.h"
 
@@ -18,7 +19,7 @@
 
 #include <stdlib.h>
 
-#define SCAN_BLOCK 256u /* DR_SCAN_BLOCK in kernels/particles.cl */
+#define SCAN_PER 8u /* DR_SCAN_PER in kernels/particles.cl: buckets per work-item in the scan */
 
 enum {
     K_CELLS,
@@ -38,11 +39,12 @@ static const char *const kernel_names[K_PARTICLE_KERNELS] = {
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
-    cl_mem shape, group, cell, sorted, nbr, ncand, list, dnew, anchor, vpre,
+    cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, vpre,
         support;                   /* per particle */
     cl_mem counts, start, partial; /* per bucket, per block */
     cl_mem fullest;                /* one uint */
     uint32_t particles, buckets;   /* sizes allocated */
+    bool reset_fullest;            /* the next grid is a step's first: the fullest bucket from 0 */
     uint64_t bytes;
 };
 
@@ -50,9 +52,9 @@ struct dr_cl_particles {
 
 static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
-    cl_mem *all[] = {&p->shape, &p->group,   &p->cell,   &p->sorted, &p->nbr,
-                     &p->ncand, &p->list,    &p->anchor, &p->dnew,   &p->counts,
-                     &p->start, &p->partial, &p->vpre,   &p->support};
+    cl_mem *all[] = {&p->shape,  &p->group, &p->cell,    &p->rank,   &p->sorted,
+                     &p->nbr,    &p->ncand, &p->list,    &p->anchor, &p->dnew,
+                     &p->counts, &p->start, &p->partial, &p->vpre,   &p->support};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -91,7 +93,12 @@ drape_result dr_cl_particles_create(dr_cl_context *ctx, dr_cl_particles **out)
     return DRAPE_OK;
 }
 
-static uint32_t blocks_of(uint32_t buckets) { return (buckets + SCAN_BLOCK - 1) / SCAN_BLOCK; }
+/* The scan's tiles: one work-group of SCAN_PER buckets per work-item each. */
+static uint32_t blocks_of(const dr_cl_context *ctx, uint32_t buckets)
+{
+    const uint32_t tile = SCAN_PER * (uint32_t)ctx->tunables.work_group_size;
+    return (buckets + tile - 1) / tile;
+}
 
 drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w)
 {
@@ -108,6 +115,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->shape, n * sizeof(dr_vec4), "particle shapes"},
             {&p->group, n * sizeof(uint32_t), "particle groups"},
             {&p->cell, n * sizeof(uint32_t), "particle buckets"},
+            {&p->rank, n * sizeof(uint32_t), "ranks in the buckets"},
             {&p->sorted, n * sizeof(uint32_t), "particles by bucket"},
             {&p->nbr, n * sizeof(uint32_t), "contact counts"},
             {&p->ncand, n * sizeof(uint32_t), "contact candidate counts"},
@@ -118,7 +126,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->support, n * sizeof(float), "contact support"},
             {&p->counts, b * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 1) * sizeof(uint32_t), "bucket starts"},
-            {&p->partial, (blocks_of((uint32_t)b) + 1) * sizeof(uint32_t), "scan block sums"},
+            {&p->partial, (blocks_of(ctx, (uint32_t)b) + 1) * sizeof(uint32_t), "scan tile sums"},
         };
         drape_result r = DRAPE_OK;
         for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i) {
@@ -158,7 +166,8 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                                   cl_mem x, cl_mem v, cl_mem d, int phase)
 {
     const cl_uint n = p->particles, buckets = p->buckets, mask = buckets - 1,
-                  blocks = blocks_of(buckets);
+                  blocks = blocks_of(ctx, buckets);
+    const size_t wg = ctx->tunables.work_group_size;
     const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit,
                 cap = dr_particle_support_cap(w);
     const dr_vec4 up = dr_particle_up(w);
@@ -166,19 +175,21 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     if (w->def.particle_restitution > 0.0f)
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, buckets * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 14, A(d), A(x), A(p->anchor), A(p->shape),
-                          A(p->cell), A(p->counts), A(p->support), A(p->nbr), A(up), A(cap),
-                          A(inv_cell), A(mask), A(travel), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 15, A(d), A(x), A(p->anchor), A(p->shape),
+                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr), A(up),
+                          A(cap), A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(buckets)));
-    DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 4, A(p->partial), A(p->start), A(blocks),
-                          A(buckets)));
-    DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, 1, phase));
+    DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));
+    const cl_uint reset = p->reset_fullest ? 1u : 0u;
+    p->reset_fullest = false;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 6, A(p->partial), A(p->start),
+                          A(p->fullest), A(reset), A(blocks), A(buckets)));
+    DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, wg, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 5, A(p->counts), A(p->partial), A(p->start),
                           A(p->fullest), A(buckets)));
-    DR_TRY(launch(p, ctx, K_SCAN_WRITE, blocks, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->start), A(p->counts),
+    DR_TRY(launch(p, ctx, K_SCAN_WRITE, blocks * wg, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 5, A(p->cell), A(p->rank), A(p->start),
                           A(p->sorted), A(n)));
     return launch(p, ctx, K_SCATTER, n, phase);
 }
@@ -228,10 +239,8 @@ drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx,
     uint32_t fullest = 0;
     DR_TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof fullest, &fullest));
     w->fullest_bucket = fullest;
-    if (fullest == 0)
-        return DRAPE_OK;
-    const uint32_t zero = 0;
-    return dr_cl_buffer_write(ctx, p->fullest, 0, sizeof zero, &zero);
+    p->reset_fullest = true;
+    return DRAPE_OK;
 }
 
 drape_result dr_cl_particles_count_contacts(dr_cl_particles *p, dr_cl_context *ctx, uint32_t n,

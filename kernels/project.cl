@@ -198,8 +198,9 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
  * launch instead of iterations x (colours + 1). No constraint reaches outside its group, so groups
  * need no barrier between them. Launched over `groups` work-groups. The host takes it only for
  * worlds whose constraint types are all among these five. The group's particles stay in global
- * memory: the shared maths (drape_shared.h) takes __global pointers, and a cloth that fits one
- * work-group's constraints fits the compute unit's cache. */
+ * memory, since the shared maths (drape_shared.h) takes __global pointers
+ * (docs/opencl-variants.md).
+ */
 __kernel void solve_fused(__global const float4 *x, __global float4 *d,
                           __global const dr_contact *contacts,
                           __global const dr_collider *colliders, uint collider_count, float t,

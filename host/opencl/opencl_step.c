@@ -555,7 +555,7 @@ static drape_result upload_ranges(dr_opencl *cl, const drape_world *w)
 static drape_result upload(dr_opencl *cl, drape_world *w)
 {
     drape_result r = DRAPE_OK;
-    const bool regroup = (w->stale & DR_STALE_CONSTRAINTS) || !cl->part_first ||
+    const bool regroup = (w->stale & DR_STALE_CONSTRAINTS) || !cl->part.first ||
                          cl->part.first[cl->part.groups] != w->particle_count;
     if (regroup)
         r = partition(cl, w);

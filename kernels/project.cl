@@ -156,47 +156,61 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
 }
 
 /* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
- * tether lengths or six rest volumes) and its colour offsets (colours + 1 entries). */
+ * tether lengths or six rest volumes) and its range table (colors x (groups + 1) entries:
+ * work-group g's constraints of colour c are the slots [ranges[c (groups + 1) + g], ranges[c
+ * (groups + 1) + g + 1]), host/partition.c). */
 #define DR_FUSED_SET(p, second_type, second)                                                       \
     __global const uint *p##idx, __global const second_type *p##second,                            \
         __global const uint *p##material, __global const dr_material *p##materials,                \
-        __global float *p##lambda, __global const uint *p##offsets, uint p##colors, int p##xpbd
+        __global float *p##lambda, __global const uint *p##ranges, uint p##colors, int p##xpbd
 
-/* Zeroes a set's XPBD multipliers (the per-colour path fills them). */
+/* This work-group's constraints of colour col of a set: for (c = DR_FUSED_FROM ...; c < ..._TO). */
+#define DR_FUSED_FROM(p, col) (p##ranges[(col) * (groups + 1) + g] + lid)
+#define DR_FUSED_TO(p, col) p##ranges[(col) * (groups + 1) + g + 1]
+
+/* Zeroes this work-group's XPBD multipliers of a set (the per-colour path fills them all). */
 #define DR_FUSED_ZERO(p)                                                                           \
     do {                                                                                           \
         if (p##xpbd)                                                                               \
-            for (uint c = lid; c < p##offsets[p##colors]; c += size)                               \
-                p##lambda[c] = 0.0f;                                                               \
+            for (uint col = 0; col < p##colors; ++col)                                             \
+                for (uint c = DR_FUSED_FROM(p, col); c < DR_FUSED_TO(p, col); c += size)           \
+                    p##lambda[c] = 0.0f;                                                           \
     } while (0)
 
 /* One pass over a set, colour by colour, `solve` for constraint c, a barrier after each colour. */
 #define DR_FUSED_PASS(p, solve)                                                                    \
     do {                                                                                           \
         for (uint col = 0; col < p##colors; ++col) {                                               \
-            for (uint c = p##offsets[col] + lid; c < p##offsets[col + 1]; c += size)               \
+            for (uint c = DR_FUSED_FROM(p, col); c < DR_FUSED_TO(p, col); c += size)               \
                 solve;                                                                             \
             barrier(CLK_GLOBAL_MEM_FENCE);                                                         \
         }                                                                                          \
     } while (0)
 
-/* The whole projection of a substep in one launch of one work-group, for cloths small enough that
+/* The whole projection of a substep in one launch, one work-group per independent group of
+ * particles (a cloth, or several small ones: host/partition.c), for cloths small enough that
  * launches, not arithmetic, bound the step (the approach of NvCloth and of Kim et al., "Long Range
- * Attachments", 2012: one cloth per work-group): the XPBD multipliers zeroed, then `iterations`
- * times every constraint type colour by colour (in drape_constraint_type order: distance, dihedral,
- * attachment, tether, volume) and the contacts, with a barrier after each colour, so that the
- * Gauss-Seidel order and every operation are those of the per-colour launches: bitwise the same
- * results, one launch instead of iterations x (colours + 1). Launched over exactly one work-group.
- * The host takes it only for worlds whose constraint types are all among these five. */
+ * Attachments", 2012: one cloth per work-group): the group's XPBD multipliers zeroed, then
+ * `iterations` times every constraint type colour by colour (in drape_constraint_type order:
+ * distance, dihedral, attachment, tether, volume) and the contacts of the group's particles
+ * [first[g], first[g + 1]), with a barrier after each colour, so that each group sees the
+ * Gauss-Seidel order and every operation of the per-colour launches: bitwise the same results, one
+ * launch instead of iterations x (colours + 1). No constraint reaches outside its group, so groups
+ * need no barrier between them. Launched over `groups` work-groups. The host takes it only for
+ * worlds whose constraint types are all among these five. The group's particles stay in global
+ * memory, since the shared maths (drape_shared.h) takes __global pointers
+ * (docs/opencl-variants.md).
+ */
 __kernel void solve_fused(__global const float4 *x, __global float4 *d,
                           __global const dr_contact *contacts,
                           __global const dr_collider *colliders, uint collider_count, float t,
-                          float h, float margin, __global const float *inflate, uint n,
-                          float inv_h2, float sag, int iterations, DR_FUSED_SET(s_, float, rest),
-                          DR_FUSED_SET(b_, float, rest), DR_FUSED_SET(a_, float4, target),
-                          DR_FUSED_SET(t_, float, rest), DR_FUSED_SET(v_, float, rest))
+                          float h, float margin, __global const float *inflate,
+                          __global const uint *first, float inv_h2, float sag, int iterations,
+                          uint groups, DR_FUSED_SET(s_, float, rest), DR_FUSED_SET(b_, float, rest),
+                          DR_FUSED_SET(a_, float4, target), DR_FUSED_SET(t_, float, rest),
+                          DR_FUSED_SET(v_, float, rest))
 {
-    const uint lid = get_local_id(0), size = get_local_size(0);
+    const uint lid = get_local_id(0), size = get_local_size(0), g = get_group_id(0);
     DR_FUSED_ZERO(s_);
     DR_FUSED_ZERO(b_);
     DR_FUSED_ZERO(a_);
@@ -224,7 +238,7 @@ __kernel void solve_fused(__global const float4 *x, __global float4 *d,
                                 v_idx[4 * c + 3], v_rest[c], v_materials[v_material[c]].kprime,
                                 v_materials[v_material[c]].compliance, inv_h2, &v_lambda[c]));
         if (collider_count) {
-            for (uint i = lid; i < n; i += size)
+            for (uint i = first[g] + lid; i < first[g + 1]; i += size)
                 contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
             barrier(CLK_GLOBAL_MEM_FENCE);
         }

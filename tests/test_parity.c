@@ -418,6 +418,13 @@ static void build_materials(drape_world *w)
         }
 }
 
+/* Four cloths of different sizes, one XPBD, over a sphere and the ground: the fused projection
+ * gives them three work-groups (host/partition.c), each with its own share of every colour. */
+static void build_cloth_pieces(drape_world *w) { ENSURE(tu_add_cloth_pieces(w) == DRAPE_OK); }
+
+/* Constraints coloured in a seeded random order: within a colour, the cloths' constraints mixed. */
+static void shuffled(drape_world_def *def) { def->color_order = DRAPE_COLOR_ORDER_RANDOM; }
+
 /* Halfway, every bending link becomes one material (the materials rebuilt in place). */
 static void unify_bending(drape_world *w, int step)
 {
@@ -431,6 +438,7 @@ static const scene scenes[] = {
     {"balls poured into a box", false, build_balls, bouncy, NULL},
     {"two self-colliding cloths on a sphere", false, build_cloth_layers, NULL, NULL},
     {"cloth on a sphere", false, build_cloth_sphere, NULL, NULL},
+    {"cloths of four sizes, one work-group each", false, build_cloth_pieces, shuffled, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
     {"curtain in wind, dihedral, XPBD", true, build_curtain, windy, NULL},
     {"cloth sliding with friction", false, build_slide, NULL, NULL},

@@ -275,3 +275,41 @@ bool tu_same_bits(const void *a, const void *b, unsigned long bytes)
 {
     return memcmp(a, b, bytes) == 0;
 }
+
+drape_result tu_add_cloth_pieces(drape_world *w)
+{
+    const uint32_t size[4][2] = {{4, 4}, {12, 9}, {18, 16}, {7, 15}};
+    drape_result r = DRAPE_OK;
+    for (int k = 0; k < 4 && r == DRAPE_OK; ++k) {
+        drape_cloth_def c = drape_default_cloth_def();
+        c.nx = size[k][0], c.ny = size[k][1];
+        c.origin = tu_v3(-1.2f + 0.6f * (float)k, 0.6f + 0.05f * (float)k, -0.25f);
+        c.radius = 0.0f; /* apart: no contacts between them, which would stop the fusing */
+        c.u_axis = tu_v3(0.5f, 0.0f, 0.0f);
+        c.v_axis = tu_v3(0.0f, 0.0f, 0.5f);
+        if (k == 0)
+            c.pins = DRAPE_PIN_ROW_FIRST;
+        if (k == 1)
+            c.stretch = drape_stiffness_xpbd(1e-7f);
+        r = drape_world_add_cloth(w, &c, NULL);
+    }
+    drape_collider_def sphere = drape_default_collider_def(), ground = drape_default_collider_def();
+    sphere.type = DRAPE_COLLIDER_SPHERE;
+    sphere.position = tu_v3(0.2f, 0.0f, 0.0f);
+    sphere.radius = 0.3f;
+    ground.position = tu_v3(0.0f, -0.3f, 0.0f);
+    if (r == DRAPE_OK)
+        r = drape_world_add_collider(w, &sphere, NULL);
+    if (r == DRAPE_OK)
+        r = drape_world_add_collider(w, &ground, NULL);
+    /* links added last inside the 12 x 9 cloth (particles 16 ..): each colour then holds them after
+     * the later cloths' constraints, so the partition must reorder the colours */
+    for (uint32_t i = 0; i + 3 < 12 && r == DRAPE_OK; ++i) {
+        drape_distance_def d = drape_default_distance_def();
+        d.a = 16 + i, d.b = 16 + i + 3;
+        d.kind = DRAPE_DISTANCE_BEND;
+        d.stiffness = 0.3f;
+        r = drape_world_add_distance(w, &d, NULL);
+    }
+    return r;
+}

@@ -82,6 +82,14 @@ void tu_body_of(const tu_state *s, tu_body *b);
 drape_result tu_add_matched_box(drape_world *world, drape_soft_box_def box,
                                 drape_shape_match_def match, drape_build_info *info);
 
+/* Four independent cloths of different sizes side by side, the second XPBD, the first pinned
+ * along a row: 4 x 4 (small enough to share the next one's work-group in the fused projection),
+ * 12 x 9, 18 x 16 and 7 x 15, so TU_CLOTH_PIECES_GROUPS work-groups; no particle contacts; a
+ * sphere under them and the ground. Then links inside the 12 x 9 cloth, which the colouring places
+ * after the later cloths' constraints. DRAPE_OK or the first failure. */
+#define TU_CLOTH_PIECES_GROUPS 3u
+drape_result tu_add_cloth_pieces(drape_world *world);
+
 /* ---- small maths ---- */
 
 double tu_len3(const double a[3]);

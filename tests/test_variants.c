@@ -86,6 +86,40 @@ static void variants_match_the_reference(void)
     drape_world_destroy(cpu);
 }
 
+/* A world of independent cloths of different sizes: AUTO fuses it when each fits a work-group, one
+ * work-group per cloth (the smallest shares its neighbour's), bitwise as the CPU reference. */
+static void many_cloths_fuse(void)
+{
+    unsetenv("DRAPE_DISTANCE_KERNEL");
+    drape_world_def def = tu_def(NULL);
+    def.color_order = DRAPE_COLOR_ORDER_RANDOM; /* the cloths' constraints mixed in each colour */
+    drape_world *w[2] = {NULL, NULL};
+    for (int k = 0; k < 2; ++k) {
+        def.backend.type = k ? DRAPE_BACKEND_OPENCL : DRAPE_BACKEND_CPU;
+        ENSURE_OK(drape_world_create(&def, &w[k]));
+        ENSURE_OK(tu_add_cloth_pieces(w[k]));
+        ENSURE(tu_step(w[k], 60));
+    }
+    ENSURE(drape_world_distance_kernel(w[1]) == DRAPE_DISTANCE_KERNEL_FUSED);
+    drape_profile p;
+    ENSURE_OK(drape_world_get_profile(w[1], &p));
+    ENSURE_MSG(p.work_groups == TU_CLOTH_PIECES_GROUPS, "%u work-groups", (unsigned)p.work_groups);
+    tu_state a, b;
+    ENSURE(tu_read(w[0], &a) && tu_read(w[1], &b));
+    ENSURE(a.n == b.n);
+    ENSURE_MSG(tu_same_bits(a.x, b.x, a.n * sizeof *a.x), "positions differ");
+    tu_state_free(&a);
+    tu_state_free(&b);
+    /* per colour on request: no work-groups reported */
+    drape_world_def d = drape_world_get_def(w[1]);
+    d.distance_kernel = DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
+    ENSURE_OK(drape_world_set_def(w[1], &d));
+    ENSURE_OK(drape_world_get_profile(w[1], &p));
+    ENSURE(p.work_groups == 0);
+    drape_world_destroy(w[0]);
+    drape_world_destroy(w[1]);
+}
+
 /* AUTO: the environment's choice, else by device type; the def wins over the environment; a bad
  * name in the environment or the def fails with a message that names it; set_def switches. */
 static void choice_and_override(void)
@@ -157,5 +191,6 @@ int suite_variants(void)
     }
     RUN_TEST(variants_match_the_reference);
     RUN_TEST(choice_and_override);
+    RUN_TEST(many_cloths_fuse);
     return test_finish();
 }

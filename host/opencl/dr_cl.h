@@ -337,6 +337,10 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
  * check their index, a uint, against n, so n < 2^32). `phase` from dr_cl_profile_phase, or -1 to
  * record nothing. A failure names the kernel, n and the local size. */
 drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int phase);
+/* Launches `kernel` over `groups` work groups of `local` work items each (a kernel that gives each
+ * work group its own piece of work, by get_group_id). `phase` and failures as dr_cl_launch_1d. */
+drape_result dr_cl_launch_groups(dr_cl_context *ctx, cl_kernel kernel, size_t groups, size_t local,
+                                 int phase);
 
 /* Sets arguments first .. first + count - 1 of a kernel from (size_t size, const void *value)
  * pairs, as DR_CL_ARG(value) writes them; a failure names the argument and the kernel. */

@@ -132,10 +132,16 @@ drape_result dr_cl_buffer_fill(dr_cl_context *ctx, cl_mem buffer, const void *pa
 
 drape_result dr_cl_launch_1d(dr_cl_context *ctx, cl_kernel kernel, size_t n, int phase)
 {
-    if (n == 0)
+    const size_t local = ctx->tunables.work_group_size;
+    return dr_cl_launch_groups(ctx, kernel, (n + local - 1) / local, local, phase);
+}
+
+drape_result dr_cl_launch_groups(dr_cl_context *ctx, cl_kernel kernel, size_t groups, size_t local,
+                                 int phase)
+{
+    if (groups == 0)
         return DRAPE_OK;
-    size_t local = ctx->tunables.work_group_size;
-    size_t global = (n + local - 1) / local * local;
+    size_t global = groups * local, n = global;
     bool record = ctx->profile.enabled && phase >= 0;
     cl_event event = NULL;
     ctx->enqueued++;

@@ -26,6 +26,7 @@
 #include "dr_cl.h"
 #include "aero.h"
 #include "balloons.h"
+#include "partition.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,8 +42,8 @@ typedef struct cl_set {
     bool xpbd; /* some constraint has a compliance: its multipliers are zeroed each substep */
     uint32_t colors;
     cl_mem idx, rest, material, materials, lambda, target;
-    cl_mem offsets; /* colors + 1 colour offsets, for solve_fused */
-    cl_mem param;   /* per-constraint parameters (Neo-Hookean) */
+    cl_mem ranges; /* the partition's range table of the set (host/partition.c), for solve_fused */
+    cl_mem param;  /* per-constraint parameters (Neo-Hookean) */
 } cl_set;
 
 enum {
@@ -135,8 +136,12 @@ struct dr_opencl {
     uint64_t read_at_reset;     /* ctx->read_bytes then */
     uint64_t reads_at_reset;    /* ctx->reads then */
     dr_cl_particles *pc;        /* contacts between particles (host/opencl/opencl_particles.c) */
-    bool particles_on; /* the world has contacts between particles (as of the last step): their
-                          passes run between the colours' launches, so it is never fused */
+    bool particles_on;  /* the world has contacts between particles (as of the last step): their
+                           passes run between the colours' launches, so it is never fused */
+    dr_partition part;  /* the groups of solve_fused, one work-group each (host/partition.c) */
+    cl_mem part_first;  /* part.groups + 1: each group's first particle */
+    size_t fused_local; /* solve_fused's work-group size */
+    size_t fused_kernel_max; /* CL_KERNEL_WORK_GROUP_SIZE of solve_fused on this device */
 };
 
 /* The uints of the step's check buffer, read back in one read at the end of a step: the
@@ -188,7 +193,7 @@ static void release_set(dr_opencl *cl, cl_set *s)
     dr_cl_buffer_release(cl->ctx, &s->materials);
     dr_cl_buffer_release(cl->ctx, &s->lambda);
     dr_cl_buffer_release(cl->ctx, &s->target);
-    dr_cl_buffer_release(cl->ctx, &s->offsets);
+    dr_cl_buffer_release(cl->ctx, &s->ranges);
     dr_cl_buffer_release(cl->ctx, &s->param);
     s->count = s->colors = 0;
 }
@@ -227,6 +232,8 @@ void dr_opencl_destroy(dr_opencl *cl)
     dr_cl_buffer_release(cl->ctx, &cl->scratch);
     dr_cl_buffer_release(cl->ctx, &cl->nonfinite);
     release_shapes(cl);
+    dr_cl_buffer_release(cl->ctx, &cl->part_first);
+    dr_partition_free(&cl->part);
     for (int i = 0; i < K_COUNT; ++i)
         if (cl->k[i])
             clReleaseKernel(cl->k[i]);
@@ -253,6 +260,14 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
         r = dr_cl_kernel_create(cl->ctx, kernel_names[i].file, kernel_names[i].name, &cl->k[i]);
     for (int i = 0; r == DRAPE_OK && i < PHASES; ++i)
         cl->phase[i] = dr_cl_profile_phase(cl->ctx, phase_names[i]);
+    if (r == DRAPE_OK) { /* what the fused kernel's registers allow per work-group */
+        cl_int code = clGetKernelWorkGroupInfo(
+            cl->k[K_SOLVE_FUSED], cl->ctx->device.device_id, CL_KERNEL_WORK_GROUP_SIZE,
+            sizeof cl->fused_kernel_max, &cl->fused_kernel_max, NULL);
+        if (code != CL_SUCCESS)
+            r = dr_cl_failf(&cl->ctx->logger, "clGetKernelWorkGroupInfo", code,
+                            "CL_KERNEL_WORK_GROUP_SIZE of solve_fused");
+    }
     if (r == DRAPE_OK) {
         w->cl = cl;
         dr_opencl_configure(w);
@@ -340,7 +355,8 @@ static unsigned features(const dr_opencl *cl)
     return f;
 }
 
-/* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world of at most
+/* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world whose
+ * every group (a cloth, or several small ones, one work-group each: host/partition.c) has at most
  * fused_max constraints (as last uploaded); never for a world with a feature solve_fused lacks
  * (FUSED_FEATURES). */
 static bool fused(const dr_opencl *cl)
@@ -352,7 +368,8 @@ static bool fused(const dr_opencl *cl)
     uint64_t total = 0;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         total += cl->set[t].count;
-    return cl->request == DRAPE_DISTANCE_KERNEL_AUTO && total > 0 && total <= cl->fused_max;
+    return cl->request == DRAPE_DISTANCE_KERNEL_AUTO && total > 0 &&
+           cl->part.largest <= cl->fused_max;
 }
 
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
@@ -443,11 +460,7 @@ static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constr
     if (r == DRAPE_OK && t == DRAPE_CONSTRAINT_ATTACHMENT)
         r = dr_cl_buffer_replace(cl->ctx, &d->target, n * sizeof(dr_vec4), "attachment targets",
                                  s->target);
-    const uint32_t zero = 0, *offsets = n ? s->offsets : &zero;
     d->colors = n ? s->stats.colors : 0;
-    if (r == DRAPE_OK)
-        r = dr_cl_buffer_replace(cl->ctx, &d->offsets, (d->colors + 1) * sizeof(uint32_t),
-                                 "colour offsets", offsets);
     if (r != DRAPE_OK) {
         release_set(cl, d);
         return r;
@@ -496,10 +509,57 @@ static drape_result upload_shapes(dr_opencl *cl, drape_world *w)
     return DRAPE_OK;
 }
 
+/* solve_fused's work-group size: on CPU devices the tuned size (a PoCL work-group runs on one core,
+ * its work-items one after another); on GPUs as wide as the widest colour of a group needs, up to
+ * what the kernel allows on the device (1024 on NVIDIA's), in whole warps of 32. */
+static size_t fused_local_size(const dr_opencl *cl)
+{
+    const size_t tuned = cl->ctx->tunables.work_group_size;
+    if (cl->ctx->device.type & CL_DEVICE_TYPE_CPU)
+        return tuned;
+    size_t most = cl->fused_kernel_max < cl->ctx->device.max_work_group
+                      ? cl->fused_kernel_max
+                      : cl->ctx->device.max_work_group;
+    size_t want = ((size_t)cl->part.widest + 31) / 32 * 32;
+    want = want < tuned ? tuned : want;
+    return want < most ? want : (most ? most : tuned);
+}
+
+/* The groups of solve_fused (host/partition.c), rebuilt when constraints or particles changed: the
+ * sets' colours reordered by group (the sets whose order changed are uploaded again), then each
+ * group's first particle and each set's range table. */
+static drape_result partition(dr_opencl *cl, drape_world *w)
+{
+    unsigned reordered = 0;
+    DR_TRY(dr_partition_build(w, &cl->part, &reordered));
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        if (reordered & (1u << t))
+            w->stale |= DR_STALE_SET(t);
+    cl->fused_local = fused_local_size(cl);
+    return dr_cl_buffer_replace(cl->ctx, &cl->part_first, (cl->part.groups + 1) * sizeof(uint32_t),
+                                "work-group particle ranges", cl->part.first);
+}
+
+/* Each set's range table, after the sets' upload (which releases them). */
+static drape_result upload_ranges(dr_opencl *cl, const drape_world *w)
+{
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
+        const size_t colors = w->solver[t].count ? w->solver[t].stats.colors : 0;
+        DR_TRY(dr_cl_buffer_replace(cl->ctx, &cl->set[t].ranges,
+                                    (colors * (cl->part.groups + 1) + 1) * sizeof(uint32_t),
+                                    "work-group constraint ranges", cl->part.ranges[t]));
+    }
+    return DRAPE_OK;
+}
+
 static drape_result upload(dr_opencl *cl, drape_world *w)
 {
     drape_result r = DRAPE_OK;
-    if (w->stale & DR_STALE_SHAPES)
+    const bool regroup = (w->stale & DR_STALE_CONSTRAINTS) || !cl->part.first ||
+                         cl->part.first[cl->part.groups] != w->particle_count;
+    if (regroup)
+        r = partition(cl, w);
+    if (r == DRAPE_OK && (w->stale & DR_STALE_SHAPES))
         r = upload_shapes(cl, w);
     cl->has_balloons = dr_balloons_active(w);
     if (w->stale & DR_STALE_PARTICLES)
@@ -521,6 +581,8 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
                                  "colliders", w->colliders);
         cl->collider_count = w->collider_count;
     }
+    if (r == DRAPE_OK && regroup)
+        r = upload_ranges(cl, w);
     if (r == DRAPE_OK)
         w->stale = 0;
     return r;
@@ -654,27 +716,29 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
 
-/* The whole projection in one launch of one work-group (solve_fused in kernels/project.cl). */
+/* The whole projection in one launch, one work-group per group of the partition (solve_fused in
+ * kernels/project.cl). */
 static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
 {
-    const cl_uint n = cl->particles;
+    const cl_uint groups = cl->part.groups;
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 13, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
-                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n), A(inv_h2),
-                    A(sag), A(iterations)));
+    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 14, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
+                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(cl->part_first),
+                    A(inv_h2), A(sag), A(iterations), A(groups)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
         const cl_set *s = &cl->set[k];
         const cl_int xpbd = s->xpbd;
         cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         if (!second) /* an empty set: any valid buffer, never read */
             second = s->material;
-        DR_TRY(set_args(cl, K_SOLVE_FUSED, 13 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
-                        A(s->material), A(s->materials), A(s->lambda), A(s->offsets), A(s->colors),
+        DR_TRY(set_args(cl, K_SOLVE_FUSED, 14 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
+                        A(s->material), A(s->materials), A(s->lambda), A(s->ranges), A(s->colors),
                         A(xpbd)));
     }
-    return launch(cl, K_SOLVE_FUSED, cl->ctx->tunables.work_group_size, PROJECT);
+    return dr_cl_launch_groups(cl->ctx, cl->k[K_SOLVE_FUSED], groups, cl->fused_local,
+                               cl->phase[PROJECT]);
 }
 
 /* Every cluster once, colour by colour. */
@@ -862,6 +926,7 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
     out->launches = cl->ctx->enqueued - cl->enqueued_at_reset;
     out->read_bytes = cl->ctx->read_bytes - cl->read_at_reset;
     out->reads = cl->ctx->reads - cl->reads_at_reset;
+    out->work_groups = fused(cl) ? cl->part.groups : 0;
     return DRAPE_OK;
 }
 

@@ -292,6 +292,9 @@ typedef struct drape_profile {
                               steps and by the calls that read the world); 0 on the CPU */
     uint64_t reads;        /* reads from the OpenCL device since the last reset, each a wait for
                               it (a step makes one); 0 on the CPU */
+    uint32_t work_groups;  /* work-groups of the fused projection (DRAPE_DISTANCE_KERNEL_FUSED), one
+                              per independent cloth or group of small pieces; 0 when the world does
+                              not run it, and on the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

@@ -72,6 +72,7 @@ run_bench() {
     --csv "$out/kernels.csv" >"$out/kernels.txt" 2>&1
   # A thousand 32² cloths in one world against one world at a time.
   "$b/drape-bench" --scene many-cloths --count 1000 --backends opencl,cpu --target-ms 1000 \
+    --kernels auto,per-constraint \
     --repetitions 3 --probe-mib 0 --csv "$out/many-cloths.csv" >"$out/many-cloths.txt" 2>&1
   # Balls in a box: the CPU reference beside OpenCL to 64k, OpenCL alone at 1M.
   "$b/drape-bench-particles" --sizes 5000,65536 --substeps 1 --iterations 4 \

@@ -580,6 +580,19 @@ static bool add_corner(drape_world *w)
     return drape_world_add_particles(w, p, 4, NULL) == DRAPE_OK;
 }
 
+/* A world logging into *log (reset) holding the corner of add_corner, or NULL. */
+static drape_world *corner_world(tu_log *log)
+{
+    tu_log_reset(log);
+    drape_world_def def = tu_def(log);
+    drape_world *w = tu_world(&def);
+    if (w && !add_corner(w)) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
 /* One convention for every rest value that can come from the positions (a distance's rest length,
  * a dihedral's rest angle, a tether's max_length, a volume's and a balloon's rest volume): each
  * default is DRAPE_REST_FROM_POSITIONS and takes the value from the positions; NaN and a negative
@@ -587,11 +600,8 @@ static bool add_corner(drape_world *w)
 static void test_rest_from_positions_is_one_convention(void)
 {
     tu_log log;
-    tu_log_reset(&log);
-    drape_world_def def = tu_def(&log);
-    drape_world *w = tu_world(&def);
+    drape_world *w = corner_world(&log);
     ENSURE(w);
-    ENSURE(add_corner(w));
     drape_distance_def d = drape_default_distance_def();
     drape_dihedral_def h = drape_default_dihedral_def();
     drape_tether_def t = drape_default_tether_def();
@@ -672,11 +682,8 @@ static void test_rest_from_positions_is_one_convention(void)
 static void test_stiffness_model_mixing_refused(void)
 {
     tu_log log;
-    tu_log_reset(&log);
-    drape_world_def def = tu_def(&log);
-    drape_world *w = tu_world(&def);
+    drape_world *w = corner_world(&log);
     ENSURE(w);
-    ENSURE(add_corner(w));
     drape_distance_def d = drape_default_distance_def();
     d.a = 0, d.b = 1;
     ENSURE(d.model == DRAPE_STIFFNESS_PBD && d.stiffness == 1.0f && d.compliance == 0.0f);

@@ -1400,13 +1400,17 @@ DR_FN unsigned dr_neighbour_buckets(dr_vec4 p, float inv_cell, unsigned mask, un
 {
     int cx = dr_cell_coord(p.x, inv_cell), cy = dr_cell_coord(p.y, inv_cell),
         cz = dr_cell_coord(p.z, inv_cell);
+    /* In a table of 64 buckets or more, the 27 cells' buckets differ in their low six bits, which
+     * are the cells' coordinates modulo 4 (dr_cell_bucket), three consecutive values on each axis:
+     * only smaller tables need the search for a repeated bucket. */
+    const int search = mask < 63u;
     unsigned n = 0u;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
                 unsigned c = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
                 int dup = 0;
-                for (unsigned k = 0u; k < n; ++k)
+                for (unsigned k = 0u; search && k < n; ++k)
                     dup |= b[k] == c;
                 if (!dup)
                     b[n++] = c;

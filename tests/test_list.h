@@ -31,7 +31,8 @@
     X(worlds)                                                                                      \
     X(bad_input)                                                                                   \
     X(coloring_stats)                                                                              \
-    X(neo_hookean)
+    X(neo_hookean)                                                                                 \
+    X(cell_hash)
 
 /* The OpenCL backend through the public API (opencl.backend, opencl.parity.<variant>,
  * opencl.variants), in a build with the OpenCL backend only. */

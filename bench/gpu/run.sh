@@ -6,7 +6,7 @@
 # the whole test suite there (`test`) or the benchmarks (`bench`), and writes logs and results to
 # $OUT as MODE.tar.gz (the device tool brings that folder back; they go under bench/results/).
 #
-#   source .device/gpu-opencl.sh || exit 1; bash bench/gpu/run.sh test|bench|all
+#   source .device/gpu-opencl.sh || exit 1; bash bench/gpu/run.sh test|bench|profile|all
 #
 # The test mode runs every ctest test but format.check (no clang-format there) and fails when any
 # OpenCL test is skipped: a run on a GPU must execute the device tests, not skip them (the race
@@ -91,9 +91,24 @@ run_bench() {
   grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
 }
 
+# Device time per kernel (DRAPE_PROFILE_KERNELS) for the cases furthest from their targets: a
+# million balls, and the small cloths (per-constraint and fused).
+run_profile() {
+  local b=$build/bin
+  DRAPE_PROFILE_KERNELS=1 "$b/drape-bench-particles" --sizes 1048576 --substeps 1 --iterations 4 \
+    --no-cpu >"$out/profile-particles.txt" 2>&1
+  for k in auto fused; do
+    DRAPE_PROFILE_KERNELS=1 "$b/drape-bench" --backends opencl --sizes 64 --iterations 5 \
+      --substeps 1 --kernels $k --queue 10 --target-ms 300 --repetitions 3 --probe-mib 0 \
+      >"$out/profile-cloth64-$k.txt" 2>&1
+  done
+  cat "$out"/profile-*.txt | cut -c1-160
+}
+
 case $mode in
   test) run_tests ;;
   bench) run_bench ;;
+  profile) run_profile ;;
   all) run_tests; rc=$?; run_bench; exit $rc ;;
-  *) echo "usage: bench/gpu/run.sh test|bench|all" >&2; exit 2 ;;
+  *) echo "usage: bench/gpu/run.sh test|bench|profile|all" >&2; exit 2 ;;
 esac

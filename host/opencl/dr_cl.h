@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- errors and logging ---------------------------------------------------------------------- */
 
@@ -225,6 +226,8 @@ typedef struct dr_cl_pending_event {
 
 typedef struct dr_cl_profile {
     bool enabled;
+    bool by_kernel; /* DRAPE_PROFILE_KERNELS: each launch also under its kernel's name, printed when
+                       the context is destroyed */
     dr_cl_phase phases[DR_CL_MAX_PHASES];
     uint32_t phase_count;
     dr_cl_pending_event *pending;
@@ -373,6 +376,11 @@ drape_result dr_cl_profile_collect(dr_cl_context *ctx);
 void dr_cl_profile_reset(dr_cl_context *ctx);
 /* The phase named `name`, or NULL if none was recorded. */
 const dr_cl_phase *dr_cl_profile_find(const dr_cl_context *ctx, const char *name);
+/* With profile.by_kernel: records `event` (retained here; the caller still hands it to
+ * dr_cl_profile_record) under the phase "kernel NAME" as well, and prints those phases' device
+ * times. */
+drape_result dr_cl_profile_record_kernel(dr_cl_context *ctx, cl_kernel kernel, cl_event event);
+void dr_cl_profile_print_kernels(dr_cl_context *ctx, FILE *to);
 
 /* ---- reductions (CLBlast) -------------------------------------------------------------------- */
 

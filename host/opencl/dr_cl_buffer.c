@@ -154,6 +154,13 @@ drape_result dr_cl_launch_groups(dr_cl_context *ctx, cl_kernel kernel, size_t gr
         return dr_cl_failf(&ctx->logger, "clEnqueueNDRangeKernel", code,
                            "kernel %s over %zu items (local size %zu)", name, n, local);
     }
+    if (record && ctx->profile.by_kernel) {
+        drape_result r = dr_cl_profile_record_kernel(ctx, kernel, event);
+        if (r != DRAPE_OK) {
+            clReleaseEvent(event);
+            return r;
+        }
+    }
     return record ? dr_cl_profile_record(ctx, phase, event) : DRAPE_OK;
 }
 

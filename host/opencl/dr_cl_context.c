@@ -132,6 +132,8 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
     ctx->logger.log = def->log;
     ctx->logger.user = def->log_user;
     ctx->profile.enabled = def->profiling;
+    const char *by_kernel = getenv("DRAPE_PROFILE_KERNELS");
+    ctx->profile.by_kernel = by_kernel && *by_kernel && strcmp(by_kernel, "0") != 0;
     dr_cl_logger *L = &ctx->logger;
 
     /* the device */
@@ -229,6 +231,8 @@ void dr_cl_context_destroy(dr_cl_context *ctx)
         return;
     if (ctx->queue)
         clFinish(ctx->queue);
+    if (ctx->profile.by_kernel)
+        dr_cl_profile_print_kernels(ctx, stderr);
     dr_cl_profile_reset(ctx);
     free(ctx->profile.pending);
     dr_cl_buffer_release(ctx, &ctx->ones);

@@ -164,3 +164,32 @@ const dr_cl_phase *dr_cl_profile_find(const dr_cl_context *ctx, const char *name
             return &ctx->profile.phases[i];
     return NULL;
 }
+
+drape_result dr_cl_profile_record_kernel(dr_cl_context *ctx, cl_kernel kernel, cl_event event)
+{
+    char name[64] = "kernel ";
+    const size_t used = strlen(name);
+    DR_CL_CHECK(&ctx->logger, clGetKernelInfo(kernel, CL_KERNEL_FUNCTION_NAME, sizeof name - used,
+                                              name + used, NULL));
+    name[sizeof ctx->profile.phases[0].name - 1] = '\0';
+    int phase = dr_cl_profile_phase(ctx, name);
+    if (phase < 0)
+        return DRAPE_OK;
+    DR_CL_CHECK(&ctx->logger, clRetainEvent(event));
+    return dr_cl_profile_record(ctx, phase, event);
+}
+
+void dr_cl_profile_print_kernels(dr_cl_context *ctx, FILE *to)
+{
+    if (dr_cl_profile_collect(ctx) != DRAPE_OK)
+        return;
+    fprintf(to, "drape: device time per kernel on %s (DRAPE_PROFILE_KERNELS)\n", ctx->device.name);
+    fprintf(to, "%-32s %10s %12s %10s\n", "kernel", "launches", "total ms", "us each");
+    for (uint32_t i = 0; i < ctx->profile.phase_count; ++i) {
+        const dr_cl_phase *ph = &ctx->profile.phases[i];
+        if (strncmp(ph->name, "kernel ", 7) != 0 || ph->launches == 0)
+            continue;
+        fprintf(to, "%-32s %10llu %12.3f %10.2f\n", ph->name + 7, (unsigned long long)ph->launches,
+                1e3 * ph->seconds, 1e6 * ph->seconds / (double)ph->launches);
+    }
+}

@@ -120,7 +120,8 @@ typedef struct dr_particle_grid {
     dr_vec4 *vpre;   /* per particle: its velocity after the prediction (m/s), for restitution */
     dr_vec4 *dnew;   /* the gather's output */
     dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */
-    float *support;  /* per particle: its contacts' push along up in the last substep (m) */
+    dr_vec4 *grid_anchor; /* per place in `sorted`: that particle's anchor, its radius in w */
+    float *support;       /* per particle: its contacts' push along up in the last substep (m) */
 
     /* The CPU's pair pass (particle_contacts.c): per particle its cell's integer coordinates (3
      * ints and a spare), then per slot of `sorted` its particle's and the particle's index; per

@@ -1394,30 +1394,6 @@ DR_FN dr_vec4 dr_pair_sum_apply(dr_pair_sum acc, dr_vec4 di, float relax)
                  di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
 
-/* The distinct buckets of the 27 cells around p (a bucket two cells share, once) into
- * b[0 .. the count returned - 1]. */
-DR_FN unsigned dr_neighbour_buckets(dr_vec4 p, float inv_cell, unsigned mask, unsigned *b)
-{
-    int cx = dr_cell_coord(p.x, inv_cell), cy = dr_cell_coord(p.y, inv_cell),
-        cz = dr_cell_coord(p.z, inv_cell);
-    /* In a table of 64 buckets or more, the 27 cells' buckets differ in their low six bits, which
-     * are the cells' coordinates modulo 4 (dr_cell_bucket), three consecutive values on each axis:
-     * only smaller tables need the search for a repeated bucket. */
-    const int search = mask < 63u;
-    unsigned n = 0u;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                unsigned c = dr_cell_bucket(cx + dx, cy + dy, cz + dz, mask);
-                int dup = 0;
-                for (unsigned k = 0u; search && k < n; ++k)
-                    dup |= b[k] == c;
-                if (!dup)
-                    b[n++] = c;
-            }
-    return n;
-}
-
 /* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
  * are closer than (1 + DR_NBR_MARGIN) collision distances. Symmetric in i and j, so that i lists
  * j exactly when j lists i. */
@@ -1430,38 +1406,81 @@ DR_FN int dr_pair_candidate(dr_vec4 si, unsigned gi, dr_vec4 ai, dr_vec4 sj, uns
 }
 
 /* A walk over the contact candidates of particle i in the grid: the particles of the buckets of
- * the 27 cells around its anchor (each bucket once; the anchors make the search symmetric) that
- * dr_pair_candidate accepts. dr_walk_begin starts it, dr_walk_next gives the next candidate's
- * index, DR_NO_CELL at the end. The table has mask + 1 buckets; start has mask + 2 entries. */
+ * the 27 cells around its anchor (the anchors make the search symmetric) that dr_pair_candidate
+ * accepts. dr_walk_begin starts it, dr_walk_next gives the next candidate's index, DR_NO_CELL at
+ * the end. The table has mask + 1 >= 64 buckets (dr_particle_plan), so that the 27 cells take 27
+ * distinct buckets: the low six bits of a cell's bucket are its coordinates modulo 4
+ * (dr_cell_bucket), three consecutive values along each axis. start has mask + 2 entries. The
+ * cells are taken x fastest, then y, then z, in rows along x (dr_walk_row); the walk keeps no list
+ * of them (on GPUs a private array is memory, not registers). grid_anchor holds the anchors in the
+ * grid's order (`sorted`), each particle's radius in w: a bucket's particles lie side by side
+ * there, and those further than the two radii's reach are passed over before anything else of
+ * theirs is read (the same sum as dr_pair_candidate's, so the test rejects only what it would). */
 typedef struct dr_cell_walk {
-    unsigned bucket[27];
-    unsigned buckets, q, k, end;
+    dr_vec4 si, ai; /* particle i's shape and anchor */
+    unsigned gi, mask,
+        row; /* row: dy + 1 + 3 (dz + 1), the cells (x - 1 .. x + 1, y + dy, z + dz) */
+    unsigned k, end, k2,
+        end2;       /* the places in `sorted` left in the row: [k, end), then [k2, end2) */
+    int cx, cy, cz; /* the cell of i's anchor */
 } dr_cell_walk;
 
-DR_FN void dr_walk_begin(dr_cell_walk *w, dr_vec4 anchor_i, float inv_cell, unsigned mask,
-                         DR_GLOBAL const unsigned *start)
+/* The walk's row of three cells: their buckets are consecutive within a 4 x 4 x 4 block
+ * (dr_cell_bucket), so that their particles lie side by side in `sorted`, in one run where the
+ * three share a block and in two where x - 1 or x + 1 lies in the next block. */
+DR_FN void dr_walk_row(dr_cell_walk *w, DR_GLOBAL const unsigned *start)
 {
-    w->buckets = dr_neighbour_buckets(anchor_i, inv_cell, mask, w->bucket);
-    w->q = 0u;
-    w->k = start[w->bucket[0]];
-    w->end = start[w->bucket[0] + 1u];
+    const int y = w->cy + (int)(w->row % 3u) - 1, z = w->cz + (int)(w->row / 3u) - 1;
+    const unsigned lo = dr_cell_bucket(w->cx - 1, y, z, w->mask),
+                   hi = dr_cell_bucket(w->cx + 1, y, z, w->mask);
+    const unsigned place = (unsigned)w->cx & 3u; /* x's place in its block */
+    /* place 0: x - 1 alone, then x .. x + 1 (hi - 1 .. hi); place 3: x - 1 .. x (lo .. lo + 1),
+     * then x + 1 alone; otherwise lo .. lo + 2 = hi */
+    w->k = start[lo];
+    w->end = start[place == 0u ? lo + 1u : place == 3u ? lo + 2u : hi + 1u];
+    w->k2 = place == 0u ? start[hi - 1u] : place == 3u ? start[hi] : 0u;
+    w->end2 = place == 0u || place == 3u ? start[hi + 1u] : 0u;
 }
 
-DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
-                            DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
-                            DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
+DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                         float inv_cell, unsigned mask, DR_GLOBAL const unsigned *start)
 {
-    dr_vec4 si = shape[i], ai = anchor[i];
-    unsigned gi = group[i];
+    w->si = shape[i];
+    w->ai = anchor[i];
+    w->gi = group[i];
+    w->mask = mask;
+    w->cx = dr_cell_coord(w->ai.x, inv_cell);
+    w->cy = dr_cell_coord(w->ai.y, inv_cell);
+    w->cz = dr_cell_coord(w->ai.z, inv_cell);
+    w->row = 0u;
+    dr_walk_row(w, start);
+}
+
+DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
+                            DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
+                            DR_GLOBAL const unsigned *group, DR_GLOBAL const unsigned *start,
+                            DR_GLOBAL const unsigned *sorted)
+{
     for (;;) {
         while (w->k >= w->end) {
-            if (++w->q >= w->buckets)
+            if (w->k2 < w->end2) {
+                w->k = w->k2;
+                w->end = w->end2;
+                w->k2 = w->end2 = 0u;
+            } else if (++w->row < 9u) {
+                dr_walk_row(w, start);
+            } else {
                 return DR_NO_CELL;
-            w->k = start[w->bucket[w->q]];
-            w->end = start[w->bucket[w->q] + 1u];
+            }
         }
-        unsigned j = sorted[w->k++];
-        if (j != i && dr_pair_candidate(si, gi, ai, shape[j], group[j], anchor[j]))
+        unsigned k = w->k++;
+        dr_vec4 g = grid_anchor[k], r = dr_sub3(w->ai, g);
+        float reach = (w->si.w + g.w) * (1.0f + DR_NBR_MARGIN);
+        if (!(dr_dot3(r, r) < reach * reach))
+            continue;
+        unsigned j = sorted[k];
+        if (j != i && dr_pair_candidate(w->si, w->gi, w->ai, shape[j], group[j], anchor[j]))
             return j;
     }
 }
@@ -1472,7 +1491,8 @@ DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4
  * many there are (more than DR_NBR_CAP: the push pass searches the grid again for i). *touching
  * gets the pairs within their collision distance at the anchors (the substep's start). The table
  * has mask + 1 buckets; start has mask + 2 entries. */
-DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
+                                      DR_GLOBAL const dr_vec4 *anchor,
                                       DR_GLOBAL const dr_vec4 *shape,
                                       DR_GLOBAL const unsigned *group,
                                       DR_GLOBAL const unsigned *start,
@@ -1486,9 +1506,10 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *ancho
         return 0u;
     dr_vec4 ai = anchor[i];
     dr_cell_walk walk;
-    dr_walk_begin(&walk, ai, inv_cell, mask, start);
-    for (unsigned j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted); j != DR_NO_CELL;
-         j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted)) {
+    dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
+    for (unsigned j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted);
+         j != DR_NO_CELL;
+         j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted)) {
         if (count < DR_NBR_CAP)
             list[i * DR_NBR_CAP + count] = j;
         count++;
@@ -1506,6 +1527,7 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *ancho
  * dr_particle_candidates, contacts are the collider contacts, and mu_s, mu_k the Coulomb
  * coefficients. *found gets the pairs within their collision distance. */
 DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                                 DR_GLOBAL const dr_vec4 *grid_anchor,
                                  DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
                                  DR_GLOBAL const unsigned *group,
                                  DR_GLOBAL const dr_contact *contacts,
@@ -1528,9 +1550,10 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                          shape, group, contacts, nbr, mu_s, mu_k, relax, up);
     } else {
         dr_cell_walk walk;
-        dr_walk_begin(&walk, anchor[i], inv_cell, mask, start);
-        for (unsigned j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted);
-             j != DR_NO_CELL; j = dr_walk_next(&walk, i, anchor, shape, group, start, sorted))
+        dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
+        for (unsigned j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted);
+             j != DR_NO_CELL;
+             j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
                          nbr, mu_s, mu_k, relax, up);
     }

@@ -6,12 +6,18 @@
  *   scan_blocks       one work-group per tile of DR_SCAN_TILE buckets: the tile's sum
  *   scan_partials     one work-group: the exclusive scan of the tile sums
  *   scan_write        one work-group per tile: its bucket starts, and the fullest bucket
- *   particle_scatter  each particle into its bucket at its rank (no atomics)
- *   particle_count    after the collider contacts: each particle's contact candidates (a list of
+ *   particle_scatter  each particle into its bucket at its rank (no atomics); particles without a
+ *                     radius go to a spare bucket after the table's, so that `sorted` orders them
+ * all particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
+ *
+ * With `by_grid` the work-items of particle_count, particle_gather and particle_bounce take the
+ * particles in the grid's order (work-item t: particle sorted[t]), so that neighbouring work-items
+ * walk neighbouring cells and read the same particles: on GPUs, where a warp's reads then meet in
+ * the caches. Each particle's result is the same either way.
  *
  * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
  * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
@@ -28,8 +34,9 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
     if (i >= n)
         return;
     float4 s = shape[i];
-    if (!(s.w > 0.0f)) {
-        cell[i] = DR_NO_CELL;
+    if (!(s.w > 0.0f)) { /* no contacts: the spare bucket, mask + 1 */
+        cell[i] = mask + 1u;
+        rank[i] = atomic_inc(&counts[mask + 1u]);
         return;
     }
     float lift = support[i];
@@ -111,11 +118,11 @@ scan_partials(__global uint *partial, __global uint *start, __global uint *fulle
 }
 
 /* Tile g's bucket starts (its offset from scan_partials plus the exclusive scan of its counts), and
- * the fullest bucket (one atomic_max per tile). Work-item l scans entries l * DR_SCAN_PER ... of
- * the tile, which it takes from local memory after a coalesced load. */
+ * the fullest of the first `counted` buckets (one atomic_max per tile). Work-item l scans entries l
+ * * DR_SCAN_PER ... of the tile, which it takes from local memory after a coalesced load. */
 __kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
 scan_write(__global const uint *counts, __global const uint *partial, __global uint *start,
-           __global uint *fullest, uint buckets)
+           __global uint *fullest, uint buckets, uint counted)
 {
     __local uint tile[DR_SCAN_TILE + DR_WG_SIZE];
     __local uint tmp[DR_WG_SIZE];
@@ -129,7 +136,7 @@ scan_write(__global const uint *counts, __global const uint *partial, __global u
     for (uint k = 0u; k < DR_SCAN_PER; ++k) {
         uint c = tile[DR_SCAN_SLOT(l * DR_SCAN_PER + k)];
         sum += c;
-        most = max(most, c);
+        most = first + l * DR_SCAN_PER + k < counted ? max(most, c) : most;
     }
     uint run = partial[g] + group_inclusive_scan(sum, tmp) - sum;
     for (uint k = 0u; k < DR_SCAN_PER; ++k) {
@@ -151,55 +158,66 @@ scan_write(__global const uint *counts, __global const uint *partial, __global u
     }
 }
 
-/* Each particle into its bucket at the rank its histogram increment returned: no atomics here. */
+/* Each particle into its bucket at the rank its histogram increment returned (no atomics here), and
+ * its anchor and radius into grid_anchor there (dr_walk_next). */
 __kernel void particle_scatter(__global const uint *cell, __global const uint *rank,
-                               __global const uint *start, __global uint *sorted, uint n)
+                               __global const uint *start, __global uint *sorted,
+                               __global const float4 *anchor, __global const float4 *shape,
+                               __global float4 *grid_anchor, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
-    uint b = cell[i];
-    if (b != DR_NO_CELL)
-        sorted[start[b] + rank[i]] = i;
+    uint k = start[cell[i]] + rank[i];
+    sorted[k] = i;
+    grid_anchor[k] = (float4)(anchor[i].xyz, shape[i].w);
 }
 
-__kernel void particle_count(__global const float4 *anchor, __global const float4 *shape,
-                             __global const uint *group, __global uint *nbr, __global uint *ncand,
-                             __global uint *list, __global const uint *start,
-                             __global const uint *sorted, __global const uint *fullest,
-                             float inv_cell, uint mask, uint n)
+/* The particle of work-item t: t itself, or with by_grid the t-th in the grid's order. */
+static uint particle_of(uint t, __global const uint *sorted, uint by_grid)
 {
-    uint i = get_global_id(0);
-    if (i >= n)
+    return by_grid ? sorted[t] : t;
+}
+
+__kernel void particle_count(__global const float4 *grid_anchor, __global const float4 *anchor,
+                             __global const float4 *shape, __global const uint *group,
+                             __global uint *nbr, __global uint *ncand, __global uint *list,
+                             __global const uint *start, __global const uint *sorted,
+                             __global const uint *fullest, float inv_cell, uint mask, uint by_grid,
+                             uint n)
+{
+    uint t = get_global_id(0);
+    if (t >= n)
         return;
-    uint found = 0u, count = 0u;
+    uint i = particle_of(t, sorted, by_grid), found = 0u, count = 0u;
     if (fullest[0] <= DR_CELL_CAP)
-        count = dr_particle_candidates(i, anchor, shape, group, start, sorted, inv_cell, mask, list,
-                                       &found);
+        count = dr_particle_candidates(i, grid_anchor, anchor, shape, group, start, sorted,
+                                       inv_cell, mask, list, &found);
     nbr[i] = found;
     ncand[i] = count;
 }
 
 __kernel void particle_gather(__global float4 *dnew, __global float *support,
                               __global const float4 *x, __global const float4 *d,
-                              __global const float4 *anchor, __global const float4 *shape,
-                              __global const uint *group, __global const dr_contact *contacts,
-                              __global const uint *nbr, __global const uint *ncand,
-                              __global const uint *list, __global const uint *start,
-                              __global const uint *sorted, __global const uint *fullest,
-                              float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-                              float4 up, uint n)
+                              __global const float4 *grid_anchor, __global const float4 *anchor,
+                              __global const float4 *shape, __global const uint *group,
+                              __global const dr_contact *contacts, __global const uint *nbr,
+                              __global const uint *ncand, __global const uint *list,
+                              __global const uint *start, __global const uint *sorted,
+                              __global const uint *fullest, float inv_cell, uint mask, float mu_s,
+                              float mu_k, float relax, float4 up, uint by_grid, uint n)
 {
-    uint i = get_global_id(0);
-    if (i >= n)
+    uint t = get_global_id(0);
+    if (t >= n)
         return;
-    uint found;
+    uint i = particle_of(t, sorted, by_grid), found;
     if (!(fullest[0] <= DR_CELL_CAP)) {
         dnew[i] = d[i];
         return;
     }
-    float4 di = dr_particle_gather(i, x, d, anchor, shape, group, contacts, nbr, ncand, list, start,
-                                   sorted, inv_cell, mask, mu_s, mu_k, relax, up, &found);
+    float4 di =
+        dr_particle_gather(i, x, d, grid_anchor, anchor, shape, group, contacts, nbr, ncand, list,
+                           start, sorted, inv_cell, mask, mu_s, mu_k, relax, up, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }
@@ -209,11 +227,13 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const float4 *shape, __global const uint *group,
                               __global const dr_contact *contacts, __global const uint *nbr,
                               __global const uint *ncand, __global const uint *list,
-                              __global const uint *fullest, float e, float slow, uint n)
+                              __global const uint *sorted, __global const uint *fullest, float e,
+                              float slow, uint by_grid, uint n)
 {
-    uint i = get_global_id(0);
-    if (i >= n)
+    uint t = get_global_id(0);
+    if (t >= n)
         return;
+    uint i = particle_of(t, sorted, by_grid);
     vnew[i] = fullest[0] <= DR_CELL_CAP ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts,
                                                              nbr, ncand, list, e, slow)
                                         : v[i];

@@ -37,7 +37,9 @@ void dr_particle_plan_update(drape_world *w)
 {
     if (!w->plan_dirty)
         return;
-    dr_particle_plan plan = {false, 0, 0.0f, 16};
+    /* At least 64 buckets: the 27 cells around a point then take 27 distinct buckets (dr_cell_walk
+     * in kernels/drape_shared.h). */
+    dr_particle_plan plan = {false, 0, 0.0f, 64};
     uint32_t first_group = 0, self_members = 0;
     bool two_groups = false;
     float rmax = 0.0f;
@@ -80,6 +82,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->dense_start);
     free(g->dense_sorted);
     free(g->anchor);
+    free(g->grid_anchor);
     free(g->support);
     memset(g, 0, sizeof *g);
 }
@@ -103,12 +106,13 @@ static drape_result grid_alloc(drape_world *w)
     g->sum = malloc((size_t)n * sizeof *g->sum);
     g->grounded = malloc((size_t)n * sizeof *g->grounded);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
+    g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
     g->support = calloc(n, sizeof *g->support);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
-        !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor || !g->support ||
-        !g->counts || !g->start) {
+        !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
+        !g->grid_anchor || !g->support || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -164,6 +168,8 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         if (g->cell[i] != DR_NO_CELL) {
             const uint32_t k = g->start[g->cell[i]] + --g->counts[g->cell[i]];
             g->sorted[k] = i;
+            g->grid_anchor[k] =
+                DR_V4(g->anchor[i].x, g->anchor[i].y, g->anchor[i].z, w->shape[i].w);
             memcpy(&slot[4 * (size_t)k], &g->coord[4 * (size_t)i], 3 * sizeof *slot);
             slot[4 * (size_t)k + 3] = (int32_t)i;
         }
@@ -458,9 +464,10 @@ void dr_cpu_particle_contacts(drape_world *w)
     for (uint32_t i = 0; i < n; ++i) {
         if (g->ncand[i] > DR_NBR_CAP)
             g->dnew[i] = dr_particle_gather(
-                i, w->x, w->d, g->anchor, w->shape, w->group, w->contacts, g->nbr, g->ncand,
-                g->list, g->start, g->sorted, inv_cell, mask, w->def.particle_static_friction,
-                w->def.particle_kinetic_friction, w->def.contact_relaxation, up, &found);
+                i, w->x, w->d, g->grid_anchor, g->anchor, w->shape, w->group, w->contacts, g->nbr,
+                g->ncand, g->list, g->start, g->sorted, inv_cell, mask,
+                w->def.particle_static_friction, w->def.particle_kinetic_friction,
+                w->def.contact_relaxation, up, &found);
         else
             g->dnew[i] = dr_pair_sum_apply(g->sum[i], w->d[i], w->def.contact_relaxation);
         g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);

@@ -174,6 +174,19 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
      * launch overhead); on GPUs the serial gemv loses from a few thousand elements on. The GPU
      * threshold is an estimate: no GPU was at hand to measure it (see dr_cl_blast.c). */
     ctx->tunables.sum_dot_min = (ctx->device.type & CL_DEVICE_TYPE_GPU) ? 4096 : SIZE_MAX;
+    /* Contacts between particles in the grid's order: on a GPU a warp's work-items then read the
+     * same neighbours (1M balls on an H100: bench/results/). On PoCL, index order was faster. */
+    const char *order_env = getenv("DRAPE_PARTICLE_ORDER");
+    ctx->tunables.particles_by_grid = (ctx->device.type & CL_DEVICE_TYPE_GPU) != 0;
+    if (order_env && *order_env) {
+        if (strcmp(order_env, "grid") != 0 && strcmp(order_env, "index") != 0) {
+            dr_cl_logf(L, DRAPE_LOG_ERROR,
+                       "DRAPE_PARTICLE_ORDER=%s: expected \"grid\" or \"index\"", order_env);
+            result = DRAPE_ERROR_INVALID_ARGUMENT;
+            goto fail;
+        }
+        ctx->tunables.particles_by_grid = strcmp(order_env, "grid") == 0;
+    }
     /* Hiding doubles: the kernels see DR_NO_FP64 and take their float fallback (dr_wide), and the
      * host's sums (dr_cl_sum_rows_device) follow device.fp64. */
     const char *fp64_env = getenv("DRAPE_OPENCL_FP64");

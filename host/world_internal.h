@@ -121,6 +121,7 @@ typedef struct dr_particle_grid {
     dr_vec4 *dnew;   /* the gather's output */
     dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */
     dr_vec4 *grid_anchor; /* per place in `sorted`: that particle's anchor, its radius in w */
+    uint32_t *grid_group; /* per place in `sorted`: that particle's group */
     float *support;       /* per particle: its contacts' push along up in the last substep (m) */
 
     /* The CPU's pair pass (particle_contacts.c): per particle its cell's integer coordinates (3

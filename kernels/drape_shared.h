@@ -1212,6 +1212,14 @@ DR_FN dr_vec4 dr_limit_travel(dr_vec4 d, float limit)
 
 /* The distance (m) below which particles i and j push each other apart; 0 when they never do.
  * shape: rest position in xyz, radius (m) in w; g: group words. */
+/* Whether the distance of a pair of groups gi, gj depends on the rest positions (the mesh filter
+ * below); otherwise only the radii, shape's w, matter. */
+DR_FN int dr_pair_filters_rest(unsigned gi, unsigned gj)
+{
+    return ((gi ^ gj) & DR_GROUP_ID) == 0u && (gi & gj & DR_GROUP_SELF) != 0u &&
+           (gi & gj & DR_GROUP_MESH) != 0u;
+}
+
 DR_FN float dr_pair_distance(dr_vec4 si, unsigned gi, dr_vec4 sj, unsigned gj)
 {
     float D = si.w + sj.w;
@@ -1219,7 +1227,7 @@ DR_FN float dr_pair_distance(dr_vec4 si, unsigned gi, dr_vec4 sj, unsigned gj)
         return D;
     if ((gi & gj & DR_GROUP_SELF) == 0u)
         return 0.0f;
-    if ((gi & gj & DR_GROUP_MESH) != 0u && dr_len3(dr_sub3(si, sj)) < DR_REST_FILTER * D)
+    if (dr_pair_filters_rest(gi, gj) && dr_len3(dr_sub3(si, sj)) < DR_REST_FILTER * D)
         return 0.0f;
     return D;
 }
@@ -1397,12 +1405,17 @@ DR_FN dr_vec4 dr_pair_sum_apply(dr_pair_sum acc, dr_vec4 di, float relax)
 /* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
  * are closer than (1 + DR_NBR_MARGIN) collision distances. Symmetric in i and j, so that i lists
  * j exactly when j lists i. */
+DR_FN int dr_within_reach(float D, float d2)
+{
+    float reach = D * (1.0f + DR_NBR_MARGIN);
+    return reach > 0.0f && d2 < reach * reach;
+}
+
 DR_FN int dr_pair_candidate(dr_vec4 si, unsigned gi, dr_vec4 ai, dr_vec4 sj, unsigned gj,
                             dr_vec4 aj)
 {
-    float D = dr_pair_distance(si, gi, sj, gj) * (1.0f + DR_NBR_MARGIN);
     dr_vec4 r = dr_sub3(ai, aj);
-    return D > 0.0f && dr_dot3(r, r) < D * D;
+    return dr_within_reach(dr_pair_distance(si, gi, sj, gj), dr_dot3(r, r));
 }
 
 /* A walk over the contact candidates of particle i in the grid: the particles of the buckets of
@@ -1412,17 +1425,18 @@ DR_FN int dr_pair_candidate(dr_vec4 si, unsigned gi, dr_vec4 ai, dr_vec4 sj, uns
  * distinct buckets: the low six bits of a cell's bucket are its coordinates modulo 4
  * (dr_cell_bucket), three consecutive values along each axis. start has mask + 2 entries. The
  * cells are taken x fastest, then y, then z, in rows along x (dr_walk_row); the walk keeps no list
- * of them (on GPUs a private array is memory, not registers). grid_anchor holds the anchors in the
- * grid's order (`sorted`), each particle's radius in w: a bucket's particles lie side by side
- * there, and those further than the two radii's reach are passed over before anything else of
- * theirs is read (the same sum as dr_pair_candidate's, so the test rejects only what it would). */
+ * of them (on GPUs a private array is memory, not registers). grid_anchor and grid_group hold the
+ * anchors (each particle's radius in w) and the groups in the grid's order (`sorted`): a bucket's
+ * particles lie side by side there, and those further than the two radii's reach are passed over
+ * before anything else of theirs is read. The test is dr_pair_candidate's, with the shape's rest
+ * position read only where the groups' mesh filter needs it. */
 typedef struct dr_cell_walk {
     dr_vec4 si, ai; /* particle i's shape and anchor */
-    unsigned gi, mask,
-        row; /* row: dy + 1 + 3 (dz + 1), the cells (x - 1 .. x + 1, y + dy, z + dz) */
-    unsigned k, end, k2,
-        end2;       /* the places in `sorted` left in the row: [k, end), then [k2, end2) */
-    int cx, cy, cz; /* the cell of i's anchor */
+    unsigned gi, mask;
+    unsigned row;              /* dy + 1 + 3 (dz + 1): the cells (x - 1 .. x + 1, y + dy, z + dz) */
+    unsigned k, end, k2, end2; /* the places in `sorted` left in the row: [k, end), [k2, end2) */
+    int cx, cy, cz;            /* the cell of i's anchor */
+    float D, d2; /* the last candidate's collision distance, and squared distance at the anchors */
 } dr_cell_walk;
 
 /* The walk's row of three cells: their buckets are consecutive within a 4 x 4 x 4 block
@@ -1458,9 +1472,8 @@ DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *a
 }
 
 DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
-                            DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
-                            DR_GLOBAL const unsigned *group, DR_GLOBAL const unsigned *start,
-                            DR_GLOBAL const unsigned *sorted)
+                            DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *shape,
+                            DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
 {
     for (;;) {
         while (w->k >= w->end) {
@@ -1476,12 +1489,19 @@ DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4
         }
         unsigned k = w->k++;
         dr_vec4 g = grid_anchor[k], r = dr_sub3(w->ai, g);
-        float reach = (w->si.w + g.w) * (1.0f + DR_NBR_MARGIN);
-        if (!(dr_dot3(r, r) < reach * reach))
+        float d2 = dr_dot3(r, r);
+        if (!dr_within_reach(w->si.w + g.w, d2)) /* the most any pair of these radii reaches */
             continue;
-        unsigned j = sorted[k];
-        if (j != i && dr_pair_candidate(w->si, w->gi, w->ai, shape[j], group[j], anchor[j]))
+        unsigned j = sorted[k], gj = grid_group[k];
+        if (j == i)
+            continue;
+        dr_vec4 sj = dr_pair_filters_rest(w->gi, gj) ? shape[j] : DR_V4(0.0f, 0.0f, 0.0f, g.w);
+        float D = dr_pair_distance(w->si, w->gi, sj, gj);
+        if (dr_within_reach(D, d2)) {
+            w->D = D;
+            w->d2 = d2;
             return j;
+        }
     }
 }
 
@@ -1491,31 +1511,26 @@ DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4
  * many there are (more than DR_NBR_CAP: the push pass searches the grid again for i). *touching
  * gets the pairs within their collision distance at the anchors (the substep's start). The table
  * has mask + 1 buckets; start has mask + 2 entries. */
-DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
-                                      DR_GLOBAL const dr_vec4 *anchor,
-                                      DR_GLOBAL const dr_vec4 *shape,
-                                      DR_GLOBAL const unsigned *group,
-                                      DR_GLOBAL const unsigned *start,
-                                      DR_GLOBAL const unsigned *sorted, float inv_cell,
-                                      unsigned mask, DR_GLOBAL unsigned *list, unsigned *touching)
+DR_FN unsigned
+dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
+                       DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *anchor,
+                       DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                       DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted,
+                       float inv_cell, unsigned mask, DR_GLOBAL unsigned *list, unsigned *touching)
 {
-    dr_vec4 si = shape[i];
-    unsigned gi = group[i], count = 0u, found = 0u;
+    unsigned count = 0u, found = 0u;
     *touching = 0u;
-    if (!(si.w > 0.0f))
+    if (!(shape[i].w > 0.0f))
         return 0u;
-    dr_vec4 ai = anchor[i];
     dr_cell_walk walk;
     dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
-    for (unsigned j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted);
+    for (unsigned j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted);
          j != DR_NO_CELL;
-         j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted)) {
+         j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted)) {
         if (count < DR_NBR_CAP)
             list[i * DR_NBR_CAP + count] = j;
         count++;
-        float D = dr_pair_distance(si, gi, shape[j], group[j]);
-        dr_vec4 r = dr_sub3(ai, anchor[j]);
-        found += dr_dot3(r, r) < D * D ? 1u : 0u;
+        found += walk.d2 < walk.D * walk.D ? 1u : 0u;
     }
     *touching = found;
     return count;
@@ -1528,6 +1543,7 @@ DR_FN unsigned dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_
  * coefficients. *found gets the pairs within their collision distance. */
 DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                                  DR_GLOBAL const dr_vec4 *grid_anchor,
+                                 DR_GLOBAL const unsigned *grid_group,
                                  DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
                                  DR_GLOBAL const unsigned *group,
                                  DR_GLOBAL const dr_contact *contacts,
@@ -1551,9 +1567,9 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     } else {
         dr_cell_walk walk;
         dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
-        for (unsigned j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted);
+        for (unsigned j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted);
              j != DR_NO_CELL;
-             j = dr_walk_next(&walk, i, grid_anchor, anchor, shape, group, start, sorted))
+             j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
                          nbr, mu_s, mu_k, relax, up);
     }

@@ -14,10 +14,11 @@
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
  *
- * With `by_grid` the work-items of particle_count, particle_gather and particle_bounce take the
- * particles in the grid's order (work-item t: particle sorted[t]), so that neighbouring work-items
- * walk neighbouring cells and read the same particles: on GPUs, where a warp's reads then meet in
- * the caches. Each particle's result is the same either way.
+ * With `by_grid` the work-items of particle_count take the particles in the grid's order
+ * (work-item t: particle sorted[t]), so that neighbouring work-items walk neighbouring cells and
+ * read the same particles: on GPUs, where a warp's reads then meet in the caches. Each particle's
+ * result is the same either way. The gather and restitution passes, which read their own
+ * particle's list and state more than the grid, keep index order (faster for both on an H100).
  *
  * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
  * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
@@ -159,11 +160,12 @@ scan_write(__global const uint *counts, __global const uint *partial, __global u
 }
 
 /* Each particle into its bucket at the rank its histogram increment returned (no atomics here), and
- * its anchor and radius into grid_anchor there (dr_walk_next). */
+ * its anchor and radius into grid_anchor and its group into grid_group there (dr_walk_next). */
 __kernel void particle_scatter(__global const uint *cell, __global const uint *rank,
                                __global const uint *start, __global uint *sorted,
                                __global const float4 *anchor, __global const float4 *shape,
-                               __global float4 *grid_anchor, uint n)
+                               __global const uint *group, __global float4 *grid_anchor,
+                               __global uint *grid_group, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -171,53 +173,48 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *r
     uint k = start[cell[i]] + rank[i];
     sorted[k] = i;
     grid_anchor[k] = (float4)(anchor[i].xyz, shape[i].w);
+    grid_group[k] = group[i];
 }
 
-/* The particle of work-item t: t itself, or with by_grid the t-th in the grid's order. */
-static uint particle_of(uint t, __global const uint *sorted, uint by_grid)
-{
-    return by_grid ? sorted[t] : t;
-}
-
-__kernel void particle_count(__global const float4 *grid_anchor, __global const float4 *anchor,
-                             __global const float4 *shape, __global const uint *group,
-                             __global uint *nbr, __global uint *ncand, __global uint *list,
-                             __global const uint *start, __global const uint *sorted,
-                             __global const uint *fullest, float inv_cell, uint mask, uint by_grid,
-                             uint n)
+__kernel void particle_count(__global const float4 *grid_anchor, __global const uint *grid_group,
+                             __global const float4 *anchor, __global const float4 *shape,
+                             __global const uint *group, __global uint *nbr, __global uint *ncand,
+                             __global uint *list, __global const uint *start,
+                             __global const uint *sorted, __global const uint *fullest,
+                             float inv_cell, uint mask, uint by_grid, uint n)
 {
     uint t = get_global_id(0);
     if (t >= n)
         return;
-    uint i = particle_of(t, sorted, by_grid), found = 0u, count = 0u;
+    uint i = by_grid ? sorted[t] : t, found = 0u, count = 0u;
     if (fullest[0] <= DR_CELL_CAP)
-        count = dr_particle_candidates(i, grid_anchor, anchor, shape, group, start, sorted,
-                                       inv_cell, mask, list, &found);
+        count = dr_particle_candidates(i, grid_anchor, grid_group, anchor, shape, group, start,
+                                       sorted, inv_cell, mask, list, &found);
     nbr[i] = found;
     ncand[i] = count;
 }
 
 __kernel void particle_gather(__global float4 *dnew, __global float *support,
                               __global const float4 *x, __global const float4 *d,
-                              __global const float4 *grid_anchor, __global const float4 *anchor,
-                              __global const float4 *shape, __global const uint *group,
-                              __global const dr_contact *contacts, __global const uint *nbr,
-                              __global const uint *ncand, __global const uint *list,
-                              __global const uint *start, __global const uint *sorted,
-                              __global const uint *fullest, float inv_cell, uint mask, float mu_s,
-                              float mu_k, float relax, float4 up, uint by_grid, uint n)
+                              __global const float4 *grid_anchor, __global const uint *grid_group,
+                              __global const float4 *anchor, __global const float4 *shape,
+                              __global const uint *group, __global const dr_contact *contacts,
+                              __global const uint *nbr, __global const uint *ncand,
+                              __global const uint *list, __global const uint *start,
+                              __global const uint *sorted, __global const uint *fullest,
+                              float inv_cell, uint mask, float mu_s, float mu_k, float relax,
+                              float4 up, uint n)
 {
-    uint t = get_global_id(0);
-    if (t >= n)
+    uint i = get_global_id(0), found;
+    if (i >= n)
         return;
-    uint i = particle_of(t, sorted, by_grid), found;
     if (!(fullest[0] <= DR_CELL_CAP)) {
         dnew[i] = d[i];
         return;
     }
-    float4 di =
-        dr_particle_gather(i, x, d, grid_anchor, anchor, shape, group, contacts, nbr, ncand, list,
-                           start, sorted, inv_cell, mask, mu_s, mu_k, relax, up, &found);
+    float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
+                                   nbr, ncand, list, start, sorted, inv_cell, mask, mu_s, mu_k,
+                                   relax, up, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }
@@ -227,13 +224,11 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const float4 *shape, __global const uint *group,
                               __global const dr_contact *contacts, __global const uint *nbr,
                               __global const uint *ncand, __global const uint *list,
-                              __global const uint *sorted, __global const uint *fullest, float e,
-                              float slow, uint by_grid, uint n)
+                              __global const uint *fullest, float e, float slow, uint n)
 {
-    uint t = get_global_id(0);
-    if (t >= n)
+    uint i = get_global_id(0);
+    if (i >= n)
         return;
-    uint i = particle_of(t, sorted, by_grid);
     vnew[i] = fullest[0] <= DR_CELL_CAP ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts,
                                                              nbr, ncand, list, e, slow)
                                         : v[i];

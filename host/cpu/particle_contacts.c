@@ -83,6 +83,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->dense_sorted);
     free(g->anchor);
     free(g->grid_anchor);
+    free(g->grid_group);
     free(g->support);
     memset(g, 0, sizeof *g);
 }
@@ -107,12 +108,13 @@ static drape_result grid_alloc(drape_world *w)
     g->grounded = malloc((size_t)n * sizeof *g->grounded);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
+    g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
     g->support = calloc(n, sizeof *g->support);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
-        !g->grid_anchor || !g->support || !g->counts || !g->start) {
+        !g->grid_anchor || !g->grid_group || !g->support || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -170,6 +172,7 @@ drape_result dr_cpu_particle_grid(drape_world *w)
             g->sorted[k] = i;
             g->grid_anchor[k] =
                 DR_V4(g->anchor[i].x, g->anchor[i].y, g->anchor[i].z, w->shape[i].w);
+            g->grid_group[k] = w->group[i];
             memcpy(&slot[4 * (size_t)k], &g->coord[4 * (size_t)i], 3 * sizeof *slot);
             slot[4 * (size_t)k + 3] = (int32_t)i;
         }
@@ -464,8 +467,8 @@ void dr_cpu_particle_contacts(drape_world *w)
     for (uint32_t i = 0; i < n; ++i) {
         if (g->ncand[i] > DR_NBR_CAP)
             g->dnew[i] = dr_particle_gather(
-                i, w->x, w->d, g->grid_anchor, g->anchor, w->shape, w->group, w->contacts, g->nbr,
-                g->ncand, g->list, g->start, g->sorted, inv_cell, mask,
+                i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
+                w->contacts, g->nbr, g->ncand, g->list, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
                 w->def.contact_relaxation, up, &found);
         else

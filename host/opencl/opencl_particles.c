@@ -8,11 +8,11 @@
  * particle_gather and particle_apply; after the update, with restitution, particle_bounce and
  * particle_apply (and a copy of the velocities after the prediction when the grid is built).
  * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B rank in the cell, 4 B sorted
- * index, 4 B count, 4 B candidate count, 16 B anchor (and 16 B in the grid's order), 16 B gather
- * output, 4 B per candidate slot
- * (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle, and
- * a spare bucket for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x the
- * work-group size buckets. The contact kernels take the particles in the grid's order on GPUs
+ * index, 4 B count, 4 B candidate count, 16 B anchor (and 16 B with 4 B of group in the grid's
+ * order), 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of them); per bucket 8 B
+ * (histogram and starts), about two buckets per particle, and a spare bucket for the particles
+ * without a radius; the scan's tile sums, 4 B per SCAN_PER x the work-group size buckets. The
+ * contact kernels take the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  */
@@ -42,8 +42,8 @@ static const char *const kernel_names[K_PARTICLE_KERNELS] = {
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
-    cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, grid_anchor, vpre,
-        support;                   /* per particle */
+    cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, grid_anchor,
+        grid_group, vpre, support; /* per particle */
     cl_mem counts, start, partial; /* per bucket, per block */
     cl_mem fullest;                /* one uint */
     uint32_t particles, buckets;   /* sizes allocated */
@@ -55,9 +55,9 @@ struct dr_cl_particles {
 
 static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
-    cl_mem *all[] = {&p->shape, &p->group,   &p->cell,   &p->rank,        &p->sorted, &p->nbr,
-                     &p->ncand, &p->list,    &p->anchor, &p->grid_anchor, &p->dnew,   &p->counts,
-                     &p->start, &p->partial, &p->vpre,   &p->support};
+    cl_mem *all[] = {&p->shape,  &p->group, &p->cell,    &p->rank,        &p->sorted,     &p->nbr,
+                     &p->ncand,  &p->list,  &p->anchor,  &p->grid_anchor, &p->grid_group, &p->dnew,
+                     &p->counts, &p->start, &p->partial, &p->vpre,        &p->support};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -126,6 +126,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->dnew, n * sizeof(dr_vec4), "contact displacements"},
             {&p->anchor, n * sizeof(dr_vec4), "grid anchors"},
             {&p->grid_anchor, n * sizeof(dr_vec4), "grid anchors in the grid's order"},
+            {&p->grid_group, n * sizeof(uint32_t), "particle groups in the grid's order"},
             {&p->vpre, n * sizeof(dr_vec4), "velocities after the prediction"},
             {&p->support, n * sizeof(float), "contact support"},
             {&p->counts, (b + 1) * sizeof(uint32_t), "bucket histogram"},
@@ -154,7 +155,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
     return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);
 }
 
-/* The contact kernels' by_grid argument: particles in the grid's order (kernels/particles.cl). */
+/* particle_count's by_grid argument: particles in the grid's order (kernels/particles.cl). */
 static cl_uint by_grid_of(const dr_cl_context *ctx) { return ctx->tunables.particles_by_grid; }
 
 static drape_result launch(dr_cl_particles *p, dr_cl_context *ctx, int kernel, size_t n, int phase)
@@ -198,8 +199,9 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 6, A(p->counts), A(p->partial), A(p->start),
                           A(p->fullest), A(entries), A(buckets)));
     DR_TRY(launch(p, ctx, K_SCAN_WRITE, blocks * wg, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 8, A(p->cell), A(p->rank), A(p->start),
-                          A(p->sorted), A(p->anchor), A(p->shape), A(p->grid_anchor), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 10, A(p->cell), A(p->rank), A(p->start),
+                          A(p->sorted), A(p->anchor), A(p->shape), A(p->group), A(p->grid_anchor),
+                          A(p->grid_group), A(n)));
     return launch(p, ctx, K_SCATTER, n, phase);
 }
 
@@ -208,24 +210,25 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
 {
     const cl_uint n = p->particles, mask = p->buckets - 1, by_grid = by_grid_of(ctx);
     const float inv_cell = 1.0f / w->plan.cell;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 14, A(p->grid_anchor), A(p->anchor),
-                          A(p->shape), A(p->group), A(p->nbr), A(p->ncand), A(p->list), A(p->start),
-                          A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(by_grid), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 15, A(p->grid_anchor), A(p->grid_group),
+                          A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
+                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(inv_cell),
+                          A(mask), A(by_grid), A(n)));
     return launch(p, ctx, K_COUNT_PAIRS, n, phase);
 }
 
 drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                      cl_mem x, cl_mem d, cl_mem contacts, int phase)
 {
-    const cl_uint n = p->particles, mask = p->buckets - 1, by_grid = by_grid_of(ctx);
+    const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
     const dr_vec4 up = dr_particle_up(w);
     DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 23, A(p->dnew), A(p->support), A(x), A(d),
-                          A(p->grid_anchor), A(p->anchor), A(p->shape), A(p->group), A(contacts),
-                          A(p->nbr), A(p->ncand), A(p->list), A(p->start), A(p->sorted),
-                          A(p->fullest), A(inv_cell), A(mask), A(mu_s), A(mu_k), A(relax), A(up),
-                          A(by_grid), A(n)));
+                          A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
+                          A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list), A(p->start),
+                          A(p->sorted), A(p->fullest), A(inv_cell), A(mask), A(mu_s), A(mu_k),
+                          A(relax), A(up), A(n)));
     DR_TRY(launch(p, ctx, K_GATHER, n, phase));
     return copy(p, ctx, d, p->dnew, phase);
 }
@@ -233,13 +236,13 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                     cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
 {
-    const cl_uint n = p->particles, by_grid = by_grid_of(ctx);
+    const cl_uint n = p->particles;
     const float e = w->def.particle_restitution;
     if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 16, A(p->dnew), A(x), A(v), A(p->vpre),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->sorted), A(p->fullest), A(e), A(slow), A(by_grid), A(n)));
+                          A(p->fullest), A(e), A(slow), A(n)));
     DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
     return copy(p, ctx, v, p->dnew, phase);
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The viz.* tests that run drape-view: each under one xvfb-run (a virtual X server with Mesa's
+# The viz.* tests that run drape-view: each with an Xvfb of its own (a virtual X server with Mesa's
 # llvmpipe), small windows, a few frames, then png_check on the screenshots.
 #
 #   run_viewer_test.sh TEST DRAPE_VIEW PNG_CHECK SCRATCH_DIR
@@ -13,7 +13,16 @@
 # real time; --every-frame advances dt per frame), record (30 frames give 30 PNGs that sort in frame
 # order; with ffmpeg a video of 30 frames; without it a clear message), no_display (no DISPLAY and
 # no xvfb-run: a clear message and exit status 1).
-# Exit 77 (skipped) when xvfb-run is missing.
+# Exit 77 (skipped) when Xvfb is missing.
+#
+# The display: not xvfb-run -a, which picks a number by looking for /tmp/.X<n>-lock and then starts
+# the server, so that two runs (two ctest -j2 jobs, another ctest or a user on the same machine)
+# can pick one number, and which waits for the server's ready signal in a way that can miss it.
+# Xvfb -displayfd chooses the number itself (the first whose lock file and sockets it can take) and
+# writes it once it accepts connections; -noreset keeps it up between the drape-view runs (without
+# it the server regenerates after every client). A server that does not come up is started again
+# (three tries); one that dies during the test is reported with its log, started again, and the
+# drape-view run it took down is run once more. A drape-view failure with the server alive fails.
 set -u
 test=$1 view=$2 check=$3 dir=$4
 mkdir -p "$dir" || exit 1
@@ -31,24 +40,69 @@ if [ "$test" = no_display ]; then
     exit 0
 fi
 
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "xvfb-run is not installed (Debian: xvfb xauth): skipping"
+if ! command -v Xvfb >/dev/null 2>&1; then
+    echo "Xvfb is not installed (Debian: xvfb): skipping"
     exit 77
 fi
 
-if [ -z "${VIZ_TEST_UNDER_XVFB:-}" ]; then
-    VIZ_TEST_UNDER_XVFB=1 exec xvfb-run -a -s "-screen 0 640x480x24" sh "$0" "$@"
-fi
+xvfb_pid= watchdog_pid=
+stop_display() {
+    [ -n "$watchdog_pid" ] && kill "$watchdog_pid" 2>/dev/null
+    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null && wait "$xvfb_pid" 2>/dev/null
+    xvfb_pid= watchdog_pid=
+}
+trap stop_display EXIT
+trap 'exit 1' INT TERM HUP
+
+# start_display: a fresh Xvfb, DISPLAY set to it; exits 1 after three servers that did not come up.
+start_display() {
+    stop_display
+    for try in 1 2 3; do
+        : >xvfb.display
+        Xvfb -displayfd 1 -screen 0 640x480x24 -nolisten tcp -noreset >xvfb.display 2>xvfb.log &
+        xvfb_pid=$!
+        # if this script is killed outright (SIGKILL at ctest's timeout), the server goes too
+        (while kill -0 $$ 2>/dev/null; do sleep 1; done; kill "$xvfb_pid" 2>/dev/null) &
+        watchdog_pid=$!
+        waited=0
+        while [ $waited -lt 300 ] && kill -0 "$xvfb_pid" 2>/dev/null; do # 30 s
+            number=$(sed -n 's/^\([0-9][0-9]*\)$/\1/p' xvfb.display)
+            if [ -n "$number" ]; then
+                export DISPLAY=":$number"
+                unset XAUTHORITY
+                echo "Xvfb (pid $xvfb_pid) on display $DISPLAY"
+                return 0
+            fi
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        echo "Xvfb did not come up (try $try of 3):"
+        cat xvfb.log
+        stop_display
+    done
+    exit 1
+}
+
+start_display
 
 # Every run: a 320 x 240 window, no vsync, one step per frame, the screenshot of its last frame.
 shot() { # shot NAME FRAMES [options...]
     name=$1 frames=$2
     shift 2
     echo "+ drape-view --frames $frames $*"
-    "$view" --size 320x240 --every-frame --frames "$frames" --screenshot "$name.png" "$@" || {
-        echo "drape-view failed (status $?)"
-        exit 1
-    }
+    "$view" --size 320x240 --every-frame --frames "$frames" --screenshot "$name.png" "$@" && return 0
+    status=$?
+    if ! kill -0 "$xvfb_pid" 2>/dev/null; then
+        echo "drape-view failed (status $status): Xvfb on $DISPLAY is gone; its log:"
+        cat xvfb.log
+        start_display
+        echo "+ drape-view --frames $frames $* (again, on the new display)"
+        "$view" --size 320x240 --every-frame --frames "$frames" --screenshot "$name.png" "$@" &&
+            return 0
+        status=$?
+    fi
+    echo "drape-view failed (status $status)"
+    exit 1
 }
 ok() { "$@" || exit 1; }
 

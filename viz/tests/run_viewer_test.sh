@@ -89,18 +89,16 @@ start_display
 shot() { # shot NAME FRAMES [options...]
     name=$1 frames=$2
     shift 2
-    echo "+ drape-view --frames $frames $*"
-    "$view" --size 320x240 --every-frame --frames "$frames" --screenshot "$name.png" "$@" && return 0
-    status=$?
-    if ! kill -0 "$xvfb_pid" 2>/dev/null; then
-        echo "drape-view failed (status $status): Xvfb on $DISPLAY is gone; its log:"
-        cat xvfb.log
-        start_display
-        echo "+ drape-view --frames $frames $* (again, on the new display)"
+    for attempt in 1 2; do
+        echo "+ drape-view --frames $frames $*"
         "$view" --size 320x240 --every-frame --frames "$frames" --screenshot "$name.png" "$@" &&
             return 0
         status=$?
-    fi
+        kill -0 "$xvfb_pid" 2>/dev/null && break # the server is up: drape-view itself failed
+        echo "drape-view failed (status $status): Xvfb on $DISPLAY is gone; its log:"
+        cat xvfb.log
+        [ "$attempt" = 1 ] && start_display && echo "(again, on the new display)"
+    done
     echo "drape-view failed (status $status)"
     exit 1
 }

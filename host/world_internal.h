@@ -136,6 +136,10 @@ typedef struct dr_particle_grid {
     uint8_t *grounded;
     dr_pair_record *pairs;
     uint32_t pair_count, pair_capacity;
+    /* per particle its contact pass (dr_contact_pass); the pairs of pass p are
+     * pairs[pass_start[p] .. pass_start[p + 1]) */
+    uint8_t *pass;
+    uint32_t pass_start[DR_CONTACT_PASSES + 1];
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */

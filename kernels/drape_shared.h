@@ -1402,6 +1402,28 @@ DR_FN dr_vec4 dr_pair_sum_apply(dr_pair_sum acc, dr_vec4 di, float relax)
                  di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
 
+/* Passes by layers along up: under gravity each iteration's contact pass runs in
+ * DR_CONTACT_PASSES passes, bottom to top by layers of one cell along up (layer k in pass
+ * k mod DR_CONTACT_PASSES), each pass a gather of its own particles' pushes from the latest
+ * displacements of all (Gauss-Seidel between passes, Jacobi within one, so that no result depends
+ * on the order of the work-items). A layer then sees the push of the layer below it in the same
+ * iteration: a pile's weight climbs DR_CONTACT_PASSES layers per iteration instead of one. Without
+ * gravity one pass (the momentum-exact Jacobi gather). A power of two. */
+#define DR_CONTACT_PASSES 4u
+
+/* How many passes each iteration's contact pass takes: DR_CONTACT_PASSES under gravity, else 1. */
+DR_FN unsigned dr_contact_passes(dr_vec4 up)
+{
+    return dr_dot3(up, up) > 0.0f ? DR_CONTACT_PASSES : 1u;
+}
+
+/* The pass of a particle whose anchor is `anchor`: its layer along up (cells of 1 / inv_cell m)
+ * modulo DR_CONTACT_PASSES; 0 without gravity. */
+DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
+{
+    return (unsigned)dr_cell_coord(dr_dot3(anchor, up), inv_cell) & (DR_CONTACT_PASSES - 1u);
+}
+
 /* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
  * are closer than (1 + DR_NBR_MARGIN) collision distances. Symmetric in i and j, so that i lists
  * j exactly when j lists i. */

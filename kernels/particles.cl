@@ -11,6 +11,7 @@
  * all particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
+ *                     (under gravity once per contact pass, the two buffers taking turns)
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
  *
@@ -203,12 +204,15 @@ __kernel void particle_gather(__global float4 *dnew, __global float *support,
                               __global const uint *list, __global const uint *start,
                               __global const uint *sorted, __global const uint *fullest,
                               float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-                              float4 up, uint n)
+                              float4 up, uint pass, uint n)
 {
     uint i = get_global_id(0), found;
     if (i >= n)
         return;
-    if (!(fullest[0] <= DR_CELL_CAP)) {
+    /* a particle of another contact pass (dr_contact_pass) keeps its displacement */
+    if (!(fullest[0] <= DR_CELL_CAP) ||
+        (dr_contact_passes(up) > 1u &&
+         (!(shape[i].w > 0.0f) || dr_contact_pass(anchor[i], up, inv_cell) != pass))) {
         dnew[i] = d[i];
         return;
     }

@@ -85,6 +85,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grid_anchor);
     free(g->grid_group);
     free(g->support);
+    free(g->pass);
     memset(g, 0, sizeof *g);
 }
 
@@ -110,11 +111,12 @@ static drape_result grid_alloc(drape_world *w)
     g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
     g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
     g->support = calloc(n, sizeof *g->support);
+    g->pass = calloc(n, sizeof *g->pass);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
-        !g->grid_anchor || !g->grid_group || !g->support || !g->counts || !g->start) {
+        !g->grid_anchor || !g->grid_group || !g->support || !g->pass || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -147,6 +149,7 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         w->d[i] = dr_limit_travel(dr_support_lift(w->d[i], &g->support[i], g->nbr[i], up, cap),
                                   travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
+        g->pass[i] = (uint8_t)dr_contact_pass(g->anchor[i], up, inv_cell);
         int32_t *c = &g->coord[4 * (size_t)i];
         c[0] = dr_cell_coord(g->anchor[i].x, inv_cell);
         c[1] = dr_cell_coord(g->anchor[i].y, inv_cell);
@@ -228,10 +231,36 @@ static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b
 }
 
 /* Whether the pair pass takes i's pair with j from i's list: j has no complete list, or i comes
- * first. i's list is complete. */
+ * first, or the two are in different contact passes (then each side lists its own, worked out in
+ * its own pass from the displacements then). i's list is complete. */
 static bool pair_from_i(const dr_particle_grid *g, uint32_t i, uint32_t j)
 {
-    return g->ncand[j] > DR_NBR_CAP || i < j;
+    return g->ncand[j] > DR_NBR_CAP || i < j || g->pass[i] != g->pass[j];
+}
+
+/* The records of the pairs worked out in contact pass p, from i's complete list for each i of
+ * that pass, into out; returns the end. */
+static dr_pair_record *pass_records(drape_world *w, uint32_t p, dr_pair_record *out)
+{
+    const dr_particle_grid *g = &w->grid;
+    for (uint32_t i = 0; i < w->particle_count; ++i) {
+        if (g->ncand[i] > DR_NBR_CAP || g->pass[i] != p)
+            continue;
+        const dr_vec4 xi = w->x[i], si = w->shape[i];
+        const uint32_t gi = w->group[i];
+        for (uint32_t k = 0; k < g->ncand[i]; ++k) {
+            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + k];
+            if (!pair_from_i(g, i, j))
+                continue;
+            out->xij = dr_sub3(xi, w->x[j]);
+            out->xij.w = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
+            out->i = i;
+            out->j = j;
+            out->both = g->ncand[j] <= DR_NBR_CAP && g->pass[j] == p;
+            out++;
+        }
+    }
+    return out;
 }
 
 /* The pair pass's pairs, from the complete candidate lists: each pair once. */
@@ -256,23 +285,11 @@ static drape_result pair_records(drape_world *w)
         g->pair_capacity = (uint32_t)capacity;
     }
     dr_pair_record *out = g->pairs;
-    for (uint32_t i = 0; i < n; ++i) {
-        if (g->ncand[i] > DR_NBR_CAP)
-            continue;
-        const dr_vec4 xi = w->x[i], si = w->shape[i];
-        const uint32_t gi = w->group[i];
-        for (uint32_t k = 0; k < g->ncand[i]; ++k) {
-            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + k];
-            if (!pair_from_i(g, i, j))
-                continue;
-            out->xij = dr_sub3(xi, w->x[j]);
-            out->xij.w = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
-            out->i = i;
-            out->j = j;
-            out->both = g->ncand[j] <= DR_NBR_CAP;
-            out++;
-        }
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
+        g->pass_start[p] = (uint32_t)(out - g->pairs);
+        out = pass_records(w, p, out);
     }
+    g->pass_start[DR_CONTACT_PASSES] = (uint32_t)(out - g->pairs);
     g->pair_count = (uint32_t)(out - g->pairs);
     return DRAPE_OK;
 }
@@ -413,16 +430,16 @@ float dr_particle_support_cap(const drape_world *w)
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
 }
 
-/* The pushes of every pair of the pair pass (pair_records) on its listed side(s), each pair's push
- * worked out once: (j, i)'s is exactly the negation of (i, j)'s. */
-static void pair_pass(drape_world *w, dr_vec4 up)
+/* The pushes of the pairs of contact pass `pass` (pair_records) on their listed side(s), each
+ * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s. */
+static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
     const int stacked = dr_dot3(up, up) > 0.0f;
     memset(g->sum, 0, (size_t)w->particle_count * sizeof *g->sum);
-    for (uint32_t p = 0; p < g->pair_count; ++p) {
+    for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
         const dr_pair_record *pr = &g->pairs[p];
         const uint32_t i = pr->i, j = pr->j;
         const dr_vec4 di = w->d[i], dj = w->d[j];
@@ -450,21 +467,19 @@ static void pair_pass(drape_world *w, dr_vec4 up)
     }
 }
 
-/* One gather pass (dr_particle_gather's result for every particle): the pair pass for the particles
- * with complete candidate lists, the grid search for the others. */
-void dr_cpu_particle_contacts(drape_world *w)
+/* Contact pass `pass` of one iteration (all particles when `all`). */
+static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass, bool all)
 {
     dr_particle_grid *g = &w->grid;
-    if (w->fullest_bucket > DR_CELL_CAP)
-        return;
     const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
-    const dr_vec4 up = dr_particle_up(w);
-    for (uint32_t i = 0; i < n; ++i)
-        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
-    pair_pass(w, up);
+    pair_pass(w, up, pass);
     unsigned found;
     for (uint32_t i = 0; i < n; ++i) {
+        if (!all && (g->cell[i] == DR_NO_CELL || g->pass[i] != pass)) {
+            g->dnew[i] = w->d[i];
+            continue;
+        }
         if (g->ncand[i] > DR_NBR_CAP)
             g->dnew[i] = dr_particle_gather(
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
@@ -476,6 +491,24 @@ void dr_cpu_particle_contacts(drape_world *w)
         g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);
     }
     memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
+}
+
+/* One iteration's contact pass: for each contact pass (dr_contact_passes) in turn,
+ * dr_particle_gather's result for each of its particles, from the displacements after the pass
+ * before: the pair pass for the particles with complete candidate lists, the grid search for the
+ * others. */
+void dr_cpu_particle_contacts(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    if (w->fullest_bucket > DR_CELL_CAP)
+        return;
+    const uint32_t n = w->particle_count;
+    const dr_vec4 up = dr_particle_up(w);
+    const uint32_t passes = dr_contact_passes(up);
+    for (uint32_t i = 0; i < n; ++i)
+        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
+    for (uint32_t pass = 0; pass < passes; ++pass)
+        pass_gather(w, up, pass, passes == 1);
 }
 
 bool dr_particle_bounces(const drape_world *w, float slow)

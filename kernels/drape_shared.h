@@ -1123,7 +1123,8 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
  * the collider contacts, each particle searches the buckets of its 27 neighbouring cells once and
  * lists its contact candidates (dr_particle_candidates), which the iterations reuse.
  *
- * Contacts, every iteration after the constraints, as a gather (Jacobi) pass: each particle goes
+ * Contacts, every iteration after the constraints, as a gather (Jacobi) pass (under gravity in
+ * DR_CONTACT_PASSES passes by layers along up, dr_contact_pass): each particle goes
  * through its candidates and sums its own mass-weighted push-out
  * w_i / (w_i + w_j) of every pair closer than the collision distance, with Coulomb friction on the
  * pair's relative tangential motion (dr_friction_cut, the model of the collider contacts). Without

@@ -438,7 +438,6 @@ static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
     const int stacked = dr_dot3(up, up) > 0.0f;
-    memset(g->sum, 0, (size_t)w->particle_count * sizeof *g->sum);
     for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
         const dr_pair_record *pr = &g->pairs[p];
         const uint32_t i = pr->i, j = pr->j;
@@ -467,7 +466,15 @@ static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
     }
 }
 
-/* Contact pass `pass` of one iteration (all particles when `all`). */
+/* Whether particle i takes part in contact pass `pass` (every particle when `all`). */
+static bool in_pass(const dr_particle_grid *g, uint32_t i, uint32_t pass, bool all)
+{
+    return all || (g->cell[i] != DR_NO_CELL && g->pass[i] == pass);
+}
+
+/* Contact pass `pass` of one iteration (all particles when `all`): the new displacements of its
+ * particles, from the displacements before the pass, then written. The pair sums are zero before,
+ * and left zero after. */
 static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass, bool all)
 {
     dr_particle_grid *g = &w->grid;
@@ -476,10 +483,8 @@ static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass, bool all)
     pair_pass(w, up, pass);
     unsigned found;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!all && (g->cell[i] == DR_NO_CELL || g->pass[i] != pass)) {
-            g->dnew[i] = w->d[i];
+        if (!in_pass(g, i, pass, all))
             continue;
-        }
         if (g->ncand[i] > DR_NBR_CAP)
             g->dnew[i] = dr_particle_gather(
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
@@ -489,8 +494,11 @@ static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass, bool all)
         else
             g->dnew[i] = dr_pair_sum_apply(g->sum[i], w->d[i], w->def.contact_relaxation);
         g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);
+        memset(&g->sum[i], 0, sizeof g->sum[i]);
     }
-    memcpy(w->d, g->dnew, (size_t)n * sizeof *w->d);
+    for (uint32_t i = 0; i < n; ++i)
+        if (in_pass(g, i, pass, all))
+            w->d[i] = g->dnew[i];
 }
 
 /* One iteration's contact pass: for each contact pass (dr_contact_passes) in turn,
@@ -507,6 +515,7 @@ void dr_cpu_particle_contacts(drape_world *w)
     const uint32_t passes = dr_contact_passes(up);
     for (uint32_t i = 0; i < n; ++i)
         g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
+    memset(g->sum, 0, (size_t)n * sizeof *g->sum);
     for (uint32_t pass = 0; pass < passes; ++pass)
         pass_gather(w, up, pass, passes == 1);
 }

@@ -1302,20 +1302,28 @@ DR_FN int dr_particle_grounded(dr_contact ct, dr_vec4 up)
  * grid build, when it touched other particles at the last substep's start, it starts that far up,
  * clamped to [0, cap] with cap = |g| h^2, gravity's pull over one substep: at most the weight is
  * carried over, never more (a particle that loses its support falls one substep late, no faster
- * than gravity lets it); and to how far its prediction sinks along -up: the lift can stop a
- * particle from sinking, never send it up (a column of balls lifted while it rose kept rising,
- * weightless, and stirred the top of a pile). DR_SUPPORT_KEEP of the lift is kept for the next
- * substep, so that a support no longer needed (a ball beside another, not on it) fades. Without
- * gravity (up = 0) it does nothing. Like the warm start of sequential impulses, but per particle,
- * written only by its own work-item. */
+ * than gravity lets it). A loose particle's lift is also clamped to how far its prediction sinks
+ * along -up: the lift can stop it sinking, never send it up (a column of balls lifted while it rose
+ * kept rising, weightless, and stirred the top of a pile), and DR_SUPPORT_KEEP of the lift is kept
+ * for the next substep, so that a support no longer needed (a ball beside another, not on it)
+ * fades. A cloth's, rope's or other mesh's particle (DR_GROUP_MESH in `group`), which its
+ * constraints keep moving a little up and down, keeps the whole lift (a clamp to the sinking let
+ * stacked cloths sink into each other) and DR_SUPPORT_KEEP_MESH of it. Without gravity (up = 0)
+ * it does nothing. Like the warm start of sequential impulses, but per particle, written only by
+ * its own work-item. */
 #define DR_SUPPORT_KEEP 0.95f
-DR_FN dr_vec4 dr_support_lift(dr_vec4 d, float *support, unsigned touching, dr_vec4 up, float cap)
+#define DR_SUPPORT_KEEP_MESH 0.9f
+DR_FN dr_vec4 dr_support_lift(dr_vec4 d, float *support, unsigned touching, dr_vec4 up, float cap,
+                              unsigned group)
 {
+    int mesh = (group & DR_GROUP_MESH) != 0u;
     float s = touching > 0u ? *support : 0.0f, sink = -dr_dot3(d, up);
     s = s < cap ? s : cap;
-    s = s < sink ? s : sink; /* it stops the sinking at most: a support holds up, never throws */
+    if (!mesh)
+        s = s < sink ? s
+                     : sink; /* it stops the sinking at most: a support holds up, never throws */
     s = s > 0.0f ? s : 0.0f;
-    *support = DR_SUPPORT_KEEP * s;
+    *support = (mesh ? DR_SUPPORT_KEEP_MESH : DR_SUPPORT_KEEP) * s;
     return dr_madd3(d, up, s);
 }
 

@@ -29,8 +29,8 @@
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, __global uint *rank, __global float *support,
-                             __global const uint *nbr, float4 up, float cap, float inv_cell,
-                             uint mask, float travel, uint n)
+                             __global const uint *nbr, __global const uint *group, float4 up,
+                             float cap, float inv_cell, uint mask, float travel, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -42,7 +42,8 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
         return;
     }
     float lift = support[i];
-    float4 di = dr_limit_travel(dr_support_lift(d[i], &lift, nbr[i], up, cap), travel * s.w);
+    float4 di =
+        dr_limit_travel(dr_support_lift(d[i], &lift, nbr[i], up, cap, group[i]), travel * s.w);
     support[i] = lift;
     d[i] = di;
     float4 p = dr_add3(x[i], di);

@@ -146,8 +146,9 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         g->cell[i] = DR_NO_CELL;
         if (!(w->shape[i].w > 0.0f))
             continue;
-        w->d[i] = dr_limit_travel(dr_support_lift(w->d[i], &g->support[i], g->nbr[i], up, cap),
-                                  travel * w->shape[i].w);
+        w->d[i] = dr_limit_travel(
+            dr_support_lift(w->d[i], &g->support[i], g->nbr[i], up, cap, w->group[i]),
+            travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
         g->pass[i] = (uint8_t)dr_contact_pass(g->anchor[i], up, inv_cell);
         int32_t *c = &g->coord[4 * (size_t)i];

@@ -187,9 +187,9 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     if (w->def.particle_restitution > 0.0f)
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, entries * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 15, A(d), A(x), A(p->anchor), A(p->shape),
-                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr), A(up),
-                          A(cap), A(inv_cell), A(mask), A(travel), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 16, A(d), A(x), A(p->anchor), A(p->shape),
+                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr),
+                          A(p->group), A(up), A(cap), A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(entries)));
     DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));

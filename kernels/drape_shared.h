@@ -214,19 +214,23 @@ typedef struct dr_material {
  * *lambda, its XPBD multiplier in private memory. It returns whether the constraint applied; only
  * then does the caller keep the corrections: the multiplier (XPBD only: PBD never reads or writes
  * it) and the displacement of each movable particle (pinned particles are never written, since the
- * constraints of one colour may share them). DR_PROJECT does the gather, the call and the
- * write-back, with LOAD(i) and STORE(i, v) the accessors of the displacements: global memory (and
- * the CPU's arrays) in the dr_solve_* wrappers below, a work-group's local copy in
- * solve_fused_local (kernels/project.cl). Both see the same values in the same order, so every
- * backend and kernel variant gets bitwise the same results.
+ * constraints of one colour may share them). DR_GATHER declares xs_, ds_ and l_ and fills them
+ * (LOAD(i): displacement i), the caller calls the core on them, and DR_KEEP writes back what it
+ * returned (STORE(i, v)): with the accessors of global memory (and the CPU's arrays) in the
+ * dr_solve_* wrappers below, of a work-group's local copy in solve_fused_local
+ * (kernels/project.cl). Both see the same values in the same order, so every backend and kernel
+ * variant gets bitwise the same results. No variadic macros and no function names as values: OpenCL
+ * C 1.2 forbids the first (NVIDIA's compiler refuses them; tests/kernel_lint.sh checks), hence the
+ * call written out.
  */
-#define DR_PROJECT(n, idx, x, LOAD, STORE, compliance, lambda, core, ...)                          \
+#define DR_GATHER(n, idx, x, LOAD, compliance, lambda)                                             \
+    dr_vec4 xs_[n], ds_[n];                                                                        \
+    for (int k_ = 0; k_ < (n); ++k_)                                                               \
+        xs_[k_] = (x)[(idx)[k_]], ds_[k_] = LOAD((idx)[k_]);                                       \
+    float l_ = (compliance) >= 0.0f ? *(lambda) : 0.0f
+#define DR_KEEP(applied, n, idx, STORE, compliance, lambda)                                        \
     do {                                                                                           \
-        dr_vec4 xs_[n], ds_[n];                                                                    \
-        for (int k_ = 0; k_ < (n); ++k_)                                                           \
-            xs_[k_] = (x)[(idx)[k_]], ds_[k_] = LOAD((idx)[k_]);                                   \
-        float l_ = (compliance) >= 0.0f ? *(lambda) : 0.0f;                                        \
-        if (core(xs_, ds_, __VA_ARGS__, &l_)) {                                                    \
+        if (applied) {                                                                             \
             if ((compliance) >= 0.0f)                                                              \
                 *(lambda) = l_;                                                                    \
             for (int k_ = 0; k_ < (n); ++k_)                                                       \
@@ -261,8 +265,9 @@ DR_FN void dr_solve_distance(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, u
                              float sag, DR_GLOBAL float *lambda)
 {
     const unsigned idx[2] = {a, b};
-    DR_PROJECT(2, idx, x, DR_LOAD_D, DR_STORE_D, compliance, lambda, dr_distance_core, rest, kprime,
-               compliance, inv_h2, sag);
+    DR_GATHER(2, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_distance_core(xs_, ds_, rest, kprime, compliance, inv_h2, sag, &l_), 2, idx,
+            DR_STORE_D, compliance, lambda);
 }
 
 /* C = |p - target| with rest length 0: a particle tied to a point. */
@@ -287,8 +292,10 @@ DR_FN void dr_solve_attachment(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
                                dr_vec4 target, float kprime, float compliance, float inv_h2,
                                DR_GLOBAL float *lambda)
 {
-    DR_PROJECT(1, &a, x, DR_LOAD_D, DR_STORE_D, compliance, lambda, dr_attachment_core, target,
-               kprime, compliance, inv_h2);
+    const unsigned idx[1] = {a};
+    DR_GATHER(1, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_attachment_core(xs_, ds_, target, kprime, compliance, inv_h2, &l_), 1, idx,
+            DR_STORE_D, compliance, lambda);
 }
 
 /* A tether (Kim et al., "Long Range Attachments", SCA 2012): the one-sided C = |pa - pb| - max <= 0
@@ -309,8 +316,9 @@ DR_FN void dr_solve_tether(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
                            float sag, DR_GLOBAL float *lambda)
 {
     const unsigned idx[2] = {a, b};
-    DR_PROJECT(2, idx, x, DR_LOAD_D, DR_STORE_D, compliance, lambda, dr_tether_core, max_length,
-               kprime, compliance, inv_h2, sag);
+    DR_GATHER(2, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_tether_core(xs_, ds_, max_length, kprime, compliance, inv_h2, sag, &l_), 2, idx,
+            DR_STORE_D, compliance, lambda);
 }
 
 /* Six times the signed volume of the tetrahedron (0, a, b, c): a . (b x c), m^3. */
@@ -350,8 +358,9 @@ DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
                            float compliance, float inv_h2, DR_GLOBAL float *lambda)
 {
     const unsigned idx[4] = {i0, i1, i2, i3};
-    DR_PROJECT(4, idx, x, DR_LOAD_D, DR_STORE_D, compliance, lambda, dr_volume_core, rest6, kprime,
-               compliance, inv_h2);
+    DR_GATHER(4, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_volume_core(xs_, ds_, rest6, kprime, compliance, inv_h2, &l_), 4, idx, DR_STORE_D,
+            compliance, lambda);
 }
 
 /* The stable Neo-Hookean material as a pair of XPBD constraints per tetrahedron (Macklin and
@@ -711,8 +720,9 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, u
                              float compliance, float inv_h2, DR_GLOBAL float *lambda)
 {
     const unsigned idx[4] = {ie0, ie1, iw0, iw1};
-    DR_PROJECT(4, idx, x, DR_LOAD_D, DR_STORE_D, compliance, lambda, dr_dihedral_core, rest, kprime,
-               compliance, inv_h2);
+    DR_GATHER(4, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_dihedral_core(xs_, ds_, rest, kprime, compliance, inv_h2, &l_), 4, idx, DR_STORE_D,
+            compliance, lambda);
 }
 
 /* ---- integration ----------------------------------------------------------------------------- */

@@ -131,7 +131,7 @@ __kernel void solve_tether(DR_CONSTRAINT_ARGS(float, rest))
 }
 
 /* Particle i against every collider at its current prediction (dr_project_contacts), its
- * displacement through the accessors LOAD(i) and STORE(i, v) (DR_PROJECT); t is the substep's
+ * displacement through the accessors LOAD(i) and STORE(i, v) (DR_GATHER); t is the substep's
  * start. A loose particle's radius (inflate) adds to the collision margin. */
 #define DR_CONTACT_PASS(LOAD, STORE, i)                                                            \
     do {                                                                                           \
@@ -176,10 +176,10 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
     } while (0)
 
 /* One pass over a set, colour by colour: constraint c of n particles, whose indices are
- * p##idx[n c ...], projected by `core` (DR_PROJECT, displacements through LOAD and STORE) with the
- * arguments that follow (which may use c and m, the constraint's material); a barrier (FENCE) after
- * each colour. */
-#define DR_FUSED_PASS(p, n, FENCE, LOAD, STORE, core, ...)                                         \
+ * p##idx[n c ...], projected by `call`, a core's call on xs_, ds_ and &l_ (DR_GATHER, DR_KEEP:
+ * displacements through LOAD and STORE), which may use c and m, the constraint's material; a
+ * barrier (FENCE) after each colour. */
+#define DR_FUSED_PASS(p, n, FENCE, LOAD, STORE, call)                                              \
     do {                                                                                           \
         for (uint col = 0; col < p##colors; ++col) {                                               \
             for (uint c = DR_FUSED_FROM(p, col); c < DR_FUSED_TO(p, col); c += size) {             \
@@ -187,7 +187,8 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                 for (int k = 0; k < (n); ++k)                                                      \
                     ix[k] = p##idx[(n)*c + k];                                                     \
                 const dr_material m = p##materials[p##material[c]];                                \
-                DR_PROJECT(n, ix, x, LOAD, STORE, m.compliance, &p##lambda[c], core, __VA_ARGS__); \
+                DR_GATHER(n, ix, x, LOAD, m.compliance, &p##lambda[c]);                            \
+                DR_KEEP(call, n, ix, STORE, m.compliance, &p##lambda[c]);                          \
             }                                                                                      \
             barrier(FENCE);                                                                        \
         }                                                                                          \
@@ -214,7 +215,9 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
         float sag, int iterations, uint groups, DR_FUSED_SET(s_, float, rest),                     \
         DR_FUSED_SET(b_, float, rest), DR_FUSED_SET(a_, float4, target),                           \
         DR_FUSED_SET(t_, float, rest), DR_FUSED_SET(v_, float, rest)
-/* A constraint's stiffness, compliance and the substep's 1 / h^2, as the cores take them. */
+/* A core's first arguments (the gathered particles) and a constraint's stiffness, compliance and
+ * the substep's 1 / h^2, as the cores take them. */
+#define DR_XD xs_, ds_
 #define DR_KC m.kprime, m.compliance, inv_h2
 #define DR_FUSED_BODY(FENCE, LOAD, STORE)                                                          \
     do {                                                                                           \
@@ -225,11 +228,16 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
         DR_FUSED_ZERO(v_);                                                                         \
         barrier(CLK_GLOBAL_MEM_FENCE);                                                             \
         for (int it = 0; it < iterations; ++it) {                                                  \
-            DR_FUSED_PASS(s_, 2, FENCE, LOAD, STORE, dr_distance_core, s_rest[c], DR_KC, sag);     \
-            DR_FUSED_PASS(b_, 4, FENCE, LOAD, STORE, dr_dihedral_core, b_rest[c], DR_KC);          \
-            DR_FUSED_PASS(a_, 1, FENCE, LOAD, STORE, dr_attachment_core, a_target[c], DR_KC);      \
-            DR_FUSED_PASS(t_, 2, FENCE, LOAD, STORE, dr_tether_core, t_rest[c], DR_KC, sag);       \
-            DR_FUSED_PASS(v_, 4, FENCE, LOAD, STORE, dr_volume_core, v_rest[c], DR_KC);            \
+            DR_FUSED_PASS(s_, 2, FENCE, LOAD, STORE,                                               \
+                          dr_distance_core(DR_XD, s_rest[c], DR_KC, sag, &l_));                    \
+            DR_FUSED_PASS(b_, 4, FENCE, LOAD, STORE,                                               \
+                          dr_dihedral_core(DR_XD, b_rest[c], DR_KC, &l_));                         \
+            DR_FUSED_PASS(a_, 1, FENCE, LOAD, STORE,                                               \
+                          dr_attachment_core(DR_XD, a_target[c], DR_KC, &l_));                     \
+            DR_FUSED_PASS(t_, 2, FENCE, LOAD, STORE,                                               \
+                          dr_tether_core(DR_XD, t_rest[c], DR_KC, sag, &l_));                      \
+            DR_FUSED_PASS(v_, 4, FENCE, LOAD, STORE,                                               \
+                          dr_volume_core(DR_XD, v_rest[c], DR_KC, &l_));                           \
             if (collider_count) {                                                                  \
                 for (uint i = first[g] + lid; i < first[g + 1]; i += size)                         \
                     DR_CONTACT_PASS(LOAD, STORE, i);                                               \

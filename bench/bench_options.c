@@ -290,7 +290,8 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
                       &p->cloths),
         CMDLINE_APPLY("--kernels", "LIST",
                       "OpenCL projection kernels, each a case: auto, per-constraint,\n"
-                      "lanes16, fused (docs/opencl-variants.md); default auto",
+                      "lanes16, fused, fused-local (docs/opencl-variants.md); default\n"
+                      "auto",
                       apply_kernels, p),
         CMDLINE_APPLY("--queue", "K",
                       "also time K steps per drape_world_step_n call (queued back to\n"

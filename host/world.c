@@ -75,8 +75,8 @@ bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem)
 
 const char *drape_distance_kernel_name(drape_distance_kernel kernel)
 {
-    static const char *const names[DRAPE_DISTANCE_KERNEL_COUNT] = {"auto", "per-constraint",
-                                                                   "lanes16", "fused"};
+    static const char *const names[DRAPE_DISTANCE_KERNEL_COUNT] = {
+        "auto", "per-constraint", "lanes16", "fused", "fused-local"};
     return (unsigned)kernel < DRAPE_DISTANCE_KERNEL_COUNT ? names[kernel] : NULL;
 }
 
@@ -95,7 +95,7 @@ static drape_result requested_kernel(const drape_world_def *def, drape_distance_
         }
     return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                    "DRAPE_DISTANCE_KERNEL=\"%s\" is not a distance kernel: use auto, "
-                   "per-constraint, lanes16 or fused",
+                   "per-constraint, lanes16, fused or fused-local",
                    env);
 }
 

@@ -208,60 +208,117 @@ typedef struct dr_material {
 } dr_material;
 
 /* ---- constraints ----------------------------------------------------------------------------- */
+/*
+ * Each projection is a core on values, written once: xs[k], the positions at the substep's start of
+ * its particles, and ds[k], their displacements (w: the inverse mass), which it corrects in place;
+ * *lambda, its XPBD multiplier in private memory. It returns whether the constraint applied; only
+ * then does the caller keep the corrections: the multiplier (XPBD only: PBD never reads or writes
+ * it) and the displacement of each movable particle (pinned particles are never written, since the
+ * constraints of one colour may share them). DR_GATHER declares xs_, ds_ and l_ and fills them
+ * (LOAD(i): displacement i), the caller calls the core on them, and DR_KEEP writes back what it
+ * returned (STORE(i, v)): with the accessors of global memory (and the CPU's arrays) in the
+ * dr_solve_* wrappers below, of a work-group's local copy in solve_fused_local
+ * (kernels/project.cl). Both see the same values in the same order, so every backend and kernel
+ * variant gets bitwise the same results. No variadic macros and no function names as values: OpenCL
+ * C 1.2 forbids the first (NVIDIA's compiler refuses them; tests/kernel_lint.sh checks), hence the
+ * call written out.
+ */
+#define DR_GATHER(n, idx, x, LOAD, compliance, lambda)                                             \
+    dr_vec4 xs_[n], ds_[n];                                                                        \
+    for (int k_ = 0; k_ < (n); ++k_)                                                               \
+        xs_[k_] = (x)[(idx)[k_]], ds_[k_] = LOAD((idx)[k_]);                                       \
+    float l_ = (compliance) >= 0.0f ? *(lambda) : 0.0f
+#define DR_KEEP(applied, n, idx, STORE, compliance, lambda)                                        \
+    do {                                                                                           \
+        if (applied) {                                                                             \
+            if ((compliance) >= 0.0f)                                                              \
+                *(lambda) = l_;                                                                    \
+            for (int k_ = 0; k_ < (n); ++k_)                                                       \
+                if (ds_[k_].w > 0.0f)                                                              \
+                    STORE((idx)[k_], ds_[k_]);                                                     \
+        }                                                                                          \
+    } while (0)
+
+/* The accessors of displacements d in global memory (or the CPU's array). */
+#define DR_LOAD_D(i) d[i]
+#define DR_STORE_D(i, v) d[i] = (v)
 
 /* C = |pa - pb| - rest, on the predicted positions x + d; corrects d along the blend of the start
  * and the current gradient (dr_distance_step). */
+DR_FN int dr_distance_core(const dr_vec4 *xs, dr_vec4 *ds, float rest, float kprime,
+                           float compliance, float inv_h2, float sag, float *lambda)
+{
+    dr_vec4 da = ds[0], db = ds[1];
+    dr_vec4 e = dr_sub3(xs[0], xs[1]);
+    dr_vec4 r = dr_add3(e, dr_sub3(da, db));
+    float ax = da.x, ay = da.y, az = da.z, bx = db.x, by = db.y, bz = db.z;
+    if (!dr_distance_step(e.x, e.y, e.z, r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w,
+                          rest, kprime, compliance, inv_h2, sag, lambda))
+        return 0;
+    ds[0] = DR_V4(ax, ay, az, da.w);
+    ds[1] = DR_V4(bx, by, bz, db.w);
+    return 1;
+}
+
 DR_FN void dr_solve_distance(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a,
                              unsigned b, float rest, float kprime, float compliance, float inv_h2,
                              float sag, DR_GLOBAL float *lambda)
 {
-    dr_vec4 da = d[a], db = d[b];
-    dr_vec4 e = dr_sub3(x[a], x[b]);
-    dr_vec4 r = dr_add3(e, dr_sub3(da, db));
-    float ax = da.x, ay = da.y, az = da.z, bx = db.x, by = db.y, bz = db.z;
-    float l = compliance >= 0.0f ? *lambda : 0.0f; /* PBD never reads its multiplier */
-    if (!dr_distance_step(e.x, e.y, e.z, r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w,
-                          rest, kprime, compliance, inv_h2, sag, &l))
-        return;
-    if (compliance >= 0.0f)
-        *lambda = l;
-    /* Pinned particles are never written: constraints of one colour may share them. */
-    if (da.w > 0.0f)
-        d[a] = DR_V4(ax, ay, az, da.w);
-    if (db.w > 0.0f)
-        d[b] = DR_V4(bx, by, bz, db.w);
+    const unsigned idx[2] = {a, b};
+    DR_GATHER(2, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_distance_core(xs_, ds_, rest, kprime, compliance, inv_h2, sag, &l_), 2, idx,
+            DR_STORE_D, compliance, lambda);
 }
 
 /* C = |p - target| with rest length 0: a particle tied to a point. */
+DR_FN int dr_attachment_core(const dr_vec4 *xs, dr_vec4 *ds, dr_vec4 target, float kprime,
+                             float compliance, float inv_h2, float *lambda)
+{
+    dr_vec4 da = ds[0];
+    if (da.w <= 0.0f)
+        return 0;
+    dr_vec4 r = dr_add3(dr_sub3(xs[0], target), da);
+    float len = dr_len3(r);
+    if (len < DR_EPS)
+        return 0;
+    float dl = dr_delta_lambda(len, da.w, kprime, compliance, inv_h2, *lambda);
+    if (compliance >= 0.0f)
+        *lambda += dl;
+    ds[0] = dr_madd3(da, r, da.w * dl / len);
+    return 1;
+}
+
 DR_FN void dr_solve_attachment(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a,
                                dr_vec4 target, float kprime, float compliance, float inv_h2,
                                DR_GLOBAL float *lambda)
 {
-    dr_vec4 da = d[a];
-    if (da.w <= 0.0f)
-        return;
-    dr_vec4 r = dr_add3(dr_sub3(x[a], target), da);
-    float len = dr_len3(r);
-    if (len < DR_EPS)
-        return;
-    float dl = dr_delta_lambda(len, da.w, kprime, compliance, inv_h2, *lambda);
-    if (compliance >= 0.0f)
-        *lambda += dl;
-    d[a] = dr_madd3(da, r, da.w * dl / len);
+    const unsigned idx[1] = {a};
+    DR_GATHER(1, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_attachment_core(xs_, ds_, target, kprime, compliance, inv_h2, &l_), 1, idx,
+            DR_STORE_D, compliance, lambda);
 }
 
 /* A tether (Kim et al., "Long Range Attachments", SCA 2012): the one-sided C = |pa - pb| - max <= 0
  * between a particle a and its anchor b, usually pinned. Inside max_length it does nothing; beyond,
- * it is the distance constraint to max_length (dr_solve_distance, whose step then only shortens).
+ * it is the distance constraint to max_length (dr_distance_core, whose step then only shortens).
  * The test is on the squared length, so that a tether at rest costs one dot product. */
+DR_FN int dr_tether_core(const dr_vec4 *xs, dr_vec4 *ds, float max_length, float kprime,
+                         float compliance, float inv_h2, float sag, float *lambda)
+{
+    dr_vec4 r = dr_add3(dr_sub3(xs[0], xs[1]), dr_sub3(ds[0], ds[1]));
+    if (dr_dot3(r, r) <= max_length * max_length)
+        return 0;
+    return dr_distance_core(xs, ds, max_length, kprime, compliance, inv_h2, sag, lambda);
+}
+
 DR_FN void dr_solve_tether(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned a, unsigned b,
                            float max_length, float kprime, float compliance, float inv_h2,
                            float sag, DR_GLOBAL float *lambda)
 {
-    dr_vec4 r = dr_add3(dr_sub3(x[a], x[b]), dr_sub3(d[a], d[b]));
-    if (dr_dot3(r, r) <= max_length * max_length)
-        return;
-    dr_solve_distance(x, d, a, b, max_length, kprime, compliance, inv_h2, sag, lambda);
+    const unsigned idx[2] = {a, b};
+    DR_GATHER(2, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_tether_core(xs_, ds_, max_length, kprime, compliance, inv_h2, sag, &l_), 2, idx,
+            DR_STORE_D, compliance, lambda);
 }
 
 /* Six times the signed volume of the tetrahedron (0, a, b, c): a . (b x c), m^3. */
@@ -271,16 +328,12 @@ DR_FN float dr_volume6(dr_vec4 a, dr_vec4 b, dr_vec4 c) { return dr_dot3(a, dr_c
  * e_k = p_k - p_0 on the predicted positions (formed as (x_k - x_0) + (d_k - d_0), exact for nearby
  * particles). grad_k C = e_(k+1) x e_(k+2) (cyclic), grad_0 C = -(the sum of the others); each
  * movable particle moves by w_k grad_k C times the multiplier step. rest6 is 6 V0. */
-DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
-                           unsigned i1, unsigned i2, unsigned i3, float rest6, float kprime,
-                           float compliance, float inv_h2, DR_GLOBAL float *lambda)
+DR_FN int dr_volume_core(const dr_vec4 *xs, dr_vec4 *ds, float rest6, float kprime,
+                         float compliance, float inv_h2, float *lambda)
 {
-    const unsigned idx[4] = {i0, i1, i2, i3};
-    dr_vec4 ds[4], e[4], g[4];
-    for (int k = 0; k < 4; ++k)
-        ds[k] = d[idx[k]];
+    dr_vec4 e[4], g[4];
     for (int k = 1; k < 4; ++k)
-        e[k] = dr_add3(dr_sub3(x[idx[k]], x[i0]), dr_sub3(ds[k], ds[0]));
+        e[k] = dr_add3(dr_sub3(xs[k], xs[0]), dr_sub3(ds[k], ds[0]));
     g[1] = dr_cross3(e[2], e[3]);
     g[2] = dr_cross3(e[3], e[1]);
     g[3] = dr_cross3(e[1], e[2]);
@@ -289,14 +342,25 @@ DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
     for (int k = 0; k < 4; ++k)
         wsum += ds[k].w * dr_dot3(g[k], g[k]);
     if (!(wsum > 0.0f))
-        return;
+        return 0;
     float dl =
         dr_delta_lambda(dr_dot3(e[1], g[1]) - rest6, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
     for (int k = 0; k < 4; ++k)
         if (ds[k].w > 0.0f)
-            d[idx[k]] = dr_madd3(ds[k], g[k], ds[k].w * dl);
+            ds[k] = dr_madd3(ds[k], g[k], ds[k].w * dl);
+    return 1;
+}
+
+DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
+                           unsigned i1, unsigned i2, unsigned i3, float rest6, float kprime,
+                           float compliance, float inv_h2, DR_GLOBAL float *lambda)
+{
+    const unsigned idx[4] = {i0, i1, i2, i3};
+    DR_GATHER(4, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_volume_core(xs_, ds_, rest6, kprime, compliance, inv_h2, &l_), 4, idx, DR_STORE_D,
+            compliance, lambda);
 }
 
 /* The stable Neo-Hookean material as a pair of XPBD constraints per tetrahedron (Macklin and
@@ -619,18 +683,13 @@ DR_FN dr_hinge dr_hinge_gradients(dr_vec4 e0, dr_vec4 e1, dr_vec4 w0, dr_vec4 w1
  * predicted positions x + d. Like the distance constraint (dr_distance_step) it corrects along the
  * blend G = (1 - beta) g(x) + beta g(p) of the gradients at the substep's start and now, beta from
  * the cosine between them, and takes the Newton step along G. */
-DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned ie0,
-                             unsigned ie1, unsigned iw0, unsigned iw1, float rest, float kprime,
-                             float compliance, float inv_h2, DR_GLOBAL float *lambda)
+DR_FN int dr_dihedral_core(const dr_vec4 *xs, dr_vec4 *ds, float rest, float kprime,
+                           float compliance, float inv_h2, float *lambda)
 {
-    const unsigned idx[4] = {ie0, ie1, iw0, iw1};
-    dr_vec4 xs[4], ds[4];
-    for (int i = 0; i < 4; ++i)
-        xs[i] = x[idx[i]], ds[i] = d[idx[i]];
     dr_hinge now = dr_hinge_gradients(dr_add3(xs[0], ds[0]), dr_add3(xs[1], ds[1]),
                                       dr_add3(xs[2], ds[2]), dr_add3(xs[3], ds[3]));
     if (!now.ok)
-        return;
+        return 0;
     dr_hinge start = dr_hinge_gradients(xs[0], xs[1], xs[2], xs[3]);
     float cross = 0.0f, now2 = 0.0f, start2 = 0.0f;
     for (int i = 0; i < 4; ++i) {
@@ -644,15 +703,26 @@ DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, u
         DR_BLEND_WEIGHT(float, cross / DR_SQRT(now2 * start2), beta);
     float wsum = (1.0f - beta) * cross + beta * now2; /* grad C(p) . M^-1 G */
     if (!(wsum > 0.0f))
-        return;
+        return 0;
     float dl = dr_delta_lambda(now.angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
     if (compliance >= 0.0f)
         *lambda += dl;
     for (int i = 0; i < 4; ++i)
         if (ds[i].w > 0.0f) {
             dr_vec4 g = dr_add3(dr_scale3(start.g[i], 1.0f - beta), dr_scale3(now.g[i], beta));
-            d[idx[i]] = dr_madd3(ds[i], g, ds[i].w * dl);
+            ds[i] = dr_madd3(ds[i], g, ds[i].w * dl);
         }
+    return 1;
+}
+
+DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned ie0,
+                             unsigned ie1, unsigned iw0, unsigned iw1, float rest, float kprime,
+                             float compliance, float inv_h2, DR_GLOBAL float *lambda)
+{
+    const unsigned idx[4] = {ie0, ie1, iw0, iw1};
+    DR_GATHER(4, idx, x, DR_LOAD_D, compliance, lambda);
+    DR_KEEP(dr_dihedral_core(xs_, ds_, rest, kprime, compliance, inv_h2, &l_), 4, idx, DR_STORE_D,
+            compliance, lambda);
 }
 
 /* ---- integration ----------------------------------------------------------------------------- */

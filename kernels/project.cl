@@ -130,19 +130,17 @@ __kernel void solve_tether(DR_CONSTRAINT_ARGS(float, rest))
     dr_solve_tether(x, d, ab.x, ab.y, rest[c], m.kprime, m.compliance, inv_h2, sag, &lambda[c]);
 }
 
-/* Particle i against every collider at its current prediction (dr_project_contacts); t is the
- * substep's start. A loose particle's radius (inflate) adds to the collision margin. */
-static void contact_pass(__global float4 *d, __global const float4 *x,
-                         __global const dr_contact *contacts, __global const dr_collider *colliders,
-                         uint collider_count, float t, float h, float margin,
-                         __global const float *inflate, uint i)
-{
-    float4 di = d[i];
-    float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h,
-                                    margin + inflate[i]);
-    if (any(dn != di)) /* most particles touch nothing: leave their d unwritten */
-        d[i] = dn;
-}
+/* Particle i against every collider at its current prediction (dr_project_contacts), its
+ * displacement through the accessors LOAD(i) and STORE(i, v) (DR_GATHER); t is the substep's
+ * start. A loose particle's radius (inflate) adds to the collision margin. */
+#define DR_CONTACT_PASS(LOAD, STORE, i)                                                            \
+    do {                                                                                           \
+        float4 di_ = LOAD(i);                                                                      \
+        float4 dn_ = dr_project_contacts(di_, x[i], contacts[i], colliders, collider_count, t, h,  \
+                                         margin + inflate[i]);                                     \
+        if (any(dn_ != di_)) /* most particles touch nothing: leave their d unwritten */           \
+            STORE(i, dn_);                                                                         \
+    } while (0)
 
 /* Every particle's contact pass, one per work-item. */
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,
@@ -152,7 +150,7 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
 {
     uint i = get_global_id(0);
     if (i < n)
-        contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
+        DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
 }
 
 /* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
@@ -177,13 +175,22 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                     p##lambda[c] = 0.0f;                                                           \
     } while (0)
 
-/* One pass over a set, colour by colour, `solve` for constraint c, a barrier after each colour. */
-#define DR_FUSED_PASS(p, solve)                                                                    \
+/* One pass over a set, colour by colour: constraint c of n particles, whose indices are
+ * p##idx[n c ...], projected by `call`, a core's call on xs_, ds_ and &l_ (DR_GATHER, DR_KEEP:
+ * displacements through LOAD and STORE), which may use c and m, the constraint's material; a
+ * barrier (FENCE) after each colour. */
+#define DR_FUSED_PASS(p, n, FENCE, LOAD, STORE, call)                                              \
     do {                                                                                           \
         for (uint col = 0; col < p##colors; ++col) {                                               \
-            for (uint c = DR_FUSED_FROM(p, col); c < DR_FUSED_TO(p, col); c += size)               \
-                solve;                                                                             \
-            barrier(CLK_GLOBAL_MEM_FENCE);                                                         \
+            for (uint c = DR_FUSED_FROM(p, col); c < DR_FUSED_TO(p, col); c += size) {             \
+                uint ix[n];                                                                        \
+                for (int k = 0; k < (n); ++k)                                                      \
+                    ix[k] = p##idx[(n)*c + k];                                                     \
+                const dr_material m = p##materials[p##material[c]];                                \
+                DR_GATHER(n, ix, x, LOAD, m.compliance, &p##lambda[c]);                            \
+                DR_KEEP(call, n, ix, STORE, m.compliance, &p##lambda[c]);                          \
+            }                                                                                      \
+            barrier(FENCE);                                                                        \
         }                                                                                          \
     } while (0)
 
@@ -197,50 +204,73 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
  * Gauss-Seidel order and every operation of the per-colour launches: bitwise the same results, one
  * launch instead of iterations x (colours + 1). No constraint reaches outside its group, so groups
  * need no barrier between them. Launched over `groups` work-groups. The host takes it only for
- * worlds whose constraint types are all among these five. The group's particles stay in global
- * memory, since the shared maths (drape_shared.h) takes __global pointers
- * (docs/opencl-variants.md).
+ * worlds whose constraint types are all among these five. The body is written once over the
+ * displacements' accessors (LOAD, STORE) and the barriers' FENCE: solve_fused keeps them in global
+ * memory, solve_fused_local in the work-group's local memory (docs/opencl-variants.md).
  */
-__kernel void solve_fused(__global const float4 *x, __global float4 *d,
-                          __global const dr_contact *contacts,
-                          __global const dr_collider *colliders, uint collider_count, float t,
-                          float h, float margin, __global const float *inflate,
-                          __global const uint *first, float inv_h2, float sag, int iterations,
-                          uint groups, DR_FUSED_SET(s_, float, rest), DR_FUSED_SET(b_, float, rest),
-                          DR_FUSED_SET(a_, float4, target), DR_FUSED_SET(t_, float, rest),
-                          DR_FUSED_SET(v_, float, rest))
+#define DR_FUSED_ARGS                                                                              \
+    __global const float4 *x, __global float4 *d, __global const dr_contact *contacts,             \
+        __global const dr_collider *colliders, uint collider_count, float t, float h,              \
+        float margin, __global const float *inflate, __global const uint *first, float inv_h2,     \
+        float sag, int iterations, uint groups, DR_FUSED_SET(s_, float, rest),                     \
+        DR_FUSED_SET(b_, float, rest), DR_FUSED_SET(a_, float4, target),                           \
+        DR_FUSED_SET(t_, float, rest), DR_FUSED_SET(v_, float, rest)
+/* A core's first arguments (the gathered particles) and a constraint's stiffness, compliance and
+ * the substep's 1 / h^2, as the cores take them. */
+#define DR_XD xs_, ds_
+#define DR_KC m.kprime, m.compliance, inv_h2
+#define DR_FUSED_BODY(FENCE, LOAD, STORE)                                                          \
+    do {                                                                                           \
+        DR_FUSED_ZERO(s_);                                                                         \
+        DR_FUSED_ZERO(b_);                                                                         \
+        DR_FUSED_ZERO(a_);                                                                         \
+        DR_FUSED_ZERO(t_);                                                                         \
+        DR_FUSED_ZERO(v_);                                                                         \
+        barrier(CLK_GLOBAL_MEM_FENCE);                                                             \
+        for (int it = 0; it < iterations; ++it) {                                                  \
+            DR_FUSED_PASS(s_, 2, FENCE, LOAD, STORE,                                               \
+                          dr_distance_core(DR_XD, s_rest[c], DR_KC, sag, &l_));                    \
+            DR_FUSED_PASS(b_, 4, FENCE, LOAD, STORE,                                               \
+                          dr_dihedral_core(DR_XD, b_rest[c], DR_KC, &l_));                         \
+            DR_FUSED_PASS(a_, 1, FENCE, LOAD, STORE,                                               \
+                          dr_attachment_core(DR_XD, a_target[c], DR_KC, &l_));                     \
+            DR_FUSED_PASS(t_, 2, FENCE, LOAD, STORE,                                               \
+                          dr_tether_core(DR_XD, t_rest[c], DR_KC, sag, &l_));                      \
+            DR_FUSED_PASS(v_, 4, FENCE, LOAD, STORE,                                               \
+                          dr_volume_core(DR_XD, v_rest[c], DR_KC, &l_));                           \
+            if (collider_count) {                                                                  \
+                for (uint i = first[g] + lid; i < first[g + 1]; i += size)                         \
+                    DR_CONTACT_PASS(LOAD, STORE, i);                                               \
+                barrier(FENCE);                                                                    \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+__kernel void solve_fused(DR_FUSED_ARGS)
 {
     const uint lid = get_local_id(0), size = get_local_size(0), g = get_group_id(0);
-    DR_FUSED_ZERO(s_);
-    DR_FUSED_ZERO(b_);
-    DR_FUSED_ZERO(a_);
-    DR_FUSED_ZERO(t_);
-    DR_FUSED_ZERO(v_);
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    for (int it = 0; it < iterations; ++it) {
-        DR_FUSED_PASS(s_, dr_solve_distance(x, d, s_idx[2 * c], s_idx[2 * c + 1], s_rest[c],
-                                            s_materials[s_material[c]].kprime,
-                                            s_materials[s_material[c]].compliance, inv_h2, sag,
-                                            &s_lambda[c]));
-        DR_FUSED_PASS(
-            b_, dr_solve_dihedral(x, d, b_idx[4 * c], b_idx[4 * c + 1], b_idx[4 * c + 2],
-                                  b_idx[4 * c + 3], b_rest[c], b_materials[b_material[c]].kprime,
-                                  b_materials[b_material[c]].compliance, inv_h2, &b_lambda[c]));
-        DR_FUSED_PASS(
-            a_, dr_solve_attachment(x, d, a_idx[c], a_target[c], a_materials[a_material[c]].kprime,
-                                    a_materials[a_material[c]].compliance, inv_h2, &a_lambda[c]));
-        DR_FUSED_PASS(t_, dr_solve_tether(x, d, t_idx[2 * c], t_idx[2 * c + 1], t_rest[c],
-                                          t_materials[t_material[c]].kprime,
-                                          t_materials[t_material[c]].compliance, inv_h2, sag,
-                                          &t_lambda[c]));
-        DR_FUSED_PASS(
-            v_, dr_solve_volume(x, d, v_idx[4 * c], v_idx[4 * c + 1], v_idx[4 * c + 2],
-                                v_idx[4 * c + 3], v_rest[c], v_materials[v_material[c]].kprime,
-                                v_materials[v_material[c]].compliance, inv_h2, &v_lambda[c]));
-        if (collider_count) {
-            for (uint i = first[g] + lid; i < first[g + 1]; i += size)
-                contact_pass(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
-            barrier(CLK_GLOBAL_MEM_FENCE);
-        }
-    }
+    DR_FUSED_BODY(CLK_GLOBAL_MEM_FENCE, DR_LOAD_D, DR_STORE_D);
+}
+
+/* The work-group's displacements in local memory: the xyz of particle i at ld[3 (i - base)], 12
+ * bytes a particle so that a 64 x 64 cloth fits the 48 kB of an NVIDIA work-group; the inverse
+ * mass w from global d, which no one writes during the projection (every write keeps w). */
+#define DR_LOAD_LOCAL(i) ((float4)(vload3((i)-base, ld), d[i].w))
+#define DR_STORE_LOCAL(i, v) vstore3((v).xyz, (i)-base, ld)
+
+/* solve_fused with the group's displacements in local memory for the whole projection: loaded at
+ * the start, the barriers between colours on local memory only, written back at the end. The same
+ * values in the same order: bitwise solve_fused's results. ld holds 3 floats per particle of the
+ * largest group; the host takes it only where that fits the device's local memory. */
+__kernel void solve_fused_local(DR_FUSED_ARGS, __local float *ld)
+{
+    const uint lid = get_local_id(0), size = get_local_size(0), g = get_group_id(0);
+    const uint base = first[g], end = first[g + 1];
+    for (uint i = base + lid; i < end; i += size)
+        vstore3(d[i].xyz, i - base, ld);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    DR_FUSED_BODY(CLK_LOCAL_MEM_FENCE, DR_LOAD_LOCAL, DR_STORE_LOCAL);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = base + lid; i < end; i += size)
+        d[i] = (float4)(vload3(i - base, ld), d[i].w);
 }

@@ -68,9 +68,9 @@ run_bench() {
   "$b/drape-bench" --backends cpu --sizes 64,128,256,512 --iterations 5 --substeps 1 \
     --target-ms 300 --repetitions 3 --probe-mib 0 --csv "$out/cloth-cpu.csv" \
     >"$out/cloth-cpu.txt" 2>&1
-  # Every kernel variant where all three apply, and the default scene's 4 substeps × 8 iterations.
+  # Every kernel variant where all four apply, and the default scene's 4 substeps × 8 iterations.
   "$b/drape-bench" --backends opencl --sizes 32,64,128 --iterations 5 --substeps 1,4 \
-    --kernels auto,per-constraint,fused --queue 10 --target-ms 300 --repetitions 5 --probe-mib 0 \
+    --kernels auto,per-constraint,fused,fused-local --queue 10 --target-ms 300 --repetitions 5 --probe-mib 0 \
     --csv "$out/kernels.csv" >"$out/kernels.txt" 2>&1
   # A thousand 32² cloths in one world against one world at a time.
   "$b/drape-bench" --scene many-cloths --count 1000 --backends opencl,cpu --target-ms 1000 \

@@ -73,6 +73,7 @@ enum {
     K_SOLVE_FUSED,
     K_SOLVE_NEO_HOOKEAN,
     K_SHAPE_MATCH,
+    K_SOLVE_FUSED_LOCAL,
     K_COUNT
 };
 static const struct {
@@ -104,6 +105,7 @@ static const struct {
     {"project.cl", "solve_fused"},
     {"neo_hookean.cl", "solve_neo_hookean"},
     {"shape_match.cl", "shape_match"},
+    {"project.cl", "solve_fused_local"},
 };
 
 struct dr_opencl {
@@ -142,7 +144,16 @@ struct dr_opencl {
     cl_mem part_first;  /* part.groups + 1: each group's first particle */
     size_t fused_local; /* solve_fused's work-group size */
     size_t fused_kernel_max; /* CL_KERNEL_WORK_GROUP_SIZE of solve_fused on this device */
+    /* solve_fused_local: its CL_KERNEL_WORK_GROUP_SIZE, its work-group size, the local memory
+     * (bytes) left to its displacements (CL_DEVICE_LOCAL_MEM_SIZE less the kernel's own), and the
+     * constraints of one group up to which AUTO takes it where the group fits (0: never) */
+    size_t fused_local_kernel_max, fused_local_local;
+    uint64_t local_bytes;
+    uint32_t fused_local_max;
 };
+
+/* Which kernel projects a world (fusion()): per colour, solve_fused or solve_fused_local. */
+enum { FUSE_NONE, FUSE_GLOBAL, FUSE_LOCAL };
 
 /* The uints of the step's check buffer, read back in one read at the end of a step: the
  * non-finite check's DR_NONFINITE_PHASES, then the tearing watch's slot (tear_opencl.c), read only
@@ -241,6 +252,30 @@ void dr_opencl_destroy(dr_opencl *cl)
     free(cl);
 }
 
+/* What solve_fused_local may have: its work-group size limit and the local memory left to the
+ * displacements it keeps there. */
+static drape_result local_memory(dr_opencl *cl)
+{
+    const cl_device_id dev = cl->ctx->device.device_id;
+    const cl_kernel k = cl->k[K_SOLVE_FUSED_LOCAL];
+    cl_ulong device = 0, own = 0;
+    cl_int code = clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE,
+                                           sizeof cl->fused_local_kernel_max,
+                                           &cl->fused_local_kernel_max, NULL);
+    if (code != CL_SUCCESS)
+        return dr_cl_failf(&cl->ctx->logger, "clGetKernelWorkGroupInfo", code,
+                           "CL_KERNEL_WORK_GROUP_SIZE of solve_fused_local");
+    code = clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof own, &own, NULL);
+    if (code != CL_SUCCESS)
+        return dr_cl_failf(&cl->ctx->logger, "clGetKernelWorkGroupInfo", code,
+                           "CL_KERNEL_LOCAL_MEM_SIZE of solve_fused_local");
+    code = clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof device, &device, NULL);
+    if (code != CL_SUCCESS)
+        return dr_cl_failf(&cl->ctx->logger, "clGetDeviceInfo", code, "CL_DEVICE_LOCAL_MEM_SIZE");
+    cl->local_bytes = device > own ? device - own : 0;
+    return DRAPE_OK;
+}
+
 drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
 {
     *out = NULL;
@@ -268,6 +303,8 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
             r = dr_cl_failf(&cl->ctx->logger, "clGetKernelWorkGroupInfo", code,
                             "CL_KERNEL_WORK_GROUP_SIZE of solve_fused");
     }
+    if (r == DRAPE_OK)
+        r = local_memory(cl);
     if (r == DRAPE_OK) {
         w->cl = cl;
         dr_opencl_configure(w);
@@ -313,7 +350,8 @@ void dr_opencl_configure(drape_world *w)
      * constraints per work-item in float16 lanes (kernels/project.cl). The per-colour kernel is
      * also the fallback of FUSED, for the mass-spring mode's forces. */
     const bool cpu = cl->ctx->device.type & CL_DEVICE_TYPE_CPU;
-    if (k == DRAPE_DISTANCE_KERNEL_AUTO || k == DRAPE_DISTANCE_KERNEL_FUSED)
+    if (k == DRAPE_DISTANCE_KERNEL_AUTO || k == DRAPE_DISTANCE_KERNEL_FUSED ||
+        k == DRAPE_DISTANCE_KERNEL_FUSED_LOCAL)
         k = cpu ? DRAPE_DISTANCE_KERNEL_LANES16 : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
     /* AUTO fuses the projection of small cloths, where launches cost more than the arithmetic. On
      * PoCL (one work-group runs on one core) fused was twice as fast at 16 x 16 (1.4 k
@@ -321,6 +359,11 @@ void dr_opencl_configure(drape_world *w)
      * GPUs a launch costs about as much as projecting thousands of constraints; that bound is an
      * estimate: no GPU was at hand to measure it. */
     cl->fused_max = cpu ? 2048u : 16u * 1024u;
+    /* With the displacements in local memory a colour costs a barrier and a few local reads rather
+     * than global round trips: on GPUs AUTO takes solve_fused_local for every group that fits the
+     * local memory (a 64 x 64 cloth: 24 k constraints) up to 32 k constraints; on PoCL, where local
+     * memory is ordinary memory, it gains nothing over solve_fused (docs/opencl-variants.md). */
+    cl->fused_local_max = cpu ? 0u : 32u * 1024u;
     const bool lanes = k == DRAPE_DISTANCE_KERNEL_LANES16;
     cl->distance_kernel = lanes ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
     cl->distance_lanes = lanes ? 16 : 1;
@@ -355,27 +398,45 @@ static unsigned features(const dr_opencl *cl)
     return f;
 }
 
-/* Whether the projection runs as one solve_fused launch: asked for, or AUTO on a world whose
- * every group (a cloth, or several small ones, one work-group each: host/partition.c) has at most
- * fused_max constraints (as last uploaded); never for a world with a feature solve_fused lacks
- * (FUSED_FEATURES). */
-static bool fused(const dr_opencl *cl)
+/* The local memory solve_fused_local needs: 3 floats per particle of the largest group (of one
+ * particle before the world is partitioned: a local argument takes at least one byte). */
+static uint64_t local_need(const dr_opencl *cl)
+{
+    const uint64_t n = cl->part.largest_group ? cl->part.largest_group : 1;
+    return n * 3 * sizeof(float);
+}
+
+/* Whether the projection runs as one fused launch, and which (FUSE_*): asked for (FUSED_LOCAL
+ * where the largest group fits the local memory, else solve_fused), or AUTO on a world whose every
+ * group (a cloth, or several small ones, one work-group each: host/partition.c) fits the local
+ * memory with at most fused_local_max constraints (solve_fused_local), else has at most fused_max
+ * (solve_fused), as last uploaded; never for a world with a feature they lack (FUSED_FEATURES). */
+static int fusion(const dr_opencl *cl)
 {
     if (features(cl) & ~(unsigned)FUSED_FEATURES)
-        return false;
+        return FUSE_NONE;
+    const bool fits = local_need(cl) <= cl->local_bytes;
     if (cl->request == DRAPE_DISTANCE_KERNEL_FUSED)
-        return true;
+        return FUSE_GLOBAL;
+    if (cl->request == DRAPE_DISTANCE_KERNEL_FUSED_LOCAL)
+        return fits ? FUSE_LOCAL : FUSE_GLOBAL;
     uint64_t total = 0;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         total += cl->set[t].count;
-    return cl->request == DRAPE_DISTANCE_KERNEL_AUTO && total > 0 &&
-           cl->part.largest <= cl->fused_max;
+    if (cl->request != DRAPE_DISTANCE_KERNEL_AUTO || total == 0)
+        return FUSE_NONE;
+    if (fits && cl->part.largest <= cl->fused_local_max)
+        return FUSE_LOCAL;
+    return cl->part.largest <= cl->fused_max ? FUSE_GLOBAL : FUSE_NONE;
 }
+
+static bool fused(const dr_opencl *cl) { return fusion(cl) != FUSE_NONE; }
 
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
 {
-    if (fused(cl))
-        return DRAPE_DISTANCE_KERNEL_FUSED;
+    const int f = fusion(cl);
+    if (f != FUSE_NONE)
+        return f == FUSE_LOCAL ? DRAPE_DISTANCE_KERNEL_FUSED_LOCAL : DRAPE_DISTANCE_KERNEL_FUSED;
     return cl->distance_kernel == K_SOLVE_DISTANCE_X16 ? DRAPE_DISTANCE_KERNEL_LANES16
                                                        : DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT;
 }
@@ -509,17 +570,17 @@ static drape_result upload_shapes(dr_opencl *cl, drape_world *w)
     return DRAPE_OK;
 }
 
-/* solve_fused's work-group size: on CPU devices the tuned size (a PoCL work-group runs on one core,
- * its work-items one after another); on GPUs as wide as the widest colour of a group needs, up to
- * what the kernel allows on the device (1024 on NVIDIA's), in whole warps of 32. */
-static size_t fused_local_size(const dr_opencl *cl)
+/* A fused kernel's work-group size: on CPU devices the tuned size (a PoCL work-group runs on one
+ * core, its work-items one after another); on GPUs as wide as the widest colour of a group needs,
+ * up to what the kernel allows on the device (kernel_max: 1024 on NVIDIA's), in whole warps of 32.
+ */
+static size_t fused_local_size(const dr_opencl *cl, size_t kernel_max)
 {
     const size_t tuned = cl->ctx->tunables.work_group_size;
     if (cl->ctx->device.type & CL_DEVICE_TYPE_CPU)
         return tuned;
-    size_t most = cl->fused_kernel_max < cl->ctx->device.max_work_group
-                      ? cl->fused_kernel_max
-                      : cl->ctx->device.max_work_group;
+    size_t most =
+        kernel_max < cl->ctx->device.max_work_group ? kernel_max : cl->ctx->device.max_work_group;
     size_t want = ((size_t)cl->part.widest + 31) / 32 * 32;
     want = want < tuned ? tuned : want;
     return want < most ? want : (most ? most : tuned);
@@ -535,7 +596,8 @@ static drape_result partition(dr_opencl *cl, drape_world *w)
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         if (reordered & (1u << t))
             w->stale |= DR_STALE_SET(t);
-    cl->fused_local = fused_local_size(cl);
+    cl->fused_local = fused_local_size(cl, cl->fused_kernel_max);
+    cl->fused_local_local = fused_local_size(cl, cl->fused_local_kernel_max);
     return dr_cl_buffer_replace(cl->ctx, &cl->part_first, (cl->part.groups + 1) * sizeof(uint32_t),
                                 "work-group particle ranges", cl->part.first);
 }
@@ -716,15 +778,17 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
     return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
 }
 
-/* The whole projection in one launch, one work-group per group of the partition (solve_fused in
- * kernels/project.cl). */
-static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
+/* The whole projection in one launch, one work-group per group of the partition (solve_fused or
+ * solve_fused_local in kernels/project.cl; `local`: the latter, its displacements in local memory
+ * sized for the largest group). */
+static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h, bool local)
 {
+    const int kernel = local ? K_SOLVE_FUSED_LOCAL : K_SOLVE_FUSED;
     const cl_uint groups = cl->part.groups;
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    DR_TRY(set_args(cl, K_SOLVE_FUSED, 0, 14, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
+    DR_TRY(set_args(cl, kernel, 0, 14, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
                     A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(cl->part_first),
                     A(inv_h2), A(sag), A(iterations), A(groups)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
@@ -733,12 +797,14 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h)
         cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         if (!second) /* an empty set: any valid buffer, never read */
             second = s->material;
-        DR_TRY(set_args(cl, K_SOLVE_FUSED, 14 + 8 * (cl_uint)k, 8, A(s->idx), A(second),
-                        A(s->material), A(s->materials), A(s->lambda), A(s->ranges), A(s->colors),
-                        A(xpbd)));
+        DR_TRY(set_args(cl, kernel, 14 + 8 * (cl_uint)k, 8, A(s->idx), A(second), A(s->material),
+                        A(s->materials), A(s->lambda), A(s->ranges), A(s->colors), A(xpbd)));
     }
-    return dr_cl_launch_groups(cl->ctx, cl->k[K_SOLVE_FUSED], groups, cl->fused_local,
-                               cl->phase[PROJECT]);
+    if (local)
+        DR_TRY(set_args(cl, kernel, 14 + 8 * FUSED_TYPES, 1, (size_t)local_need(cl),
+                        (const void *)NULL));
+    return dr_cl_launch_groups(cl->ctx, cl->k[kernel], groups,
+                               local ? cl->fused_local_local : cl->fused_local, cl->phase[PROJECT]);
 }
 
 /* Every cluster once, colour by colour. */
@@ -763,7 +829,7 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h,
                             bool last_contacts_in_update)
 {
     if (fused(cl))
-        return project_fused(cl, w, h);
+        return project_fused(cl, w, h, fusion(cl) == FUSE_LOCAL);
     const int kernels[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_kernel, K_SOLVE_DIHEDRAL,
                                                       K_SOLVE_ATTACHMENT,  K_SOLVE_TETHER,
                                                       K_SOLVE_VOLUME,      K_SOLVE_NEO_HOOKEAN};

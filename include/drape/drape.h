@@ -153,11 +153,15 @@ typedef enum drape_distance_kernel {
                                           AUTO takes it on GPUs up to a constraint count; a
                                           world with contacts between particles runs per
                                           colour instead (their passes come between) */
-    DRAPE_DISTANCE_KERNEL_COUNT = 4
+    /* solve_fused_local: FUSED with each work-group's displacements in local memory (12 bytes a
+     * particle) for the whole projection, where the largest group fits the device's local memory
+     * (else FUSED); AUTO takes it on GPUs */
+    DRAPE_DISTANCE_KERNEL_FUSED_LOCAL = 4,
+    DRAPE_DISTANCE_KERNEL_COUNT = 5
 } drape_distance_kernel;
 
 /* The variant's name as $DRAPE_DISTANCE_KERNEL spells it: "auto", "per-constraint", "lanes16",
- * "fused"; NULL for a value that is not a variant. */
+ * "fused", "fused-local"; NULL for a value that is not a variant. */
 DRAPE_API const char *drape_distance_kernel_name(drape_distance_kernel kernel);
 
 /* What the backend is set up with when the world is created. None of it can change afterwards:
@@ -292,9 +296,9 @@ typedef struct drape_profile {
                               steps and by the calls that read the world); 0 on the CPU */
     uint64_t reads;        /* reads from the OpenCL device since the last reset, each a wait for
                               it (a step makes one); 0 on the CPU */
-    uint32_t work_groups;  /* work-groups of the fused projection (DRAPE_DISTANCE_KERNEL_FUSED), one
-                              per independent cloth or group of small pieces; 0 when the world does
-                              not run it, and on the CPU */
+    uint32_t work_groups;  /* work-groups of the fused projection (DRAPE_DISTANCE_KERNEL_FUSED or
+                              _FUSED_LOCAL), one per independent cloth or group of small pieces; 0
+                              when the world does not run it, and on the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

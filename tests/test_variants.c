@@ -154,16 +154,20 @@ static void choice_and_override(void)
     ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_LANES16);
     drape_world_destroy(w);
 
-    /* drape-bench's 64 x 64 cloth (24 k constraints): on GPUs AUTO fuses it too, its 4096
-     * displacements in the 48 kB of local memory of an NVIDIA work-group; CPU devices run lanes16
-     */
+    /* drape-bench's 64 x 64 cloth (24 k constraints): on GPUs AUTO fuses it with fused-local
+     * where its 4096 displacements (48 kB) fit the device's local memory beside the kernel's own
+     * use, and runs it per constraint otherwise (on an H100 the driver keeps part of the 48 kB, and
+     * per-constraint, 0.56 ms, beat the fused kernel in global memory, 0.63 ms); CPU devices run
+     * lanes16 */
     ENSURE_OK(drape_world_create(&def, &w));
     drape_cloth_def bench = drape_default_cloth_def();
     bench.nx = bench.ny = 64;
     ENSURE_OK(drape_world_add_cloth(w, &bench, NULL));
     ENSURE(tu_step(w, 1));
-    ENSURE_MSG(drape_world_distance_kernel(w) ==
-                   (cpu_device ? DRAPE_DISTANCE_KERNEL_LANES16 : DRAPE_DISTANCE_KERNEL_FUSED_LOCAL),
+    const drape_distance_kernel k64 = drape_world_distance_kernel(w);
+    ENSURE_MSG(cpu_device ? k64 == DRAPE_DISTANCE_KERNEL_LANES16
+                          : k64 == DRAPE_DISTANCE_KERNEL_FUSED_LOCAL ||
+                                k64 == DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT,
                "a 64 x 64 cloth runs %s on %s",
                drape_distance_kernel_name(drape_world_distance_kernel(w)), drape_world_device(w));
     drape_world_destroy(w);

@@ -6,9 +6,10 @@
  *   scan_blocks       one work-group per tile of DR_SCAN_TILE buckets: the tile's sum
  *   scan_partials     one work-group: the exclusive scan of the tile sums
  *   scan_write        one work-group per tile: its bucket starts, and the fullest bucket
- *   particle_scatter  each particle into its bucket at its rank (no atomics); particles without a
- *                     radius go to a spare bucket after the table's, so that `sorted` orders them
- * all particle_count    after the collider contacts: each particle's contact candidates (a list of
+ *   particle_scatter  each particle into its bucket at its rank (no atomics); particles without
+ *                     a radius go to a spare bucket after the table's, so that `sorted` orders
+ *                     them all
+ *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
  *                     (under gravity once per contact pass, the two buffers taking turns)

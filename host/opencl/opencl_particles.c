@@ -14,7 +14,7 @@
  * order), 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of them); per bucket 8 B
  * (histogram and starts), about two buckets per particle, and a spare bucket for the particles
  * without a radius; the scan's tile sums, 4 B per SCAN_PER x the work-group size buckets. The
- * contact kernels take the particles in the grid's order on GPUs
+ * candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  */
@@ -157,9 +157,6 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
     return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);
 }
 
-/* particle_count's by_grid argument: particles in the grid's order (kernels/particles.cl). */
-static cl_uint by_grid_of(const dr_cl_context *ctx) { return ctx->tunables.particles_by_grid; }
-
 static drape_result launch(dr_cl_particles *p, dr_cl_context *ctx, int kernel, size_t n, int phase)
 {
     return dr_cl_launch_1d(ctx, p->k[kernel], n, phase);
@@ -210,7 +207,8 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
 drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
                                         const drape_world *w, int phase)
 {
-    const cl_uint n = p->particles, mask = p->buckets - 1, by_grid = by_grid_of(ctx);
+    const cl_uint n = p->particles, mask = p->buckets - 1,
+                  by_grid = ctx->tunables.particles_by_grid ? 1u : 0u; /* kernels/particles.cl */
     const float inv_cell = 1.0f / w->plan.cell;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 15, A(p->grid_anchor), A(p->grid_group),
                           A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),

@@ -122,7 +122,7 @@ struct dr_opencl {
     uint32_t collider_count;
     cl_set set[DRAPE_CONSTRAINT_TYPE_COUNT];
     int distance_kernel;     /* K_SOLVE_DISTANCE or K_SOLVE_DISTANCE_X16 (dr_opencl_configure) */
-    uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1 or 16 */
+    uint32_t distance_lanes; /* constraints per work-item of distance_kernel: 1, or 32 in float16 */
     drape_distance_kernel request; /* the world's request; AUTO: by device type and size */
     uint32_t fused_max; /* AUTO takes solve_fused up to this many constraints (0: never) */
     bool device_ahead;  /* x and v on the device are newer than the host's */
@@ -366,7 +366,7 @@ void dr_opencl_configure(drape_world *w)
     cl->fused_local_max = cpu ? 0u : 32u * 1024u;
     const bool lanes = k == DRAPE_DISTANCE_KERNEL_LANES16;
     cl->distance_kernel = lanes ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
-    cl->distance_lanes = lanes ? 16 : 1;
+    cl->distance_lanes = lanes ? 32 : 1;
 }
 
 /* The constraint types solve_fused projects: the first FUSED_TYPES of drape_constraint_type

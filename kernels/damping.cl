@@ -2,11 +2,12 @@
  *
  * damp_moments computes each particle's row of mass moments (kernels/drape_shared.h) about the
  * position of particle `origin` and sums the rows of its work group in local memory, in a fixed
- * tree order; CLBlast's GEMV then sums the work groups' rows (the global reduction); damp_solve, a
- * single work-item, turns the sums into the rigid motion; damp_apply pulls each velocity towards
- * it. Nothing leaves the device. The sums are doubles where the device has them, as on the CPU, so
- * that the summation order barely matters: both backends round the same double sums to the same
- * floats, which keeps them in parity on folding cloth, where a one-ulp difference would grow. */
+ * tree order (every component the same); CLBlast's GEMV then sums the work groups' rows (the global
+ * reduction); damp_solve, a single work-item, turns the sums into the rigid motion; damp_apply
+ * pulls each velocity towards it. Nothing leaves the device. The sums are doubles where the device
+ * has them, as on the CPU, so that the summation order barely matters: both backends round the same
+ * double sums to the same floats, which keeps them in parity on folding cloth, where a one-ulp
+ * difference would grow. */
 #include "drape_shared.h"
 
 #if (DR_WG_SIZE & (DR_WG_SIZE - 1)) != 0
@@ -17,25 +18,28 @@ __kernel __attribute__((reqd_work_group_size(DR_WG_SIZE, 1, 1))) void
 damp_moments(__global dr_wide *partials, __global const float4 *x, __global const float4 *v,
              uint origin, uint n)
 {
-    __local dr_wide part[DR_WG_SIZE];
+    /* the work group's rows, component c of work-item l at part[c * DR_WG_SIZE + l]: one tree
+     * for all the components at once, so that a CPU device, which runs each stretch between
+     * barriers as a loop over the work group, takes log2(DR_WG_SIZE) + 1 of them rather than
+     * DR_DAMP_ROW times as many (20 KiB of local memory at 128 work-items) */
+    __local dr_wide part[DR_DAMP_ROW * DR_WG_SIZE];
     uint i = get_global_id(0), l = get_local_id(0);
     float row[DR_DAMP_ROW];
     for (int c = 0; c < DR_DAMP_ROW; ++c)
         row[c] = 0.0f;
     if (i < n)
         dr_damp_moments(x[i], v[i], x[origin], row);
-    for (int c = 0; c < DR_DAMP_ROW; ++c) {
-        part[l] = (dr_wide)row[c];
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (uint s = DR_WG_SIZE / 2; s > 0; s >>= 1) {
-            if (l < s)
-                part[l] += part[l + s];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        if (l == 0)
-            partials[get_group_id(0) * DR_DAMP_ROW + c] = part[0];
+    for (int c = 0; c < DR_DAMP_ROW; ++c)
+        part[c * DR_WG_SIZE + l] = (dr_wide)row[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = DR_WG_SIZE / 2; s > 0; s >>= 1) {
+        if (l < s)
+            for (int c = 0; c < DR_DAMP_ROW; ++c)
+                part[c * DR_WG_SIZE + l] += part[c * DR_WG_SIZE + l + s];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
+    for (uint c = l; c < DR_DAMP_ROW; c += DR_WG_SIZE)
+        partials[get_group_id(0) * DR_DAMP_ROW + c] = part[c * DR_WG_SIZE];
 }
 
 /* rigid[0..2] = centre of mass, its velocity, omega. */

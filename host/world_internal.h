@@ -101,10 +101,16 @@ typedef struct dr_particle_plan {
 } dr_particle_plan;
 
 /* A pair of contact candidates for the CPU's pair pass: x_i - x_j (m) in xyz, the collision
- * distance D (m) in w; j's pushes are summed too when `both`. */
+ * distance D (m) in w; i and j the two particles' places in the pass order (dr_particle_grid's
+ * `member`), pi and pj their indices; what the pair's share reads, fixed for the substep: the
+ * inverse masses, the contact counts at the substep's start and whether each is grounded
+ * (dr_particle_grounded); j's pushes are summed too when `both`. */
 typedef struct dr_pair_record {
     dr_vec4 xij;
-    uint32_t i, j, both;
+    uint32_t i, j, pi, pj;
+    float wi, wj;
+    uint32_t ni, nj;
+    uint8_t grounded_i, grounded_j, both;
 } dr_pair_record;
 
 /* The CPU reference's grid and contact arrays (kernels/drape_shared.h, "particle contacts"). */
@@ -140,6 +146,18 @@ typedef struct dr_particle_grid {
      * pairs[pass_start[p] .. pass_start[p + 1]) */
     uint8_t *pass;
     uint32_t pass_start[DR_CONTACT_PASSES + 1];
+    /* The pass order: the particles with a radius by contact pass (those of pass p are
+     * member[member_start[p] .. member_start[p + 1])), within a pass in the dense grid's order;
+     * per particle its place there (`local`); per place its displacement while the contact pass
+     * runs (`ld`; d is written back after it). overflow: some member has more than DR_NBR_CAP
+     * candidates (its gather searches the grid, from d). Per place in dense_sorted: that
+     * particle's anchor with its radius in w, and its group. */
+    uint32_t *member, *local;
+    uint32_t member_start[DR_CONTACT_PASSES + 1];
+    dr_vec4 *ld;
+    bool overflow;
+    dr_vec4 *dense_anchor;
+    uint32_t *dense_group;
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */

@@ -86,6 +86,11 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grid_group);
     free(g->support);
     free(g->pass);
+    free(g->member);
+    free(g->local);
+    free(g->ld);
+    free(g->dense_anchor);
+    free(g->dense_group);
     memset(g, 0, sizeof *g);
 }
 
@@ -112,11 +117,17 @@ static drape_result grid_alloc(drape_world *w)
     g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
     g->support = calloc(n, sizeof *g->support);
     g->pass = calloc(n, sizeof *g->pass);
+    g->member = malloc((size_t)n * sizeof *g->member);
+    g->local = malloc((size_t)n * sizeof *g->local);
+    g->ld = malloc((size_t)n * sizeof *g->ld);
+    g->dense_anchor = malloc((size_t)n * sizeof *g->dense_anchor);
+    g->dense_group = malloc((size_t)n * sizeof *g->dense_group);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
-        !g->grid_anchor || !g->grid_group || !g->support || !g->pass || !g->counts || !g->start) {
+        !g->grid_anchor || !g->grid_group || !g->support || !g->pass || !g->member || !g->local ||
+        !g->ld || !g->dense_anchor || !g->dense_group || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -239,24 +250,63 @@ static bool pair_from_i(const dr_particle_grid *g, uint32_t i, uint32_t j)
     return g->ncand[j] > DR_NBR_CAP || i < j || g->pass[i] != g->pass[j];
 }
 
+/* The pass order (dr_particle_grid's `member`): the particles with a radius in `order` (the grid's,
+ * dense or hashed), counted out by contact pass; whether each is grounded; overflow; the pair sums
+ * zeroed (the pair passes leave them zero). */
+static void pass_order(drape_world *w, const uint32_t *order)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t count = g->start[w->plan.buckets];
+    const dr_vec4 up = dr_particle_up(w);
+    uint32_t cursor[DR_CONTACT_PASSES] = {0};
+    for (uint32_t k = 0; k < count; ++k)
+        cursor[g->pass[order[k]]]++;
+    uint32_t sum = 0;
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
+        g->member_start[p] = sum;
+        sum += cursor[p];
+        cursor[p] = g->member_start[p];
+    }
+    g->member_start[DR_CONTACT_PASSES] = sum;
+    g->overflow = false;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t i = order[k], place = cursor[g->pass[i]]++;
+        g->member[place] = i;
+        g->local[i] = place;
+        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
+        g->overflow |= g->ncand[i] > DR_NBR_CAP;
+    }
+    memset(g->sum, 0, (size_t)count * sizeof *g->sum);
+}
+
 /* The records of the pairs worked out in contact pass p, from i's complete list for each i of
  * that pass, into out; returns the end. */
 static dr_pair_record *pass_records(drape_world *w, uint32_t p, dr_pair_record *out)
 {
     const dr_particle_grid *g = &w->grid;
-    for (uint32_t i = 0; i < w->particle_count; ++i) {
-        if (g->ncand[i] > DR_NBR_CAP || g->pass[i] != p)
+    for (uint32_t k = g->member_start[p]; k < g->member_start[p + 1]; ++k) {
+        const uint32_t i = g->member[k];
+        if (g->ncand[i] > DR_NBR_CAP)
             continue;
         const dr_vec4 xi = w->x[i], si = w->shape[i];
         const uint32_t gi = w->group[i];
-        for (uint32_t k = 0; k < g->ncand[i]; ++k) {
-            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + k];
+        for (uint32_t c = 0; c < g->ncand[i]; ++c) {
+            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + c];
             if (!pair_from_i(g, i, j))
                 continue;
-            out->xij = dr_sub3(xi, w->x[j]);
+            const dr_vec4 xj = w->x[j];
+            out->xij = dr_sub3(xi, xj);
             out->xij.w = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
-            out->i = i;
-            out->j = j;
+            out->i = k;
+            out->j = g->local[j];
+            out->pi = i;
+            out->pj = j;
+            out->wi = xi.w;
+            out->wj = xj.w;
+            out->ni = g->nbr[i];
+            out->nj = g->nbr[j];
+            out->grounded_i = g->grounded[i];
+            out->grounded_j = g->grounded[j];
             out->both = g->ncand[j] <= DR_NBR_CAP && g->pass[j] == p;
             out++;
         }
@@ -264,11 +314,13 @@ static dr_pair_record *pass_records(drape_world *w, uint32_t p, dr_pair_record *
     return out;
 }
 
-/* The pair pass's pairs, from the complete candidate lists: each pair once. */
-static drape_result pair_records(drape_world *w)
+/* The pair pass's pairs, from the complete candidate lists: each pair once, by contact pass, in
+ * the pass order of `order` (pass_order). */
+static drape_result pair_records(drape_world *w, const uint32_t *order)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t n = w->particle_count;
+    pass_order(w, order);
     uint64_t count = 0;
     for (uint32_t i = 0; i < n; ++i)
         if (g->ncand[i] <= DR_NBR_CAP)
@@ -295,11 +347,34 @@ static drape_result pair_records(drape_world *w)
     return DRAPE_OK;
 }
 
-/* The pairs of particle i with the particles dense_sorted[k, end) (all in neighbouring cells). */
-static void pair_range(drape_world *w, uint32_t i, uint32_t k, uint32_t end)
+/* The collision distance of i and j (dr_pair_distance) from their groups and radii, with their
+ * rest positions read only where the groups' mesh filter needs them. */
+static float pair_distance(const drape_world *w, uint32_t i, uint32_t gi, float ri, uint32_t j,
+                           uint32_t gj, float rj)
 {
-    for (; k < end; ++k)
-        try_pair(w, i, w->grid.dense_sorted[k]);
+    if (dr_pair_filters_rest(gi, gj))
+        return dr_pair_distance(w->shape[i], gi, w->shape[j], gj);
+    return dr_pair_distance(DR_V4(0.0f, 0.0f, 0.0f, ri), gi, DR_V4(0.0f, 0.0f, 0.0f, rj), gj);
+}
+
+/* The pairs of the particle at place k of dense_sorted with those at places [m, end) (all in
+ * neighbouring cells), from the anchors and groups in that order: dr_pair_candidate's test, with
+ * the two radii's reach tried first. */
+static void pair_range(drape_world *w, uint32_t k, uint32_t m, uint32_t end)
+{
+    dr_particle_grid *g = &w->grid;
+    const dr_vec4 ai = g->dense_anchor[k];
+    const uint32_t i = g->dense_sorted[k], gi = g->dense_group[k];
+    for (; m < end; ++m) {
+        const dr_vec4 aj = g->dense_anchor[m], r = dr_sub3(ai, aj);
+        const float d2 = dr_dot3(r, r);
+        if (!dr_within_reach(ai.w + aj.w, d2))
+            continue;
+        const uint32_t j = g->dense_sorted[m];
+        const float D = pair_distance(w, i, gi, ai.w, j, g->dense_group[m], aj.w);
+        if (dr_within_reach(D, d2))
+            add_candidates(g, i, j, d2 < D * D);
+    }
 }
 
 /* The candidates as in dr_cpu_particle_candidates, over a dense grid of the box of the occupied
@@ -356,6 +431,11 @@ static bool dense_candidates(drape_world *w)
     /* the scatter moved each start to its cell's end, the next cell's start */
     memmove(start + 1, start, (size_t)cells * sizeof *start);
     start[0] = 0;
+    for (uint32_t k = 0; k < members; ++k) {
+        const uint32_t i = g->dense_sorted[k];
+        g->dense_anchor[k] = DR_V4(g->anchor[i].x, g->anchor[i].y, g->anchor[i].z, w->shape[i].w);
+        g->dense_group[k] = w->group[i];
+    }
     /* the four rows of the half shell past the own row: (dy, dz) */
     static const int8_t rows[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
     for (int64_t z = 0; z < nz; ++z)
@@ -364,15 +444,14 @@ static bool dense_candidates(drape_world *w)
                 const uint64_t c = (uint64_t)(x + nx * (y + ny * z));
                 const int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
                 for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
-                    const uint32_t i = g->dense_sorted[k];
-                    /* the own cell after i, and the next cell in the row */
-                    pair_range(w, i, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
+                    /* the own cell after k, and the next cell in the row */
+                    pair_range(w, k, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
                     for (int r = 0; r < 4; ++r) {
                         const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
                         if (yy < 0 || yy >= ny || zz >= nz)
                             continue;
                         const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
-                        pair_range(w, i, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
+                        pair_range(w, k, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
                     }
                 }
             }
@@ -394,7 +473,7 @@ drape_result dr_cpu_particle_candidates(drape_world *w)
     if (w->fullest_bucket > DR_CELL_CAP)
         return DRAPE_OK; /* the step reports it; no pair tests this step */
     if (dense_candidates(w))
-        return pair_records(w);
+        return pair_records(w, g->dense_sorted);
     int32_t near[13][3] = {{0}}; /* the half shell's cells and buckets around the last cell */
     uint32_t near_bucket[13] = {0};
     const int32_t *prev = NULL;
@@ -415,7 +494,7 @@ drape_result dr_cpu_particle_candidates(drape_world *w)
         for (int h = 0; h < 13; ++h)
             pair_bucket(w, i, near[h], near_bucket[h], false);
     }
-    return pair_records(w);
+    return pair_records(w, g->sorted);
 }
 
 dr_vec4 dr_particle_up(const drape_world *w)
@@ -432,93 +511,104 @@ float dr_particle_support_cap(const drape_world *w)
 }
 
 /* The pushes of the pairs of contact pass `pass` (pair_records) on their listed side(s), each
- * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s. */
+ * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s, and so is its stack
+ * scaling (dr_stack_above is odd in r: a negated dot product, divided and clamped alike). Reads
+ * and sums in the pass order (ld, sum). */
 static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
     const int stacked = dr_dot3(up, up) > 0.0f;
+    const dr_vec4 *ld = g->ld;
+    dr_pair_sum *sum = g->sum;
     for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
         const dr_pair_record *pr = &g->pairs[p];
-        const uint32_t i = pr->i, j = pr->j;
-        const dr_vec4 di = w->d[i], dj = w->d[j];
+        const dr_vec4 di = ld[pr->i], dj = ld[pr->j];
         const float D = pr->xij.w;
         const dr_vec4 r = dr_add3(pr->xij, dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
         if (!(len2 < D * D))
             continue;
-        const float wi = w->x[i].w, wj = w->x[j].w;
-        const uint32_t ni = g->nbr[i], nj = g->nbr[j];
-        const int grounded_i = g->grounded[i], grounded_j = g->grounded[j];
-        const float share_i = dr_pair_weigh(&g->sum[i], wi, grounded_i, ni, wj, grounded_j, nj,
-                                            relax, dr_stack_above(r, up, D), stacked);
+        const float above = dr_stack_above(r, up, D);
+        const float share_i = dr_pair_weigh(&sum[pr->i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
+                                            pr->grounded_j, pr->nj, relax, above, stacked);
         float share_j = 0.0f;
         if (pr->both)
-            share_j = dr_pair_weigh(&g->sum[j], wj, grounded_j, nj, wi, grounded_i, ni, relax,
-                                    dr_stack_above(dr_scale3(r, -1.0f), up, D), stacked);
+            share_j = dr_pair_weigh(&sum[pr->j], pr->wj, pr->grounded_j, pr->nj, pr->wi,
+                                    pr->grounded_i, pr->ni, relax, -above, stacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
-        const dr_vec4 push = dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k);
+        const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k);
         if (share_i > 0.0f)
-            dr_pair_add(&g->sum[i], push, share_i);
+            dr_pair_add(&sum[pr->i], push, share_i);
         if (share_j > 0.0f)
-            dr_pair_add(&g->sum[j], dr_scale3(push, -1.0f), share_j);
+            dr_pair_add(&sum[pr->j], dr_scale3(push, -1.0f), share_j);
     }
 }
 
-/* Whether particle i takes part in contact pass `pass` (every particle when `all`). */
-static bool in_pass(const dr_particle_grid *g, uint32_t i, uint32_t pass, bool all)
-{
-    return all || (g->cell[i] != DR_NO_CELL && g->pass[i] == pass);
-}
-
-/* Contact pass `pass` of one iteration (all particles when `all`): the new displacements of its
- * particles, from the displacements before the pass, then written. The pair sums are zero before,
- * and left zero after. */
-static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass, bool all)
+/* The new displacements, into dnew, of the particles at places [begin, end) of the pass order
+ * with more than DR_NBR_CAP candidates: dr_particle_gather's grid search, from d, which first
+ * takes every member's displacement from ld. */
+static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t end)
 {
     dr_particle_grid *g = &w->grid;
-    const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
+    const uint32_t mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
-    pair_pass(w, up, pass);
+    for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
+        w->d[g->member[k]] = g->ld[k];
     unsigned found;
-    for (uint32_t i = 0; i < n; ++i) {
-        if (!in_pass(g, i, pass, all))
-            continue;
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t i = g->member[k];
         if (g->ncand[i] > DR_NBR_CAP)
-            g->dnew[i] = dr_particle_gather(
+            g->dnew[k] = dr_particle_gather(
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
                 w->def.contact_relaxation, up, &found);
-        else
-            g->dnew[i] = dr_pair_sum_apply(g->sum[i], w->d[i], w->def.contact_relaxation);
-        g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);
-        memset(&g->sum[i], 0, sizeof g->sum[i]);
     }
-    for (uint32_t i = 0; i < n; ++i)
-        if (in_pass(g, i, pass, all))
-            w->d[i] = g->dnew[i];
+}
+
+/* Contact pass `pass` of one iteration: the new displacements of its particles, from the
+ * displacements before the pass (the pair pass for the particles with complete candidate lists,
+ * the grid search for the others), then written. The pair sums are zero before, and left zero
+ * after. */
+static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t begin = g->member_start[pass], end = g->member_start[pass + 1];
+    const float relax = w->def.contact_relaxation;
+    pair_pass(w, up, pass);
+    if (g->overflow)
+        overflow_gather(w, up, begin, end);
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t i = g->member[k];
+        const dr_vec4 dnew = g->overflow && g->ncand[i] > DR_NBR_CAP
+                                 ? g->dnew[k]
+                                 : dr_pair_sum_apply(g->sum[k], g->ld[k], relax);
+        g->support[i] = dr_support_add(g->support[i], dnew, g->ld[k], up);
+        g->ld[k] = dnew;
+        memset(&g->sum[k], 0, sizeof g->sum[k]);
+    }
 }
 
 /* One iteration's contact pass: for each contact pass (dr_contact_passes) in turn,
  * dr_particle_gather's result for each of its particles, from the displacements after the pass
- * before: the pair pass for the particles with complete candidate lists, the grid search for the
- * others. */
+ * before, worked out in the pass order (pass_order) on copies of the displacements. */
 void dr_cpu_particle_contacts(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP)
         return;
-    const uint32_t n = w->particle_count;
+    const uint32_t members = g->member_start[DR_CONTACT_PASSES];
     const dr_vec4 up = dr_particle_up(w);
     const uint32_t passes = dr_contact_passes(up);
-    for (uint32_t i = 0; i < n; ++i)
-        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
-    memset(g->sum, 0, (size_t)n * sizeof *g->sum);
+    for (uint32_t k = 0; k < members; ++k)
+        g->ld[k] = w->d[g->member[k]];
     for (uint32_t pass = 0; pass < passes; ++pass)
-        pass_gather(w, up, pass, passes == 1);
+        pass_gather(w, up, pass);
+    for (uint32_t k = 0; k < members; ++k)
+        w->d[g->member[k]] = g->ld[k];
 }
 
 bool dr_particle_bounces(const drape_world *w, float slow)

@@ -141,6 +141,7 @@ typedef struct dr_particle_grid {
     dr_pair_sum *sum;
     uint8_t *grounded;
     dr_pair_record *pairs;
+    uint32_t *touching; /* per pair: the pair pass's list of the pairs within reach */
     uint32_t pair_count, pair_capacity;
     /* per particle its contact pass (dr_contact_pass); the pairs of pass p are
      * pairs[pass_start[p] .. pass_start[p + 1]) */

@@ -79,6 +79,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->sum);
     free(g->grounded);
     free(g->pairs);
+    free(g->touching);
     free(g->dense_start);
     free(g->dense_sorted);
     free(g->anchor);
@@ -330,11 +331,15 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
         const uint64_t capacity = count + count / 2;
         dr_pair_record *p =
             capacity <= UINT32_MAX ? realloc(g->pairs, (size_t)capacity * sizeof *g->pairs) : NULL;
-        if (!p)
+        if (p)
+            g->pairs = p;
+        uint32_t *t = p ? realloc(g->touching, (size_t)capacity * sizeof *t) : NULL;
+        if (t)
+            g->touching = t;
+        if (!p || !t)
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "drape_world_step: no memory for %llu particle contact pairs",
                            (unsigned long long)count);
-        g->pairs = p;
         g->pair_capacity = (uint32_t)capacity;
     }
     dr_pair_record *out = g->pairs;
@@ -522,14 +527,21 @@ static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
     const int stacked = dr_dot3(up, up) > 0.0f;
     const dr_vec4 *ld = g->ld;
     dr_pair_sum *sum = g->sum;
+    /* first the pairs within their collision distance, without a branch (which pairs touch is
+     * as good as random) */
+    uint32_t touching = 0;
     for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
         const dr_pair_record *pr = &g->pairs[p];
+        const dr_vec4 r = dr_add3(pr->xij, dr_sub3(ld[pr->i], ld[pr->j]));
+        g->touching[touching] = p;
+        touching += dr_dot3(r, r) < pr->xij.w * pr->xij.w;
+    }
+    for (uint32_t t = 0; t < touching; ++t) {
+        const dr_pair_record *pr = &g->pairs[g->touching[t]];
         const dr_vec4 di = ld[pr->i], dj = ld[pr->j];
         const float D = pr->xij.w;
         const dr_vec4 r = dr_add3(pr->xij, dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
-        if (!(len2 < D * D))
-            continue;
         const float above = dr_stack_above(r, up, D);
         const float share_i = dr_pair_weigh(&sum[pr->i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
                                             pr->grounded_j, pr->nj, relax, above, stacked);

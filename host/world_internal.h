@@ -113,6 +113,13 @@ typedef struct dr_pair_record {
     uint8_t grounded_i, grounded_j, both;
 } dr_pair_record;
 
+/* A pair of contact candidates as the CPU's candidate search finds it, each pair once: the two
+ * particles and their collision distance D (m). */
+typedef struct dr_cand_pair {
+    uint32_t i, j;
+    float D;
+} dr_cand_pair;
+
 /* The CPU reference's grid and contact arrays (kernels/drape_shared.h, "particle contacts"). */
 typedef struct dr_particle_grid {
     uint32_t particles, buckets; /* sizes allocated */
@@ -141,7 +148,10 @@ typedef struct dr_particle_grid {
     dr_pair_sum *sum;
     uint8_t *grounded;
     dr_pair_record *pairs;
-    uint32_t *touching; /* per pair: the pair pass's list of the pairs within reach */
+    uint32_t *touching;       /* per pair: the pair pass's list of the pairs within reach */
+    dr_cand_pair *cand_pairs; /* the candidate pairs of the substep */
+    uint32_t cand_count, cand_capacity; /* cand_pairs' length and size */
+    bool cand_lost;                     /* no memory for all of them */
     uint32_t pair_count, pair_capacity;
     /* per particle its contact pass (dr_contact_pass); the pairs of pass p are
      * pairs[pass_start[p] .. pass_start[p + 1]) */

@@ -80,6 +80,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grounded);
     free(g->pairs);
     free(g->touching);
+    free(g->cand_pairs);
     free(g->dense_start);
     free(g->dense_sorted);
     free(g->anchor);
@@ -202,9 +203,24 @@ static const int8_t half_shell[13][3] = {
     {-1, 0, 1}, {0, 0, 1},  {1, 0, 1}, {-1, 1, 1}, {0, 1, 1},   {1, 1, 1},
 };
 
-/* i lists j and j lists i as candidates; `touching` when they touch at their anchors. */
-static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, bool touching)
+/* i lists j and j lists i as candidates, D their collision distance; `touching` when they touch
+ * at their anchors. The pair also goes into the list of candidate pairs (cand_pairs). */
+static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, float D, bool touching)
 {
+    if (g->cand_count == g->cand_capacity) {
+        const uint32_t capacity = g->cand_capacity < 1024u ? 1024u : 2u * g->cand_capacity;
+        dr_cand_pair *p = capacity > g->cand_capacity
+                              ? realloc(g->cand_pairs, (size_t)capacity * sizeof *p)
+                              : NULL;
+        if (p) {
+            g->cand_pairs = p;
+            g->cand_capacity = capacity;
+        }
+    }
+    if (g->cand_count < g->cand_capacity)
+        g->cand_pairs[g->cand_count++] = (dr_cand_pair){i, j, D};
+    else
+        g->cand_lost = true;
     if (g->ncand[i] < DR_NBR_CAP)
         g->list[(size_t)i * DR_NBR_CAP + g->ncand[i]] = j;
     if (g->ncand[j] < DR_NBR_CAP)
@@ -225,7 +241,7 @@ static void try_pair(drape_world *w, uint32_t i, uint32_t j)
         return;
     const float D = dr_pair_distance(si, gi, sj, gj);
     const dr_vec4 r = dr_sub3(ai, aj);
-    add_candidates(g, i, j, dr_dot3(r, r) < D * D);
+    add_candidates(g, i, j, D, dr_dot3(r, r) < D * D);
 }
 
 /* The pairs of particle i with the particles of bucket b that lie in cell c (another cell that
@@ -241,14 +257,6 @@ static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b
         if (cj[0] == c[0] && cj[1] == c[1] && cj[2] == c[2] && (!own || j > i))
             try_pair(w, i, j);
     }
-}
-
-/* Whether the pair pass takes i's pair with j from i's list: j has no complete list, or i comes
- * first, or the two are in different contact passes (then each side lists its own, worked out in
- * its own pass from the displacements then). i's list is complete. */
-static bool pair_from_i(const dr_particle_grid *g, uint32_t i, uint32_t j)
-{
-    return g->ncand[j] > DR_NBR_CAP || i < j || g->pass[i] != g->pass[j];
 }
 
 /* The pass order (dr_particle_grid's `member`): the particles with a radius in `order` (the grid's,
@@ -280,53 +288,44 @@ static void pass_order(drape_world *w, const uint32_t *order)
     memset(g->sum, 0, (size_t)count * sizeof *g->sum);
 }
 
-/* The records of the pairs worked out in contact pass p, from i's complete list for each i of
- * that pass, into out; returns the end. */
-static dr_pair_record *pass_records(drape_world *w, uint32_t p, dr_pair_record *out)
+/* The record of the pair (i, j) of collision distance D, worked out on i's side (and j's too when
+ * `both`). */
+static dr_pair_record pair_record(const drape_world *w, uint32_t i, uint32_t j, float D, bool both)
 {
     const dr_particle_grid *g = &w->grid;
-    for (uint32_t k = g->member_start[p]; k < g->member_start[p + 1]; ++k) {
-        const uint32_t i = g->member[k];
-        if (g->ncand[i] > DR_NBR_CAP)
-            continue;
-        const dr_vec4 xi = w->x[i], si = w->shape[i];
-        const uint32_t gi = w->group[i];
-        for (uint32_t c = 0; c < g->ncand[i]; ++c) {
-            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + c];
-            if (!pair_from_i(g, i, j))
-                continue;
-            const dr_vec4 xj = w->x[j];
-            out->xij = dr_sub3(xi, xj);
-            out->xij.w = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
-            out->i = k;
-            out->j = g->local[j];
-            out->pi = i;
-            out->pj = j;
-            out->wi = xi.w;
-            out->wj = xj.w;
-            out->ni = g->nbr[i];
-            out->nj = g->nbr[j];
-            out->grounded_i = g->grounded[i];
-            out->grounded_j = g->grounded[j];
-            out->both = g->ncand[j] <= DR_NBR_CAP && g->pass[j] == p;
-            out++;
-        }
-    }
-    return out;
+    const dr_vec4 xi = w->x[i], xj = w->x[j];
+    dr_pair_record pr = {
+        dr_sub3(xi, xj), g->local[i],    g->local[j],    i,   j, xi.w, xj.w, g->nbr[i],
+        g->nbr[j],       g->grounded[i], g->grounded[j], both};
+    pr.xij.w = D;
+    return pr;
 }
 
-/* The pair pass's pairs, from the complete candidate lists: each pair once, by contact pass, in
- * the pass order of `order` (pass_order). */
+/* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
+ * of `order` (pass_order). A pair of particles with complete candidate lists in one pass is
+ * worked out once for both; across two passes, on each side in its own pass (from the
+ * displacements then); with one side's list incomplete, on the other side only (the incomplete
+ * side searches the grid). */
 static drape_result pair_records(drape_world *w, const uint32_t *order)
 {
     dr_particle_grid *g = &w->grid;
-    const uint32_t n = w->particle_count;
+    if (g->cand_lost)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "drape_world_step: no memory for the particle contact candidates");
     pass_order(w, order);
-    uint64_t count = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (g->ncand[i] <= DR_NBR_CAP)
-            for (uint32_t k = 0; k < g->ncand[i]; ++k)
-                count += pair_from_i(g, i, g->list[(size_t)i * DR_NBR_CAP + k]);
+    uint64_t per_pass[DR_CONTACT_PASSES] = {0}, count = 0;
+    for (uint32_t c = 0; c < g->cand_count; ++c) {
+        const dr_cand_pair cp = g->cand_pairs[c];
+        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
+        const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
+        per_pass[pi] += ci;
+        per_pass[pj] += cj && !(ci && pi == pj);
+    }
+    uint32_t cursor[DR_CONTACT_PASSES];
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
+        cursor[p] = (uint32_t)count;
+        count += per_pass[p];
+    }
     if (count > g->pair_capacity) {
         const uint64_t capacity = count + count / 2;
         dr_pair_record *p =
@@ -342,13 +341,19 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
                            (unsigned long long)count);
         g->pair_capacity = (uint32_t)capacity;
     }
-    dr_pair_record *out = g->pairs;
-    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
-        g->pass_start[p] = (uint32_t)(out - g->pairs);
-        out = pass_records(w, p, out);
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
+        g->pass_start[p] = cursor[p];
+    g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
+    for (uint32_t c = 0; c < g->cand_count; ++c) {
+        const dr_cand_pair cp = g->cand_pairs[c];
+        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
+        const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
+        if (ci)
+            g->pairs[cursor[pi]++] = pair_record(w, cp.i, cp.j, cp.D, cj && pi == pj);
+        if (cj && !(ci && pi == pj))
+            g->pairs[cursor[pj]++] = pair_record(w, cp.j, cp.i, cp.D, false);
     }
-    g->pass_start[DR_CONTACT_PASSES] = (uint32_t)(out - g->pairs);
-    g->pair_count = (uint32_t)(out - g->pairs);
+    g->pair_count = (uint32_t)count;
     return DRAPE_OK;
 }
 
@@ -378,7 +383,7 @@ static void pair_range(drape_world *w, uint32_t k, uint32_t m, uint32_t end)
         const uint32_t j = g->dense_sorted[m];
         const float D = pair_distance(w, i, gi, ai.w, j, g->dense_group[m], aj.w);
         if (dr_within_reach(D, d2))
-            add_candidates(g, i, j, d2 < D * D);
+            add_candidates(g, i, j, D, d2 < D * D);
     }
 }
 
@@ -475,6 +480,8 @@ drape_result dr_cpu_particle_candidates(drape_world *w)
     memset(g->nbr, 0, (size_t)n * sizeof *g->nbr);
     memset(g->ncand, 0, (size_t)n * sizeof *g->ncand);
     g->pair_count = 0;
+    g->cand_count = 0;
+    g->cand_lost = false;
     if (w->fullest_bucket > DR_CELL_CAP)
         return DRAPE_OK; /* the step reports it; no pair tests this step */
     if (dense_candidates(w))

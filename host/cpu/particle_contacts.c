@@ -369,21 +369,32 @@ static float pair_distance(const drape_world *w, uint32_t i, uint32_t gi, float 
 
 /* The pairs of the particle at place k of dense_sorted with those at places [m, end) (all in
  * neighbouring cells), from the anchors and groups in that order: dr_pair_candidate's test, with
- * the two radii's reach tried first. */
+ * the two radii's reach tried first, a chunk of places at a time without a branch (which pass it
+ * is as good as random). */
 static void pair_range(drape_world *w, uint32_t k, uint32_t m, uint32_t end)
 {
     dr_particle_grid *g = &w->grid;
     const dr_vec4 ai = g->dense_anchor[k];
     const uint32_t i = g->dense_sorted[k], gi = g->dense_group[k];
-    for (; m < end; ++m) {
-        const dr_vec4 aj = g->dense_anchor[m], r = dr_sub3(ai, aj);
-        const float d2 = dr_dot3(r, r);
-        if (!dr_within_reach(ai.w + aj.w, d2))
-            continue;
-        const uint32_t j = g->dense_sorted[m];
-        const float D = pair_distance(w, i, gi, ai.w, j, g->dense_group[m], aj.w);
-        if (dr_within_reach(D, d2))
-            add_candidates(g, i, j, D, d2 < D * D);
+    uint32_t near[64];
+    float near_d2[64];
+    while (m < end) {
+        const uint32_t stop = end - m > 64u ? m + 64u : end;
+        uint32_t found = 0;
+        for (; m < stop; ++m) {
+            const dr_vec4 aj = g->dense_anchor[m], r = dr_sub3(ai, aj);
+            const float d2 = dr_dot3(r, r);
+            near[found] = m;
+            near_d2[found] = d2;
+            found += (uint32_t)dr_within_reach(ai.w + g->dense_anchor[m].w, d2);
+        }
+        for (uint32_t f = 0; f < found; ++f) {
+            const uint32_t place = near[f], j = g->dense_sorted[place];
+            const float d2 = near_d2[f], D = pair_distance(w, i, gi, ai.w, j, g->dense_group[place],
+                                                           g->dense_anchor[place].w);
+            if (dr_within_reach(D, d2))
+                add_candidates(g, i, j, D, d2 < D * D);
+        }
     }
 }
 

@@ -100,14 +100,12 @@ typedef struct dr_particle_plan {
     uint32_t buckets; /* hash-table buckets, a power of two */
 } dr_particle_plan;
 
-/* A pair of contact candidates for the CPU's pair pass: x_i - x_j (m) in xyz, the collision
- * distance D (m) in w; i and j the two particles' places in the pass order (dr_particle_grid's
- * `member`), pi and pj their indices; what the pair's share reads, fixed for the substep: the
- * inverse masses, the contact counts at the substep's start and whether each is grounded
- * (dr_particle_grounded); j's pushes are summed too when `both`. */
+/* A pair of the CPU's pair pass: the two particles' indices pi and pj, and what the pair's share
+ * reads, fixed for the substep: the inverse masses, the contact counts at the substep's start and
+ * whether each is grounded (dr_particle_grounded); j's pushes are summed too when `both`. What
+ * the test for contact reads is kept apart (dr_particle_grid's pair_xij, pair_ends). */
 typedef struct dr_pair_record {
-    dr_vec4 xij;
-    uint32_t i, j, pi, pj;
+    uint32_t pi, pj;
     float wi, wj;
     uint32_t ni, nj;
     uint8_t grounded_i, grounded_j, both;
@@ -148,6 +146,10 @@ typedef struct dr_particle_grid {
     dr_pair_sum *sum;
     uint8_t *grounded;
     dr_pair_record *pairs;
+    /* per pair: x_i - x_j (m) in xyz, the collision distance D (m) in w; i's and j's places in
+     * the pass order (`member`), two per pair */
+    dr_vec4 *pair_xij;
+    uint32_t *pair_ends;
     uint32_t *touching;       /* per pair: the pair pass's list of the pairs within reach */
     dr_cand_pair *cand_pairs; /* the candidate pairs of the substep */
     uint32_t cand_count, cand_capacity; /* cand_pairs' length and size */

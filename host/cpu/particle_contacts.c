@@ -80,6 +80,8 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grounded);
     free(g->pairs);
     free(g->touching);
+    free(g->pair_xij);
+    free(g->pair_ends);
     free(g->cand_pairs);
     free(g->dense_start);
     free(g->dense_sorted);
@@ -288,17 +290,17 @@ static void pass_order(drape_world *w, const uint32_t *order)
     memset(g->sum, 0, (size_t)count * sizeof *g->sum);
 }
 
-/* The record of the pair (i, j) of collision distance D, worked out on i's side (and j's too when
- * `both`). */
-static dr_pair_record pair_record(const drape_world *w, uint32_t i, uint32_t j, float D, bool both)
+/* Pair q of the pair pass: (i, j) of collision distance D, worked out on i's side (and j's too
+ * when `both`). */
+static void pair_record(drape_world *w, uint32_t q, uint32_t i, uint32_t j, float D, bool both)
 {
-    const dr_particle_grid *g = &w->grid;
+    dr_particle_grid *g = &w->grid;
     const dr_vec4 xi = w->x[i], xj = w->x[j];
-    dr_pair_record pr = {
-        dr_sub3(xi, xj), g->local[i],    g->local[j],    i,   j, xi.w, xj.w, g->nbr[i],
-        g->nbr[j],       g->grounded[i], g->grounded[j], both};
-    pr.xij.w = D;
-    return pr;
+    g->pair_xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
+    g->pair_ends[2 * (size_t)q] = g->local[i];
+    g->pair_ends[2 * (size_t)q + 1] = g->local[j];
+    g->pairs[q] = (dr_pair_record){
+        i, j, xi.w, xj.w, g->nbr[i], g->nbr[j], g->grounded[i], g->grounded[j], both};
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -328,14 +330,19 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     }
     if (count > g->pair_capacity) {
         const uint64_t capacity = count + count / 2;
-        dr_pair_record *p =
-            capacity <= UINT32_MAX ? realloc(g->pairs, (size_t)capacity * sizeof *g->pairs) : NULL;
-        if (p)
-            g->pairs = p;
-        uint32_t *t = p ? realloc(g->touching, (size_t)capacity * sizeof *t) : NULL;
-        if (t)
-            g->touching = t;
-        if (!p || !t)
+        bool ok = capacity <= UINT32_MAX;
+        if (ok) {
+            dr_pair_record *p = realloc(g->pairs, (size_t)capacity * sizeof *p);
+            g->pairs = p ? p : g->pairs;
+            dr_vec4 *x = realloc(g->pair_xij, (size_t)capacity * sizeof *x);
+            g->pair_xij = x ? x : g->pair_xij;
+            uint32_t *e = realloc(g->pair_ends, 2 * (size_t)capacity * sizeof *e);
+            g->pair_ends = e ? e : g->pair_ends;
+            uint32_t *t = realloc(g->touching, (size_t)capacity * sizeof *t);
+            g->touching = t ? t : g->touching;
+            ok = p && x && e && t;
+        }
+        if (!ok)
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "drape_world_step: no memory for %llu particle contact pairs",
                            (unsigned long long)count);
@@ -349,9 +356,9 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
         const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
         const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
         if (ci)
-            g->pairs[cursor[pi]++] = pair_record(w, cp.i, cp.j, cp.D, cj && pi == pj);
+            pair_record(w, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
         if (cj && !(ci && pi == pj))
-            g->pairs[cursor[pj]++] = pair_record(w, cp.j, cp.i, cp.D, false);
+            pair_record(w, cursor[pj]++, cp.j, cp.i, cp.D, false);
     }
     g->pair_count = (uint32_t)count;
     return DRAPE_OK;
@@ -549,31 +556,34 @@ static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
      * as good as random) */
     uint32_t touching = 0;
     for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
-        const dr_pair_record *pr = &g->pairs[p];
-        const dr_vec4 r = dr_add3(pr->xij, dr_sub3(ld[pr->i], ld[pr->j]));
+        const dr_vec4 xij = g->pair_xij[p];
+        const dr_vec4 r = dr_add3(
+            xij, dr_sub3(ld[g->pair_ends[2 * (size_t)p]], ld[g->pair_ends[2 * (size_t)p + 1]]));
         g->touching[touching] = p;
-        touching += dr_dot3(r, r) < pr->xij.w * pr->xij.w;
+        touching += dr_dot3(r, r) < xij.w * xij.w;
     }
     for (uint32_t t = 0; t < touching; ++t) {
-        const dr_pair_record *pr = &g->pairs[g->touching[t]];
-        const dr_vec4 di = ld[pr->i], dj = ld[pr->j];
-        const float D = pr->xij.w;
-        const dr_vec4 r = dr_add3(pr->xij, dr_sub3(di, dj));
+        const uint32_t p = g->touching[t], i = g->pair_ends[2 * (size_t)p],
+                       j = g->pair_ends[2 * (size_t)p + 1];
+        const dr_pair_record *pr = &g->pairs[p];
+        const dr_vec4 di = ld[i], dj = ld[j];
+        const float D = g->pair_xij[p].w;
+        const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
         const float above = dr_stack_above(r, up, D);
-        const float share_i = dr_pair_weigh(&sum[pr->i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
+        const float share_i = dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
                                             pr->grounded_j, pr->nj, relax, above, stacked);
         float share_j = 0.0f;
         if (pr->both)
-            share_j = dr_pair_weigh(&sum[pr->j], pr->wj, pr->grounded_j, pr->nj, pr->wi,
-                                    pr->grounded_i, pr->ni, relax, -above, stacked);
+            share_j = dr_pair_weigh(&sum[j], pr->wj, pr->grounded_j, pr->nj, pr->wi, pr->grounded_i,
+                                    pr->ni, relax, -above, stacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
         const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k);
         if (share_i > 0.0f)
-            dr_pair_add(&sum[pr->i], push, share_i);
+            dr_pair_add(&sum[i], push, share_i);
         if (share_j > 0.0f)
-            dr_pair_add(&sum[pr->j], dr_scale3(push, -1.0f), share_j);
+            dr_pair_add(&sum[j], dr_scale3(push, -1.0f), share_j);
     }
 }
 

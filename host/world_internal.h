@@ -100,12 +100,23 @@ typedef struct dr_particle_plan {
     uint32_t buckets; /* hash-table buckets, a power of two */
 } dr_particle_plan;
 
-/* A pair of contact candidates for the CPU's pair pass: x_i - x_j (m) in xyz, the collision
- * distance D (m) in w; j's pushes are summed too when `both`. */
+/* A pair of the CPU's pair pass: the two particles' indices pi and pj, and what the pair's share
+ * reads, fixed for the substep: the inverse masses, the contact counts at the substep's start and
+ * whether each is grounded (dr_particle_grounded); j's pushes are summed too when `both`. What
+ * the test for contact reads is kept apart (dr_particle_grid's pair_xij, pair_ends). */
 typedef struct dr_pair_record {
-    dr_vec4 xij;
-    uint32_t i, j, both;
+    uint32_t pi, pj;
+    float wi, wj;
+    uint32_t ni, nj;
+    uint8_t grounded_i, grounded_j, both;
 } dr_pair_record;
+
+/* A pair of contact candidates as the CPU's candidate search finds it, each pair once: the two
+ * particles and their collision distance D (m). */
+typedef struct dr_cand_pair {
+    uint32_t i, j;
+    float D;
+} dr_cand_pair;
 
 /* The CPU reference's grid and contact arrays (kernels/drape_shared.h, "particle contacts"). */
 typedef struct dr_particle_grid {
@@ -135,11 +146,31 @@ typedef struct dr_particle_grid {
     dr_pair_sum *sum;
     uint8_t *grounded;
     dr_pair_record *pairs;
+    /* per pair: x_i - x_j (m) in xyz, the collision distance D (m) in w; i's and j's places in
+     * the pass order (`member`), two per pair */
+    dr_vec4 *pair_xij;
+    uint32_t *pair_ends;
+    uint32_t *touching;       /* per pair: the pair pass's list of the pairs within reach */
+    dr_cand_pair *cand_pairs; /* the candidate pairs of the substep */
+    uint32_t cand_count, cand_capacity; /* cand_pairs' length and size */
+    bool cand_lost;                     /* no memory for all of them */
     uint32_t pair_count, pair_capacity;
     /* per particle its contact pass (dr_contact_pass); the pairs of pass p are
      * pairs[pass_start[p] .. pass_start[p + 1]) */
     uint8_t *pass;
     uint32_t pass_start[DR_CONTACT_PASSES + 1];
+    /* The pass order: the particles with a radius by contact pass (those of pass p are
+     * member[member_start[p] .. member_start[p + 1])), within a pass in the dense grid's order;
+     * per particle its place there (`local`); per place its displacement while the contact pass
+     * runs (`ld`; d is written back after it). overflow: some member has more than DR_NBR_CAP
+     * candidates (its gather searches the grid, from d). Per place in dense_sorted: that
+     * particle's anchor with its radius in w, and its group. */
+    uint32_t *member, *local;
+    uint32_t member_start[DR_CONTACT_PASSES + 1];
+    dr_vec4 *ld;
+    bool overflow;
+    dr_vec4 *dense_anchor;
+    uint32_t *dense_group;
 } dr_particle_grid;
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */

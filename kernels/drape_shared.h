@@ -51,8 +51,14 @@ typedef struct dr_vec4 {
 #define DR_GLOBAL
 #define DR_V4(x, y, z, w) ((dr_vec4){(x), (y), (z), (w)})
 #define DR_SQRT sqrtf
-#define DR_FMIN fminf
-#define DR_FMAX fmaxf
+/* fminf and fmaxf, inline (without -ffast-math compilers call the C library for them, with every
+ * register saved around the call): the same result for every pair of floats that arithmetic makes,
+ * NaN and signed zeros included (the other operand where one is NaN); only a signalling NaN's
+ * comes out differently, which no arithmetic makes. */
+static inline float dr_fminf(float a, float b) { return a < b || b != b ? a : b; }
+static inline float dr_fmaxf(float a, float b) { return a > b || b != b ? a : b; }
+#define DR_FMIN dr_fminf
+#define DR_FMAX dr_fmaxf
 #endif
 
 /* Below this length (m) a direction is undefined and the constraint is skipped. */

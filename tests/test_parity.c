@@ -323,6 +323,33 @@ static void build_soft_among_balls(drape_world *w)
     add_open_box(w, 0.2f);
 }
 
+/* Four large balls on a layer of small ones, with more small ones poured over them: the large
+ * ones list more than DR_NBR_CAP (32) contact candidates and search the grid in every pass
+ * (dr_particle_gather's walk), where the small balls around them take their pairs from their own
+ * lists: the CPU reference's pair pass and its grid search side by side. */
+static void build_crowd(drape_world *w)
+{
+    drape_particle_block_def b = drape_default_particle_block_def();
+    b.radius = 0.012f;
+    b.size = tu_v3(0.36f, 0.08f, 0.36f);
+    b.centre = tu_v3(0.0f, 0.05f, 0.0f);
+    b.packing = DRAPE_PACKING_RANDOM;
+    b.max_count = 400;
+    ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
+    for (int k = 0; k < 4; ++k) {
+        drape_particle_def p = drape_default_particle_def();
+        p.position = tu_v3(k & 1 ? 0.06f : -0.06f, 0.17f, k & 2 ? 0.06f : -0.06f);
+        p.mass = 0.2f;
+        p.radius = 0.05f;
+        ENSURE(drape_world_add_particles(w, &p, 1, NULL) == DRAPE_OK);
+    }
+    b.size = tu_v3(0.36f, 0.2f, 0.36f);
+    b.centre = tu_v3(0.0f, 0.35f, 0.0f);
+    b.seed = 2;
+    ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
+    add_open_box(w, 0.2f);
+}
+
 /* The balls bounce off each other a little (restitution between particles). */
 static void bouncy(drape_world_def *def) { def->particle_restitution = 0.3f; }
 
@@ -467,6 +494,7 @@ static const scene scenes[] = {
     {"balloon on a sphere, XPBD pressure", false, build_balloon, NULL, NULL},
     {"cloth torn in two", false, build_tear, NULL, pull_apart},
     {"soft bodies with contact radii among balls", false, build_soft_among_balls, NULL, NULL},
+    {"balls among large ones, grid searches", false, build_crowd, NULL, NULL},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

@@ -79,6 +79,10 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->sum);
     free(g->grounded);
     free(g->pairs);
+    free(g->touching);
+    free(g->pair_xij);
+    free(g->pair_ends);
+    free(g->cand_pairs);
     free(g->dense_start);
     free(g->dense_sorted);
     free(g->anchor);
@@ -86,6 +90,11 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grid_group);
     free(g->support);
     free(g->pass);
+    free(g->member);
+    free(g->local);
+    free(g->ld);
+    free(g->dense_anchor);
+    free(g->dense_group);
     memset(g, 0, sizeof *g);
 }
 
@@ -112,11 +121,17 @@ static drape_result grid_alloc(drape_world *w)
     g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
     g->support = calloc(n, sizeof *g->support);
     g->pass = calloc(n, sizeof *g->pass);
+    g->member = malloc((size_t)n * sizeof *g->member);
+    g->local = malloc((size_t)n * sizeof *g->local);
+    g->ld = malloc((size_t)n * sizeof *g->ld);
+    g->dense_anchor = malloc((size_t)n * sizeof *g->dense_anchor);
+    g->dense_group = malloc((size_t)n * sizeof *g->dense_group);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
-        !g->grid_anchor || !g->grid_group || !g->support || !g->pass || !g->counts || !g->start) {
+        !g->grid_anchor || !g->grid_group || !g->support || !g->pass || !g->member || !g->local ||
+        !g->ld || !g->dense_anchor || !g->dense_group || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -190,9 +205,24 @@ static const int8_t half_shell[13][3] = {
     {-1, 0, 1}, {0, 0, 1},  {1, 0, 1}, {-1, 1, 1}, {0, 1, 1},   {1, 1, 1},
 };
 
-/* i lists j and j lists i as candidates; `touching` when they touch at their anchors. */
-static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, bool touching)
+/* i lists j and j lists i as candidates, D their collision distance; `touching` when they touch
+ * at their anchors. The pair also goes into the list of candidate pairs (cand_pairs). */
+static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, float D, bool touching)
 {
+    if (g->cand_count == g->cand_capacity) {
+        const uint32_t capacity = g->cand_capacity < 1024u ? 1024u : 2u * g->cand_capacity;
+        dr_cand_pair *p = capacity > g->cand_capacity
+                              ? realloc(g->cand_pairs, (size_t)capacity * sizeof *p)
+                              : NULL;
+        if (p) {
+            g->cand_pairs = p;
+            g->cand_capacity = capacity;
+        }
+    }
+    if (g->cand_count < g->cand_capacity)
+        g->cand_pairs[g->cand_count++] = (dr_cand_pair){i, j, D};
+    else
+        g->cand_lost = true;
     if (g->ncand[i] < DR_NBR_CAP)
         g->list[(size_t)i * DR_NBR_CAP + g->ncand[i]] = j;
     if (g->ncand[j] < DR_NBR_CAP)
@@ -213,7 +243,7 @@ static void try_pair(drape_world *w, uint32_t i, uint32_t j)
         return;
     const float D = dr_pair_distance(si, gi, sj, gj);
     const dr_vec4 r = dr_sub3(ai, aj);
-    add_candidates(g, i, j, dr_dot3(r, r) < D * D);
+    add_candidates(g, i, j, D, dr_dot3(r, r) < D * D);
 }
 
 /* The pairs of particle i with the particles of bucket b that lie in cell c (another cell that
@@ -231,75 +261,148 @@ static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b
     }
 }
 
-/* Whether the pair pass takes i's pair with j from i's list: j has no complete list, or i comes
- * first, or the two are in different contact passes (then each side lists its own, worked out in
- * its own pass from the displacements then). i's list is complete. */
-static bool pair_from_i(const dr_particle_grid *g, uint32_t i, uint32_t j)
-{
-    return g->ncand[j] > DR_NBR_CAP || i < j || g->pass[i] != g->pass[j];
-}
-
-/* The records of the pairs worked out in contact pass p, from i's complete list for each i of
- * that pass, into out; returns the end. */
-static dr_pair_record *pass_records(drape_world *w, uint32_t p, dr_pair_record *out)
-{
-    const dr_particle_grid *g = &w->grid;
-    for (uint32_t i = 0; i < w->particle_count; ++i) {
-        if (g->ncand[i] > DR_NBR_CAP || g->pass[i] != p)
-            continue;
-        const dr_vec4 xi = w->x[i], si = w->shape[i];
-        const uint32_t gi = w->group[i];
-        for (uint32_t k = 0; k < g->ncand[i]; ++k) {
-            const uint32_t j = g->list[(size_t)i * DR_NBR_CAP + k];
-            if (!pair_from_i(g, i, j))
-                continue;
-            out->xij = dr_sub3(xi, w->x[j]);
-            out->xij.w = dr_pair_distance(si, gi, w->shape[j], w->group[j]);
-            out->i = i;
-            out->j = j;
-            out->both = g->ncand[j] <= DR_NBR_CAP && g->pass[j] == p;
-            out++;
-        }
-    }
-    return out;
-}
-
-/* The pair pass's pairs, from the complete candidate lists: each pair once. */
-static drape_result pair_records(drape_world *w)
+/* The pass order (dr_particle_grid's `member`): the particles with a radius in `order` (the grid's,
+ * dense or hashed), counted out by contact pass; whether each is grounded; overflow; the pair sums
+ * zeroed (the pair passes leave them zero). */
+static void pass_order(drape_world *w, const uint32_t *order)
 {
     dr_particle_grid *g = &w->grid;
-    const uint32_t n = w->particle_count;
-    uint64_t count = 0;
-    for (uint32_t i = 0; i < n; ++i)
-        if (g->ncand[i] <= DR_NBR_CAP)
-            for (uint32_t k = 0; k < g->ncand[i]; ++k)
-                count += pair_from_i(g, i, g->list[(size_t)i * DR_NBR_CAP + k]);
+    const uint32_t count = g->start[w->plan.buckets];
+    const dr_vec4 up = dr_particle_up(w);
+    uint32_t cursor[DR_CONTACT_PASSES] = {0};
+    for (uint32_t k = 0; k < count; ++k)
+        cursor[g->pass[order[k]]]++;
+    uint32_t sum = 0;
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
+        g->member_start[p] = sum;
+        sum += cursor[p];
+        cursor[p] = g->member_start[p];
+    }
+    g->member_start[DR_CONTACT_PASSES] = sum;
+    g->overflow = false;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t i = order[k], place = cursor[g->pass[i]]++;
+        g->member[place] = i;
+        g->local[i] = place;
+        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
+        g->overflow |= g->ncand[i] > DR_NBR_CAP;
+    }
+    memset(g->sum, 0, (size_t)count * sizeof *g->sum);
+}
+
+/* Pair q of the pair pass: (i, j) of collision distance D, worked out on i's side (and j's too
+ * when `both`). */
+static void pair_record(drape_world *w, uint32_t q, uint32_t i, uint32_t j, float D, bool both)
+{
+    dr_particle_grid *g = &w->grid;
+    const dr_vec4 xi = w->x[i], xj = w->x[j];
+    g->pair_xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
+    g->pair_ends[2 * (size_t)q] = g->local[i];
+    g->pair_ends[2 * (size_t)q + 1] = g->local[j];
+    g->pairs[q] = (dr_pair_record){
+        i, j, xi.w, xj.w, g->nbr[i], g->nbr[j], g->grounded[i], g->grounded[j], both};
+}
+
+/* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
+ * of `order` (pass_order). A pair of particles with complete candidate lists in one pass is
+ * worked out once for both; across two passes, on each side in its own pass (from the
+ * displacements then); with one side's list incomplete, on the other side only (the incomplete
+ * side searches the grid). */
+static drape_result pair_records(drape_world *w, const uint32_t *order)
+{
+    dr_particle_grid *g = &w->grid;
+    if (g->cand_lost)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "drape_world_step: no memory for the particle contact candidates");
+    pass_order(w, order);
+    uint64_t per_pass[DR_CONTACT_PASSES] = {0}, count = 0;
+    for (uint32_t c = 0; c < g->cand_count; ++c) {
+        const dr_cand_pair cp = g->cand_pairs[c];
+        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
+        const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
+        per_pass[pi] += ci;
+        per_pass[pj] += cj && !(ci && pi == pj);
+    }
+    uint32_t cursor[DR_CONTACT_PASSES];
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
+        cursor[p] = (uint32_t)count;
+        count += per_pass[p];
+    }
     if (count > g->pair_capacity) {
         const uint64_t capacity = count + count / 2;
-        dr_pair_record *p =
-            capacity <= UINT32_MAX ? realloc(g->pairs, (size_t)capacity * sizeof *g->pairs) : NULL;
-        if (!p)
+        bool ok = capacity <= UINT32_MAX;
+        if (ok) {
+            dr_pair_record *p = realloc(g->pairs, (size_t)capacity * sizeof *p);
+            g->pairs = p ? p : g->pairs;
+            dr_vec4 *x = realloc(g->pair_xij, (size_t)capacity * sizeof *x);
+            g->pair_xij = x ? x : g->pair_xij;
+            uint32_t *e = realloc(g->pair_ends, 2 * (size_t)capacity * sizeof *e);
+            g->pair_ends = e ? e : g->pair_ends;
+            uint32_t *t = realloc(g->touching, (size_t)capacity * sizeof *t);
+            g->touching = t ? t : g->touching;
+            ok = p && x && e && t;
+        }
+        if (!ok)
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                            "drape_world_step: no memory for %llu particle contact pairs",
                            (unsigned long long)count);
-        g->pairs = p;
         g->pair_capacity = (uint32_t)capacity;
     }
-    dr_pair_record *out = g->pairs;
-    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p) {
-        g->pass_start[p] = (uint32_t)(out - g->pairs);
-        out = pass_records(w, p, out);
+    for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
+        g->pass_start[p] = cursor[p];
+    g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
+    for (uint32_t c = 0; c < g->cand_count; ++c) {
+        const dr_cand_pair cp = g->cand_pairs[c];
+        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
+        const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
+        if (ci)
+            pair_record(w, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
+        if (cj && !(ci && pi == pj))
+            pair_record(w, cursor[pj]++, cp.j, cp.i, cp.D, false);
     }
-    g->pass_start[DR_CONTACT_PASSES] = (uint32_t)(out - g->pairs);
-    g->pair_count = (uint32_t)(out - g->pairs);
+    g->pair_count = (uint32_t)count;
     return DRAPE_OK;
 }
 
-/* The pairs of particle i with the particles dense_sorted[k, end) (all in neighbouring cells). */
-static void pair_range(drape_world *w, uint32_t i, uint32_t k, uint32_t end)
+/* The collision distance of i and j (dr_pair_distance) from their groups and radii, with their
+ * rest positions read only where the groups' mesh filter needs them. */
+static float pair_distance(const drape_world *w, uint32_t i, uint32_t gi, float ri, uint32_t j,
+                           uint32_t gj, float rj)
 {
-    for (; k < end; ++k)
-        try_pair(w, i, w->grid.dense_sorted[k]);
+    if (dr_pair_filters_rest(gi, gj))
+        return dr_pair_distance(w->shape[i], gi, w->shape[j], gj);
+    return dr_pair_distance(DR_V4(0.0f, 0.0f, 0.0f, ri), gi, DR_V4(0.0f, 0.0f, 0.0f, rj), gj);
+}
+
+/* The pairs of the particle at place k of dense_sorted with those at places [m, end) (all in
+ * neighbouring cells), from the anchors and groups in that order: dr_pair_candidate's test, with
+ * the two radii's reach tried first, a chunk of places at a time without a branch (which pass it
+ * is as good as random). */
+static void pair_range(drape_world *w, uint32_t k, uint32_t m, uint32_t end)
+{
+    dr_particle_grid *g = &w->grid;
+    const dr_vec4 ai = g->dense_anchor[k];
+    const uint32_t i = g->dense_sorted[k], gi = g->dense_group[k];
+    uint32_t near[64];
+    float near_d2[64];
+    while (m < end) {
+        const uint32_t stop = end - m > 64u ? m + 64u : end;
+        uint32_t found = 0;
+        for (; m < stop; ++m) {
+            const dr_vec4 aj = g->dense_anchor[m], r = dr_sub3(ai, aj);
+            const float d2 = dr_dot3(r, r);
+            near[found] = m;
+            near_d2[found] = d2;
+            found += (uint32_t)dr_within_reach(ai.w + g->dense_anchor[m].w, d2);
+        }
+        for (uint32_t f = 0; f < found; ++f) {
+            const uint32_t place = near[f], j = g->dense_sorted[place];
+            const float d2 = near_d2[f], D = pair_distance(w, i, gi, ai.w, j, g->dense_group[place],
+                                                           g->dense_anchor[place].w);
+            if (dr_within_reach(D, d2))
+                add_candidates(g, i, j, D, d2 < D * D);
+        }
+    }
 }
 
 /* The candidates as in dr_cpu_particle_candidates, over a dense grid of the box of the occupied
@@ -356,6 +459,11 @@ static bool dense_candidates(drape_world *w)
     /* the scatter moved each start to its cell's end, the next cell's start */
     memmove(start + 1, start, (size_t)cells * sizeof *start);
     start[0] = 0;
+    for (uint32_t k = 0; k < members; ++k) {
+        const uint32_t i = g->dense_sorted[k];
+        g->dense_anchor[k] = DR_V4(g->anchor[i].x, g->anchor[i].y, g->anchor[i].z, w->shape[i].w);
+        g->dense_group[k] = w->group[i];
+    }
     /* the four rows of the half shell past the own row: (dy, dz) */
     static const int8_t rows[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
     for (int64_t z = 0; z < nz; ++z)
@@ -364,15 +472,14 @@ static bool dense_candidates(drape_world *w)
                 const uint64_t c = (uint64_t)(x + nx * (y + ny * z));
                 const int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
                 for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
-                    const uint32_t i = g->dense_sorted[k];
-                    /* the own cell after i, and the next cell in the row */
-                    pair_range(w, i, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
+                    /* the own cell after k, and the next cell in the row */
+                    pair_range(w, k, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
                     for (int r = 0; r < 4; ++r) {
                         const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
                         if (yy < 0 || yy >= ny || zz >= nz)
                             continue;
                         const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
-                        pair_range(w, i, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
+                        pair_range(w, k, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
                     }
                 }
             }
@@ -391,10 +498,12 @@ drape_result dr_cpu_particle_candidates(drape_world *w)
     memset(g->nbr, 0, (size_t)n * sizeof *g->nbr);
     memset(g->ncand, 0, (size_t)n * sizeof *g->ncand);
     g->pair_count = 0;
+    g->cand_count = 0;
+    g->cand_lost = false;
     if (w->fullest_bucket > DR_CELL_CAP)
         return DRAPE_OK; /* the step reports it; no pair tests this step */
     if (dense_candidates(w))
-        return pair_records(w);
+        return pair_records(w, g->dense_sorted);
     int32_t near[13][3] = {{0}}; /* the half shell's cells and buckets around the last cell */
     uint32_t near_bucket[13] = {0};
     const int32_t *prev = NULL;
@@ -415,7 +524,7 @@ drape_result dr_cpu_particle_candidates(drape_world *w)
         for (int h = 0; h < 13; ++h)
             pair_bucket(w, i, near[h], near_bucket[h], false);
     }
-    return pair_records(w);
+    return pair_records(w, g->sorted);
 }
 
 dr_vec4 dr_particle_up(const drape_world *w)
@@ -432,93 +541,114 @@ float dr_particle_support_cap(const drape_world *w)
 }
 
 /* The pushes of the pairs of contact pass `pass` (pair_records) on their listed side(s), each
- * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s. */
+ * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s, and so is its stack
+ * scaling (dr_stack_above is odd in r: a negated dot product, divided and clamped alike). Reads
+ * and sums in the pass order (ld, sum). */
 static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
     const int stacked = dr_dot3(up, up) > 0.0f;
+    const dr_vec4 *ld = g->ld;
+    dr_pair_sum *sum = g->sum;
+    /* first the pairs within their collision distance, without a branch (which pairs touch is
+     * as good as random) */
+    uint32_t touching = 0;
     for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
+        const dr_vec4 xij = g->pair_xij[p];
+        const dr_vec4 r = dr_add3(
+            xij, dr_sub3(ld[g->pair_ends[2 * (size_t)p]], ld[g->pair_ends[2 * (size_t)p + 1]]));
+        g->touching[touching] = p;
+        touching += dr_dot3(r, r) < xij.w * xij.w;
+    }
+    for (uint32_t t = 0; t < touching; ++t) {
+        const uint32_t p = g->touching[t], i = g->pair_ends[2 * (size_t)p],
+                       j = g->pair_ends[2 * (size_t)p + 1];
         const dr_pair_record *pr = &g->pairs[p];
-        const uint32_t i = pr->i, j = pr->j;
-        const dr_vec4 di = w->d[i], dj = w->d[j];
-        const float D = pr->xij.w;
-        const dr_vec4 r = dr_add3(pr->xij, dr_sub3(di, dj));
+        const dr_vec4 di = ld[i], dj = ld[j];
+        const float D = g->pair_xij[p].w;
+        const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
-        if (!(len2 < D * D))
-            continue;
-        const float wi = w->x[i].w, wj = w->x[j].w;
-        const uint32_t ni = g->nbr[i], nj = g->nbr[j];
-        const int grounded_i = g->grounded[i], grounded_j = g->grounded[j];
-        const float share_i = dr_pair_weigh(&g->sum[i], wi, grounded_i, ni, wj, grounded_j, nj,
-                                            relax, dr_stack_above(r, up, D), stacked);
+        const float above = dr_stack_above(r, up, D);
+        const float share_i = dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
+                                            pr->grounded_j, pr->nj, relax, above, stacked);
         float share_j = 0.0f;
         if (pr->both)
-            share_j = dr_pair_weigh(&g->sum[j], wj, grounded_j, nj, wi, grounded_i, ni, relax,
-                                    dr_stack_above(dr_scale3(r, -1.0f), up, D), stacked);
+            share_j = dr_pair_weigh(&sum[j], pr->wj, pr->grounded_j, pr->nj, pr->wi, pr->grounded_i,
+                                    pr->ni, relax, -above, stacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
-        const dr_vec4 push = dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k);
+        const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k);
         if (share_i > 0.0f)
-            dr_pair_add(&g->sum[i], push, share_i);
+            dr_pair_add(&sum[i], push, share_i);
         if (share_j > 0.0f)
-            dr_pair_add(&g->sum[j], dr_scale3(push, -1.0f), share_j);
+            dr_pair_add(&sum[j], dr_scale3(push, -1.0f), share_j);
     }
 }
 
-/* Whether particle i takes part in contact pass `pass` (every particle when `all`). */
-static bool in_pass(const dr_particle_grid *g, uint32_t i, uint32_t pass, bool all)
-{
-    return all || (g->cell[i] != DR_NO_CELL && g->pass[i] == pass);
-}
-
-/* Contact pass `pass` of one iteration (all particles when `all`): the new displacements of its
- * particles, from the displacements before the pass, then written. The pair sums are zero before,
- * and left zero after. */
-static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass, bool all)
+/* The new displacements, into dnew, of the particles at places [begin, end) of the pass order
+ * with more than DR_NBR_CAP candidates: dr_particle_gather's grid search, from d, which first
+ * takes every member's displacement from ld. */
+static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t end)
 {
     dr_particle_grid *g = &w->grid;
-    const uint32_t n = w->particle_count, mask = w->plan.buckets - 1;
+    const uint32_t mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
-    pair_pass(w, up, pass);
+    for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
+        w->d[g->member[k]] = g->ld[k];
     unsigned found;
-    for (uint32_t i = 0; i < n; ++i) {
-        if (!in_pass(g, i, pass, all))
-            continue;
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t i = g->member[k];
         if (g->ncand[i] > DR_NBR_CAP)
-            g->dnew[i] = dr_particle_gather(
+            g->dnew[k] = dr_particle_gather(
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
                 w->def.contact_relaxation, up, &found);
-        else
-            g->dnew[i] = dr_pair_sum_apply(g->sum[i], w->d[i], w->def.contact_relaxation);
-        g->support[i] = dr_support_add(g->support[i], g->dnew[i], w->d[i], up);
-        memset(&g->sum[i], 0, sizeof g->sum[i]);
     }
-    for (uint32_t i = 0; i < n; ++i)
-        if (in_pass(g, i, pass, all))
-            w->d[i] = g->dnew[i];
+}
+
+/* Contact pass `pass` of one iteration: the new displacements of its particles, from the
+ * displacements before the pass (the pair pass for the particles with complete candidate lists,
+ * the grid search for the others), then written. The pair sums are zero before, and left zero
+ * after. */
+static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass)
+{
+    dr_particle_grid *g = &w->grid;
+    const uint32_t begin = g->member_start[pass], end = g->member_start[pass + 1];
+    const float relax = w->def.contact_relaxation;
+    pair_pass(w, up, pass);
+    if (g->overflow)
+        overflow_gather(w, up, begin, end);
+    for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t i = g->member[k];
+        const dr_vec4 dnew = g->overflow && g->ncand[i] > DR_NBR_CAP
+                                 ? g->dnew[k]
+                                 : dr_pair_sum_apply(g->sum[k], g->ld[k], relax);
+        g->support[i] = dr_support_add(g->support[i], dnew, g->ld[k], up);
+        g->ld[k] = dnew;
+        memset(&g->sum[k], 0, sizeof g->sum[k]);
+    }
 }
 
 /* One iteration's contact pass: for each contact pass (dr_contact_passes) in turn,
  * dr_particle_gather's result for each of its particles, from the displacements after the pass
- * before: the pair pass for the particles with complete candidate lists, the grid search for the
- * others. */
+ * before, worked out in the pass order (pass_order) on copies of the displacements. */
 void dr_cpu_particle_contacts(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP)
         return;
-    const uint32_t n = w->particle_count;
+    const uint32_t members = g->member_start[DR_CONTACT_PASSES];
     const dr_vec4 up = dr_particle_up(w);
     const uint32_t passes = dr_contact_passes(up);
-    for (uint32_t i = 0; i < n; ++i)
-        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
-    memset(g->sum, 0, (size_t)n * sizeof *g->sum);
+    for (uint32_t k = 0; k < members; ++k)
+        g->ld[k] = w->d[g->member[k]];
     for (uint32_t pass = 0; pass < passes; ++pass)
-        pass_gather(w, up, pass, passes == 1);
+        pass_gather(w, up, pass);
+    for (uint32_t k = 0; k < members; ++k)
+        w->d[g->member[k]] = g->ld[k];
 }
 
 bool dr_particle_bounces(const drape_world *w, float slow)
@@ -556,10 +686,15 @@ static uint64_t grid_bytes(const drape_world *w)
     const uint64_t n = w->particle_count, b = w->plan.buckets;
     /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (2 x 16 B), group,
      * support (4 B each), the candidate lists, the pair sums, grounded (1 B), the dense grid (at
-     * most 4 B + DENSE_CELLS + 1 starts); counts, start; the pair pass's pairs */
+     * most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16 B),
+     * pass (1 B); the dense grid's anchors (16 B) and groups (4 B); counts, start; the pair pass's
+     * pairs (a record, x_i - x_j, the two places, a place in `touching`) and the candidate pairs */
+    const dr_particle_grid *g = &w->grid;
     return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
-                sizeof(dr_pair_sum) + 1 + 4 * (DENSE_CELLS + 2)) +
-           b * 4 + (b + 1) * 4 + (uint64_t)w->grid.pair_capacity * sizeof(dr_pair_record);
+                sizeof(dr_pair_sum) + 1 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4) +
+           b * 4 + (b + 1) * 4 +
+           (uint64_t)g->pair_capacity * (sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4) +
+           (uint64_t)g->cand_capacity * sizeof(dr_cand_pair);
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

@@ -265,14 +265,23 @@ static void build_shapes(drape_world *w)
 
 /* 612 balls of two radii and masses poured into a box, with particle contacts, friction and the
  * velocity limit: the hashed grid and the gather pass (kernels/particles.cl). */
-static void build_balls(drape_world *w)
+/* A block of balls of one radius at random places, at most max_count of them. */
+static drape_particle_block_def random_block(float radius, drape_vec3 size, drape_vec3 centre,
+                                             uint32_t max_count)
 {
     drape_particle_block_def b = drape_default_particle_block_def();
-    b.radius = 0.02f;
-    b.size = tu_v3(0.3f, 0.6f, 0.3f);
-    b.centre = tu_v3(0.0f, 0.45f, 0.0f);
+    b.radius = radius;
+    b.size = size;
+    b.centre = centre;
     b.packing = DRAPE_PACKING_RANDOM;
-    b.max_count = 700;
+    b.max_count = max_count;
+    return b;
+}
+
+static void build_balls(drape_world *w)
+{
+    drape_particle_block_def b =
+        random_block(0.02f, tu_v3(0.3f, 0.6f, 0.3f), tu_v3(0.0f, 0.45f, 0.0f), 700);
     b.velocity = tu_v3(0.3f, -1.0f, 0.0f);
     ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
     b.radius = 0.03f;
@@ -313,12 +322,8 @@ static void build_soft_among_balls(drape_world *w)
         m.contact_radius = 0.05f;
         ENSURE(tu_add_matched_box(w, r, m, NULL) == DRAPE_OK);
     }
-    drape_particle_block_def p = drape_default_particle_block_def();
-    p.radius = 0.03f;
-    p.size = tu_v3(0.36f, 0.3f, 0.36f);
-    p.centre = tu_v3(0.0f, 0.9f, 0.0f);
-    p.packing = DRAPE_PACKING_RANDOM;
-    p.max_count = 150;
+    drape_particle_block_def p =
+        random_block(0.03f, tu_v3(0.36f, 0.3f, 0.36f), tu_v3(0.0f, 0.9f, 0.0f), 150);
     ENSURE(drape_world_add_particle_block(w, &p, NULL) == DRAPE_OK);
     add_open_box(w, 0.2f);
 }
@@ -329,12 +334,8 @@ static void build_soft_among_balls(drape_world *w)
  * lists: the CPU reference's pair pass and its grid search side by side. */
 static void build_crowd(drape_world *w)
 {
-    drape_particle_block_def b = drape_default_particle_block_def();
-    b.radius = 0.012f;
-    b.size = tu_v3(0.36f, 0.08f, 0.36f);
-    b.centre = tu_v3(0.0f, 0.05f, 0.0f);
-    b.packing = DRAPE_PACKING_RANDOM;
-    b.max_count = 400;
+    drape_particle_block_def b =
+        random_block(0.012f, tu_v3(0.36f, 0.08f, 0.36f), tu_v3(0.0f, 0.05f, 0.0f), 400);
     ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
     for (int k = 0; k < 4; ++k) {
         drape_particle_def p = drape_default_particle_def();

@@ -1478,14 +1478,44 @@ DR_FN void dr_pair_add(dr_pair_sum *acc, dr_vec4 push, float share)
     acc->z += dr_to_fixed(push.z, &acc->poison);
 }
 
+/* Passes by layers along up: under gravity each iteration's contact pass runs in
+ * DR_CONTACT_PASSES passes, bottom to top by layers of one cell along up (layer k in pass
+ * k mod DR_CONTACT_PASSES), each pass a gather of its own particles' pushes from the latest
+ * displacements of all (Gauss-Seidel between passes, Jacobi within one, so that no result depends
+ * on the order of the work-items). A layer then sees the push of the layer below it in the same
+ * iteration: a pile's weight climbs DR_CONTACT_PASSES layers per iteration instead of one (16
+ * layers of 1.25 diameters: a pile 20 balls deep in one sweep). Without gravity one pass (the
+ * momentum-exact Jacobi gather). A power of two, at most 256. */
+#define DR_CONTACT_PASSES 16u
+
+/* How many passes each iteration's contact pass takes: DR_CONTACT_PASSES under gravity, else 1. */
+DR_FN unsigned dr_contact_passes(dr_vec4 up)
+{
+    return dr_dot3(up, up) > 0.0f ? DR_CONTACT_PASSES : 1u;
+}
+
+/* The pass of a particle whose anchor is `anchor`: its layer along up (cells of 1 / inv_cell m)
+ * modulo DR_CONTACT_PASSES; 0 without gravity. */
+DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
+{
+    return (unsigned)dr_cell_coord(dr_dot3(anchor, up), inv_cell) & (DR_CONTACT_PASSES - 1u);
+}
+
+/* One pair's push on i (see above), summed into acc. j's displacement is d[j], or done[j] when j's
+ * contact pass comes before `pass` (the passes before this one in the iteration wrote their
+ * particles' results to done; d holds every particle's displacement from before the first pass).
+ * With pass 0 done is never read. */
 DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
                         dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
                         DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
                         DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
-                        float mu_s, float mu_k, float relax, dr_vec4 up)
+                        float mu_s, float mu_k, float relax, dr_vec4 up,
+                        DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const dr_vec4 *anchor,
+                        unsigned pass, float inv_cell)
 {
-    dr_vec4 sj = shape[j], xj = x[j], dj = d[j];
+    dr_vec4 sj = shape[j], xj = x[j];
+    dr_vec4 dj = pass > 0u && dr_contact_pass(anchor[j], up, inv_cell) < pass ? done[j] : d[j];
     float D = dr_pair_distance(si, gi, sj, group[j]);
     dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
     float len2 = dr_dot3(r, r);
@@ -1513,29 +1543,6 @@ DR_FN dr_vec4 dr_pair_sum_apply(dr_pair_sum acc, dr_vec4 di, float relax)
     return DR_V4(di.x + ((float)acc.x * unit + acc.poison),
                  di.y + ((float)acc.y * unit + acc.poison),
                  di.z + ((float)acc.z * unit + acc.poison), di.w);
-}
-
-/* Passes by layers along up: under gravity each iteration's contact pass runs in
- * DR_CONTACT_PASSES passes, bottom to top by layers of one cell along up (layer k in pass
- * k mod DR_CONTACT_PASSES), each pass a gather of its own particles' pushes from the latest
- * displacements of all (Gauss-Seidel between passes, Jacobi within one, so that no result depends
- * on the order of the work-items). A layer then sees the push of the layer below it in the same
- * iteration: a pile's weight climbs DR_CONTACT_PASSES layers per iteration instead of one (16
- * layers of 1.25 diameters: a pile 20 balls deep in one sweep). Without gravity one pass (the
- * momentum-exact Jacobi gather). A power of two, at most 256. */
-#define DR_CONTACT_PASSES 16u
-
-/* How many passes each iteration's contact pass takes: DR_CONTACT_PASSES under gravity, else 1. */
-DR_FN unsigned dr_contact_passes(dr_vec4 up)
-{
-    return dr_dot3(up, up) > 0.0f ? DR_CONTACT_PASSES : 1u;
-}
-
-/* The pass of a particle whose anchor is `anchor`: its layer along up (cells of 1 / inv_cell m)
- * modulo DR_CONTACT_PASSES; 0 without gravity. */
-DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
-{
-    return (unsigned)dr_cell_coord(dr_dot3(anchor, up), inv_cell) & (DR_CONTACT_PASSES - 1u);
 }
 
 /* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
@@ -1676,7 +1683,9 @@ dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
  * its candidate list, or, when it has more than DR_NBR_CAP candidates, over the same candidates
  * found in the grid again. ncand, list and nbr (the contact counts) come from
  * dr_particle_candidates, contacts are the collider contacts, and mu_s, mu_k the Coulomb
- * coefficients. *found gets the pairs within their collision distance. */
+ * coefficients. d holds the displacements from before the iteration's first contact pass, done
+ * those the passes before `pass` wrote (dr_pair_push). *found gets the pairs within their
+ * collision distance. */
 DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                                  DR_GLOBAL const dr_vec4 *grid_anchor,
                                  DR_GLOBAL const unsigned *grid_group,
@@ -1686,7 +1695,8 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                                  DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
                                  DR_GLOBAL const unsigned *list, DR_GLOBAL const unsigned *start,
                                  DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask,
-                                 float mu_s, float mu_k, float relax, dr_vec4 up, unsigned *found)
+                                 float mu_s, float mu_k, float relax, dr_vec4 up,
+                                 DR_GLOBAL const dr_vec4 *done, unsigned pass, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
@@ -1699,7 +1709,8 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
             dr_pair_push(&acc, i, list[i * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
-                         shape, group, contacts, nbr, mu_s, mu_k, relax, up);
+                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, anchor, pass,
+                         inv_cell);
     } else {
         dr_cell_walk walk;
         dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
@@ -1707,7 +1718,7 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
              j != DR_NO_CELL;
              j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
-                         nbr, mu_s, mu_k, relax, up);
+                         nbr, mu_s, mu_k, relax, up, done, anchor, pass, inv_cell);
     }
     *found = acc.found;
     return dr_pair_sum_apply(acc, di, relax);

@@ -11,8 +11,10 @@
  *                     them all
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
- *   particle_gather   each particle's push-out, into a second buffer; particle_apply copies it back
- *                     (under gravity once per contact pass, the two buffers taking turns)
+ *   particle_gather   each particle's push-out, into a second buffer, which particle_apply copies
+ *                     back; under gravity once per contact pass, each pass writing only its own
+ *                     particles and reading the others' from the second buffer when their pass
+ *                     came before (no copy of the particles of other passes)
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
  *
@@ -211,16 +213,18 @@ __kernel void particle_gather(__global float4 *dnew, __global float *support,
     uint i = get_global_id(0), found;
     if (i >= n)
         return;
-    /* a particle of another contact pass (dr_contact_pass) keeps its displacement */
-    if (!(fullest[0] <= DR_CELL_CAP) ||
-        (dr_contact_passes(up) > 1u &&
-         (!(shape[i].w > 0.0f) || dr_contact_pass(anchor[i], up, inv_cell) != pass))) {
-        dnew[i] = d[i];
+    /* a particle outside the contacts keeps its displacement (written once, in the first pass); a
+     * particle of another contact pass (dr_contact_pass) is written in its own */
+    if (!(fullest[0] <= DR_CELL_CAP) || !(shape[i].w > 0.0f)) {
+        if (pass == 0u)
+            dnew[i] = d[i];
         return;
     }
+    if (dr_contact_passes(up) > 1u && dr_contact_pass(anchor[i], up, inv_cell) != pass)
+        return;
     float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
                                    nbr, ncand, list, start, sorted, inv_cell, mask, mu_s, mu_k,
-                                   relax, up, &found);
+                                   relax, up, dnew, pass, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }

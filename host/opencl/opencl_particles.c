@@ -6,15 +6,14 @@
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
  * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
  * particle_gather and particle_apply (under gravity particle_gather once per contact pass,
- * DR_CONTACT_PASSES, between d and the gather output in turn, and particle_apply only after an
- * odd count); after the update, with restitution, particle_bounce and
- * particle_apply (and a copy of the velocities after the prediction when the grid is built).
- * Device memory: per particle 16 B shape, 4 B group, 4 B cell, 4 B rank in the cell, 4 B sorted
- * index, 4 B count, 4 B candidate count, 16 B anchor (and 16 B with 4 B of group in the grid's
- * order), 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of them); per bucket 8 B
- * (histogram and starts), about two buckets per particle, and a spare bucket for the particles
- * without a radius; the scan's tile sums, 4 B per SCAN_PER x the work-group size buckets. The
- * candidate search takes the particles in the grid's order on GPUs
+ * DR_CONTACT_PASSES, each writing its own particles to the gather output); after the update, with
+ * restitution, particle_bounce and particle_apply (and a copy of the velocities after the
+ * prediction when the grid is built). Device memory: per particle 16 B shape, 4 B group, 4 B cell,
+ * 4 B rank in the cell, 4 B sorted index, 4 B count, 4 B candidate count, 16 B anchor (and 16 B
+ * with 4 B of group in the grid's order), 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of
+ * them); per bucket 8 B (histogram and starts), about two buckets per particle, and a spare bucket
+ * for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x the work-group size
+ * buckets. The candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  */
@@ -225,20 +224,17 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
                 mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
     const dr_vec4 up = dr_particle_up(w);
     const cl_uint passes = dr_contact_passes(up);
-    /* each contact pass reads one buffer and writes the other: d, dnew, d, ... */
-    cl_mem from = d, to = p->dnew;
+    /* each contact pass writes its own particles' results to dnew, reading the displacements from
+     * d, or from dnew for the particles of the passes before it; then dnew goes back to d */
     for (cl_uint pass = 0; pass < passes; ++pass) {
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 24, A(to), A(p->support), A(x), A(from),
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 24, A(p->dnew), A(p->support), A(x), A(d),
                               A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                               A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                               A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask),
                               A(mu_s), A(mu_k), A(relax), A(up), A(pass), A(n)));
         DR_TRY(launch(p, ctx, K_GATHER, n, phase));
-        cl_mem t = from;
-        from = to;
-        to = t;
     }
-    return from == d ? DRAPE_OK : copy(p, ctx, d, p->dnew, phase);
+    return copy(p, ctx, d, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,

@@ -41,6 +41,13 @@ const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
 
 void dr_opencl_configure(drape_world *world) { (void)world; }
 
+drape_result dr_opencl_set_profiling(dr_opencl *cl, bool on)
+{
+    (void)cl;
+    (void)on;
+    return DRAPE_OK;
+}
+
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
 {
     (void)cl;

@@ -372,6 +372,11 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
         if (r != DRAPE_OK)
             return r;
     }
+    if (w->cl && def->profiling != w->def.profiling) {
+        r = dr_opencl_set_profiling(w->cl, def->profiling);
+        if (r != DRAPE_OK)
+            return r;
+    }
     if (def->iterations != w->def.iterations)
         w->stiffness_dirty = true;
     if (def->color_order != w->def.color_order || def->color_seed != w->def.color_seed ||

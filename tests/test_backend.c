@@ -174,6 +174,13 @@ static void launches_per_step(void)
     ENSURE(tu_step(quiet, 5));
     ENSURE_OK(drape_world_get_profile(quiet, &a));
     ENSURE(a.launches == 5u * (2u * (1u + 1u + 1u) + 1u));
+    /* profiling asked for after creation: the world's queue is remade with it, and times read */
+    d.profiling = true;
+    ENSURE_OK(drape_world_set_def(quiet, &d));
+    drape_world_reset_profile(quiet);
+    ENSURE(tu_step(quiet, 2));
+    ENSURE_OK(drape_world_get_profile(quiet, &a));
+    ENSURE(a.project_ms > 0.0 && a.predict_ms > 0.0);
     drape_world_destroy(quiet);
     drape_world_destroy(timed);
 }

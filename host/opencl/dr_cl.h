@@ -22,8 +22,9 @@
  *   and is used only on an exact match, so a hash collision or a corrupt file means a recompile.
  * - Buffers are checked against CL_DEVICE_MAX_MEM_ALLOC_SIZE and the device's global memory before
  *   allocation, because some drivers (PoCL) overcommit and would fail later, at first use.
- * - The queue always has CL_QUEUE_PROFILING_ENABLE; launches can record their event under a named
- *   phase ("predict", "project", ...), and dr_cl_profile_collect adds the device time per phase.
+ * - The queue has CL_QUEUE_PROFILING_ENABLE only when profiling is asked for (the def, or later
+ *   dr_cl_set_profiling); launches can then record their event under a named phase ("predict",
+ *   "project", ...), and dr_cl_profile_collect adds the device time per phase.
  *
  * The functions return a drape_result; on failure the message has already gone to the log callback.
  * A context is used by one thread at a time, like the world that owns it.
@@ -251,7 +252,8 @@ typedef struct dr_cl_context {
     dr_cl_logger logger;
     dr_cl_device_info device;
     cl_context context;
-    cl_command_queue queue; /* in order, CL_QUEUE_PROFILING_ENABLE */
+    cl_command_queue queue; /* in order; CL_QUEUE_PROFILING_ENABLE when queue_profiling */
+    bool queue_profiling;   /* the queue was made with CL_QUEUE_PROFILING_ENABLE */
     bool gl_sharing;        /* made from the def's OpenGL context: clCreateFromGLBuffer works */
     dr_cl_tunables tunables;
     char build_options[256];
@@ -358,6 +360,11 @@ drape_result dr_cl_set_args_v(dr_cl_context *ctx, cl_kernel kernel, cl_uint firs
 
 /* Waits for every command enqueued so far. */
 drape_result dr_cl_finish(dr_cl_context *ctx);
+
+/* Profiling on or off from now on. Turning it on for a queue made without
+ * CL_QUEUE_PROFILING_ENABLE waits for that queue and replaces it with one that has it (OpenCL 1.2
+ * cannot change a queue's properties); turning it off keeps the queue and records no events. */
+drape_result dr_cl_set_profiling(dr_cl_context *ctx, bool on);
 
 /* ---- profiling ------------------------------------------------------------------------------- */
 

@@ -4,7 +4,8 @@
  * There is no global state (docs/design.md): two worlds each create their own dr_cl_context, and
  * everything, the log callback included, is reached through it. Creation lists the devices, chooses
  * one (the def's selector, else $DRAPE_DEVICE, else the first GPU, else the first device), reports
- * it at info level and makes an in-order queue with profiling enabled. Programs are built lazily,
+ * it at info level and makes an in-order queue, with profiling enabled only when asked for (events
+ * and the profiling property cost a little on every command). Programs are built lazily,
  * on the first dr_cl_program_get / dr_cl_kernel_create of their file.
  *
  * OpenGL sharing. Given a GLX context (def->gl_context, def->gl_display), the cl_context is made
@@ -217,8 +218,9 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         ctx->context = clCreateContext(properties, 1, &ctx->device.device_id, NULL, NULL, &code);
         DR_CL_CHECK_ERR_GOTO(L, clCreateContext, code, result, fail);
     }
-    ctx->queue =
-        clCreateCommandQueue(ctx->context, ctx->device.device_id, CL_QUEUE_PROFILING_ENABLE, &code);
+    ctx->queue_profiling = def->profiling || ctx->profile.by_kernel;
+    ctx->queue = clCreateCommandQueue(ctx->context, ctx->device.device_id,
+                                      ctx->queue_profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &code);
     DR_CL_CHECK_ERR_GOTO(L, clCreateCommandQueue, code, result, fail);
 
     ctx->program_count = dr_cl_kernel_file_count();
@@ -286,3 +288,23 @@ const char *__lsan_default_suppressions(void)
            "leak:dl_open_worker_begin\n";
 }
 #endif
+
+drape_result dr_cl_set_profiling(dr_cl_context *ctx, bool on)
+{
+    if (on && !ctx->queue_profiling) {
+        drape_result r = dr_cl_finish(ctx);
+        if (r != DRAPE_OK)
+            return r;
+        /* the new queue first: should it fail, the world keeps its queue, without profiling */
+        cl_int code;
+        cl_command_queue queue = clCreateCommandQueue(ctx->context, ctx->device.device_id,
+                                                      CL_QUEUE_PROFILING_ENABLE, &code);
+        DR_CL_CHECK_ERR(&ctx->logger, clCreateCommandQueue, code);
+        cl_command_queue old = ctx->queue;
+        ctx->queue = queue;
+        ctx->queue_profiling = true;
+        DR_CL_CHECK(&ctx->logger, clReleaseCommandQueue(old));
+    }
+    ctx->profile.enabled = on;
+    return DRAPE_OK;
+}

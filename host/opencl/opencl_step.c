@@ -341,10 +341,14 @@ bool dr_opencl_uses_host_memory(const dr_opencl *cl)
     return (cl->ctx->device.type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
+drape_result dr_opencl_set_profiling(dr_opencl *cl, bool on)
+{
+    return dr_cl_set_profiling(cl->ctx, on);
+}
+
 void dr_opencl_configure(drape_world *w)
 {
     dr_opencl *cl = w->cl;
-    cl->ctx->profile.enabled = w->def.profiling;
     drape_distance_kernel k = cl->request = w->kernel_request;
     /* CPU compilers do not vectorise solve_distance across work-items: give them sixteen
      * constraints per work-item in float16 lanes (kernels/project.cl). The per-colour kernel is

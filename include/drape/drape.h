@@ -214,8 +214,9 @@ typedef struct drape_world_def {
     drape_distance_kernel distance_kernel; /* OpenCL distance kernel; default AUTO (see the enum) */
     bool profiling; /* OpenCL: time every launch with events, for the per-phase times of
                        drape_world_get_profile (costs host time per launch); default
-                       false: the profile then counts steps and launches only. Fixed
-                       at creation */
+                       false: the profile then counts steps and launches only, and the
+                       queue is made without profiling. drape_world_set_def may turn
+                       it on later (the queue is then remade with it, once) */
     /* Contacts between particles with a radius (see "Particles"): */
     float particle_static_friction; /* Coulomb coefficient that holds two touching particles
                                        together; default 0.4 */

@@ -20,7 +20,8 @@
     X(oversize_alloc)                                                                              \
     X(cache)                                                                                       \
     X(sum)                                                                                         \
-    X(profile)
+    X(profile)                                                                                     \
+    X(profile_later)
 
 TEST_LIST(TEST_DECLARE)
 

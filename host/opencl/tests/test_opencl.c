@@ -879,11 +879,74 @@ int suite_profile(void)
     ENSURE(ctx->profile.pending_capacity <= 8192);
 
     /* profiling off: nothing is recorded */
-    ctx->profile.enabled = false;
+    ENSURE(dr_cl_set_profiling(ctx, false) == DRAPE_OK);
     ENSURE(dr_cl_launch_1d(ctx, k, n, predict) == DRAPE_OK);
     ENSURE(ctx->profile.pending_count == 0);
     ENSURE(dr_cl_finish(ctx) == DRAPE_OK);
 
+    clReleaseKernel(k);
+    dr_cl_buffer_release(ctx, &a);
+    dr_cl_buffer_release(ctx, &b);
+    ENSURE(c.errors == 0);
+    dr_cl_context_destroy(ctx);
+    return 0;
+}
+
+/* The properties ctx's queue was made with. */
+static cl_command_queue_properties queue_properties(dr_cl_context *ctx)
+{
+    cl_command_queue_properties p = 0;
+    ENSURE(clGetCommandQueueInfo(ctx->queue, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL) ==
+           CL_SUCCESS);
+    return p;
+}
+
+/* A context made without profiling has a queue without CL_QUEUE_PROFILING_ENABLE (no cost on any
+ * command); profiling turned on later gets a queue with it, and its events then read. */
+int suite_profile_later(void)
+{
+    if (!have_device())
+        return SKIP;
+    capture c;
+    capture_clear(&c);
+    dr_cl_context_def def = dr_cl_default_context_def();
+    def.log = capture_log;
+    def.log_user = &c;
+    def.cache_dir = "";
+    def.profiling = false;
+    dr_cl_context *ctx = NULL;
+    ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK);
+    if (!ctx)
+        return 1;
+    const bool by_kernel = ctx->profile.by_kernel; /* DRAPE_PROFILE_KERNELS asks for it anyway */
+    ENSURE(!ctx->profile.enabled);
+    ENSURE(by_kernel || !(queue_properties(ctx) & CL_QUEUE_PROFILING_ENABLE));
+    const uint32_t n = 4096;
+    cl_mem a = NULL, b = NULL;
+    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "a", &a) == DRAPE_OK);
+    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "b", &b) == DRAPE_OK);
+    cl_kernel k = NULL;
+    ENSURE(dr_cl_kernel_create(ctx, "probe", "copy_float4", &k) == DRAPE_OK);
+    ENSURE(clSetKernelArg(k, 0, sizeof a, &a) == CL_SUCCESS);
+    ENSURE(clSetKernelArg(k, 1, sizeof b, &b) == CL_SUCCESS);
+    ENSURE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+    const int phase = dr_cl_profile_phase(ctx, "copy");
+    ENSURE(dr_cl_launch_1d(ctx, k, n, phase) == DRAPE_OK);
+    ENSURE(ctx->profile.pending_count == 0);
+    /* on: the queue is replaced once (commands already enqueued finish first) */
+    ENSURE(dr_cl_set_profiling(ctx, true) == DRAPE_OK);
+    ENSURE(queue_properties(ctx) & CL_QUEUE_PROFILING_ENABLE);
+    const cl_command_queue queue = ctx->queue;
+    ENSURE(dr_cl_set_profiling(ctx, true) == DRAPE_OK && ctx->queue == queue);
+    ENSURE(dr_cl_launch_1d(ctx, k, n, phase) == DRAPE_OK);
+    ENSURE(dr_cl_profile_collect(ctx) == DRAPE_OK);
+    const dr_cl_phase *p = dr_cl_profile_find(ctx, "copy");
+    ENSURE(p && p->launches == 1 && p->seconds > 0.0);
+    /* off again: the queue stays, nothing is recorded */
+    ENSURE(dr_cl_set_profiling(ctx, false) == DRAPE_OK && ctx->queue == queue);
+    ENSURE(dr_cl_launch_1d(ctx, k, n, phase) == DRAPE_OK);
+    ENSURE(ctx->profile.pending_count == 0);
+    ENSURE(dr_cl_finish(ctx) == DRAPE_OK);
     clReleaseKernel(k);
     dr_cl_buffer_release(ctx, &a);
     dr_cl_buffer_release(ctx, &b);

@@ -940,28 +940,132 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
     return dr_scale3(c->vel, t - c->info.z);
 }
 
+/* ---- colliders in lanes ----------------------------------------------------------------------
+ */
+/*
+ * The collider contacts of one particle or of sixteen, written once over a lane type as the
+ * distance constraint above (DR_LANE_FUNCTIONS): `float` for the CPU reference and the
+ * one-particle-per-work-item kernels (dr_collider_sdf, dr_friction_cut, dr_contact_push and
+ * dr_project_contacts below are these at one lane), and, in OpenCL C only, `float16` for the
+ * kernels that take sixteen consecutive particles per work-item on CPU devices
+ * (project_contacts_x16 in kernels/project.cl, update_state_x16 in kernels/update.cl). Vectors come
+ * as their x, y, z components; a collider is the same for every lane, so branches on its kind stay
+ * branches. Per-particle conditions are masks: where a scalar branches on one (if (DR_ANY(m))), the
+ * lanes compute what any of them needs and keep it where the mask is set, with both operands of
+ * each select vectors ((real) casts: Oclgrind miscomputed a scalar one). Each lane does exactly the
+ * scalar operations in the same order, so every lane is bitwise the scalar result.
+ *
+ * dr_collider_sdf_l: the signed distance and outward unit normal (dr_collider_sdf).
+ * dr_friction_cut_l: the fraction of the tangential motion friction takes (dr_friction_cut).
+ * dr_contact_push_l: d pushed out by depth along n, then friction (dr_contact_push).
+ * dr_project_contacts_l: every collider contact of a particle at its prediction x + d
+ * (dr_project_contacts), its contact as q (xyz, w) and n (xyz, w) components.
+ */
+#define DR_CONTACT_LANE_FUNCTIONS(S, real, mask)                                                   \
+    DR_FN real dr_collider_sdf_l##S(DR_GLOBAL const dr_collider *c, real qx, real qy, real qz,     \
+                                    real *nx, real *ny, real *nz)                                  \
+    {                                                                                              \
+        int kind = (int)c->a.w;                                                                    \
+        if (kind == DR_COLLIDER_PLANE) {                                                           \
+            *nx = (real)(c->b.x), *ny = (real)(c->b.y), *nz = (real)(c->b.z);                      \
+            return (qx - c->a.x) * c->b.x + (qy - c->a.y) * c->b.y + (qz - c->a.z) * c->b.z;       \
+        }                                                                                          \
+        real cx = (real)(c->a.x), cy = (real)(c->a.y), cz = (real)(c->a.z);                        \
+        if (kind == DR_COLLIDER_CAPSULE) {                                                         \
+            float sx = c->b.x - c->a.x, sy = c->b.y - c->a.y, sz = c->b.z - c->a.z;                \
+            float seg2 = sx * sx + sy * sy + sz * sz;                                              \
+            real s = (real)(0.0f);                                                                 \
+            if (seg2 > 0.0f)                                                                       \
+                s = ((qx - c->a.x) * sx + (qy - c->a.y) * sy + (qz - c->a.z) * sz) / seg2;         \
+            s = DR_FMIN((real)(1.0f), DR_FMAX((real)(0.0f), s));                                   \
+            cx = c->a.x + sx * s, cy = c->a.y + sy * s, cz = c->a.z + sz * s;                      \
+        }                                                                                          \
+        real dx = qx - cx, dy = qy - cy, dz = qz - cz;                                             \
+        real len = DR_SQRT(dx * dx + dy * dy + dz * dz), inv = 1.0f / len;                         \
+        mask apart = len > DR_EPS;                                                                 \
+        *nx = apart ? dx * inv : (real)(0.0f);                                                     \
+        *ny = apart ? dy * inv : (real)(1.0f);                                                     \
+        *nz = apart ? dz * inv : (real)(0.0f);                                                     \
+        return len - c->b.w;                                                                       \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN real dr_friction_cut_l##S(real tx, real ty, real tz, real depth, float mu_s, float mu_k) \
+    {                                                                                              \
+        real lt = DR_SQRT(tx * tx + ty * ty + tz * tz);                                            \
+        real kinetic = DR_FMIN(mu_k * depth / lt, (real)(1.0f));                                   \
+        kinetic = lt > DR_EPS ? kinetic : (real)(0.0f);                                            \
+        return lt <= mu_s * depth ? (real)(1.0f) : kinetic;                                        \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_contact_push_l##S(real *dx, real *dy, real *dz, real nx, real ny, real nz,       \
+                                    real depth, DR_GLOBAL const dr_collider *c, float h)           \
+    {                                                                                              \
+        real px = *dx + nx * depth, py = *dy + ny * depth, pz = *dz + nz * depth;                  \
+        real rx = px + c->vel.x * -h, ry = py + c->vel.y * -h, rz = pz + c->vel.z * -h;            \
+        real rn = -(rx * nx + ry * ny + rz * nz);                                                  \
+        real tx = rx + nx * rn, ty = ry + ny * rn, tz = rz + nz * rn;                              \
+        real cut = -dr_friction_cut_l##S(tx, ty, tz, depth, c->info.x, c->info.y);                 \
+        *dx = px + tx * cut, *dy = py + ty * cut, *dz = pz + tz * cut;                             \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_project_contacts_l##S(                                                           \
+        real *dx, real *dy, real *dz, real dw, real xx, real xy, real xz, real qx, real qy,        \
+        real qz, real qw, real nx, real ny, real nz, real nw,                                      \
+        DR_GLOBAL const dr_collider *colliders, unsigned count, float t, float h, real margin)     \
+    {                                                                                              \
+        /* pinned, or no continuous contact and still within half the clearance: nothing */        \
+        mask has = !(qw < 0.0f);                                                                   \
+        real mx = *dx - nx, my = *dy - ny, mz = *dz - nz;                                          \
+        mask skip = (dw <= 0.0f) |                                                                 \
+                    (!has & (4.0f * (mx * mx + my * my + mz * mz) < nw * nw) & (nw > 0.0f));       \
+        if (DR_ALL##S(skip))                                                                       \
+            return;                                                                                \
+        real ex = *dx, ey = *dy, ez = *dz;                                                         \
+        for (unsigned i = 0; i < count; ++i) {                                                     \
+            DR_GLOBAL const dr_collider *c = &colliders[i];                                        \
+            real px = xx + ex, py = xy + ey, pz = xz + ez;                                         \
+            /* the collider of the continuous contact: that contact's plane (qw is i or i + .5) */ \
+            mask own = has & (qw >= (float)i) & (qw < (float)(i + 1));                             \
+            real cnx = nx, cny = ny, cnz = nz, depth = (real)(0.0f), sdepth = (real)(0.0f);        \
+            if (DR_ANY##S(own))                                                                    \
+                depth = -((px - qx) * nx + (py - qy) * ny + (pz - qz) * nz);                       \
+            if (!DR_ALL##S(own)) {                                                                 \
+                float since = (t + h) - c->info.z; /* dr_collider_offset at t + h */               \
+                real snx, sny, snz;                                                                \
+                sdepth =                                                                           \
+                    margin - dr_collider_sdf_l##S(c, px - c->vel.x * since, py - c->vel.y * since, \
+                                                  pz - c->vel.z * since, &snx, &sny, &snz);        \
+                cnx = own ? cnx : snx, cny = own ? cny : sny, cnz = own ? cnz : snz;               \
+                depth = own ? depth : sdepth;                                                      \
+            }                                                                                      \
+            mask hit = !skip & (depth > 0.0f);                                                     \
+            if (DR_ANY##S(hit)) {                                                                  \
+                real fx = ex, fy = ey, fz = ez;                                                    \
+                dr_contact_push_l##S(&fx, &fy, &fz, cnx, cny, cnz, depth, c, h);                   \
+                ex = hit ? fx : ex, ey = hit ? fy : ey, ez = hit ? fz : ez;                        \
+            }                                                                                      \
+        }                                                                                          \
+        *dx = ex, *dy = ey, *dz = ez;                                                              \
+    }
+
+/* Whether any lane of a mask is set (DR_ALL's counterpart). */
+#define DR_ANY(m) (m)
+#ifdef __OPENCL_VERSION__
+#define DR_ANY16(m) any(m)
+#endif
+DR_CONTACT_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
 /* Signed distance (m) from q (in the collider's own frame, i.e. with its motion taken out) to the
  * collider's surface, negative inside; *normal gets the outward unit normal at the nearest point.
  */
 DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *normal)
 {
-    int kind = (int)c->a.w;
-    if (kind == DR_COLLIDER_PLANE) {
-        *normal = DR_V4(c->b.x, c->b.y, c->b.z, 0.0f);
-        return dr_dot3(dr_sub3(q, c->a), *normal);
-    }
-    dr_vec4 centre = c->a;
-    if (kind == DR_COLLIDER_CAPSULE) {
-        dr_vec4 seg = dr_sub3(c->b, c->a);
-        float seg2 = dr_dot3(seg, seg);
-        float s = seg2 > 0.0f ? dr_dot3(dr_sub3(q, c->a), seg) / seg2 : 0.0f;
-        centre = dr_madd3(c->a, seg, DR_FMIN(1.0f, DR_FMAX(0.0f, s)));
-    }
-    dr_vec4 d = dr_sub3(q, centre);
-    float len = dr_len3(d);
-    *normal = len > DR_EPS ? dr_scale3(d, 1.0f / len) : DR_V4(0.0f, 1.0f, 0.0f, 0.0f);
-    normal->w = 0.0f;
-    return len - c->b.w;
+    float nx, ny, nz, dist = dr_collider_sdf_l(c, q.x, q.y, q.z, &nx, &ny, &nz);
+    *normal = DR_V4(nx, ny, nz, 0.0f);
+    return dist;
 }
 
 /* ---- contacts ---------------------------------------------------------------------------------
@@ -1108,59 +1212,27 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
     return best;
 }
 
-/* Pushes d out by `depth` along the unit normal n of collider c, then Coulomb friction over the
- * substep of length h. */
 /* Coulomb friction at the position level (Macklin et al. 2014): the fraction of the tangential
  * motion dt (m, over the substep) that a contact `depth` deep takes away: all of it while it is
  * within the static cone (|dt| <= mu_s depth), else mu_k depth of it. Collider and particle
  * contacts both use it. */
 DR_FN float dr_friction_cut(dr_vec4 dt, float depth, float mu_s, float mu_k)
 {
-    float lt = dr_len3(dt);
-    if (lt <= mu_s * depth)
-        return 1.0f;
-    return lt > DR_EPS ? DR_FMIN(mu_k * depth / lt, 1.0f) : 0.0f;
-}
-
-DR_FN dr_vec4 dr_contact_push(dr_vec4 d, dr_vec4 n, float depth, DR_GLOBAL const dr_collider *c,
-                              float h)
-{
-    d = dr_madd3(d, n, depth);
-    dr_vec4 rel = dr_madd3(d, c->vel, -h);
-    dr_vec4 dt = dr_madd3(rel, n, -dr_dot3(rel, n));
-    return dr_madd3(d, dt, -dr_friction_cut(dt, depth, c->info.x, c->info.y));
+    return dr_friction_cut_l(dt.x, dt.y, dt.z, depth, mu_s, mu_k);
 }
 
 /* Every contact of one particle at its current prediction x + d (see above): the half-space of its
  * continuous contact, and the signed distance to every other collider at the end of the substep
- * (t + h). Returns the corrected displacement d. */
+ * (t + h); each push-out is followed by friction over the substep of length h (dr_contact_push_l).
+ * Returns the corrected displacement d. */
 DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
                                   DR_GLOBAL const dr_collider *colliders, unsigned count, float t,
                                   float h, float margin)
 {
-    if (d.w <= 0.0f)
-        return d;
-    /* A particle without a continuous contact whose displacement is still within half its
-     * clearance of the prediction (the distance of the predicted position from every inflated
-     * collider; signed distances are 1-Lipschitz) touches nothing: skip the colliders. */
-    const dr_vec4 moved = dr_sub3(d, ct.n);
-    if (!dr_has_contact(ct) && 4.0f * dr_dot3(moved, moved) < ct.n.w * ct.n.w && ct.n.w > 0.0f)
-        return d;
-    const int own = dr_has_contact(ct) ? (int)ct.q.w : -1;
-    for (unsigned i = 0; i < count; ++i) {
-        DR_GLOBAL const dr_collider *c = &colliders[i];
-        dr_vec4 p = dr_add3(x, d), n;
-        float depth;
-        if ((int)i == own) {
-            n = DR_V4(ct.n.x, ct.n.y, ct.n.z, 0.0f);
-            depth = -dr_dot3(dr_sub3(p, ct.q), n);
-        } else {
-            depth = margin - dr_collider_sdf(c, dr_sub3(p, dr_collider_offset(c, t + h)), &n);
-        }
-        if (depth > 0.0f)
-            d = dr_contact_push(d, n, depth, c, h);
-    }
-    return d;
+    float dx = d.x, dy = d.y, dz = d.z;
+    dr_project_contacts_l(&dx, &dy, &dz, d.w, x.x, x.y, x.z, ct.q.x, ct.q.y, ct.q.z, ct.q.w, ct.n.x,
+                          ct.n.y, ct.n.z, ct.n.w, colliders, count, t, h, margin);
+    return DR_V4(dx, dy, dz, d.w);
 }
 
 /* The approach speed (m/s) above which a contact bounces (dr_contact_velocity): twice what gravity

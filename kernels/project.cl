@@ -171,6 +171,69 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
         DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
 }
 
+/* Sixteen consecutive float4 p[i] .. p[i + 15] as four float16 of their x, y, z, w: four float16
+ * loads (x0 y0 z0 w0 x1 ...), then every fourth component. */
+#define DR_P16_LOAD(p, i, x, y, z, w)                                                              \
+    do {                                                                                           \
+        __global const float *f_ = (__global const float *)((p) + (i));                            \
+        float16 g0 = vload16(0, f_), g1 = vload16(1, f_), g2 = vload16(2, f_),                     \
+                g3 = vload16(3, f_);                                                               \
+        x = (float16)(g0.s048c, g1.s048c, g2.s048c, g3.s048c);                                     \
+        y = (float16)(g0.s159d, g1.s159d, g2.s159d, g3.s159d);                                     \
+        z = (float16)(g0.s26ae, g1.s26ae, g2.s26ae, g3.s26ae);                                     \
+        w = (float16)(g0.s37bf, g1.s37bf, g2.s37bf, g3.s37bf);                                     \
+    } while (0)
+
+/* The contact pass of sixteen consecutive particles i .. i + 15 in float16 lanes
+ * (dr_project_contacts_l16, bitwise the one-particle pass); as DR_CONTACT_PASS, d is written only
+ * for the particles the pass moved. */
+inline void dr_contacts_x16(__global float4 *d, __global const float4 *x,
+                            __global const dr_contact *contacts,
+                            __global const dr_collider *colliders, uint collider_count, float t,
+                            float h, float margin, __global const float *inflate, uint i)
+{
+    float16 dx, dy, dz, dw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
+    DR_P16_LOAD(d, i, dx, dy, dz, dw);
+    DR_P16_LOAD(x, i, xx, xy, xz, xw);
+    /* a contact is q then n: 2 x 16 float4 read as 32 float4 of which the even ones are q */
+    __global const float4 *c4 = (__global const float4 *)(contacts + i);
+    float16 a0, a1, a2, a3, b0, b1, b2, b3;
+    DR_P16_LOAD(c4, 0, a0, a1, a2, a3);
+    DR_P16_LOAD(c4, 16, b0, b1, b2, b3);
+    qx = (float16)(a0.even, b0.even), qy = (float16)(a1.even, b1.even);
+    qz = (float16)(a2.even, b2.even), qw = (float16)(a3.even, b3.even);
+    nx = (float16)(a0.odd, b0.odd), ny = (float16)(a1.odd, b1.odd);
+    nz = (float16)(a2.odd, b2.odd), nw = (float16)(a3.odd, b3.odd);
+    float16 ex = dx, ey = dy, ez = dz;
+    dr_project_contacts_l16(&ex, &ey, &ez, dw, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
+                            colliders, collider_count, t, h, margin + vload16(0, inflate + i));
+    int16 moved = (ex != dx) | (ey != dy) | (ez != dz);
+    if (any(moved)) {
+        uint16 ix = (uint16)(i) + (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        DR_X16_SCATTER(d, ix, moved, ex, ey, ez, dw);
+    }
+}
+
+/* project_contacts for CPU devices, whose compilers do not vectorise it across work-items:
+ * sixteen consecutive particles per work-item in float16 lanes, launched over ceil(n / 16)
+ * work-items; the last, partial one goes one by one. Bitwise the same results. */
+__kernel void project_contacts_x16(__global float4 *d, __global const float4 *x,
+                                   __global const dr_contact *contacts,
+                                   __global const dr_collider *colliders, uint collider_count,
+                                   float t, float h, float margin, __global const float *inflate,
+                                   uint n)
+{
+    uint i = 16 * get_global_id(0);
+    if (i >= n)
+        return;
+    if (n - i < 16) {
+        for (; i < n; ++i)
+            DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
+        return;
+    }
+    dr_contacts_x16(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
+}
+
 /* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
  * tether lengths or six rest volumes) and its range table (colors x (groups + 1) entries:
  * work-group g's constraints of colour c are the slots [ranges[c (groups + 1) + g], ranges[c

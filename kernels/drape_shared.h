@@ -1008,16 +1008,23 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
         *dx = px + tx * cut, *dy = py + ty * cut, *dz = pz + tz * cut;                             \
     }                                                                                              \
                                                                                                    \
+    /* Pinned, or without a continuous contact and still within half the clearance of the          \
+     * prediction: dr_project_contacts leaves the particle as it is. */                            \
+    DR_FN mask dr_contacts_idle_l##S(real dx, real dy, real dz, real dw, real qw, real nx,         \
+                                     real ny, real nz, real nw)                                    \
+    {                                                                                              \
+        real mx = dx - nx, my = dy - ny, mz = dz - nz;                                             \
+        return (dw <= 0.0f) |                                                                      \
+               ((qw < 0.0f) & (4.0f * (mx * mx + my * my + mz * mz) < nw * nw) & (nw > 0.0f));     \
+    }                                                                                              \
+                                                                                                   \
     DR_FN void dr_project_contacts_l##S(                                                           \
         real *dx, real *dy, real *dz, real dw, real xx, real xy, real xz, real qx, real qy,        \
         real qz, real qw, real nx, real ny, real nz, real nw,                                      \
         DR_GLOBAL const dr_collider *colliders, unsigned count, float t, float h, real margin)     \
     {                                                                                              \
-        /* pinned, or no continuous contact and still within half the clearance: nothing */        \
         mask has = !(qw < 0.0f);                                                                   \
-        real mx = *dx - nx, my = *dy - ny, mz = *dz - nz;                                          \
-        mask skip = (dw <= 0.0f) |                                                                 \
-                    (!has & (4.0f * (mx * mx + my * my + mz * mz) < nw * nw) & (nw > 0.0f));       \
+        mask skip = dr_contacts_idle_l##S(*dx, *dy, *dz, dw, qw, nx, ny, nz, nw);                  \
         if (DR_ALL##S(skip))                                                                       \
             return;                                                                                \
         real ex = *dx, ey = *dy, ez = *dz;                                                         \

@@ -881,17 +881,6 @@ DR_FN dr_vec4 dr_spring_force(dr_vec4 xa, dr_vec4 xb, dr_vec4 va, dr_vec4 vb, fl
     return DR_V4(n.x * f, n.y * f, n.z * f, 0.0f);
 }
 
-/* v = d / h, the PBD velocity update ((p - x) / h in the paper). A particle that no constraint
- * moved keeps its v bitwise, so that free flight is exactly semi-implicit Euler. */
-DR_FN dr_vec4 dr_update_velocity(dr_vec4 d, dr_vec4 v, float h)
-{
-    if (d.x == v.x * h && d.y == v.y * h && d.z == v.z * h)
-        return v;
-    /* A true division: a multiplication by a rounded 1/h would scale every velocity by the same
-     * rounding error each substep, a drift of momentum that no longer averages out. */
-    return DR_V4(d.x / h, d.y / h, d.z / h, v.w);
-}
-
 /* The Hooke constant (N/m) of a constraint in mass-spring mode: 1 / compliance where it has a
  * positive compliance, else the world's default. */
 DR_FN float dr_spring_constant(float compliance, float fallback)
@@ -1063,6 +1052,46 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
 DR_CONTACT_LANE_FUNCTIONS(, float, int)
 #ifdef __OPENCL_VERSION__
 DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
+#ifdef __OPENCL_VERSION__
+/* Sixteen consecutive float4 at the float pointer f (any address space) as four float16 of their
+ * x, y, z, w: four float16 loads (x0 y0 z0 w0 x1 ...), then every fourth component. */
+#define DR_P16_LOAD(ptr, x, y, z, w)                                                               \
+    do {                                                                                           \
+        float16 g0 = vload16(0, ptr), g1 = vload16(1, ptr), g2 = vload16(2, ptr),                  \
+                g3 = vload16(3, ptr);                                                              \
+        x = (float16)(g0.s048c, g1.s048c, g2.s048c, g3.s048c);                                     \
+        y = (float16)(g0.s159d, g1.s159d, g2.s159d, g3.s159d);                                     \
+        z = (float16)(g0.s26ae, g1.s26ae, g2.s26ae, g3.s26ae);                                     \
+        w = (float16)(g0.s37bf, g1.s37bf, g2.s37bf, g3.s37bf);                                     \
+    } while (0)
+
+/* The inverse: lanes a, b, c, d of x, y, z, w as four float4 (x_a y_a z_a w_a x_b ...), then the
+ * sixteen float4 stored at ptr. */
+#define DR_P16_QUAD(x, y, z, w, a, b, c, d)                                                        \
+    (float16)(x.s##a, y.s##a, z.s##a, w.s##a, x.s##b, y.s##b, z.s##b, w.s##b, x.s##c, y.s##c,      \
+              z.s##c, w.s##c, x.s##d, y.s##d, z.s##d, w.s##d)
+#define DR_P16_STORE(ptr, x, y, z, w)                                                              \
+    do {                                                                                           \
+        vstore16(DR_P16_QUAD(x, y, z, w, 0, 1, 2, 3), 0, ptr);                                     \
+        vstore16(DR_P16_QUAD(x, y, z, w, 4, 5, 6, 7), 1, ptr);                                     \
+        vstore16(DR_P16_QUAD(x, y, z, w, 8, 9, a, b), 2, ptr);                                     \
+        vstore16(DR_P16_QUAD(x, y, z, w, c, d, e, f), 3, ptr);                                     \
+    } while (0)
+
+/* The contacts c[i] .. c[i + 15] (q then n, 32 float4) as float16 of their components. */
+#define DR_P16_CONTACTS(c, i, qx, qy, qz, qw, nx, ny, nz, nw)                                      \
+    do {                                                                                           \
+        __global const float *cf_ = (__global const float *)((c) + (i));                           \
+        float16 a0, a1, a2, a3, b0, b1, b2, b3;                                                    \
+        DR_P16_LOAD(cf_, a0, a1, a2, a3);                                                          \
+        DR_P16_LOAD(cf_ + 64, b0, b1, b2, b3);                                                     \
+        qx = (float16)(a0.even, b0.even), qy = (float16)(a1.even, b1.even);                        \
+        qz = (float16)(a2.even, b2.even), qw = (float16)(a3.even, b3.even);                        \
+        nx = (float16)(a0.odd, b0.odd), ny = (float16)(a1.odd, b1.odd);                            \
+        nz = (float16)(a2.odd, b2.odd), nw = (float16)(a3.odd, b3.odd);                            \
+    } while (0)
 #endif
 
 /* Signed distance (m) from q (in the collider's own frame, i.e. with its motion taken out) to the
@@ -1249,40 +1278,102 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
     return 2.0f * dr_len3(gravity) * h;
 }
 
+/* The end of a substep in lanes, written once as the contacts above (DR_CONTACT_LANE_FUNCTIONS):
+ * `float` for the CPU reference and update_state (dr_update_velocity, dr_contact_velocity and
+ * dr_update_particle below are these at one lane), `float16` for update_state_x16
+ * (kernels/update.cl). Velocities come as x, y, z components, updated in place; a contact as its
+ * q.w and n components. Each lane is bitwise the scalar result.
+ *
+ * dr_update_velocity_l: v = d / h, the PBD velocity update ((p - x) / h in the paper). A particle
+ * that no constraint moved keeps its v bitwise, so that free flight is exactly semi-implicit Euler.
+ * A true division: a multiplication by a rounded 1/h would scale every velocity by the same
+ * rounding error each substep, a drift of momentum that no longer averages out.
+ * dr_contact_velocity_l: restitution (dr_contact_velocity, below); a lane's collider is the one of
+ * its contact, so the lanes go through the colliders and each takes its own.
+ * dr_update_particle_l: both (dr_update_particle). */
+#define DR_UPDATE_LANE_FUNCTIONS(S, real, mask)                                                    \
+    DR_FN void dr_update_velocity_l##S(real dx, real dy, real dz, real *vx, real *vy, real *vz,    \
+                                       float h)                                                    \
+    {                                                                                              \
+        mask same = (dx == *vx * h) & (dy == *vy * h) & (dz == *vz * h);                           \
+        *vx = same ? *vx : dx / h, *vy = same ? *vy : dy / h, *vz = same ? *vz : dz / h;           \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_contact_velocity_l##S(real *vx, real *vy, real *vz, real qw, real nx, real ny,   \
+                                        real nz, real nw, DR_GLOBAL const dr_collider *colliders,  \
+                                        unsigned count, float threshold)                           \
+    {                                                                                              \
+        mask has = !(qw < 0.0f);                                                                   \
+        if (!DR_ANY##S(has))                                                                       \
+            return;                                                                                \
+        const real ox = *vx, oy = *vy, oz = *vz;                                                   \
+        for (unsigned i = 0; i < count; ++i) {                                                     \
+            mask own = has & (qw >= (float)i) & (qw < (float)(i + 1)); /* (int)qw == i */          \
+            if (!DR_ANY##S(own))                                                                   \
+                continue;                                                                          \
+            DR_GLOBAL const dr_collider *c = &colliders[i];                                        \
+            real vn = (ox - c->vel.x) * nx + (oy - c->vel.y) * ny + (oz - c->vel.z) * nz;          \
+            mask inside = qw - (float)i > 0.25f; /* dr_started_inside */                           \
+            real cap = DR_FMAX(nw, (real)(0.0f)), target = -c->vel.w * nw;                         \
+            mask apply = own & (inside ? vn > cap : !(nw >= -threshold) & !(vn >= target));        \
+            real k = inside ? cap - vn : target - vn;                                              \
+            *vx = apply ? ox + nx * k : *vx, *vy = apply ? oy + ny * k : *vy;                      \
+            *vz = apply ? oz + nz * k : *vz;                                                       \
+        }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_update_particle_l##S(real dx, real dy, real dz, real *vx, real *vy, real *vz,    \
+                                       real qw, real nx, real ny, real nz, real nw,                \
+                                       DR_GLOBAL const dr_collider *colliders, unsigned count,     \
+                                       float h, float threshold, int keep_free_velocity)           \
+    {                                                                                              \
+        real ux = *vx, uy = *vy, uz = *vz;                                                         \
+        dr_update_velocity_l##S(dx, dy, dz, &ux, &uy, &uz, h);                                     \
+        if (keep_free_velocity) { /* only where a contact moved the particle */                    \
+            mask has = !(qw < 0.0f);                                                               \
+            ux = has ? ux : *vx, uy = has ? uy : *vy, uz = has ? uz : *vz;                         \
+        }                                                                                          \
+        dr_contact_velocity_l##S(&ux, &uy, &uz, qw, nx, ny, nz, nw, colliders, count, threshold);  \
+        *vx = ux, *vy = uy, *vz = uz;                                                              \
+    }
+
+DR_UPDATE_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_UPDATE_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
+/* v = d / h (dr_update_velocity_l). */
+DR_FN dr_vec4 dr_update_velocity(dr_vec4 d, dr_vec4 v, float h)
+{
+    float vx = v.x, vy = v.y, vz = v.z;
+    dr_update_velocity_l(d.x, d.y, d.z, &vx, &vy, &vz, h);
+    return DR_V4(vx, vy, vz, v.w);
+}
+
 /* After v = d / h: restitution for a particle whose continuous contact was an impact, an approach
  * faster than `threshold` (m/s): its normal velocity becomes e times the approach speed, so with
  * e = 0 it stops at the surface instead of keeping the speed it had into it. Slower approaches
  * rest, so that resting contact does not jitter. A particle that started the substep inside is
  * moved out without being launched: its outward normal velocity is capped at what it had before. */
 DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
-                                  float threshold)
+                                  unsigned count, float threshold)
 {
-    if (!dr_has_contact(ct))
-        return v;
-    DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
-    float vn_before = ct.n.w;
-    float vn = dr_dot3(dr_sub3(v, c->vel), ct.n);
-    if (dr_started_inside(ct)) {
-        float cap = DR_FMAX(vn_before, 0.0f);
-        return vn > cap ? dr_madd3(v, ct.n, cap - vn) : v;
-    }
-    if (vn_before >= -threshold)
-        return v;
-    float target = -c->vel.w * vn_before;
-    if (vn >= target)
-        return v;
-    return dr_madd3(v, ct.n, target - vn);
+    float vx = v.x, vy = v.y, vz = v.z;
+    dr_contact_velocity_l(&vx, &vy, &vz, ct.q.w, ct.n.x, ct.n.y, ct.n.z, ct.n.w, colliders, count,
+                          threshold);
+    return DR_V4(vx, vy, vz, v.w);
 }
 
 /* The end of a substep for one particle: its new velocity (x becomes x + d). Velocity Verlet sets
  * keep_free_velocity: it has its own velocity for particles no contact moved. */
 DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
-                                 DR_GLOBAL const dr_collider *colliders, float h, float threshold,
-                                 int keep_free_velocity)
+                                 DR_GLOBAL const dr_collider *colliders, unsigned count, float h,
+                                 float threshold, int keep_free_velocity)
 {
-    if (!keep_free_velocity || dr_has_contact(ct))
-        v = dr_update_velocity(d, v, h);
-    return dr_contact_velocity(v, ct, colliders, threshold);
+    float vx = v.x, vy = v.y, vz = v.z;
+    dr_update_particle_l(d.x, d.y, d.z, &vx, &vy, &vz, ct.q.w, ct.n.x, ct.n.y, ct.n.z, ct.n.w,
+                         colliders, count, h, threshold, keep_free_velocity);
+    return DR_V4(vx, vy, vz, v.w);
 }
 
 /* ---- particle contacts ----------------------------------------------------------------------- */

@@ -171,32 +171,6 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
         DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
 }
 
-/* Sixteen consecutive float4 p[i] .. p[i + 15] as four float16 of their x, y, z, w: four float16
- * loads (x0 y0 z0 w0 x1 ...), then every fourth component. */
-#define DR_P16_LOAD(p, i, x, y, z, w)                                                              \
-    do {                                                                                           \
-        __global const float *f_ = (__global const float *)((p) + (i));                            \
-        float16 g0 = vload16(0, f_), g1 = vload16(1, f_), g2 = vload16(2, f_),                     \
-                g3 = vload16(3, f_);                                                               \
-        x = (float16)(g0.s048c, g1.s048c, g2.s048c, g3.s048c);                                     \
-        y = (float16)(g0.s159d, g1.s159d, g2.s159d, g3.s159d);                                     \
-        z = (float16)(g0.s26ae, g1.s26ae, g2.s26ae, g3.s26ae);                                     \
-        w = (float16)(g0.s37bf, g1.s37bf, g2.s37bf, g3.s37bf);                                     \
-    } while (0)
-
-/* The inverse: x, y, z, w interleaved back into sixteen float4 p[i] .. p[i + 15] (DR_X16_LO ...:
- * x0 y0 x1 y1 ..., then x0 y0 z0 w0 ...). */
-#define DR_P16_STORE(p, i, x, y, z, w)                                                             \
-    do {                                                                                           \
-        __global float *f_ = (__global float *)((p) + (i));                                        \
-        float16 xy0 = shuffle2(x, y, DR_X16_LO), xy1 = shuffle2(x, y, DR_X16_HI);                  \
-        float16 zw0 = shuffle2(z, w, DR_X16_LO), zw1 = shuffle2(z, w, DR_X16_HI);                  \
-        vstore16(shuffle2(xy0, zw0, DR_X16_Q0), 0, f_);                                            \
-        vstore16(shuffle2(xy0, zw0, DR_X16_Q1), 1, f_);                                            \
-        vstore16(shuffle2(xy1, zw1, DR_X16_Q0), 2, f_);                                            \
-        vstore16(shuffle2(xy1, zw1, DR_X16_Q1), 3, f_);                                            \
-    } while (0)
-
 /* The contact pass of sixteen consecutive particles i .. i + 15 in float16 lanes
  * (dr_project_contacts_l16, bitwise the one-particle pass); d is written only where the pass moved
  * one of them (then all sixteen: one store where the other would take sixteen). */
@@ -206,25 +180,17 @@ inline void dr_contacts_x16(__global float4 *d, __global const float4 *x,
                             float h, float margin, __global const float *inflate, uint i)
 {
     float16 dx, dy, dz, dw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
-    DR_P16_LOAD(d, i, dx, dy, dz, dw);
-    /* a contact is q then n: 2 x 16 float4 read as 32 float4 of which the even ones are q */
-    __global const float4 *c4 = (__global const float4 *)(contacts + i);
-    float16 a0, a1, a2, a3, b0, b1, b2, b3;
-    DR_P16_LOAD(c4, 0, a0, a1, a2, a3);
-    DR_P16_LOAD(c4, 16, b0, b1, b2, b3);
-    qx = (float16)(a0.even, b0.even), qy = (float16)(a1.even, b1.even);
-    qz = (float16)(a2.even, b2.even), qw = (float16)(a3.even, b3.even);
-    nx = (float16)(a0.odd, b0.odd), ny = (float16)(a1.odd, b1.odd);
-    nz = (float16)(a2.odd, b2.odd), nw = (float16)(a3.odd, b3.odd);
+    DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
+    DR_P16_CONTACTS(contacts, i, qx, qy, qz, qw, nx, ny, nz, nw);
     if (all(dr_contacts_idle_l16(dx, dy, dz, dw, qw, nx, ny, nz, nw)))
         return; /* the usual case away from colliders: x is not even read */
-    DR_P16_LOAD(x, i, xx, xy, xz, xw);
+    DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
     float16 ex = dx, ey = dy, ez = dz;
     dr_project_contacts_l16(&ex, &ey, &ez, dw, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
                             colliders, collider_count, t, h, margin + vload16(0, inflate + i));
     int16 moved = (ex != dx) | (ey != dy) | (ez != dz);
     if (any(moved)) /* all sixteen, the unmoved ones with the values they had */
-        DR_P16_STORE(d, i, ex, ey, ez, dw);
+        DR_P16_STORE((__global float *)(d + i), ex, ey, ez, dw);
 }
 
 /* project_contacts for CPU devices, whose compilers do not vectorise it across work-items:

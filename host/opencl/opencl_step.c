@@ -75,6 +75,7 @@ enum {
     K_SHAPE_MATCH,
     K_SOLVE_FUSED_LOCAL,
     K_PROJECT_CONTACTS_X16,
+    K_UPDATE_X16,
     K_COUNT
 };
 static const struct {
@@ -108,6 +109,7 @@ static const struct {
     {"shape_match.cl", "shape_match"},
     {"project.cl", "solve_fused_local"},
     {"project.cl", "project_contacts_x16"},
+    {"update.cl", "update_state_x16"},
 };
 
 struct dr_opencl {
@@ -902,10 +904,13 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     const cl_uint n = cl->particles;
     const cl_int verlet = dr_keeps_integrator_velocity(&w->def), pass = contact_pass;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    DR_TRY(set_args(cl, K_UPDATE, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+    /* the lanes variant takes sixteen particles per work-item (kernels/update.cl) */
+    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
+    const int kernel = lanes ? K_UPDATE_X16 : K_UPDATE;
+    DR_TRY(set_args(cl, kernel, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                     A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n),
                     A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
-    return launch(cl, K_UPDATE, n, UPDATE);
+    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, UPDATE);
 }
 
 static drape_result substep(dr_opencl *cl, const drape_world *w, float h)

@@ -881,17 +881,6 @@ DR_FN dr_vec4 dr_spring_force(dr_vec4 xa, dr_vec4 xb, dr_vec4 va, dr_vec4 vb, fl
     return DR_V4(n.x * f, n.y * f, n.z * f, 0.0f);
 }
 
-/* v = d / h, the PBD velocity update ((p - x) / h in the paper). A particle that no constraint
- * moved keeps its v bitwise, so that free flight is exactly semi-implicit Euler. */
-DR_FN dr_vec4 dr_update_velocity(dr_vec4 d, dr_vec4 v, float h)
-{
-    if (d.x == v.x * h && d.y == v.y * h && d.z == v.z * h)
-        return v;
-    /* A true division: a multiplication by a rounded 1/h would scale every velocity by the same
-     * rounding error each substep, a drift of momentum that no longer averages out. */
-    return DR_V4(d.x / h, d.y / h, d.z / h, v.w);
-}
-
 /* The Hooke constant (N/m) of a constraint in mass-spring mode: 1 / compliance where it has a
  * positive compliance, else the world's default. */
 DR_FN float dr_spring_constant(float compliance, float fallback)
@@ -940,28 +929,179 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
     return dr_scale3(c->vel, t - c->info.z);
 }
 
+/* ---- colliders in lanes ----------------------------------------------------------------------
+ */
+/*
+ * The collider contacts of one particle or of sixteen, written once over a lane type as the
+ * distance constraint above (DR_LANE_FUNCTIONS): `float` for the CPU reference and the
+ * one-particle-per-work-item kernels (dr_collider_sdf, dr_friction_cut, dr_contact_push and
+ * dr_project_contacts below are these at one lane), and, in OpenCL C only, `float16` for the
+ * kernels that take sixteen consecutive particles per work-item on CPU devices
+ * (project_contacts_x16 in kernels/project.cl, update_state_x16 in kernels/update.cl). Vectors come
+ * as their x, y, z components; a collider is the same for every lane, so branches on its kind stay
+ * branches. Per-particle conditions are masks: where a scalar branches on one (if (DR_ANY(m))), the
+ * lanes compute what any of them needs and keep it where the mask is set, with both operands of
+ * each select vectors ((real) casts: Oclgrind miscomputed a scalar one). Each lane does exactly the
+ * scalar operations in the same order, so every lane is bitwise the scalar result.
+ *
+ * dr_collider_sdf_l: the signed distance and outward unit normal (dr_collider_sdf).
+ * dr_friction_cut_l: the fraction of the tangential motion friction takes (dr_friction_cut).
+ * dr_contact_push_l: d pushed out by depth along n, then friction (dr_contact_push).
+ * dr_project_contacts_l: every collider contact of a particle at its prediction x + d
+ * (dr_project_contacts), its contact as q (xyz, w) and n (xyz, w) components.
+ */
+#define DR_CONTACT_LANE_FUNCTIONS(S, real, mask)                                                   \
+    DR_FN real dr_collider_sdf_l##S(DR_GLOBAL const dr_collider *c, real qx, real qy, real qz,     \
+                                    real *nx, real *ny, real *nz)                                  \
+    {                                                                                              \
+        int kind = (int)c->a.w;                                                                    \
+        if (kind == DR_COLLIDER_PLANE) {                                                           \
+            *nx = (real)(c->b.x), *ny = (real)(c->b.y), *nz = (real)(c->b.z);                      \
+            return (qx - c->a.x) * c->b.x + (qy - c->a.y) * c->b.y + (qz - c->a.z) * c->b.z;       \
+        }                                                                                          \
+        real cx = (real)(c->a.x), cy = (real)(c->a.y), cz = (real)(c->a.z);                        \
+        if (kind == DR_COLLIDER_CAPSULE) {                                                         \
+            float sx = c->b.x - c->a.x, sy = c->b.y - c->a.y, sz = c->b.z - c->a.z;                \
+            float seg2 = sx * sx + sy * sy + sz * sz;                                              \
+            real s = (real)(0.0f);                                                                 \
+            if (seg2 > 0.0f)                                                                       \
+                s = ((qx - c->a.x) * sx + (qy - c->a.y) * sy + (qz - c->a.z) * sz) / seg2;         \
+            s = DR_FMIN((real)(1.0f), DR_FMAX((real)(0.0f), s));                                   \
+            cx = c->a.x + sx * s, cy = c->a.y + sy * s, cz = c->a.z + sz * s;                      \
+        }                                                                                          \
+        real dx = qx - cx, dy = qy - cy, dz = qz - cz;                                             \
+        real len = DR_SQRT(dx * dx + dy * dy + dz * dz), inv = 1.0f / len;                         \
+        mask apart = len > DR_EPS;                                                                 \
+        *nx = apart ? dx * inv : (real)(0.0f);                                                     \
+        *ny = apart ? dy * inv : (real)(1.0f);                                                     \
+        *nz = apart ? dz * inv : (real)(0.0f);                                                     \
+        return len - c->b.w;                                                                       \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN real dr_friction_cut_l##S(real tx, real ty, real tz, real depth, float mu_s, float mu_k) \
+    {                                                                                              \
+        real lt = DR_SQRT(tx * tx + ty * ty + tz * tz);                                            \
+        real kinetic = DR_FMIN(mu_k * depth / lt, (real)(1.0f));                                   \
+        kinetic = lt > DR_EPS ? kinetic : (real)(0.0f);                                            \
+        return lt <= mu_s * depth ? (real)(1.0f) : kinetic;                                        \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_contact_push_l##S(real *dx, real *dy, real *dz, real nx, real ny, real nz,       \
+                                    real depth, DR_GLOBAL const dr_collider *c, float h)           \
+    {                                                                                              \
+        real px = *dx + nx * depth, py = *dy + ny * depth, pz = *dz + nz * depth;                  \
+        real rx = px + c->vel.x * -h, ry = py + c->vel.y * -h, rz = pz + c->vel.z * -h;            \
+        real rn = -(rx * nx + ry * ny + rz * nz);                                                  \
+        real tx = rx + nx * rn, ty = ry + ny * rn, tz = rz + nz * rn;                              \
+        real cut = -dr_friction_cut_l##S(tx, ty, tz, depth, c->info.x, c->info.y);                 \
+        *dx = px + tx * cut, *dy = py + ty * cut, *dz = pz + tz * cut;                             \
+    }                                                                                              \
+                                                                                                   \
+    /* Pinned, or without a continuous contact and still within half the clearance of the          \
+     * prediction: dr_project_contacts leaves the particle as it is. */                            \
+    DR_FN mask dr_contacts_idle_l##S(real dx, real dy, real dz, real dw, real qw, real nx,         \
+                                     real ny, real nz, real nw)                                    \
+    {                                                                                              \
+        real mx = dx - nx, my = dy - ny, mz = dz - nz;                                             \
+        return (dw <= 0.0f) |                                                                      \
+               ((qw < 0.0f) & (4.0f * (mx * mx + my * my + mz * mz) < nw * nw) & (nw > 0.0f));     \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_project_contacts_l##S(                                                           \
+        real *dx, real *dy, real *dz, real dw, real xx, real xy, real xz, real qx, real qy,        \
+        real qz, real qw, real nx, real ny, real nz, real nw,                                      \
+        DR_GLOBAL const dr_collider *colliders, unsigned count, float t, float h, real margin)     \
+    {                                                                                              \
+        mask has = !(qw < 0.0f);                                                                   \
+        mask skip = dr_contacts_idle_l##S(*dx, *dy, *dz, dw, qw, nx, ny, nz, nw);                  \
+        if (DR_ALL##S(skip))                                                                       \
+            return;                                                                                \
+        real ex = *dx, ey = *dy, ez = *dz;                                                         \
+        for (unsigned i = 0; i < count; ++i) {                                                     \
+            DR_GLOBAL const dr_collider *c = &colliders[i];                                        \
+            real px = xx + ex, py = xy + ey, pz = xz + ez;                                         \
+            /* the collider of the continuous contact: that contact's plane (qw is i or i + .5) */ \
+            mask own = has & (qw >= (float)i) & (qw < (float)(i + 1));                             \
+            real cnx = nx, cny = ny, cnz = nz, depth = (real)(0.0f), sdepth = (real)(0.0f);        \
+            if (DR_ANY##S(own))                                                                    \
+                depth = -((px - qx) * nx + (py - qy) * ny + (pz - qz) * nz);                       \
+            if (!DR_ALL##S(own)) {                                                                 \
+                float since = (t + h) - c->info.z; /* dr_collider_offset at t + h */               \
+                real snx, sny, snz;                                                                \
+                sdepth =                                                                           \
+                    margin - dr_collider_sdf_l##S(c, px - c->vel.x * since, py - c->vel.y * since, \
+                                                  pz - c->vel.z * since, &snx, &sny, &snz);        \
+                cnx = own ? cnx : snx, cny = own ? cny : sny, cnz = own ? cnz : snz;               \
+                depth = own ? depth : sdepth;                                                      \
+            }                                                                                      \
+            mask hit = !skip & (depth > 0.0f);                                                     \
+            if (DR_ANY##S(hit)) {                                                                  \
+                real fx = ex, fy = ey, fz = ez;                                                    \
+                dr_contact_push_l##S(&fx, &fy, &fz, cnx, cny, cnz, depth, c, h);                   \
+                ex = hit ? fx : ex, ey = hit ? fy : ey, ez = hit ? fz : ez;                        \
+            }                                                                                      \
+        }                                                                                          \
+        *dx = ex, *dy = ey, *dz = ez;                                                              \
+    }
+
+/* Whether any lane of a mask is set (DR_ALL's counterpart). */
+#define DR_ANY(m) (m)
+#ifdef __OPENCL_VERSION__
+#define DR_ANY16(m) any(m)
+#endif
+DR_CONTACT_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
+#ifdef __OPENCL_VERSION__
+/* Sixteen consecutive float4 at the float pointer f (any address space) as four float16 of their
+ * x, y, z, w: four float16 loads (x0 y0 z0 w0 x1 ...), then every fourth component. */
+#define DR_P16_LOAD(ptr, x, y, z, w)                                                               \
+    do {                                                                                           \
+        float16 g0 = vload16(0, ptr), g1 = vload16(1, ptr), g2 = vload16(2, ptr),                  \
+                g3 = vload16(3, ptr);                                                              \
+        x = (float16)(g0.s048c, g1.s048c, g2.s048c, g3.s048c);                                     \
+        y = (float16)(g0.s159d, g1.s159d, g2.s159d, g3.s159d);                                     \
+        z = (float16)(g0.s26ae, g1.s26ae, g2.s26ae, g3.s26ae);                                     \
+        w = (float16)(g0.s37bf, g1.s37bf, g2.s37bf, g3.s37bf);                                     \
+    } while (0)
+
+/* The inverse: lanes a, b, c, d of x, y, z, w as four float4 (x_a y_a z_a w_a x_b ...), then the
+ * sixteen float4 stored at ptr. */
+#define DR_P16_QUAD(x, y, z, w, a, b, c, d)                                                        \
+    (float16)(x.s##a, y.s##a, z.s##a, w.s##a, x.s##b, y.s##b, z.s##b, w.s##b, x.s##c, y.s##c,      \
+              z.s##c, w.s##c, x.s##d, y.s##d, z.s##d, w.s##d)
+#define DR_P16_STORE(ptr, x, y, z, w)                                                              \
+    do {                                                                                           \
+        vstore16(DR_P16_QUAD(x, y, z, w, 0, 1, 2, 3), 0, ptr);                                     \
+        vstore16(DR_P16_QUAD(x, y, z, w, 4, 5, 6, 7), 1, ptr);                                     \
+        vstore16(DR_P16_QUAD(x, y, z, w, 8, 9, a, b), 2, ptr);                                     \
+        vstore16(DR_P16_QUAD(x, y, z, w, c, d, e, f), 3, ptr);                                     \
+    } while (0)
+
+/* The contacts c[i] .. c[i + 15] (q then n, 32 float4) as float16 of their components. */
+#define DR_P16_CONTACTS(c, i, qx, qy, qz, qw, nx, ny, nz, nw)                                      \
+    do {                                                                                           \
+        __global const float *cf_ = (__global const float *)((c) + (i));                           \
+        float16 a0, a1, a2, a3, b0, b1, b2, b3;                                                    \
+        DR_P16_LOAD(cf_, a0, a1, a2, a3);                                                          \
+        DR_P16_LOAD(cf_ + 64, b0, b1, b2, b3);                                                     \
+        qx = (float16)(a0.even, b0.even), qy = (float16)(a1.even, b1.even);                        \
+        qz = (float16)(a2.even, b2.even), qw = (float16)(a3.even, b3.even);                        \
+        nx = (float16)(a0.odd, b0.odd), ny = (float16)(a1.odd, b1.odd);                            \
+        nz = (float16)(a2.odd, b2.odd), nw = (float16)(a3.odd, b3.odd);                            \
+    } while (0)
+#endif
+
 /* Signed distance (m) from q (in the collider's own frame, i.e. with its motion taken out) to the
  * collider's surface, negative inside; *normal gets the outward unit normal at the nearest point.
  */
 DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *normal)
 {
-    int kind = (int)c->a.w;
-    if (kind == DR_COLLIDER_PLANE) {
-        *normal = DR_V4(c->b.x, c->b.y, c->b.z, 0.0f);
-        return dr_dot3(dr_sub3(q, c->a), *normal);
-    }
-    dr_vec4 centre = c->a;
-    if (kind == DR_COLLIDER_CAPSULE) {
-        dr_vec4 seg = dr_sub3(c->b, c->a);
-        float seg2 = dr_dot3(seg, seg);
-        float s = seg2 > 0.0f ? dr_dot3(dr_sub3(q, c->a), seg) / seg2 : 0.0f;
-        centre = dr_madd3(c->a, seg, DR_FMIN(1.0f, DR_FMAX(0.0f, s)));
-    }
-    dr_vec4 d = dr_sub3(q, centre);
-    float len = dr_len3(d);
-    *normal = len > DR_EPS ? dr_scale3(d, 1.0f / len) : DR_V4(0.0f, 1.0f, 0.0f, 0.0f);
-    normal->w = 0.0f;
-    return len - c->b.w;
+    float nx, ny, nz, dist = dr_collider_sdf_l(c, q.x, q.y, q.z, &nx, &ny, &nz);
+    *normal = DR_V4(nx, ny, nz, 0.0f);
+    return dist;
 }
 
 /* ---- contacts ---------------------------------------------------------------------------------
@@ -1108,59 +1248,27 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
     return best;
 }
 
-/* Pushes d out by `depth` along the unit normal n of collider c, then Coulomb friction over the
- * substep of length h. */
 /* Coulomb friction at the position level (Macklin et al. 2014): the fraction of the tangential
  * motion dt (m, over the substep) that a contact `depth` deep takes away: all of it while it is
  * within the static cone (|dt| <= mu_s depth), else mu_k depth of it. Collider and particle
  * contacts both use it. */
 DR_FN float dr_friction_cut(dr_vec4 dt, float depth, float mu_s, float mu_k)
 {
-    float lt = dr_len3(dt);
-    if (lt <= mu_s * depth)
-        return 1.0f;
-    return lt > DR_EPS ? DR_FMIN(mu_k * depth / lt, 1.0f) : 0.0f;
-}
-
-DR_FN dr_vec4 dr_contact_push(dr_vec4 d, dr_vec4 n, float depth, DR_GLOBAL const dr_collider *c,
-                              float h)
-{
-    d = dr_madd3(d, n, depth);
-    dr_vec4 rel = dr_madd3(d, c->vel, -h);
-    dr_vec4 dt = dr_madd3(rel, n, -dr_dot3(rel, n));
-    return dr_madd3(d, dt, -dr_friction_cut(dt, depth, c->info.x, c->info.y));
+    return dr_friction_cut_l(dt.x, dt.y, dt.z, depth, mu_s, mu_k);
 }
 
 /* Every contact of one particle at its current prediction x + d (see above): the half-space of its
  * continuous contact, and the signed distance to every other collider at the end of the substep
- * (t + h). Returns the corrected displacement d. */
+ * (t + h); each push-out is followed by friction over the substep of length h (dr_contact_push_l).
+ * Returns the corrected displacement d. */
 DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
                                   DR_GLOBAL const dr_collider *colliders, unsigned count, float t,
                                   float h, float margin)
 {
-    if (d.w <= 0.0f)
-        return d;
-    /* A particle without a continuous contact whose displacement is still within half its
-     * clearance of the prediction (the distance of the predicted position from every inflated
-     * collider; signed distances are 1-Lipschitz) touches nothing: skip the colliders. */
-    const dr_vec4 moved = dr_sub3(d, ct.n);
-    if (!dr_has_contact(ct) && 4.0f * dr_dot3(moved, moved) < ct.n.w * ct.n.w && ct.n.w > 0.0f)
-        return d;
-    const int own = dr_has_contact(ct) ? (int)ct.q.w : -1;
-    for (unsigned i = 0; i < count; ++i) {
-        DR_GLOBAL const dr_collider *c = &colliders[i];
-        dr_vec4 p = dr_add3(x, d), n;
-        float depth;
-        if ((int)i == own) {
-            n = DR_V4(ct.n.x, ct.n.y, ct.n.z, 0.0f);
-            depth = -dr_dot3(dr_sub3(p, ct.q), n);
-        } else {
-            depth = margin - dr_collider_sdf(c, dr_sub3(p, dr_collider_offset(c, t + h)), &n);
-        }
-        if (depth > 0.0f)
-            d = dr_contact_push(d, n, depth, c, h);
-    }
-    return d;
+    float dx = d.x, dy = d.y, dz = d.z;
+    dr_project_contacts_l(&dx, &dy, &dz, d.w, x.x, x.y, x.z, ct.q.x, ct.q.y, ct.q.z, ct.q.w, ct.n.x,
+                          ct.n.y, ct.n.z, ct.n.w, colliders, count, t, h, margin);
+    return DR_V4(dx, dy, dz, d.w);
 }
 
 /* The approach speed (m/s) above which a contact bounces (dr_contact_velocity): twice what gravity
@@ -1170,40 +1278,102 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
     return 2.0f * dr_len3(gravity) * h;
 }
 
+/* The end of a substep in lanes, written once as the contacts above (DR_CONTACT_LANE_FUNCTIONS):
+ * `float` for the CPU reference and update_state (dr_update_velocity, dr_contact_velocity and
+ * dr_update_particle below are these at one lane), `float16` for update_state_x16
+ * (kernels/update.cl). Velocities come as x, y, z components, updated in place; a contact as its
+ * q.w and n components. Each lane is bitwise the scalar result.
+ *
+ * dr_update_velocity_l: v = d / h, the PBD velocity update ((p - x) / h in the paper). A particle
+ * that no constraint moved keeps its v bitwise, so that free flight is exactly semi-implicit Euler.
+ * A true division: a multiplication by a rounded 1/h would scale every velocity by the same
+ * rounding error each substep, a drift of momentum that no longer averages out.
+ * dr_contact_velocity_l: restitution (dr_contact_velocity, below); a lane's collider is the one of
+ * its contact, so the lanes go through the colliders and each takes its own.
+ * dr_update_particle_l: both (dr_update_particle). */
+#define DR_UPDATE_LANE_FUNCTIONS(S, real, mask)                                                    \
+    DR_FN void dr_update_velocity_l##S(real dx, real dy, real dz, real *vx, real *vy, real *vz,    \
+                                       float h)                                                    \
+    {                                                                                              \
+        mask same = (dx == *vx * h) & (dy == *vy * h) & (dz == *vz * h);                           \
+        *vx = same ? *vx : dx / h, *vy = same ? *vy : dy / h, *vz = same ? *vz : dz / h;           \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_contact_velocity_l##S(real *vx, real *vy, real *vz, real qw, real nx, real ny,   \
+                                        real nz, real nw, DR_GLOBAL const dr_collider *colliders,  \
+                                        unsigned count, float threshold)                           \
+    {                                                                                              \
+        mask has = !(qw < 0.0f);                                                                   \
+        if (!DR_ANY##S(has))                                                                       \
+            return;                                                                                \
+        const real ox = *vx, oy = *vy, oz = *vz;                                                   \
+        for (unsigned i = 0; i < count; ++i) {                                                     \
+            mask own = has & (qw >= (float)i) & (qw < (float)(i + 1)); /* (int)qw == i */          \
+            if (!DR_ANY##S(own))                                                                   \
+                continue;                                                                          \
+            DR_GLOBAL const dr_collider *c = &colliders[i];                                        \
+            real vn = (ox - c->vel.x) * nx + (oy - c->vel.y) * ny + (oz - c->vel.z) * nz;          \
+            mask inside = qw - (float)i > 0.25f; /* dr_started_inside */                           \
+            real cap = DR_FMAX(nw, (real)(0.0f)), target = -c->vel.w * nw;                         \
+            mask apply = own & (inside ? vn > cap : !(nw >= -threshold) & !(vn >= target));        \
+            real k = inside ? cap - vn : target - vn;                                              \
+            *vx = apply ? ox + nx * k : *vx, *vy = apply ? oy + ny * k : *vy;                      \
+            *vz = apply ? oz + nz * k : *vz;                                                       \
+        }                                                                                          \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN void dr_update_particle_l##S(real dx, real dy, real dz, real *vx, real *vy, real *vz,    \
+                                       real qw, real nx, real ny, real nz, real nw,                \
+                                       DR_GLOBAL const dr_collider *colliders, unsigned count,     \
+                                       float h, float threshold, int keep_free_velocity)           \
+    {                                                                                              \
+        real ux = *vx, uy = *vy, uz = *vz;                                                         \
+        dr_update_velocity_l##S(dx, dy, dz, &ux, &uy, &uz, h);                                     \
+        if (keep_free_velocity) { /* only where a contact moved the particle */                    \
+            mask has = !(qw < 0.0f);                                                               \
+            ux = has ? ux : *vx, uy = has ? uy : *vy, uz = has ? uz : *vz;                         \
+        }                                                                                          \
+        dr_contact_velocity_l##S(&ux, &uy, &uz, qw, nx, ny, nz, nw, colliders, count, threshold);  \
+        *vx = ux, *vy = uy, *vz = uz;                                                              \
+    }
+
+DR_UPDATE_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_UPDATE_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
+/* v = d / h (dr_update_velocity_l). */
+DR_FN dr_vec4 dr_update_velocity(dr_vec4 d, dr_vec4 v, float h)
+{
+    float vx = v.x, vy = v.y, vz = v.z;
+    dr_update_velocity_l(d.x, d.y, d.z, &vx, &vy, &vz, h);
+    return DR_V4(vx, vy, vz, v.w);
+}
+
 /* After v = d / h: restitution for a particle whose continuous contact was an impact, an approach
  * faster than `threshold` (m/s): its normal velocity becomes e times the approach speed, so with
  * e = 0 it stops at the surface instead of keeping the speed it had into it. Slower approaches
  * rest, so that resting contact does not jitter. A particle that started the substep inside is
  * moved out without being launched: its outward normal velocity is capped at what it had before. */
 DR_FN dr_vec4 dr_contact_velocity(dr_vec4 v, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
-                                  float threshold)
+                                  unsigned count, float threshold)
 {
-    if (!dr_has_contact(ct))
-        return v;
-    DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
-    float vn_before = ct.n.w;
-    float vn = dr_dot3(dr_sub3(v, c->vel), ct.n);
-    if (dr_started_inside(ct)) {
-        float cap = DR_FMAX(vn_before, 0.0f);
-        return vn > cap ? dr_madd3(v, ct.n, cap - vn) : v;
-    }
-    if (vn_before >= -threshold)
-        return v;
-    float target = -c->vel.w * vn_before;
-    if (vn >= target)
-        return v;
-    return dr_madd3(v, ct.n, target - vn);
+    float vx = v.x, vy = v.y, vz = v.z;
+    dr_contact_velocity_l(&vx, &vy, &vz, ct.q.w, ct.n.x, ct.n.y, ct.n.z, ct.n.w, colliders, count,
+                          threshold);
+    return DR_V4(vx, vy, vz, v.w);
 }
 
 /* The end of a substep for one particle: its new velocity (x becomes x + d). Velocity Verlet sets
  * keep_free_velocity: it has its own velocity for particles no contact moved. */
 DR_FN dr_vec4 dr_update_particle(dr_vec4 d, dr_vec4 v, dr_contact ct,
-                                 DR_GLOBAL const dr_collider *colliders, float h, float threshold,
-                                 int keep_free_velocity)
+                                 DR_GLOBAL const dr_collider *colliders, unsigned count, float h,
+                                 float threshold, int keep_free_velocity)
 {
-    if (!keep_free_velocity || dr_has_contact(ct))
-        v = dr_update_velocity(d, v, h);
-    return dr_contact_velocity(v, ct, colliders, threshold);
+    float vx = v.x, vy = v.y, vz = v.z;
+    dr_update_particle_l(d.x, d.y, d.z, &vx, &vy, &vz, ct.q.w, ct.n.x, ct.n.y, ct.n.z, ct.n.w,
+                         colliders, count, h, threshold, keep_free_velocity);
+    return DR_V4(vx, vy, vz, v.w);
 }
 
 /* ---- particle contacts ----------------------------------------------------------------------- */

@@ -171,6 +171,48 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
         DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
 }
 
+/* The contact pass of sixteen consecutive particles i .. i + 15 in float16 lanes
+ * (dr_project_contacts_l16, bitwise the one-particle pass); d is written only where the pass moved
+ * one of them (then all sixteen: one store where the other would take sixteen). */
+inline void dr_contacts_x16(__global float4 *d, __global const float4 *x,
+                            __global const dr_contact *contacts,
+                            __global const dr_collider *colliders, uint collider_count, float t,
+                            float h, float margin, __global const float *inflate, uint i)
+{
+    float16 dx, dy, dz, dw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
+    DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
+    DR_P16_CONTACTS(contacts, i, qx, qy, qz, qw, nx, ny, nz, nw);
+    if (all(dr_contacts_idle_l16(dx, dy, dz, dw, qw, nx, ny, nz, nw)))
+        return; /* the usual case away from colliders: x is not even read */
+    DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
+    float16 ex = dx, ey = dy, ez = dz;
+    dr_project_contacts_l16(&ex, &ey, &ez, dw, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
+                            colliders, collider_count, t, h, margin + vload16(0, inflate + i));
+    int16 moved = (ex != dx) | (ey != dy) | (ez != dz);
+    if (any(moved)) /* all sixteen, the unmoved ones with the values they had */
+        DR_P16_STORE((__global float *)(d + i), ex, ey, ez, dw);
+}
+
+/* project_contacts for CPU devices, whose compilers do not vectorise it across work-items:
+ * sixteen consecutive particles per work-item in float16 lanes, launched over ceil(n / 16)
+ * work-items; the last, partial one goes one by one. Bitwise the same results. */
+__kernel void project_contacts_x16(__global float4 *d, __global const float4 *x,
+                                   __global const dr_contact *contacts,
+                                   __global const dr_collider *colliders, uint collider_count,
+                                   float t, float h, float margin, __global const float *inflate,
+                                   uint n)
+{
+    uint i = 16 * get_global_id(0);
+    if (i >= n)
+        return;
+    if (n - i < 16) {
+        for (; i < n; ++i)
+            DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
+        return;
+    }
+    dr_contacts_x16(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
+}
+
 /* One constraint set of solve_fused: its buffers (the second: rest lengths, attachment targets,
  * tether lengths or six rest volumes) and its range table (colors x (groups + 1) entries:
  * work-group g's constraints of colour c are the slots [ranges[c (groups + 1) + g], ranges[c

@@ -106,7 +106,8 @@ static void update(drape_world *w, float h)
     const int verlet = dr_keeps_integrator_velocity(&w->def);
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         const dr_vec4 v = w->v[i], d = w->d[i];
-        w->v[i] = dr_update_particle(d, v, w->contacts[i], w->colliders, h, threshold, verlet);
+        w->v[i] = dr_update_particle(d, v, w->contacts[i], w->colliders, w->collider_count, h,
+                                     threshold, verlet);
         w->x[i] = dr_add3(w->x[i], d);
         int phase = dr_nonfinite_phase(v, d, w->v[i], w->x[i]);
         if (phase >= 0 && i < w->nonfinite[phase])

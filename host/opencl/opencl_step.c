@@ -74,6 +74,8 @@ enum {
     K_SOLVE_NEO_HOOKEAN,
     K_SHAPE_MATCH,
     K_SOLVE_FUSED_LOCAL,
+    K_PROJECT_CONTACTS_X16,
+    K_UPDATE_X16,
     K_COUNT
 };
 static const struct {
@@ -106,6 +108,8 @@ static const struct {
     {"neo_hookean.cl", "solve_neo_hookean"},
     {"shape_match.cl", "shape_match"},
     {"project.cl", "solve_fused_local"},
+    {"project.cl", "project_contacts_x16"},
+    {"update.cl", "update_state_x16"},
 };
 
 struct dr_opencl {
@@ -776,10 +780,12 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
         return DRAPE_OK;
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    DR_TRY(set_args(cl, K_PROJECT_CONTACTS, 0, 10, A(cl->d), A(cl->x), A(cl->contacts),
-                    A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
-                    A(n)));
-    return launch(cl, K_PROJECT_CONTACTS, n, PROJECT);
+    /* the lanes variant takes sixteen particles per work-item (kernels/project.cl) */
+    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
+    const int kernel = lanes ? K_PROJECT_CONTACTS_X16 : K_PROJECT_CONTACTS;
+    DR_TRY(set_args(cl, kernel, 0, 10, A(cl->d), A(cl->x), A(cl->contacts), A(cl->colliders),
+                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n)));
+    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, PROJECT);
 }
 
 /* The whole projection in one launch, one work-group per group of the partition (solve_fused or
@@ -898,10 +904,13 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     const cl_uint n = cl->particles;
     const cl_int verlet = dr_keeps_integrator_velocity(&w->def), pass = contact_pass;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    DR_TRY(set_args(cl, K_UPDATE, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+    /* the lanes variant takes sixteen particles per work-item (kernels/update.cl) */
+    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
+    const int kernel = lanes ? K_UPDATE_X16 : K_UPDATE;
+    DR_TRY(set_args(cl, kernel, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                     A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n),
                     A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
-    return launch(cl, K_UPDATE, n, UPDATE);
+    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, UPDATE);
 }
 
 static drape_result substep(dr_opencl *cl, const drape_world *w, float h)

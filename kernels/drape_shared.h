@@ -1501,6 +1501,11 @@ DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
     return (unsigned)dr_cell_coord(dr_dot3(anchor, up), inv_cell) & (DR_CONTACT_PASSES - 1u);
 }
 
+/* The OpenCL backend's per-pass member lists (kernels/particles.cl, particle_pass_count): the
+ * particles are counted and listed in chunks of DR_PASS_CHUNK consecutive indices, one work-item
+ * per chunk, so that each pass's members come out in index order whatever the thread order. */
+#define DR_PASS_CHUNK 64u
+
 /* One pair's push on i (see above), summed into acc. j's displacement is d[j], or done[j] when j's
  * contact pass comes before `pass` (the passes before this one in the iteration wrote their
  * particles' results to done; d holds every particle's displacement from before the first pass).

@@ -9,12 +9,19 @@
  *   particle_scatter  each particle into its bucket at its rank (no atomics); particles without
  *                     a radius go to a spare bucket after the table's, so that `sorted` orders
  *                     them all
+ *   particle_pass_count, then the three scan kernels, particle_pass_scatter: with per-pass
+ *                     member lists (dr_cl_tunables.particle_pass_lists), each contact pass's
+ *                     particles (dr_contact_pass of their anchors) listed in index order, by a
+ *                     stable counting sort over chunks of DR_PASS_CHUNK particles
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer, which particle_apply copies
  *                     back; under gravity once per contact pass, each pass writing only its own
  *                     particles and reading the others' from the second buffer when their pass
- *                     came before (no copy of the particles of other passes)
+ *                     came before (no copy of the particles of other passes). With the member
+ *                     lists each launch covers its pass's members only, and particle_apply_listed
+ *                     copies the members back; without them every launch covers all particles
+ *                     and the others return at once
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
  *
@@ -181,6 +188,51 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *r
     grid_group[k] = group[i];
 }
 
+/* The member lists of the contact passes, step 1: work-item c counts the particles with a radius
+ * of chunk c (indices c * DR_PASS_CHUNK ...) by pass, into counts[pass * chunks + c], so that the
+ * exclusive scan of counts (scan_blocks, scan_partials, scan_write) orders them pass by pass, then
+ * chunk by chunk. */
+__kernel void particle_pass_count(__global const float4 *anchor, __global const float4 *shape,
+                                  __global uint *counts, float4 up, float inv_cell, uint chunks,
+                                  uint n)
+{
+    uint c = get_global_id(0);
+    if (c >= chunks)
+        return;
+    uint count[DR_CONTACT_PASSES];
+    for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
+        count[p] = 0u;
+    const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
+    for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
+        if (shape[i].w > 0.0f)
+            count[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
+    for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
+        counts[p * chunks + c] = count[p];
+}
+
+/* Step 2, after the scan: chunk c's members of each pass into members[], in index order from
+ * start[pass * chunks + c]; and first[p] = the first member of pass p, first[DR_CONTACT_PASSES]
+ * their total (start[DR_CONTACT_PASSES * chunks], the scan's total), which the host reads. */
+__kernel void particle_pass_scatter(__global const float4 *anchor, __global const float4 *shape,
+                                    __global const uint *start, __global uint *members,
+                                    __global uint *first, float4 up, float inv_cell, uint chunks,
+                                    uint n)
+{
+    uint c = get_global_id(0);
+    if (c >= chunks)
+        return;
+    uint at[DR_CONTACT_PASSES];
+    for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
+        at[p] = start[p * chunks + c];
+    const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
+    for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
+        if (shape[i].w > 0.0f)
+            members[at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++] = i;
+    if (c == 0u)
+        for (uint p = 0u; p <= DR_CONTACT_PASSES; ++p)
+            first[p] = start[p * chunks];
+}
+
 __kernel void particle_count(__global const float4 *grid_anchor, __global const uint *grid_group,
                              __global const float4 *anchor, __global const float4 *shape,
                              __global const uint *group, __global uint *nbr, __global uint *ncand,
@@ -199,28 +251,30 @@ __kernel void particle_count(__global const float4 *grid_anchor, __global const 
     ncand[i] = count;
 }
 
-__kernel void particle_gather(__global float4 *dnew, __global float *support,
-                              __global const float4 *x, __global const float4 *d,
-                              __global const float4 *grid_anchor, __global const uint *grid_group,
-                              __global const float4 *anchor, __global const float4 *shape,
-                              __global const uint *group, __global const dr_contact *contacts,
-                              __global const uint *nbr, __global const uint *ncand,
-                              __global const uint *list, __global const uint *start,
-                              __global const uint *sorted, __global const uint *fullest,
-                              float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-                              float4 up, uint pass, uint n)
+__kernel void particle_gather(
+    __global float4 *dnew, __global float *support, __global const float4 *x,
+    __global const float4 *d, __global const float4 *grid_anchor, __global const uint *grid_group,
+    __global const float4 *anchor, __global const float4 *shape, __global const uint *group,
+    __global const dr_contact *contacts, __global const uint *nbr, __global const uint *ncand,
+    __global const uint *list, __global const uint *start, __global const uint *sorted,
+    __global const uint *fullest, float inv_cell, uint mask, float mu_s, float mu_k, float relax,
+    float4 up, __global const uint *members, uint first, uint listed, uint pass, uint n)
 {
-    uint i = get_global_id(0), found;
-    if (i >= n)
+    /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
+     * otherwise particle t of all n */
+    uint t = get_global_id(0), found;
+    if (t >= n)
         return;
-    /* a particle outside the contacts keeps its displacement (written once, in the first pass); a
-     * particle of another contact pass (dr_contact_pass) is written in its own */
+    uint i = listed ? members[first + t] : t;
+    /* a particle outside the contacts keeps its displacement (written once, in the first pass; a
+     * listed one, whose contacts are off for the step, in its own); a particle of another contact
+     * pass (dr_contact_pass) is written in its own */
     if (!(fullest[0] <= DR_CELL_CAP) || !(shape[i].w > 0.0f)) {
-        if (pass == 0u)
+        if (pass == 0u || listed)
             dnew[i] = d[i];
         return;
     }
-    if (dr_contact_passes(up) > 1u && dr_contact_pass(anchor[i], up, inv_cell) != pass)
+    if (!listed && dr_contact_passes(up) > 1u && dr_contact_pass(anchor[i], up, inv_cell) != pass)
         return;
     float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
                                    nbr, ncand, list, start, sorted, inv_cell, mask, mu_s, mu_k,
@@ -249,4 +303,15 @@ __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, ui
     uint i = get_global_id(0);
     if (i < n)
         d[i] = dnew[i];
+}
+
+/* The members' results back after the contact passes: d[i] = dnew[i] for the first n members. */
+__kernel void particle_apply_listed(__global float4 *d, __global const float4 *dnew,
+                                    __global const uint *members, uint n)
+{
+    uint t = get_global_id(0);
+    if (t < n) {
+        uint i = members[t];
+        d[i] = dnew[i];
+    }
 }

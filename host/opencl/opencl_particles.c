@@ -53,7 +53,7 @@ struct dr_cl_particles {
     cl_mem fullest;                /* one uint */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
-    cl_mem members, pass_counts, pass_start, pass_first;
+    cl_mem members, place, pass_counts, pass_start, pass_first;
     uint32_t first[DR_CONTACT_PASSES + 1]; /* pass_first, read back once per substep */
     uint32_t particles, buckets;           /* sizes allocated */
     bool reset_fullest; /* the next grid is a step's first: the fullest bucket from 0 */
@@ -68,7 +68,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
-                     &p->pass_first};
+                     &p->pass_first, &p->place};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -153,6 +153,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
             {&p->partial, (blocks_of(ctx, scanned) + 1) * sizeof(uint32_t), "scan tile sums"},
             {&p->members, n * sizeof(uint32_t), "contact pass members"},
+            {&p->place, n * sizeof(uint32_t), "places in the contact passes"},
             {&p->pass_counts, pass_entries_of((uint32_t)n) * sizeof(uint32_t),
              "contact pass counts per chunk"},
             {&p->pass_start, (pass_entries_of((uint32_t)n) + 1) * sizeof(uint32_t),
@@ -242,9 +243,9 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                           A(p->pass_counts), A(up), A(inv_cell), A(chunks), A(n)));
     DR_TRY(launch(p, ctx, K_PASS_COUNT, chunks, phase));
     DR_TRY(scan(p, ctx, p->pass_counts, p->pass_start, pass_entries, 0, 0, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 9, A(p->anchor), A(p->shape),
-                          A(p->pass_start), A(p->members), A(p->pass_first), A(up), A(inv_cell),
-                          A(chunks), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 10, A(p->anchor), A(p->shape),
+                          A(p->pass_start), A(p->members), A(p->place), A(p->pass_first), A(up),
+                          A(inv_cell), A(chunks), A(n)));
     return launch(p, ctx, K_PASS_SCATTER, chunks, phase);
 }
 
@@ -252,12 +253,13 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
                                         const drape_world *w, int phase)
 {
     const cl_uint n = p->particles, mask = p->buckets - 1,
-                  by_grid = ctx->tunables.particles_by_grid ? 1u : 0u; /* kernels/particles.cl */
+                  by_grid = ctx->tunables.particles_by_grid ? 1u : 0u, /* kernels/particles.cl */
+        listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     const float inv_cell = 1.0f / w->plan.cell;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 15, A(p->grid_anchor), A(p->grid_group),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 17, A(p->grid_anchor), A(p->grid_group),
                           A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
-                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(inv_cell),
-                          A(mask), A(by_grid), A(n)));
+                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->place),
+                          A(inv_cell), A(mask), A(by_grid), A(listed), A(n)));
     DR_TRY(launch(p, ctx, K_COUNT_PAIRS, n, phase));
     /* the contact passes' sizes, for the iterations' launches: 17 integers per substep */
     if (!ctx->tunables.particle_pass_lists)
@@ -304,13 +306,13 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                     cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
 {
-    const cl_uint n = p->particles;
+    const cl_uint n = p->particles, listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     const float e = w->def.particle_restitution;
     if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 16, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->fullest), A(e), A(slow), A(n)));
+                          A(p->fullest), A(p->place), A(listed), A(e), A(slow), A(n)));
     DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
     return copy(p, ctx, v, p->dnew, phase);
 }

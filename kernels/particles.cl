@@ -30,10 +30,10 @@
  * read the same particles: on GPUs, where a warp's reads then meet in the caches. Each particle's
  * result is the same either way. The gather and restitution passes, which read their own
  * particle's list and state more than the grid, keep index order (faster for both on an H100).
- * With the member lists (`listed`) a particle's candidate list is kept in the row of its place in
- * the pass order (`place`), so that a pass's launch reads its members' lists in one sweep instead
- * of a row here and there (on PoCL the gather waited on those reads most of its time); without
- * them in row i.
+ * With the member lists (`listed`) particle_count and particle_bounce take the members in the
+ * pass order (work-item t: member t), and a particle's candidate list is kept in the row of its
+ * place there, so that each pass's gather reads its members' lists in one sweep; without them in
+ * row i.
  *
  * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
  * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
@@ -215,14 +215,13 @@ __kernel void particle_pass_count(__global const float4 *anchor, __global const 
 }
 
 /* Step 2, after the scan: chunk c's members of each pass into members[], in index order from
- * start[pass * chunks + c], and each member's place there into place[] (the row of its candidate
- * list, so that a pass's launch reads its members' lists one after the other); and first[p] = the
+ * start[pass * chunks + c], and no contacts for the others (nbr, ncand); and first[p] = the
  * first member of pass p, first[DR_CONTACT_PASSES] their total (start[DR_CONTACT_PASSES * chunks],
  * the scan's total), which the host reads. */
 __kernel void particle_pass_scatter(__global const float4 *anchor, __global const float4 *shape,
                                     __global const uint *start, __global uint *members,
-                                    __global uint *place, __global uint *first, float4 up,
-                                    float inv_cell, uint chunks, uint n)
+                                    __global uint *nbr, __global uint *ncand, __global uint *first,
+                                    float4 up, float inv_cell, uint chunks, uint n)
 {
     uint c = get_global_id(0);
     if (c >= chunks)
@@ -233,9 +232,10 @@ __kernel void particle_pass_scatter(__global const float4 *anchor, __global cons
     const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
     for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
         if (shape[i].w > 0.0f) {
-            uint k = at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
-            members[k] = i;
-            place[i] = k;
+            members[at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++] = i;
+        } else {
+            nbr[i] = 0u; /* particle_count, over the members, leaves the others' counts */
+            ncand[i] = 0u;
         }
     if (c == 0u)
         for (uint p = 0u; p <= DR_CONTACT_PASSES; ++p)
@@ -247,16 +247,17 @@ __kernel void particle_count(__global const float4 *grid_anchor, __global const 
                              __global const uint *group, __global uint *nbr, __global uint *ncand,
                              __global uint *list, __global const uint *start,
                              __global const uint *sorted, __global const uint *fullest,
-                             __global const uint *place, float inv_cell, uint mask, uint by_grid,
+                             __global const uint *members, float inv_cell, uint mask, uint by_grid,
                              uint listed, uint n)
 {
+    /* listed: work-item t takes member t of the pass order (n: the members), its list in row t */
     uint t = get_global_id(0);
     if (t >= n)
         return;
-    uint i = by_grid ? sorted[t] : t, found = 0u, count = 0u;
+    uint i = listed ? members[t] : by_grid ? sorted[t] : t, found = 0u, count = 0u;
     if (fullest[0] <= DR_CELL_CAP && shape[i].w > 0.0f)
-        count = dr_particle_candidates(i, listed ? place[i] : i, grid_anchor, grid_group, anchor,
-                                       shape, group, start, sorted, inv_cell, mask, list, &found);
+        count = dr_particle_candidates(i, listed ? t : i, grid_anchor, grid_group, anchor, shape,
+                                       group, start, sorted, inv_cell, mask, list, &found);
     nbr[i] = found;
     ncand[i] = count;
 }
@@ -298,17 +299,18 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const float4 *shape, __global const uint *group,
                               __global const dr_contact *contacts, __global const uint *nbr,
                               __global const uint *ncand, __global const uint *list,
-                              __global const uint *fullest, __global const uint *place, uint listed,
-                              float e, float slow, uint n)
+                              __global const uint *fullest, __global const uint *members,
+                              uint listed, float e, float slow, uint n)
 {
-    uint i = get_global_id(0);
-    if (i >= n)
+    /* listed: work-item t takes member t (n: the members), as particle_count did */
+    uint t = get_global_id(0);
+    if (t >= n)
         return;
-    /* a particle without a radius has no place in the member lists, nor candidates */
-    uint row = listed && shape[i].w > 0.0f ? place[i] : i;
-    vnew[i] = fullest[0] <= DR_CELL_CAP ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts,
-                                                             nbr, ncand, list, row, e, slow)
-                                        : v[i];
+    uint i = listed ? members[t] : t;
+    vnew[i] = fullest[0] <= DR_CELL_CAP
+                  ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts, nbr, ncand, list,
+                                       listed ? t : i, e, slow)
+                  : v[i];
 }
 
 __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, uint n)

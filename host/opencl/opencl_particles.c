@@ -53,7 +53,7 @@ struct dr_cl_particles {
     cl_mem fullest;                /* one uint */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
-    cl_mem members, place, pass_counts, pass_start, pass_first;
+    cl_mem members, pass_counts, pass_start, pass_first;
     uint32_t first[DR_CONTACT_PASSES + 1]; /* pass_first, read back once per substep */
     uint32_t particles, buckets;           /* sizes allocated */
     bool reset_fullest; /* the next grid is a step's first: the fullest bucket from 0 */
@@ -68,7 +68,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
-                     &p->pass_first, &p->place};
+                     &p->pass_first};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -153,7 +153,6 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
             {&p->partial, (blocks_of(ctx, scanned) + 1) * sizeof(uint32_t), "scan tile sums"},
             {&p->members, n * sizeof(uint32_t), "contact pass members"},
-            {&p->place, n * sizeof(uint32_t), "places in the contact passes"},
             {&p->pass_counts, pass_entries_of((uint32_t)n) * sizeof(uint32_t),
              "contact pass counts per chunk"},
             {&p->pass_start, (pass_entries_of((uint32_t)n) + 1) * sizeof(uint32_t),
@@ -212,6 +211,17 @@ static drape_result scan(dr_cl_particles *p, dr_cl_context *ctx, cl_mem counts, 
     return launch(p, ctx, K_SCAN_WRITE, blocks * wg, phase);
 }
 
+/* One launch of particle_apply_listed: dst = dnew for the members of the contact passes. */
+static drape_result copy_members(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, int phase)
+{
+    const cl_uint members = p->first[DR_CONTACT_PASSES];
+    if (members == 0)
+        return DRAPE_OK;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_APPLY_LISTED], 0, 4, A(dst), A(p->dnew), A(p->members),
+                          A(members)));
+    return launch(p, ctx, K_APPLY_LISTED, members, phase);
+}
+
 drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                   cl_mem x, cl_mem v, cl_mem d, int phase)
 {
@@ -243,9 +253,9 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                           A(p->pass_counts), A(up), A(inv_cell), A(chunks), A(n)));
     DR_TRY(launch(p, ctx, K_PASS_COUNT, chunks, phase));
     DR_TRY(scan(p, ctx, p->pass_counts, p->pass_start, pass_entries, 0, 0, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 10, A(p->anchor), A(p->shape),
-                          A(p->pass_start), A(p->members), A(p->place), A(p->pass_first), A(up),
-                          A(inv_cell), A(chunks), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 11, A(p->anchor), A(p->shape),
+                          A(p->pass_start), A(p->members), A(p->nbr), A(p->ncand), A(p->pass_first),
+                          A(up), A(inv_cell), A(chunks), A(n)));
     return launch(p, ctx, K_PASS_SCATTER, chunks, phase);
 }
 
@@ -256,15 +266,18 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
                   by_grid = ctx->tunables.particles_by_grid ? 1u : 0u, /* kernels/particles.cl */
         listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     const float inv_cell = 1.0f / w->plan.cell;
+    /* the contact passes' sizes, for this launch over the members and the iterations': 17
+     * integers per substep */
+    if (listed)
+        DR_TRY(dr_cl_buffer_read(ctx, p->pass_first, 0, sizeof p->first, p->first));
+    const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
+    if (size == 0)
+        return DRAPE_OK;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 17, A(p->grid_anchor), A(p->grid_group),
                           A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
-                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->place),
-                          A(inv_cell), A(mask), A(by_grid), A(listed), A(n)));
-    DR_TRY(launch(p, ctx, K_COUNT_PAIRS, n, phase));
-    /* the contact passes' sizes, for the iterations' launches: 17 integers per substep */
-    if (!ctx->tunables.particle_pass_lists)
-        return DRAPE_OK;
-    return dr_cl_buffer_read(ctx, p->pass_first, 0, sizeof p->first, p->first);
+                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),
+                          A(inv_cell), A(mask), A(by_grid), A(listed), A(size)));
+    return launch(p, ctx, K_COUNT_PAIRS, size, phase);
 }
 
 drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
@@ -293,14 +306,7 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
                               A(pass), A(size)));
         DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
-    if (!listed)
-        return copy(p, ctx, d, p->dnew, phase);
-    const cl_uint members = p->first[DR_CONTACT_PASSES];
-    if (members == 0)
-        return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_APPLY_LISTED], 0, 4, A(d), A(p->dnew), A(p->members),
-                          A(members)));
-    return launch(p, ctx, K_APPLY_LISTED, members, phase);
+    return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
@@ -310,11 +316,15 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     const float e = w->def.particle_restitution;
     if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
+    /* with the member lists over the members alone: the others keep their velocities */
+    const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
+    if (size == 0)
+        return DRAPE_OK;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 16, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->fullest), A(p->place), A(listed), A(e), A(slow), A(n)));
-    DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
-    return copy(p, ctx, v, p->dnew, phase);
+                          A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(size)));
+    DR_TRY(launch(p, ctx, K_BOUNCE, size, phase));
+    return listed ? copy_members(p, ctx, v, phase) : copy(p, ctx, v, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)

@@ -16,6 +16,14 @@
  * buckets. The candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
+ *
+ * With the contact passes' member lists (dr_cl_tunables.particle_pass_lists, CPU devices) the grid
+ * build also runs particle_pass_count, the three scan kernels on the passes' counts and
+ * particle_pass_scatter (5 more launches per substep), and each substep reads 17 integers back
+ * (each pass's first member and their total) before the candidate search, which, the gathers and
+ * restitution then launch over the members alone; particle_apply_listed copies the members'
+ * results back. Memory: 4 B per particle (the members) and 8 B per pass and chunk of DR_PASS_CHUNK
+ * particles (counts and starts, 2 B per particle).
  */
 #include "world_internal.h"
 

@@ -1671,6 +1671,11 @@ DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
     return (unsigned)dr_cell_coord(dr_dot3(anchor, up), inv_cell) & (DR_CONTACT_PASSES - 1u);
 }
 
+/* The OpenCL backend's per-pass member lists (kernels/particles.cl, particle_pass_count): the
+ * particles are counted and listed in chunks of DR_PASS_CHUNK consecutive indices, one work-item
+ * per chunk, so that each pass's members come out in index order whatever the thread order. */
+#define DR_PASS_CHUNK 64u
+
 /* One pair's push on i (see above), summed into acc. j's displacement is d[j], or done[j] when j's
  * contact pass comes before `pass` (the passes before this one in the iteration wrote their
  * particles' results to done; d holds every particle's displacement from before the first pass).
@@ -1820,12 +1825,13 @@ DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4
 
 /* The candidates of particle i, once per substep after the grid is built: the buckets of the 27
  * cells around its anchor (each visited once; the anchors make the search symmetric), every j that
- * dr_pair_candidate accepts. The first DR_NBR_CAP go into list[i * DR_NBR_CAP ...]; returns how
+ * dr_pair_candidate accepts. The first DR_NBR_CAP go into row `row` of list, list[row * DR_NBR_CAP
+ * ...] (row i, or the particle's place in the OpenCL backend's pass order); returns how
  * many there are (more than DR_NBR_CAP: the push pass searches the grid again for i). *touching
  * gets the pairs within their collision distance at the anchors (the substep's start). The table
  * has mask + 1 buckets; start has mask + 2 entries. */
 DR_FN unsigned
-dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
+dr_particle_candidates(unsigned i, unsigned row, DR_GLOBAL const dr_vec4 *grid_anchor,
                        DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *anchor,
                        DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
                        DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted,
@@ -1841,7 +1847,7 @@ dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
          j != DR_NO_CELL;
          j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted)) {
         if (count < DR_NBR_CAP)
-            list[i * DR_NBR_CAP + count] = j;
+            list[row * DR_NBR_CAP + count] = j;
         count++;
         found += walk.d2 < walk.D * walk.D ? 1u : 0u;
     }
@@ -1852,21 +1858,19 @@ dr_particle_candidates(unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
 /* Particle i's displacement plus the sum of its pair pushes (see above), once per iteration: over
  * its candidate list, or, when it has more than DR_NBR_CAP candidates, over the same candidates
  * found in the grid again. ncand, list and nbr (the contact counts) come from
- * dr_particle_candidates, contacts are the collider contacts, and mu_s, mu_k the Coulomb
- * coefficients. d holds the displacements from before the iteration's first contact pass, done
- * those the passes before `pass` wrote (dr_pair_push). *found gets the pairs within their
- * collision distance. */
-DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                                 DR_GLOBAL const dr_vec4 *grid_anchor,
-                                 DR_GLOBAL const unsigned *grid_group,
-                                 DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
-                                 DR_GLOBAL const unsigned *group,
-                                 DR_GLOBAL const dr_contact *contacts,
-                                 DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
-                                 DR_GLOBAL const unsigned *list, DR_GLOBAL const unsigned *start,
-                                 DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask,
-                                 float mu_s, float mu_k, float relax, dr_vec4 up,
-                                 DR_GLOBAL const dr_vec4 *done, unsigned pass, unsigned *found)
+ * dr_particle_candidates (i's list in row `row`), contacts are the collider contacts, and mu_s,
+ * mu_k the Coulomb coefficients. d holds the displacements from before the iteration's first
+ * contact pass, done those the passes before `pass` wrote (dr_pair_push). *found gets the pairs
+ * within their collision distance. */
+DR_FN dr_vec4 dr_particle_gather(
+    unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+    DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
+    DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
+    DR_GLOBAL const unsigned *group, DR_GLOBAL const dr_contact *contacts,
+    DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand, DR_GLOBAL const unsigned *list,
+    unsigned row, DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted, float inv_cell,
+    unsigned mask, float mu_s, float mu_k, float relax, dr_vec4 up, DR_GLOBAL const dr_vec4 *done,
+    unsigned pass, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
@@ -1878,7 +1882,7 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
-            dr_pair_push(&acc, i, list[i * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
+            dr_pair_push(&acc, i, list[row * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
                          shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, anchor, pass,
                          inv_cell);
     } else {
@@ -1906,13 +1910,14 @@ DR_FN dr_vec4 dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
  * against a free one) and averaged over max(n_i, n_j) like the push-out, summed in fixed point.
  * Slower approaches rest, so that resting contact does not jitter. A particle with more than
  * DR_NBR_CAP candidates takes no part (on either side of a pair, so that the pair moves no linear
- * momentum). Returns particle i's new velocity. */
+ * momentum). i's candidates are in row `row` of list (dr_particle_candidates). Returns particle
+ * i's new velocity. */
 DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v,
                                  DR_GLOBAL const dr_vec4 *vpre, DR_GLOBAL const dr_vec4 *shape,
                                  DR_GLOBAL const unsigned *group,
                                  DR_GLOBAL const dr_contact *contacts,
                                  DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
-                                 DR_GLOBAL const unsigned *list, float e, float slow)
+                                 DR_GLOBAL const unsigned *list, unsigned row, float e, float slow)
 {
     dr_vec4 xi = x[i], vi = v[i], si = shape[i];
     unsigned count = ncand[i];
@@ -1922,7 +1927,7 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     int grounded_i = dr_has_contact(contacts[i]);
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     for (unsigned k = 0u; k < count; ++k) {
-        unsigned j = list[i * DR_NBR_CAP + k];
+        unsigned j = list[row * DR_NBR_CAP + k];
         if (ncand[j] > DR_NBR_CAP)
             continue;
         dr_vec4 xj = x[j];

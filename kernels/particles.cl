@@ -9,12 +9,19 @@
  *   particle_scatter  each particle into its bucket at its rank (no atomics); particles without
  *                     a radius go to a spare bucket after the table's, so that `sorted` orders
  *                     them all
+ *   particle_pass_count, then the three scan kernels, particle_pass_scatter: with per-pass
+ *                     member lists (dr_cl_tunables.particle_pass_lists), each contact pass's
+ *                     particles (dr_contact_pass of their anchors) listed in index order, by a
+ *                     stable counting sort over chunks of DR_PASS_CHUNK particles
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
  *                     up to DR_NBR_CAP) and its contacts at the substep's start
  *   particle_gather   each particle's push-out, into a second buffer, which particle_apply copies
  *                     back; under gravity once per contact pass, each pass writing only its own
  *                     particles and reading the others' from the second buffer when their pass
- *                     came before (no copy of the particles of other passes)
+ *                     came before (no copy of the particles of other passes). With the member
+ *                     lists each launch covers its pass's members only, and particle_apply_listed
+ *                     copies the members back; without them every launch covers all particles
+ *                     and the others return at once
  *   particle_bounce   after the update, restitution between particles (into the same second
  *                     buffer, which particle_apply copies into the velocities)
  *
@@ -23,6 +30,10 @@
  * read the same particles: on GPUs, where a warp's reads then meet in the caches. Each particle's
  * result is the same either way. The gather and restitution passes, which read their own
  * particle's list and state more than the grid, keep index order (faster for both on an H100).
+ * With the member lists (`listed`) particle_count and particle_bounce take the members in the
+ * pass order (work-item t: member t), and a particle's candidate list is kept in the row of its
+ * place there, so that each pass's gather reads its members' lists in one sweep; without them in
+ * row i.
  *
  * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
  * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
@@ -181,50 +192,104 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *r
     grid_group[k] = group[i];
 }
 
+/* The member lists of the contact passes, step 1: work-item c counts the particles with a radius
+ * of chunk c (indices c * DR_PASS_CHUNK ...) by pass, into counts[pass * chunks + c], so that the
+ * exclusive scan of counts (scan_blocks, scan_partials, scan_write) orders them pass by pass, then
+ * chunk by chunk. */
+__kernel void particle_pass_count(__global const float4 *anchor, __global const float4 *shape,
+                                  __global uint *counts, float4 up, float inv_cell, uint chunks,
+                                  uint n)
+{
+    uint c = get_global_id(0);
+    if (c >= chunks)
+        return;
+    uint count[DR_CONTACT_PASSES];
+    for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
+        count[p] = 0u;
+    const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
+    for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
+        if (shape[i].w > 0.0f)
+            count[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
+    for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
+        counts[p * chunks + c] = count[p];
+}
+
+/* Step 2, after the scan: chunk c's members of each pass into members[], in index order from
+ * start[pass * chunks + c], and no contacts for the others (nbr, ncand); and first[p] = the
+ * first member of pass p, first[DR_CONTACT_PASSES] their total (start[DR_CONTACT_PASSES * chunks],
+ * the scan's total), which the host reads. */
+__kernel void particle_pass_scatter(__global const float4 *anchor, __global const float4 *shape,
+                                    __global const uint *start, __global uint *members,
+                                    __global uint *nbr, __global uint *ncand, __global uint *first,
+                                    float4 up, float inv_cell, uint chunks, uint n)
+{
+    uint c = get_global_id(0);
+    if (c >= chunks)
+        return;
+    uint at[DR_CONTACT_PASSES];
+    for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
+        at[p] = start[p * chunks + c];
+    const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
+    for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
+        if (shape[i].w > 0.0f) {
+            members[at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++] = i;
+        } else {
+            nbr[i] = 0u; /* particle_count, over the members, leaves the others' counts */
+            ncand[i] = 0u;
+        }
+    if (c == 0u)
+        for (uint p = 0u; p <= DR_CONTACT_PASSES; ++p)
+            first[p] = start[p * chunks];
+}
+
 __kernel void particle_count(__global const float4 *grid_anchor, __global const uint *grid_group,
                              __global const float4 *anchor, __global const float4 *shape,
                              __global const uint *group, __global uint *nbr, __global uint *ncand,
                              __global uint *list, __global const uint *start,
                              __global const uint *sorted, __global const uint *fullest,
-                             float inv_cell, uint mask, uint by_grid, uint n)
+                             __global const uint *members, float inv_cell, uint mask, uint by_grid,
+                             uint listed, uint n)
 {
+    /* listed: work-item t takes member t of the pass order (n: the members), its list in row t */
     uint t = get_global_id(0);
     if (t >= n)
         return;
-    uint i = by_grid ? sorted[t] : t, found = 0u, count = 0u;
-    if (fullest[0] <= DR_CELL_CAP)
-        count = dr_particle_candidates(i, grid_anchor, grid_group, anchor, shape, group, start,
-                                       sorted, inv_cell, mask, list, &found);
+    uint i = listed ? members[t] : by_grid ? sorted[t] : t, found = 0u, count = 0u;
+    if (fullest[0] <= DR_CELL_CAP && shape[i].w > 0.0f)
+        count = dr_particle_candidates(i, listed ? t : i, grid_anchor, grid_group, anchor, shape,
+                                       group, start, sorted, inv_cell, mask, list, &found);
     nbr[i] = found;
     ncand[i] = count;
 }
 
-__kernel void particle_gather(__global float4 *dnew, __global float *support,
-                              __global const float4 *x, __global const float4 *d,
-                              __global const float4 *grid_anchor, __global const uint *grid_group,
-                              __global const float4 *anchor, __global const float4 *shape,
-                              __global const uint *group, __global const dr_contact *contacts,
-                              __global const uint *nbr, __global const uint *ncand,
-                              __global const uint *list, __global const uint *start,
-                              __global const uint *sorted, __global const uint *fullest,
-                              float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-                              float4 up, uint pass, uint n)
+__kernel void particle_gather(
+    __global float4 *dnew, __global float *support, __global const float4 *x,
+    __global const float4 *d, __global const float4 *grid_anchor, __global const uint *grid_group,
+    __global const float4 *anchor, __global const float4 *shape, __global const uint *group,
+    __global const dr_contact *contacts, __global const uint *nbr, __global const uint *ncand,
+    __global const uint *list, __global const uint *start, __global const uint *sorted,
+    __global const uint *fullest, float inv_cell, uint mask, float mu_s, float mu_k, float relax,
+    float4 up, __global const uint *members, uint first, uint listed, uint pass, uint n)
 {
-    uint i = get_global_id(0), found;
-    if (i >= n)
+    /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
+     * otherwise particle t of all n */
+    uint t = get_global_id(0), found;
+    if (t >= n)
         return;
-    /* a particle outside the contacts keeps its displacement (written once, in the first pass); a
-     * particle of another contact pass (dr_contact_pass) is written in its own */
+    uint i = listed ? members[first + t] : t;
+    /* a particle outside the contacts keeps its displacement (written once, in the first pass; a
+     * listed one, whose contacts are off for the step, in its own); a particle of another contact
+     * pass (dr_contact_pass) is written in its own */
     if (!(fullest[0] <= DR_CELL_CAP) || !(shape[i].w > 0.0f)) {
-        if (pass == 0u)
+        if (pass == 0u || listed)
             dnew[i] = d[i];
         return;
     }
-    if (dr_contact_passes(up) > 1u && dr_contact_pass(anchor[i], up, inv_cell) != pass)
+    if (!listed && dr_contact_passes(up) > 1u && dr_contact_pass(anchor[i], up, inv_cell) != pass)
         return;
     float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
-                                   nbr, ncand, list, start, sorted, inv_cell, mask, mu_s, mu_k,
-                                   relax, up, dnew, pass, &found);
+                                   nbr, ncand, list, listed ? first + t : i, start, sorted,
+                                   inv_cell, mask, mu_s, mu_k, relax, up, dnew, pass, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }
@@ -234,14 +299,18 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const float4 *shape, __global const uint *group,
                               __global const dr_contact *contacts, __global const uint *nbr,
                               __global const uint *ncand, __global const uint *list,
-                              __global const uint *fullest, float e, float slow, uint n)
+                              __global const uint *fullest, __global const uint *members,
+                              uint listed, float e, float slow, uint n)
 {
-    uint i = get_global_id(0);
-    if (i >= n)
+    /* listed: work-item t takes member t (n: the members), as particle_count did */
+    uint t = get_global_id(0);
+    if (t >= n)
         return;
-    vnew[i] = fullest[0] <= DR_CELL_CAP ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts,
-                                                             nbr, ncand, list, e, slow)
-                                        : v[i];
+    uint i = listed ? members[t] : t;
+    vnew[i] = fullest[0] <= DR_CELL_CAP
+                  ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts, nbr, ncand, list,
+                                       listed ? t : i, e, slow)
+                  : v[i];
 }
 
 __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, uint n)
@@ -249,4 +318,15 @@ __kernel void particle_apply(__global float4 *d, __global const float4 *dnew, ui
     uint i = get_global_id(0);
     if (i < n)
         d[i] = dnew[i];
+}
+
+/* The members' results back after the contact passes: d[i] = dnew[i] for the first n members. */
+__kernel void particle_apply_listed(__global float4 *d, __global const float4 *dnew,
+                                    __global const uint *members, uint n)
+{
+    uint t = get_global_id(0);
+    if (t < n) {
+        uint i = members[t];
+        d[i] = dnew[i];
+    }
 }

@@ -603,7 +603,7 @@ static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t
         if (g->ncand[i] > DR_NBR_CAP)
             g->dnew[k] = dr_particle_gather(
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
-                w->contacts, g->nbr, g->ncand, g->list, g->start, g->sorted, inv_cell, mask,
+                w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
                 w->def.contact_relaxation, up, w->d, 0u, &found);
     }
@@ -665,7 +665,7 @@ void dr_cpu_particle_bounce(drape_world *w, float slow)
     for (uint32_t i = 0; i < n; ++i)
         g->dnew[i] =
             dr_particle_bounce(i, w->x, w->v, g->vpre, w->shape, w->group, w->contacts, g->nbr,
-                               g->ncand, g->list, w->def.particle_restitution, slow);
+                               g->ncand, g->list, i, w->def.particle_restitution, slow);
     memcpy(w->v, g->dnew, (size_t)n * sizeof *w->v);
 }
 

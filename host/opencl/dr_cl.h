@@ -182,8 +182,11 @@ drape_result dr_cl_device_choose_for_world(dr_cl_logger *logger, const dr_cl_dev
 typedef struct dr_cl_tunables {
     uint32_t work_group_size; /* DR_WG_SIZE: local size of every 1-D launch of dr_cl_launch_1d */
     bool
-        particles_by_grid; /* the particle contact kernels take the particles in the grid's order
-                              (kernels/particles.cl): on GPUs, or DRAPE_PARTICLE_ORDER=grid|index */
+        particles_by_grid;    /* the particle contact kernels take the particles in the grid's order
+                                 (kernels/particles.cl): on GPUs, or DRAPE_PARTICLE_ORDER=grid|index */
+    bool particle_pass_lists; /* each contact pass's gather launched over its members only, from
+                                 lists built once per substep (kernels/particles.cl): on devices
+                                 other than GPUs, or DRAPE_PARTICLE_PASSES=lists|all */
     /* host side */
     size_t sum_dot_min; /* dr_cl_sum_float4 uses one CLBlastSgemv below this n, four parallel
                            CLBlastSdot from it on (see dr_cl_blast.c) */

@@ -188,6 +188,21 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         }
         ctx->tunables.particles_by_grid = strcmp(order_env, "grid") == 0;
     }
+    /* The contact passes over per-pass member lists: on PoCL a launch's idle work-items are not
+     * free (docs/particle-contacts.md), and the 17 counts come back once per substep. On GPUs a
+     * launch over all particles, whose work-items outside the pass return at once, needs no read
+     * back (an untested guess: no GPU was at hand to compare). */
+    const char *passes_env = getenv("DRAPE_PARTICLE_PASSES");
+    ctx->tunables.particle_pass_lists = (ctx->device.type & CL_DEVICE_TYPE_GPU) == 0;
+    if (passes_env && *passes_env) {
+        if (strcmp(passes_env, "lists") != 0 && strcmp(passes_env, "all") != 0) {
+            dr_cl_logf(L, DRAPE_LOG_ERROR,
+                       "DRAPE_PARTICLE_PASSES=%s: expected \"lists\" or \"all\"", passes_env);
+            result = DRAPE_ERROR_INVALID_ARGUMENT;
+            goto fail;
+        }
+        ctx->tunables.particle_pass_lists = strcmp(passes_env, "lists") == 0;
+    }
     /* Hiding doubles: the kernels see DR_NO_FP64 and take their float fallback (dr_wide), and the
      * host's sums (dr_cl_sum_rows_device) follow device.fp64. */
     const char *fp64_env = getenv("DRAPE_OPENCL_FP64");

@@ -16,6 +16,14 @@
  * buckets. The candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
+ *
+ * With the contact passes' member lists (dr_cl_tunables.particle_pass_lists, CPU devices) the grid
+ * build also runs particle_pass_count, the three scan kernels on the passes' counts and
+ * particle_pass_scatter (5 more launches per substep), and each substep reads 17 integers back
+ * (each pass's first member and their total) before the candidate search, which, the gathers and
+ * restitution then launch over the members alone; particle_apply_listed copies the members'
+ * results back. Memory: 4 B per particle (the members) and 8 B per pass and chunk of DR_PASS_CHUNK
+ * particles (counts and starts, 2 B per particle).
  */
 #include "world_internal.h"
 
@@ -35,11 +43,15 @@ enum {
     K_GATHER,
     K_APPLY,
     K_BOUNCE,
+    K_PASS_COUNT,
+    K_PASS_SCATTER,
+    K_APPLY_LISTED,
     K_PARTICLE_KERNELS
 };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
-    "particle_cells", "scan_blocks",     "scan_partials",  "scan_write",     "particle_scatter",
-    "particle_count", "particle_gather", "particle_apply", "particle_bounce"};
+    "particle_cells",   "scan_blocks",         "scan_partials",         "scan_write",
+    "particle_scatter", "particle_count",      "particle_gather",       "particle_apply",
+    "particle_bounce",  "particle_pass_count", "particle_pass_scatter", "particle_apply_listed"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
@@ -47,8 +59,12 @@ struct dr_cl_particles {
         grid_group, vpre, support; /* per particle */
     cl_mem counts, start, partial; /* per bucket, per block */
     cl_mem fullest;                /* one uint */
-    uint32_t particles, buckets;   /* sizes allocated */
-    bool reset_fullest;            /* the next grid is a step's first: the fullest bucket from 0 */
+    /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
+     * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
+    cl_mem members, pass_counts, pass_start, pass_first;
+    uint32_t first[DR_CONTACT_PASSES + 1]; /* pass_first, read back once per substep */
+    uint32_t particles, buckets;           /* sizes allocated */
+    bool reset_fullest; /* the next grid is a step's first: the fullest bucket from 0 */
     uint64_t bytes;
 };
 
@@ -56,9 +72,11 @@ struct dr_cl_particles {
 
 static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
 {
-    cl_mem *all[] = {&p->shape,  &p->group, &p->cell,    &p->rank,        &p->sorted,     &p->nbr,
-                     &p->ncand,  &p->list,  &p->anchor,  &p->grid_anchor, &p->grid_group, &p->dnew,
-                     &p->counts, &p->start, &p->partial, &p->vpre,        &p->support};
+    cl_mem *all[] = {&p->shape,      &p->group,   &p->cell,    &p->rank,        &p->sorted,
+                     &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
+                     &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
+                     &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
+                     &p->pass_first};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -104,11 +122,20 @@ static uint32_t blocks_of(const dr_cl_context *ctx, uint32_t buckets)
     return (buckets + tile - 1) / tile;
 }
 
+/* The member lists' chunks of DR_PASS_CHUNK particles, and their scan's entries (one per pass and
+ * chunk). */
+static uint32_t chunks_of(uint32_t n) { return (n + DR_PASS_CHUNK - 1) / DR_PASS_CHUNK; }
+static uint32_t pass_entries_of(uint32_t n) { return DR_CONTACT_PASSES * chunks_of(n); }
+
 drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w)
 {
     const size_t n = w->particle_count, b = w->plan.buckets;
     if (!w->plan.enabled || n == 0)
         return DRAPE_OK;
+    /* the scan tile sums serve the grid's scan and then the member lists' */
+    const uint32_t scanned = (uint32_t)b + 1 > pass_entries_of((uint32_t)n)
+                                 ? (uint32_t)b + 1
+                                 : pass_entries_of((uint32_t)n);
     if (p->particles != n || p->buckets != b) {
         release_buffers(p, ctx);
         struct {
@@ -132,8 +159,13 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->support, n * sizeof(float), "contact support"},
             {&p->counts, (b + 1) * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
-            {&p->partial, (blocks_of(ctx, (uint32_t)b + 1) + 1) * sizeof(uint32_t),
-             "scan tile sums"},
+            {&p->partial, (blocks_of(ctx, scanned) + 1) * sizeof(uint32_t), "scan tile sums"},
+            {&p->members, n * sizeof(uint32_t), "contact pass members"},
+            {&p->pass_counts, pass_entries_of((uint32_t)n) * sizeof(uint32_t),
+             "contact pass counts per chunk"},
+            {&p->pass_start, (pass_entries_of((uint32_t)n) + 1) * sizeof(uint32_t),
+             "contact pass starts per chunk"},
+            {&p->pass_first, (DR_CONTACT_PASSES + 1) * sizeof(uint32_t), "contact pass starts"},
         };
         drape_result r = DRAPE_OK;
         for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i) {
@@ -169,13 +201,40 @@ static drape_result copy(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, cl_
     return launch(p, ctx, K_APPLY, n, phase);
 }
 
+/* The exclusive scan of counts[0 .. entries) into start[0 .. entries], start[entries] the total, by
+ * scan_blocks, scan_partials and scan_write; the fullest of the first `counted` counts goes into
+ * the fullest bucket (reset: from 0). */
+static drape_result scan(dr_cl_particles *p, dr_cl_context *ctx, cl_mem counts, cl_mem start,
+                         cl_uint entries, cl_uint counted, cl_uint reset, int phase)
+{
+    const cl_uint blocks = blocks_of(ctx, entries);
+    const size_t wg = ctx->tunables.work_group_size;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(counts), A(p->partial), A(entries)));
+    DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 6, A(p->partial), A(start), A(p->fullest),
+                          A(reset), A(blocks), A(entries)));
+    DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, wg, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 6, A(counts), A(p->partial), A(start),
+                          A(p->fullest), A(entries), A(counted)));
+    return launch(p, ctx, K_SCAN_WRITE, blocks * wg, phase);
+}
+
+/* One launch of particle_apply_listed: dst = dnew for the members of the contact passes. */
+static drape_result copy_members(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, int phase)
+{
+    const cl_uint members = p->first[DR_CONTACT_PASSES];
+    if (members == 0)
+        return DRAPE_OK;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_APPLY_LISTED], 0, 4, A(dst), A(p->dnew), A(p->members),
+                          A(members)));
+    return launch(p, ctx, K_APPLY_LISTED, members, phase);
+}
+
 drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                   cl_mem x, cl_mem v, cl_mem d, int phase)
 {
     /* The table's buckets and the spare one after them (particles without a radius). */
-    const cl_uint n = p->particles, buckets = p->buckets, mask = buckets - 1, entries = buckets + 1,
-                  blocks = blocks_of(ctx, entries);
-    const size_t wg = ctx->tunables.work_group_size;
+    const cl_uint n = p->particles, buckets = p->buckets, mask = buckets - 1, entries = buckets + 1;
     const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit,
                 cap = dr_particle_support_cap(w);
     const dr_vec4 up = dr_particle_up(w);
@@ -187,33 +246,46 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                           A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr),
                           A(p->group), A(up), A(cap), A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(p->counts), A(p->partial), A(entries)));
-    DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));
     const cl_uint reset = p->reset_fullest ? 1u : 0u;
     p->reset_fullest = false;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 6, A(p->partial), A(p->start),
-                          A(p->fullest), A(reset), A(blocks), A(entries)));
-    DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, wg, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 6, A(p->counts), A(p->partial), A(p->start),
-                          A(p->fullest), A(entries), A(buckets)));
-    DR_TRY(launch(p, ctx, K_SCAN_WRITE, blocks * wg, phase));
+    DR_TRY(scan(p, ctx, p->counts, p->start, entries, buckets, reset, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCATTER], 0, 10, A(p->cell), A(p->rank), A(p->start),
                           A(p->sorted), A(p->anchor), A(p->shape), A(p->group), A(p->grid_anchor),
                           A(p->grid_group), A(n)));
-    return launch(p, ctx, K_SCATTER, n, phase);
+    DR_TRY(launch(p, ctx, K_SCATTER, n, phase));
+    if (!ctx->tunables.particle_pass_lists)
+        return DRAPE_OK;
+    /* the contact passes' member lists: a stable counting sort by pass over chunks of particles */
+    const cl_uint chunks = chunks_of(n), pass_entries = pass_entries_of(n);
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_COUNT], 0, 7, A(p->anchor), A(p->shape),
+                          A(p->pass_counts), A(up), A(inv_cell), A(chunks), A(n)));
+    DR_TRY(launch(p, ctx, K_PASS_COUNT, chunks, phase));
+    DR_TRY(scan(p, ctx, p->pass_counts, p->pass_start, pass_entries, 0, 0, phase));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 11, A(p->anchor), A(p->shape),
+                          A(p->pass_start), A(p->members), A(p->nbr), A(p->ncand), A(p->pass_first),
+                          A(up), A(inv_cell), A(chunks), A(n)));
+    return launch(p, ctx, K_PASS_SCATTER, chunks, phase);
 }
 
 drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
                                         const drape_world *w, int phase)
 {
     const cl_uint n = p->particles, mask = p->buckets - 1,
-                  by_grid = ctx->tunables.particles_by_grid ? 1u : 0u; /* kernels/particles.cl */
+                  by_grid = ctx->tunables.particles_by_grid ? 1u : 0u, /* kernels/particles.cl */
+        listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     const float inv_cell = 1.0f / w->plan.cell;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 15, A(p->grid_anchor), A(p->grid_group),
+    /* the contact passes' sizes, for this launch over the members and the iterations': 17
+     * integers per substep */
+    if (listed)
+        DR_TRY(dr_cl_buffer_read(ctx, p->pass_first, 0, sizeof p->first, p->first));
+    const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
+    if (size == 0)
+        return DRAPE_OK;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 17, A(p->grid_anchor), A(p->grid_group),
                           A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
-                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(inv_cell),
-                          A(mask), A(by_grid), A(n)));
-    return launch(p, ctx, K_COUNT_PAIRS, n, phase);
+                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),
+                          A(inv_cell), A(mask), A(by_grid), A(listed), A(size)));
+    return launch(p, ctx, K_COUNT_PAIRS, size, phase);
 }
 
 drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
@@ -226,29 +298,41 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint passes = dr_contact_passes(up);
     /* each contact pass writes its own particles' results to dnew, reading the displacements from
      * d, or from dnew for the particles of the passes before it; then dnew goes back to d */
+    /* with the member lists each pass's launch covers its members (p->first, from the substep's
+     * grid), and only the members are copied back */
+    const cl_uint listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     for (cl_uint pass = 0; pass < passes; ++pass) {
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 24, A(p->dnew), A(p->support), A(x), A(d),
+        const cl_uint first = listed ? p->first[pass] : 0u,
+                      size = listed ? p->first[pass + 1] - p->first[pass] : n;
+        if (size == 0)
+            continue;
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 27, A(p->dnew), A(p->support), A(x), A(d),
                               A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                               A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                               A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask),
-                              A(mu_s), A(mu_k), A(relax), A(up), A(pass), A(n)));
-        DR_TRY(launch(p, ctx, K_GATHER, n, phase));
+                              A(mu_s), A(mu_k), A(relax), A(up), A(p->members), A(first), A(listed),
+                              A(pass), A(size)));
+        DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
-    return copy(p, ctx, d, p->dnew, phase);
+    return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
                                     cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
 {
-    const cl_uint n = p->particles;
+    const cl_uint n = p->particles, listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     const float e = w->def.particle_restitution;
     if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 14, A(p->dnew), A(x), A(v), A(p->vpre),
+    /* with the member lists over the members alone: the others keep their velocities */
+    const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
+    if (size == 0)
+        return DRAPE_OK;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 16, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->fullest), A(e), A(slow), A(n)));
-    DR_TRY(launch(p, ctx, K_BOUNCE, n, phase));
-    return copy(p, ctx, v, p->dnew, phase);
+                          A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(size)));
+    DR_TRY(launch(p, ctx, K_BOUNCE, size, phase));
+    return listed ? copy_members(p, ctx, v, phase) : copy(p, ctx, v, p->dnew, phase);
 }
 
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)

@@ -39,7 +39,11 @@ const char *dr_opencl_device_name(const dr_opencl *cl, char *buf, size_t size)
     return buf;
 }
 
-void dr_opencl_configure(drape_world *world) { (void)world; }
+drape_result dr_opencl_configure(drape_world *world)
+{
+    (void)world;
+    return DRAPE_OK;
+}
 
 drape_result dr_opencl_set_profiling(dr_opencl *cl, bool on)
 {

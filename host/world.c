@@ -385,9 +385,7 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
     w->def = *def;
     w->def.backend.device = w->device_selector;
     w->kernel_request = kernel;
-    if (w->cl)
-        dr_opencl_configure(w);
-    return DRAPE_OK;
+    return w->cl ? dr_opencl_configure(w) : DRAPE_OK;
 }
 
 double drape_world_time(const drape_world *w) { return w->time; }

@@ -422,8 +422,9 @@ void dr_shapes_project(drape_world *w);
 
 /* ---- opencl_step.c ---- */
 drape_result dr_opencl_create(drape_world *world, dr_opencl **out);
-/* Applies the distance kernel a def may change after creation. */
-void dr_opencl_configure(drape_world *world);
+/* Applies the distance kernel a def may change after creation (building kernels/fused.cl when the
+ * world may now take it). */
+drape_result dr_opencl_configure(drape_world *world);
 /* Profiling (drape_world_def.profiling) on or off from the next command on. */
 drape_result dr_opencl_set_profiling(dr_opencl *cl, bool on);
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl);

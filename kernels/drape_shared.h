@@ -2072,6 +2072,18 @@ DR_FN dr_vec4 dr_render_position(dr_vec4 x) { return DR_V4(x.x, x.y, x.z, 0.0f);
         return;                                                                                    \
     const uint c = offset + k_;                                                                    \
     const dr_material m = materials[material[c]]
+
+/* Particle i against every collider at its current prediction (dr_project_contacts), its
+ * displacement through the accessors LOAD(i) and STORE(i, v) (DR_GATHER); t is the substep's
+ * start. A loose particle's radius (inflate) adds to the collision margin. */
+#define DR_CONTACT_PASS(LOAD, STORE, i)                                                            \
+    do {                                                                                           \
+        float4 di_ = LOAD(i);                                                                      \
+        float4 dn_ = dr_project_contacts(di_, x[i], contacts[i], colliders, collider_count, t, h,  \
+                                         margin + inflate[i]);                                     \
+        if (any(dn_ != di_)) /* most particles touch nothing: leave their d unwritten */           \
+            STORE(i, dn_);                                                                         \
+    } while (0)
 #endif
 
 #endif /* DRAPE_SHARED_H */

@@ -185,6 +185,32 @@ static void launches_per_step(void)
     drape_world_destroy(timed);
 }
 
+/* A world of a large cloth never builds the fused projection (most of a minute to compile on
+ * PoCL); asking for it builds that one file more, and the step then runs it. */
+static void fused_built_on_demand(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.backend.type = DRAPE_BACKEND_OPENCL;
+    drape_world *w = cloth_world(&def, 128); /* 97 k constraints: past AUTO's fused bounds */
+    ENSURE(w != NULL);
+    if (!w)
+        return;
+    ENSURE(tu_step(w, 1));
+    drape_profile a, b;
+    ENSURE_OK(drape_world_get_profile(w, &a));
+    ENSURE(a.programs_built > 0 && a.work_groups == 0);
+    drape_world_def d = drape_world_get_def(w);
+    d.distance_kernel = DRAPE_DISTANCE_KERNEL_FUSED;
+    ENSURE_OK(drape_world_set_def(w, &d));
+    ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_FUSED);
+    ENSURE(tu_step(w, 1));
+    ENSURE_OK(drape_world_get_profile(w, &b));
+    ENSURE_MSG(b.programs_built == a.programs_built + 1, "%u kernel files built, then %u",
+               (unsigned)a.programs_built, (unsigned)b.programs_built);
+    ENSURE(b.work_groups > 0);
+    drape_world_destroy(w);
+}
+
 static void profile_and_diagnostics(void)
 {
     drape_world_def def = tu_def(NULL);
@@ -268,6 +294,7 @@ int suite_backend(void)
     RUN_TEST(device_too_small);
     RUN_TEST(allocation_message_names_bytes);
     RUN_TEST(profile_and_diagnostics);
+    RUN_TEST(fused_built_on_demand);
     RUN_TEST(launches_per_step);
     return test_finish();
 }

@@ -104,10 +104,10 @@ static const struct {
     {"diagnostics.cl", "distance_residual"},
     {"project.cl", "solve_tether"},
     {"volume.cl", "solve_volume"},
-    {"project.cl", "solve_fused"},
+    {"fused.cl", "solve_fused"},
     {"neo_hookean.cl", "solve_neo_hookean"},
     {"shape_match.cl", "shape_match"},
-    {"project.cl", "solve_fused_local"},
+    {"fused.cl", "solve_fused_local"},
     {"project.cl", "project_contacts_x16"},
     {"update.cl", "update_state_x16"},
 };
@@ -256,6 +256,8 @@ void dr_opencl_destroy(dr_opencl *cl)
     free(cl);
 }
 
+static bool is_fused_kernel(int k) { return k == K_SOLVE_FUSED || k == K_SOLVE_FUSED_LOCAL; }
+
 /* What solve_fused_local may have: its work-group size limit and the local memory left to the
  * displacements it keeps there. */
 static drape_result local_memory(dr_opencl *cl)
@@ -296,22 +298,13 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     def.profiling = w->def.profiling;
     drape_result r = dr_cl_context_create(&def, &cl->ctx);
     for (int i = 0; r == DRAPE_OK && i < K_COUNT; ++i)
-        r = dr_cl_kernel_create(cl->ctx, kernel_names[i].file, kernel_names[i].name, &cl->k[i]);
+        if (!is_fused_kernel(i)) /* those when a world may take them: prepare_fusion */
+            r = dr_cl_kernel_create(cl->ctx, kernel_names[i].file, kernel_names[i].name, &cl->k[i]);
     for (int i = 0; r == DRAPE_OK && i < PHASES; ++i)
         cl->phase[i] = dr_cl_profile_phase(cl->ctx, phase_names[i]);
-    if (r == DRAPE_OK) { /* what the fused kernel's registers allow per work-group */
-        cl_int code = clGetKernelWorkGroupInfo(
-            cl->k[K_SOLVE_FUSED], cl->ctx->device.device_id, CL_KERNEL_WORK_GROUP_SIZE,
-            sizeof cl->fused_kernel_max, &cl->fused_kernel_max, NULL);
-        if (code != CL_SUCCESS)
-            r = dr_cl_failf(&cl->ctx->logger, "clGetKernelWorkGroupInfo", code,
-                            "CL_KERNEL_WORK_GROUP_SIZE of solve_fused");
-    }
-    if (r == DRAPE_OK)
-        r = local_memory(cl);
     if (r == DRAPE_OK) {
         w->cl = cl;
-        dr_opencl_configure(w);
+        r = dr_opencl_configure(w);
         w->cl = NULL;
     }
     if (r == DRAPE_OK)
@@ -350,7 +343,9 @@ drape_result dr_opencl_set_profiling(dr_opencl *cl, bool on)
     return dr_cl_set_profiling(cl->ctx, on);
 }
 
-void dr_opencl_configure(drape_world *w)
+static drape_result prepare_fusion(dr_opencl *cl);
+
+drape_result dr_opencl_configure(drape_world *w)
 {
     dr_opencl *cl = w->cl;
     drape_distance_kernel k = cl->request = w->kernel_request;
@@ -375,6 +370,7 @@ void dr_opencl_configure(drape_world *w)
     const bool lanes = k == DRAPE_DISTANCE_KERNEL_LANES16;
     cl->distance_kernel = lanes ? K_SOLVE_DISTANCE_X16 : K_SOLVE_DISTANCE;
     cl->distance_lanes = lanes ? 32 : 1;
+    return prepare_fusion(cl);
 }
 
 /* The constraint types solve_fused projects: the first FUSED_TYPES of drape_constraint_type
@@ -421,7 +417,7 @@ static uint64_t local_need(const dr_opencl *cl)
  * (solve_fused), as last uploaded; never for a world with a feature they lack (FUSED_FEATURES). */
 static int fusion(const dr_opencl *cl)
 {
-    if (features(cl) & ~(unsigned)FUSED_FEATURES)
+    if (!cl->k[K_SOLVE_FUSED] || (features(cl) & ~(unsigned)FUSED_FEATURES))
         return FUSE_NONE;
     const bool fits = local_need(cl) <= cl->local_bytes;
     if (cl->request == DRAPE_DISTANCE_KERNEL_FUSED)
@@ -439,6 +435,56 @@ static int fusion(const dr_opencl *cl)
 }
 
 static bool fused(const dr_opencl *cl) { return fusion(cl) != FUSE_NONE; }
+
+/* Whether fusion() might take a fused kernel for this world, with the kernels built: asked for, or
+ * AUTO on a world within the larger of the two bounds, as last uploaded. */
+static bool may_fuse(const dr_opencl *cl)
+{
+    if (features(cl) & ~(unsigned)FUSED_FEATURES)
+        return false;
+    if (cl->request == DRAPE_DISTANCE_KERNEL_FUSED ||
+        cl->request == DRAPE_DISTANCE_KERNEL_FUSED_LOCAL)
+        return true;
+    uint64_t total = 0;
+    for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
+        total += cl->set[t].count;
+    const uint32_t most = cl->fused_max > cl->fused_local_max ? cl->fused_max : cl->fused_local_max;
+    return cl->request == DRAPE_DISTANCE_KERNEL_AUTO && total > 0 && cl->part.largest <= most;
+}
+
+static size_t fused_local_size(const dr_opencl *cl, size_t kernel_max);
+
+/* Builds kernels/fused.cl (most of a minute on PoCL, which a world of large cloths never needs) the
+ * first time a world may take it, and reads what its kernels allow: their work-group sizes and the
+ * local memory left to solve_fused_local. Until then fusion() takes the per-colour kernels. */
+static drape_result prepare_fusion(dr_opencl *cl)
+{
+    if (cl->k[K_SOLVE_FUSED] || !may_fuse(cl))
+        return DRAPE_OK;
+    cl_kernel k[2] = {NULL, NULL};
+    const int which[2] = {K_SOLVE_FUSED, K_SOLVE_FUSED_LOCAL};
+    for (int i = 0; i < 2; ++i) {
+        drape_result r = dr_cl_kernel_create(cl->ctx, kernel_names[which[i]].file,
+                                             kernel_names[which[i]].name, &k[i]);
+        if (r != DRAPE_OK) {
+            if (k[0])
+                clReleaseKernel(k[0]);
+            return r;
+        }
+    }
+    cl->k[K_SOLVE_FUSED] = k[0];
+    cl->k[K_SOLVE_FUSED_LOCAL] = k[1];
+    cl_int code =
+        clGetKernelWorkGroupInfo(k[0], cl->ctx->device.device_id, CL_KERNEL_WORK_GROUP_SIZE,
+                                 sizeof cl->fused_kernel_max, &cl->fused_kernel_max, NULL);
+    if (code != CL_SUCCESS)
+        return dr_cl_failf(&cl->ctx->logger, "clGetKernelWorkGroupInfo", code,
+                           "CL_KERNEL_WORK_GROUP_SIZE of solve_fused");
+    DR_TRY(local_memory(cl));
+    cl->fused_local = fused_local_size(cl, cl->fused_kernel_max);
+    cl->fused_local_local = fused_local_size(cl, cl->fused_local_kernel_max);
+    return DRAPE_OK;
+}
 
 drape_distance_kernel dr_opencl_distance_kernel(const dr_opencl *cl)
 {
@@ -653,6 +699,8 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
     }
     if (r == DRAPE_OK && regroup)
         r = upload_ranges(cl, w);
+    if (r == DRAPE_OK)
+        r = prepare_fusion(cl); /* so that dr_opencl_distance_kernel tells what the step takes */
     if (r == DRAPE_OK)
         w->stale = 0;
     return r;
@@ -962,6 +1010,8 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
     dr_opencl *cl = w->cl;
     cl->particles_on = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
     drape_result r = upload(cl, w);
+    if (r == DRAPE_OK)
+        r = prepare_fusion(cl);
     if (r != DRAPE_OK)
         return r;
     if (!cl->colliders) { /* kernels need a valid buffer even with no colliders */
@@ -1006,6 +1056,9 @@ drape_result dr_opencl_profile(const dr_opencl *cl, drape_profile *out)
     out->read_bytes = cl->ctx->read_bytes - cl->read_at_reset;
     out->reads = cl->ctx->reads - cl->reads_at_reset;
     out->work_groups = fused(cl) ? cl->part.groups : 0;
+    out->programs_built = 0;
+    for (size_t i = 0; i < cl->ctx->program_count; ++i)
+        out->programs_built += cl->ctx->programs[i] != NULL;
     return DRAPE_OK;
 }
 

@@ -300,6 +300,10 @@ typedef struct drape_profile {
     uint32_t work_groups;  /* work-groups of the fused projection (DRAPE_DISTANCE_KERNEL_FUSED or
                               _FUSED_LOCAL), one per independent cloth or group of small pieces; 0
                               when the world does not run it, and on the CPU */
+    uint32_t programs_built; /* OpenCL kernel files built for the world so far (compiled, or loaded
+                                from the kernel cache); a file is built when the world first needs
+                                it, e.g. the fused projection only for worlds that may take it; 0
+                                on the CPU */
 } drape_profile;
 
 DRAPE_API drape_result drape_world_get_profile(const drape_world *world, drape_profile *out);

@@ -60,12 +60,19 @@ static void capture_log(drape_log_level level, const char *message, void *user)
 static void capture_clear(capture *c) { memset(c, 0, sizeof *c); }
 
 /* A context on the default device, cache off, messages captured. */
-static drape_result make_context(capture *c, const char *cache_dir, dr_cl_context **out)
+/* The default context def, its messages into c, the kernel cache in cache_dir (NULL: none). */
+static dr_cl_context_def capture_def(capture *c, const char *cache_dir)
 {
     dr_cl_context_def def = dr_cl_default_context_def();
     def.log = capture_log;
     def.log_user = c;
     def.cache_dir = cache_dir ? cache_dir : "";
+    return def;
+}
+
+static drape_result make_context(capture *c, const char *cache_dir, dr_cl_context **out)
+{
+    dr_cl_context_def def = capture_def(c, cache_dir);
     return dr_cl_context_create(&def, out);
 }
 
@@ -383,10 +390,7 @@ int suite_hide_fp64(void)
         return SKIP;
     capture c;
     capture_clear(&c);
-    dr_cl_context_def def = dr_cl_default_context_def();
-    def.log = capture_log;
-    def.log_user = &c;
-    def.cache_dir = "";
+    dr_cl_context_def def = capture_def(&c, NULL);
     dr_cl_context *ctx = NULL;
     ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK);
     const bool had_fp64 = ctx->device.fp64;
@@ -816,6 +820,24 @@ int suite_sum(void)
 
 /* ---- profiling ------------------------------------------------------------------------------- */
 
+/* The end of the profiling suites: profiling off records nothing (the queue stays), then the
+ * copy kernel k, its buffers and the context go. */
+static int profiling_off_and_end(capture *c, dr_cl_context *ctx, cl_kernel k, uint32_t n, int phase,
+                                 cl_mem a, cl_mem b)
+{
+    const cl_command_queue queue = ctx->queue;
+    ENSURE(dr_cl_set_profiling(ctx, false) == DRAPE_OK && ctx->queue == queue);
+    ENSURE(dr_cl_launch_1d(ctx, k, n, phase) == DRAPE_OK);
+    ENSURE(ctx->profile.pending_count == 0);
+    ENSURE(dr_cl_finish(ctx) == DRAPE_OK);
+    clReleaseKernel(k);
+    dr_cl_buffer_release(ctx, &a);
+    dr_cl_buffer_release(ctx, &b);
+    ENSURE(c->errors == 0);
+    dr_cl_context_destroy(ctx);
+    return 0;
+}
+
 int suite_profile(void)
 {
     if (!have_device())
@@ -878,18 +900,7 @@ int suite_profile(void)
     ENSURE(dr_cl_profile_find(ctx, "predict")->launches == 5000);
     ENSURE(ctx->profile.pending_capacity <= 8192);
 
-    /* profiling off: nothing is recorded */
-    ENSURE(dr_cl_set_profiling(ctx, false) == DRAPE_OK);
-    ENSURE(dr_cl_launch_1d(ctx, k, n, predict) == DRAPE_OK);
-    ENSURE(ctx->profile.pending_count == 0);
-    ENSURE(dr_cl_finish(ctx) == DRAPE_OK);
-
-    clReleaseKernel(k);
-    dr_cl_buffer_release(ctx, &a);
-    dr_cl_buffer_release(ctx, &b);
-    ENSURE(c.errors == 0);
-    dr_cl_context_destroy(ctx);
-    return 0;
+    return profiling_off_and_end(&c, ctx, k, n, predict, a, b);
 }
 
 /* The properties ctx's queue was made with. */
@@ -909,10 +920,7 @@ int suite_profile_later(void)
         return SKIP;
     capture c;
     capture_clear(&c);
-    dr_cl_context_def def = dr_cl_default_context_def();
-    def.log = capture_log;
-    def.log_user = &c;
-    def.cache_dir = "";
+    dr_cl_context_def def = capture_def(&c, NULL);
     def.profiling = false;
     dr_cl_context *ctx = NULL;
     ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK);
@@ -942,15 +950,6 @@ int suite_profile_later(void)
     ENSURE(dr_cl_profile_collect(ctx) == DRAPE_OK);
     const dr_cl_phase *p = dr_cl_profile_find(ctx, "copy");
     ENSURE(p && p->launches == 1 && p->seconds > 0.0);
-    /* off again: the queue stays, nothing is recorded */
-    ENSURE(dr_cl_set_profiling(ctx, false) == DRAPE_OK && ctx->queue == queue);
-    ENSURE(dr_cl_launch_1d(ctx, k, n, phase) == DRAPE_OK);
-    ENSURE(ctx->profile.pending_count == 0);
-    ENSURE(dr_cl_finish(ctx) == DRAPE_OK);
-    clReleaseKernel(k);
-    dr_cl_buffer_release(ctx, &a);
-    dr_cl_buffer_release(ctx, &b);
-    ENSURE(c.errors == 0);
-    dr_cl_context_destroy(ctx);
-    return 0;
+    ENSURE(ctx->queue == queue);
+    return profiling_off_and_end(&c, ctx, k, n, phase, a, b);
 }

@@ -13,10 +13,12 @@
 # check, which needs Oclgrind rather than a GPU, excepted).
 set -uo pipefail
 mode=${1:-all}
-# The device tool brings back at most 8 files: the logs are written here and packed into one.
+# The device tool brings back at most 8 files: the logs are written here and packed into one, again
+# after every stage, so that a run stopped at its time limit still brings back what it finished.
 out=/tmp/drape-gpu-$mode
 rm -rf "$out"; mkdir -p "$out"
-pack() { [[ -n ${OUT:-} ]] && tar czf "$OUT/$mode.tar.gz" -C "$out" .; }
+pack() { [[ -n ${OUT:-} ]] && tar czf "$OUT/$mode.tar.gz.part" -C "$out" . &&
+  mv "$OUT/$mode.tar.gz.part" "$OUT/$mode.tar.gz"; return 0; }
 trap pack EXIT
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$root/build-gpu
@@ -49,6 +51,7 @@ run_tests() {
   ctest --test-dir "$build" -j"$jobs" -E '^format\.check$' --timeout 300 --output-on-failure \
     >"$out/ctest.log" 2>&1
   local rc=$?
+  pack
   echo "gpu: ctest exit $rc in $(( $(date +%s) - t0 )) s"
   grep -E 'tests passed|tests failed|Total Test time' "$out/ctest.log"
   sed -n '/The following tests/,$p' "$out/ctest.log" | head -40
@@ -65,27 +68,34 @@ run_bench() {
   "$b/drape-bench" --backends opencl --sizes 64,128,256,512,1024,2048 --iterations 5 --substeps 1 \
     --queue 10 --target-ms 300 --repetitions 5 --json "$out/cloth.json" --csv "$out/cloth.csv" \
     >"$out/cloth.txt" 2>&1
+  pack
   "$b/drape-bench" --backends cpu --sizes 64,128,256,512 --iterations 5 --substeps 1 \
     --target-ms 300 --repetitions 3 --probe-mib 0 --csv "$out/cloth-cpu.csv" \
     >"$out/cloth-cpu.txt" 2>&1
+  pack
   # Every kernel variant where all four apply, and the default scene's 4 substeps × 8 iterations.
   "$b/drape-bench" --backends opencl --sizes 32,64,128 --iterations 5 --substeps 1,4 \
     --kernels auto,per-constraint,fused,fused-local --queue 10 --target-ms 300 --repetitions 5 --probe-mib 0 \
     --csv "$out/kernels.csv" >"$out/kernels.txt" 2>&1
+  pack
   # A thousand 32² cloths in one world against one world at a time.
   "$b/drape-bench" --scene many-cloths --count 1000 --backends opencl,cpu --target-ms 1000 \
     --kernels auto,per-constraint \
     --repetitions 3 --probe-mib 0 --csv "$out/many-cloths.csv" >"$out/many-cloths.txt" 2>&1
+  pack
   # Balls in a box: the CPU reference beside OpenCL to 64k, OpenCL alone at 1M.
   "$b/drape-bench-particles" --sizes 5000,65536 --substeps 1 --iterations 4 \
     --json "$out/particles.json" >"$out/particles.txt" 2>&1
+  pack
   "$b/drape-bench-particles" --sizes 262144,1048576 --substeps 1 --iterations 4 --no-cpu \
     --json "$out/particles-1m.json" >>"$out/particles.txt" 2>&1
+  pack
   # A 256² self-colliding cloth folding onto itself (the cloth-fold scene, scaled).
   sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
     scenes/cloth-fold.json >/tmp/cloth-fold-256.json
   "$b/drape" run /tmp/cloth-fold-256.json --backend opencl --steps 300 --json \
     >"$out/cloth-fold-256.json" 2>&1
+  pack
   echo "gpu: benchmarks in $(( $(date +%s) - t0 )) s"
   for f in cloth cloth-cpu kernels many-cloths particles; do
     echo "== $f"; cat "$out/$f.txt"
@@ -104,6 +114,7 @@ run_profile() {
       --substeps 1 --kernels $k --queue 10 --target-ms 300 --repetitions 3 --probe-mib 0 \
       >"$out/profile-cloth64-$k.txt" 2>&1
   done
+  pack
   cat "$out"/profile-*.txt | cut -c1-160
 }
 
@@ -111,6 +122,6 @@ case $mode in
   test) run_tests ;;
   bench) run_bench ;;
   profile) run_profile ;;
-  all) run_tests; rc=$?; run_bench; exit $rc ;;
+  all) run_tests; rc=$?; run_bench; run_profile >/dev/null; exit $rc ;;
   *) echo "usage: bench/gpu/run.sh test|bench|profile|all" >&2; exit 2 ;;
 esac

@@ -218,6 +218,10 @@ bool sc_json_double(sc_json *j, const cJSON *value, sc_range r, double *out)
     if (!ok) {
         char range[96];
         describe_range(r, range, sizeof range);
+        if (!isfinite(v)) /* a literal past the double range, such as 1e400, reads as inf */
+            return sc_json_fail(j, "must be a finite number%s%s, got %.9g (too large for a double)",
+                                r.min > -FLT_MAX || r.max < FLT_MAX ? " " : "",
+                                r.min > -FLT_MAX || r.max < FLT_MAX ? range : "", v);
         if (r.min > -FLT_MAX || r.max < FLT_MAX)
             return sc_json_fail(j, "must be %s, got %.9g", range, v);
         return sc_json_fail(j, "must be a finite number that fits a float, got %.9g", v);

@@ -134,9 +134,9 @@ case $mode in
   test) run_tests ;;
   bench) run_bench ;;
   profile) run_profile ;;
-  # the benchmarks first (their cases add up to about 3 minutes, estimated; never timed whole), the
-  # suite took 7 on an H100 (410 s), and one call
-  # may run 10; what the suite finished comes back in its pack even when the call is cut off
+  # the benchmarks first (their cases add up to about 3 minutes, estimated; never timed whole);
+  # the suite took 7 on an H100 (410 s), and one call may run 10: what the suite finished comes
+  # back in its pack even when the call is cut off
   all) run_bench; run_tests; rc=$?; run_profile >/dev/null; exit $rc ;;
   *) echo "usage: bench/gpu/run.sh test|bench|profile|all" >&2; exit 2 ;;
 esac

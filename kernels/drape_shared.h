@@ -1226,7 +1226,11 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
         float s = 0.0f;
         dr_vec4 q_rel = x_rel;
         if (!(dx < 0.0f)) {
-            s = dr_collider_entry(c, x_rel, p_rel, margin);
+            /* a plane's entry test reads dx and dp again (the same operations): a segment that
+             * ends outside it never enters */
+            s = (int)c->a.w == DR_COLLIDER_PLANE && !(dp < 0.0f)
+                    ? 2.0f
+                    : dr_collider_entry(c, x_rel, p_rel, margin);
             if (s > 1.0f && dp < 0.0f)
                 s = 1.0f; /* ends inside by a rounding the exact test did not see */
             if (!(s < first))

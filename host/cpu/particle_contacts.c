@@ -290,17 +290,29 @@ static void pass_order(drape_world *w, const uint32_t *order)
     memset(g->sum, 0, (size_t)count * sizeof *g->sum);
 }
 
+/* Where pair_record writes the pair pass's pairs, and what it reads, loaded once for the loop over
+ * the candidate pairs (the compiler cannot tell that the records' stores leave the grid's
+ * pointers as they are). */
+typedef struct pair_writer {
+    dr_pair_record *pairs;
+    dr_vec4 *xij;
+    uint32_t *ends;
+    const dr_vec4 *x;
+    const uint32_t *local, *nbr;
+    const uint8_t *grounded;
+} pair_writer;
+
 /* Pair q of the pair pass: (i, j) of collision distance D, worked out on i's side (and j's too
  * when `both`). */
-static void pair_record(drape_world *w, uint32_t q, uint32_t i, uint32_t j, float D, bool both)
+static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j, float D,
+                               bool both)
 {
-    dr_particle_grid *g = &w->grid;
-    const dr_vec4 xi = w->x[i], xj = w->x[j];
-    g->pair_xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
-    g->pair_ends[2 * (size_t)q] = g->local[i];
-    g->pair_ends[2 * (size_t)q + 1] = g->local[j];
-    g->pairs[q] = (dr_pair_record){
-        i, j, xi.w, xj.w, g->nbr[i], g->nbr[j], g->grounded[i], g->grounded[j], both};
+    const dr_vec4 xi = o.x[i], xj = o.x[j];
+    o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
+    o.ends[2 * (size_t)q] = o.local[i];
+    o.ends[2 * (size_t)q + 1] = o.local[j];
+    o.pairs[q] =
+        (dr_pair_record){i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both};
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -351,14 +363,19 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
         g->pass_start[p] = cursor[p];
     g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
-    for (uint32_t c = 0; c < g->cand_count; ++c) {
-        const dr_cand_pair cp = g->cand_pairs[c];
-        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
-        const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
+    const pair_writer o = {g->pairs, g->pair_xij, g->pair_ends, w->x,
+                           g->local, g->nbr,      g->grounded};
+    const dr_cand_pair *cand = g->cand_pairs;
+    const uint32_t *ncand = g->ncand;
+    const uint8_t *pass = g->pass;
+    for (uint32_t c = 0, end = g->cand_count; c < end; ++c) {
+        const dr_cand_pair cp = cand[c];
+        const bool ci = ncand[cp.i] <= DR_NBR_CAP, cj = ncand[cp.j] <= DR_NBR_CAP;
+        const uint32_t pi = pass[cp.i], pj = pass[cp.j];
         if (ci)
-            pair_record(w, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
+            pair_record(o, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
         if (cj && !(ci && pi == pj))
-            pair_record(w, cursor[pj]++, cp.j, cp.i, cp.D, false);
+            pair_record(o, cursor[pj]++, cp.j, cp.i, cp.D, false);
     }
     g->pair_count = (uint32_t)count;
     return DRAPE_OK;
@@ -623,6 +640,10 @@ static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass)
         overflow_gather(w, up, begin, end);
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t i = g->member[k];
+        /* no pair within its collision distance: ld and the sums stay as they are, and its support
+         * would only gain a zero (whose sign dr_support_lift drops) */
+        if (g->sum[k].found == 0 && !(g->overflow && g->ncand[i] > DR_NBR_CAP))
+            continue;
         const dr_vec4 dnew = g->overflow && g->ncand[i] > DR_NBR_CAP
                                  ? g->dnew[k]
                                  : dr_pair_sum_apply(g->sum[k], g->ld[k], relax);

@@ -391,35 +391,47 @@ static float pair_distance(const drape_world *w, uint32_t i, uint32_t gi, float 
     return dr_pair_distance(DR_V4(0.0f, 0.0f, 0.0f, ri), gi, DR_V4(0.0f, 0.0f, 0.0f, rj), gj);
 }
 
-/* The pairs of the particle at place k of dense_sorted with those at places [m, end) (all in
- * neighbouring cells), from the anchors and groups in that order: dr_pair_candidate's test, with
- * the two radii's reach tried first, a chunk of places at a time without a branch (which pass it
- * is as good as random). */
-static void pair_range(drape_world *w, uint32_t k, uint32_t m, uint32_t end)
+/* The pairs of the particle at place k of dense_sorted (i, of group gi and radius ri) with those
+ * at places near[0 .. found) within the reach of their radii, their anchors' squared distances in
+ * d2: dr_pair_candidate's test, in full. */
+static void list_near(drape_world *w, uint32_t k, const uint32_t *near, const float *d2,
+                      uint32_t found)
 {
     dr_particle_grid *g = &w->grid;
-    const dr_vec4 ai = g->dense_anchor[k];
     const uint32_t i = g->dense_sorted[k], gi = g->dense_group[k];
-    uint32_t near[64];
+    const float ri = g->dense_anchor[k].w;
+    for (uint32_t f = 0; f < found; ++f) {
+        const uint32_t place = near[f], j = g->dense_sorted[place];
+        const float D =
+            pair_distance(w, i, gi, ri, j, g->dense_group[place], g->dense_anchor[place].w);
+        if (dr_within_reach(D, d2[f]))
+            add_candidates(g, i, j, D, d2[f] < D * D);
+    }
+}
+
+/* The pairs of the particle at place k of dense_sorted with those at places [range[r][0],
+ * range[r][1]) for r < ranges (all in neighbouring cells), from the anchors in that order: the
+ * two radii's reach tried first without a branch (which pass it is as good as random), the
+ * places within it listed, up to 64 at a time, for list_near. */
+static void pair_ranges(drape_world *w, uint32_t k, const uint32_t (*range)[2], int ranges)
+{
+    const dr_vec4 *anchor = w->grid.dense_anchor;
+    const dr_vec4 ai = anchor[k];
+    uint32_t near[64], found = 0;
     float near_d2[64];
-    while (m < end) {
-        const uint32_t stop = end - m > 64u ? m + 64u : end;
-        uint32_t found = 0;
-        for (; m < stop; ++m) {
-            const dr_vec4 aj = g->dense_anchor[m], r = dr_sub3(ai, aj);
-            const float d2 = dr_dot3(r, r);
+    for (int r = 0; r < ranges; ++r)
+        for (uint32_t m = range[r][0]; m < range[r][1]; ++m) {
+            const dr_vec4 aj = anchor[m], d = dr_sub3(ai, aj);
+            const float d2 = dr_dot3(d, d);
             near[found] = m;
             near_d2[found] = d2;
-            found += (uint32_t)dr_within_reach(ai.w + g->dense_anchor[m].w, d2);
+            found += (uint32_t)dr_within_reach(ai.w + aj.w, d2);
+            if (found == 64u) {
+                list_near(w, k, near, near_d2, found);
+                found = 0;
+            }
         }
-        for (uint32_t f = 0; f < found; ++f) {
-            const uint32_t place = near[f], j = g->dense_sorted[place];
-            const float d2 = near_d2[f], D = pair_distance(w, i, gi, ai.w, j, g->dense_group[place],
-                                                           g->dense_anchor[place].w);
-            if (dr_within_reach(D, d2))
-                add_candidates(g, i, j, D, d2 < D * D);
-        }
-    }
+    list_near(w, k, near, near_d2, found);
 }
 
 /* The candidates as in dr_cpu_particle_candidates, over a dense grid of the box of the occupied
@@ -487,17 +499,23 @@ static bool dense_candidates(drape_world *w)
         for (int64_t y = 0; y < ny; ++y)
             for (int64_t x = 0; x < nx; ++x) {
                 const uint64_t c = (uint64_t)(x + nx * (y + ny * z));
+                if (start[c] == start[c + 1])
+                    continue;
                 const int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
+                /* the own cell after k and the next cell in the row; the rows of the half shell */
+                uint32_t range[5][2] = {{0, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]}};
+                int ranges = 1;
+                for (int r = 0; r < 4; ++r) {
+                    const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
+                    if (yy < 0 || yy >= ny || zz >= nz)
+                        continue;
+                    const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
+                    range[ranges][0] = start[row + (uint64_t)x0];
+                    range[ranges++][1] = start[row + (uint64_t)x1 + 1];
+                }
                 for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
-                    /* the own cell after k, and the next cell in the row */
-                    pair_range(w, k, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
-                    for (int r = 0; r < 4; ++r) {
-                        const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
-                        if (yy < 0 || yy >= ny || zz >= nz)
-                            continue;
-                        const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
-                        pair_range(w, k, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
-                    }
+                    range[0][0] = k + 1;
+                    pair_ranges(w, k, (const uint32_t(*)[2])range, ranges);
                 }
             }
     return true;

@@ -114,7 +114,7 @@ static drape_result grid_alloc(drape_world *w)
     g->list = malloc((size_t)n * DR_NBR_CAP * sizeof *g->list);
     g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
-    g->sum = malloc((size_t)n * sizeof *g->sum);
+    g->sum = calloc(n, sizeof *g->sum); /* zero, and left zero by every pass over them */
     g->grounded = malloc((size_t)n * sizeof *g->grounded);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
@@ -262,8 +262,9 @@ static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b
 }
 
 /* The pass order (dr_particle_grid's `member`): the particles with a radius in `order` (the grid's,
- * dense or hashed), counted out by contact pass; whether each is grounded; overflow; the pair sums
- * zeroed (the pair passes leave them zero). */
+ * dense or hashed), counted out by contact pass; whether each is grounded; overflow. The pair sums
+ * are zero already: zero from their allocation, and every pass over them (pass_gather,
+ * dr_cpu_particle_bounce) zeroes those it added to. */
 static void pass_order(drape_world *w, const uint32_t *order)
 {
     dr_particle_grid *g = &w->grid;
@@ -287,7 +288,6 @@ static void pass_order(drape_world *w, const uint32_t *order)
         g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
         g->overflow |= g->ncand[i] > DR_NBR_CAP;
     }
-    memset(g->sum, 0, (size_t)count * sizeof *g->sum);
 }
 
 /* Where pair_record writes the pair pass's pairs, and what it reads, loaded once for the loop over

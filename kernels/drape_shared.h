@@ -1226,7 +1226,11 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
         float s = 0.0f;
         dr_vec4 q_rel = x_rel;
         if (!(dx < 0.0f)) {
-            s = dr_collider_entry(c, x_rel, p_rel, margin);
+            /* a plane's entry test reads dx and dp again (the same operations): a segment that
+             * ends outside it never enters */
+            s = (int)c->a.w == DR_COLLIDER_PLANE && !(dp < 0.0f)
+                    ? 2.0f
+                    : dr_collider_entry(c, x_rel, p_rel, margin);
             if (s > 1.0f && dp < 0.0f)
                 s = 1.0f; /* ends inside by a rounding the exact test did not see */
             if (!(s < first))
@@ -1898,6 +1902,49 @@ DR_FN dr_vec4 dr_particle_gather(
     return dr_pair_sum_apply(acc, di, relax);
 }
 
+/* One candidate pair's change of separating normal velocity for dr_particle_bounce (see below):
+ * 0 for none (not within reach, no bounce and not separating faster than slow, or not finite),
+ * with the pair's normal n, from j to i. xi, xj: the new positions; vi, vj: the new velocities;
+ * vpre[i], vpre[j]: the velocities before the solve, read only when e > 0; reach: (1 +
+ * DR_NBR_MARGIN) collision distances. (j, i) gets bitwise the same gap and the negated n: r, n and
+ * the relative velocities are exact negations, their dot products the same products. */
+DR_FN float dr_bounce_gap(dr_vec4 xi, dr_vec4 xj, dr_vec4 vi, dr_vec4 vj,
+                          DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j, float reach,
+                          float e, float slow, dr_vec4 *n)
+{
+    dr_vec4 r = dr_sub3(xi, xj);
+    float len2 = dr_dot3(r, r);
+    if (!(len2 < reach * reach) || !(len2 > 0.0f))
+        return 0.0f;
+    *n = dr_scale3(r, 1.0f / DR_SQRT(len2));
+    float vn = dr_dot3(dr_sub3(vi, vj), *n);
+    float gap = 0.0f;
+    if (e > 0.0f) {
+        float before = dr_dot3(dr_sub3(vpre[i], vpre[j]), *n);
+        if (before < -slow)
+            gap = -e * before - vn; /* a bounce: raise the separation to e times the approach */
+        gap = gap > 0.0f ? gap : 0.0f;
+        if (before < -slow && !(gap > 0.0f))
+            return 0.0f;
+    }
+    if (!(gap > 0.0f) && slow > 0.0f && vn > slow)
+        gap = slow - vn; /* no bounce: separate at most at the resting speed */
+    return gap == gap ? gap : 0.0f;
+}
+
+/* A pair's velocity change n * gap (dr_bounce_gap) times i's share, into i's fixed-point sums
+ * (in units of 2^-32 m/s); nothing when the share is not positive. */
+DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float share)
+{
+    if (!(share > 0.0f))
+        return;
+    dr_vec4 dv = dr_scale3(n, gap * share);
+    acc->x += dr_to_fixed(dv.x, &acc->poison);
+    acc->y += dr_to_fixed(dv.y, &acc->poison);
+    acc->z += dr_to_fixed(dv.z, &acc->poison);
+    acc->found = acc->found + 1u;
+}
+
 /* Restitution between particles, and a cap on their separating speed, once per substep after the
  * update (v = d / h), as a gather over the candidate lists: for a pair within (1 + DR_NBR_MARGIN)
  * collision distances at the new positions x, with normal n and relative normal velocity vn:
@@ -1930,43 +1977,16 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         unsigned j = list[row * DR_NBR_CAP + k];
         if (ncand[j] > DR_NBR_CAP)
             continue;
-        dr_vec4 xj = x[j];
+        dr_vec4 xj = x[j], n;
         float reach = dr_pair_distance(si, gi, shape[j], group[j]) * (1.0f + DR_NBR_MARGIN);
-        dr_vec4 r = dr_sub3(xi, xj);
-        float len2 = dr_dot3(r, r);
-        if (!(len2 < reach * reach) || !(len2 > 0.0f))
-            continue;
-        dr_vec4 n = dr_scale3(r, 1.0f / DR_SQRT(len2));
-        float vn = dr_dot3(dr_sub3(vi, v[j]), n);
-        float gap = 0.0f;
-        if (e > 0.0f) {
-            float before = dr_dot3(dr_sub3(vpre[i], vpre[j]), n);
-            if (before < -slow)
-                gap = -e * before - vn; /* a bounce: raise the separation to e times the approach */
-            gap = gap > 0.0f ? gap : 0.0f;
-            if (before < -slow && !(gap > 0.0f))
-                continue;
-        }
-        if (!(gap > 0.0f) && slow > 0.0f && vn > slow)
-            gap = slow - vn; /* no bounce: separate at most at the resting speed */
-        if (gap == 0.0f || !(gap == gap))
+        float gap = dr_bounce_gap(xi, xj, vi, v[j], vpre, i, j, reach, e, slow, &n);
+        if (gap == 0.0f)
             continue;
         float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],
                                     1.0f, 0.0f);
-        if (!(share > 0.0f))
-            continue;
-        dr_vec4 dv = dr_scale3(n, gap * share);
-        acc.x += dr_to_fixed(dv.x, &acc.poison);
-        acc.y += dr_to_fixed(dv.y, &acc.poison);
-        acc.z += dr_to_fixed(dv.z, &acc.poison);
-        acc.found = acc.found + 1u;
+        dr_bounce_add(&acc, n, gap, share);
     }
-    if (acc.found == 0u)
-        return vi;
-    const float unit = 1.0f / DR_FIXED_ONE;
-    return DR_V4(vi.x + ((float)acc.x * unit + acc.poison),
-                 vi.y + ((float)acc.y * unit + acc.poison),
-                 vi.z + ((float)acc.z * unit + acc.poison), vi.w);
+    return dr_pair_sum_apply(acc, vi, 1.0f); /* no weight: in units of 2^-32 m/s */
 }
 
 /* ---- non-finite state ------------------------------------------------------------------------ */

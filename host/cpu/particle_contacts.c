@@ -114,7 +114,7 @@ static drape_result grid_alloc(drape_world *w)
     g->list = malloc((size_t)n * DR_NBR_CAP * sizeof *g->list);
     g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
-    g->sum = malloc((size_t)n * sizeof *g->sum);
+    g->sum = calloc(n, sizeof *g->sum); /* zero, and left zero by every pass over them */
     g->grounded = malloc((size_t)n * sizeof *g->grounded);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
@@ -262,8 +262,9 @@ static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b
 }
 
 /* The pass order (dr_particle_grid's `member`): the particles with a radius in `order` (the grid's,
- * dense or hashed), counted out by contact pass; whether each is grounded; overflow; the pair sums
- * zeroed (the pair passes leave them zero). */
+ * dense or hashed), counted out by contact pass; whether each is grounded; overflow. The pair sums
+ * are zero already: zero from their allocation, and every pass over them (pass_gather,
+ * dr_cpu_particle_bounce) zeroes those it added to. */
 static void pass_order(drape_world *w, const uint32_t *order)
 {
     dr_particle_grid *g = &w->grid;
@@ -287,20 +288,31 @@ static void pass_order(drape_world *w, const uint32_t *order)
         g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
         g->overflow |= g->ncand[i] > DR_NBR_CAP;
     }
-    memset(g->sum, 0, (size_t)count * sizeof *g->sum);
 }
+
+/* Where pair_record writes the pair pass's pairs, and what it reads, loaded once for the loop over
+ * the candidate pairs (the compiler cannot tell that the records' stores leave the grid's
+ * pointers as they are). */
+typedef struct pair_writer {
+    dr_pair_record *pairs;
+    dr_vec4 *xij;
+    uint32_t *ends;
+    const dr_vec4 *x;
+    const uint32_t *local, *nbr;
+    const uint8_t *grounded;
+} pair_writer;
 
 /* Pair q of the pair pass: (i, j) of collision distance D, worked out on i's side (and j's too
  * when `both`). */
-static void pair_record(drape_world *w, uint32_t q, uint32_t i, uint32_t j, float D, bool both)
+static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j, float D,
+                               bool both)
 {
-    dr_particle_grid *g = &w->grid;
-    const dr_vec4 xi = w->x[i], xj = w->x[j];
-    g->pair_xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
-    g->pair_ends[2 * (size_t)q] = g->local[i];
-    g->pair_ends[2 * (size_t)q + 1] = g->local[j];
-    g->pairs[q] = (dr_pair_record){
-        i, j, xi.w, xj.w, g->nbr[i], g->nbr[j], g->grounded[i], g->grounded[j], both};
+    const dr_vec4 xi = o.x[i], xj = o.x[j];
+    o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
+    o.ends[2 * (size_t)q] = o.local[i];
+    o.ends[2 * (size_t)q + 1] = o.local[j];
+    o.pairs[q] =
+        (dr_pair_record){i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both};
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -351,14 +363,19 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
         g->pass_start[p] = cursor[p];
     g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
-    for (uint32_t c = 0; c < g->cand_count; ++c) {
-        const dr_cand_pair cp = g->cand_pairs[c];
-        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
-        const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
+    const pair_writer o = {g->pairs, g->pair_xij, g->pair_ends, w->x,
+                           g->local, g->nbr,      g->grounded};
+    const dr_cand_pair *cand = g->cand_pairs;
+    const uint32_t *ncand = g->ncand;
+    const uint8_t *pass = g->pass;
+    for (uint32_t c = 0, end = g->cand_count; c < end; ++c) {
+        const dr_cand_pair cp = cand[c];
+        const bool ci = ncand[cp.i] <= DR_NBR_CAP, cj = ncand[cp.j] <= DR_NBR_CAP;
+        const uint32_t pi = pass[cp.i], pj = pass[cp.j];
         if (ci)
-            pair_record(w, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
+            pair_record(o, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
         if (cj && !(ci && pi == pj))
-            pair_record(w, cursor[pj]++, cp.j, cp.i, cp.D, false);
+            pair_record(o, cursor[pj]++, cp.j, cp.i, cp.D, false);
     }
     g->pair_count = (uint32_t)count;
     return DRAPE_OK;
@@ -374,35 +391,47 @@ static float pair_distance(const drape_world *w, uint32_t i, uint32_t gi, float 
     return dr_pair_distance(DR_V4(0.0f, 0.0f, 0.0f, ri), gi, DR_V4(0.0f, 0.0f, 0.0f, rj), gj);
 }
 
-/* The pairs of the particle at place k of dense_sorted with those at places [m, end) (all in
- * neighbouring cells), from the anchors and groups in that order: dr_pair_candidate's test, with
- * the two radii's reach tried first, a chunk of places at a time without a branch (which pass it
- * is as good as random). */
-static void pair_range(drape_world *w, uint32_t k, uint32_t m, uint32_t end)
+/* The pairs of the particle at place k of dense_sorted (i, of group gi and radius ri) with those
+ * at places near[0 .. found) within the reach of their radii, their anchors' squared distances in
+ * d2: dr_pair_candidate's test, in full. */
+static void list_near(drape_world *w, uint32_t k, const uint32_t *near, const float *d2,
+                      uint32_t found)
 {
     dr_particle_grid *g = &w->grid;
-    const dr_vec4 ai = g->dense_anchor[k];
     const uint32_t i = g->dense_sorted[k], gi = g->dense_group[k];
-    uint32_t near[64];
+    const float ri = g->dense_anchor[k].w;
+    for (uint32_t f = 0; f < found; ++f) {
+        const uint32_t place = near[f], j = g->dense_sorted[place];
+        const float D =
+            pair_distance(w, i, gi, ri, j, g->dense_group[place], g->dense_anchor[place].w);
+        if (dr_within_reach(D, d2[f]))
+            add_candidates(g, i, j, D, d2[f] < D * D);
+    }
+}
+
+/* The pairs of the particle at place k of dense_sorted with those at places [range[r][0],
+ * range[r][1]) for r < ranges (all in neighbouring cells), from the anchors in that order: the
+ * two radii's reach tried first without a branch (which pass it is as good as random), the
+ * places within it listed, up to 64 at a time, for list_near. */
+static void pair_ranges(drape_world *w, uint32_t k, const uint32_t (*range)[2], int ranges)
+{
+    const dr_vec4 *anchor = w->grid.dense_anchor;
+    const dr_vec4 ai = anchor[k];
+    uint32_t near[64], found = 0;
     float near_d2[64];
-    while (m < end) {
-        const uint32_t stop = end - m > 64u ? m + 64u : end;
-        uint32_t found = 0;
-        for (; m < stop; ++m) {
-            const dr_vec4 aj = g->dense_anchor[m], r = dr_sub3(ai, aj);
-            const float d2 = dr_dot3(r, r);
+    for (int r = 0; r < ranges; ++r)
+        for (uint32_t m = range[r][0]; m < range[r][1]; ++m) {
+            const dr_vec4 aj = anchor[m], d = dr_sub3(ai, aj);
+            const float d2 = dr_dot3(d, d);
             near[found] = m;
             near_d2[found] = d2;
-            found += (uint32_t)dr_within_reach(ai.w + g->dense_anchor[m].w, d2);
+            found += (uint32_t)dr_within_reach(ai.w + aj.w, d2);
+            if (found == 64u) {
+                list_near(w, k, near, near_d2, found);
+                found = 0;
+            }
         }
-        for (uint32_t f = 0; f < found; ++f) {
-            const uint32_t place = near[f], j = g->dense_sorted[place];
-            const float d2 = near_d2[f], D = pair_distance(w, i, gi, ai.w, j, g->dense_group[place],
-                                                           g->dense_anchor[place].w);
-            if (dr_within_reach(D, d2))
-                add_candidates(g, i, j, D, d2 < D * D);
-        }
-    }
+    list_near(w, k, near, near_d2, found);
 }
 
 /* The candidates as in dr_cpu_particle_candidates, over a dense grid of the box of the occupied
@@ -470,17 +499,23 @@ static bool dense_candidates(drape_world *w)
         for (int64_t y = 0; y < ny; ++y)
             for (int64_t x = 0; x < nx; ++x) {
                 const uint64_t c = (uint64_t)(x + nx * (y + ny * z));
+                if (start[c] == start[c + 1])
+                    continue;
                 const int64_t x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < nx ? x + 1 : x;
+                /* the own cell after k and the next cell in the row; the rows of the half shell */
+                uint32_t range[5][2] = {{0, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]}};
+                int ranges = 1;
+                for (int r = 0; r < 4; ++r) {
+                    const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
+                    if (yy < 0 || yy >= ny || zz >= nz)
+                        continue;
+                    const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
+                    range[ranges][0] = start[row + (uint64_t)x0];
+                    range[ranges++][1] = start[row + (uint64_t)x1 + 1];
+                }
                 for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
-                    /* the own cell after k, and the next cell in the row */
-                    pair_range(w, k, k + 1, start[(uint64_t)(x1 + nx * (y + ny * z)) + 1]);
-                    for (int r = 0; r < 4; ++r) {
-                        const int64_t yy = y + rows[r][0], zz = z + rows[r][1];
-                        if (yy < 0 || yy >= ny || zz >= nz)
-                            continue;
-                        const uint64_t row = (uint64_t)(nx * (yy + ny * zz));
-                        pair_range(w, k, start[row + (uint64_t)x0], start[row + (uint64_t)x1 + 1]);
-                    }
+                    range[0][0] = k + 1;
+                    pair_ranges(w, k, (const uint32_t(*)[2])range, ranges);
                 }
             }
     return true;
@@ -623,6 +658,10 @@ static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass)
         overflow_gather(w, up, begin, end);
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t i = g->member[k];
+        /* no pair within its collision distance: ld and the sums stay as they are, and its support
+         * would only gain a zero (whose sign dr_support_lift drops) */
+        if (g->sum[k].found == 0 && !(g->overflow && g->ncand[i] > DR_NBR_CAP))
+            continue;
         const dr_vec4 dnew = g->overflow && g->ncand[i] > DR_NBR_CAP
                                  ? g->dnew[k]
                                  : dr_pair_sum_apply(g->sum[k], g->ld[k], relax);
@@ -656,17 +695,45 @@ bool dr_particle_bounces(const drape_world *w, float slow)
     return w->def.particle_restitution > 0.0f || slow > 0.0f;
 }
 
+/* Restitution between particles (dr_particle_bounce's result for every particle), pair by pair over
+ * the candidate pairs: each pair's gap (dr_bounce_gap) is worked out once, and added with i's share
+ * to i and, n negated, with j's share to j, in the pair sums by place in the pass order (zero
+ * before and after). Without restitution a pair whose relative speed is below 0.98 `slow` is
+ * skipped before any square root: its normal velocity |(v_i - v_j) . n| cannot exceed slow (|n|
+ * is 1 within a few roundings), so its gap is 0. */
 void dr_cpu_particle_bounce(drape_world *w, float slow)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
         return;
-    const uint32_t n = w->particle_count;
-    for (uint32_t i = 0; i < n; ++i)
-        g->dnew[i] =
-            dr_particle_bounce(i, w->x, w->v, g->vpre, w->shape, w->group, w->contacts, g->nbr,
-                               g->ncand, g->list, i, w->def.particle_restitution, slow);
-    memcpy(w->v, g->dnew, (size_t)n * sizeof *w->v);
+    const float e = w->def.particle_restitution, quiet = e > 0.0f ? -1.0f : 0.98f * slow * slow;
+    const dr_vec4 *x = w->x, *v = w->v;
+    dr_pair_sum *sum = g->sum;
+    for (uint32_t c = 0; c < g->cand_count; ++c) {
+        const dr_cand_pair cp = g->cand_pairs[c];
+        const uint32_t i = cp.i, j = cp.j;
+        const dr_vec4 vi = v[i], vj = v[j], dv = dr_sub3(vi, vj);
+        if (dr_dot3(dv, dv) < quiet || g->ncand[i] > DR_NBR_CAP || g->ncand[j] > DR_NBR_CAP)
+            continue;
+        const dr_vec4 xi = x[i], xj = x[j];
+        dr_vec4 n;
+        const float gap = dr_bounce_gap(xi, xj, vi, vj, g->vpre, i, j,
+                                        cp.D * (1.0f + DR_NBR_MARGIN), e, slow, &n);
+        if (gap == 0.0f)
+            continue;
+        const int gi = dr_has_contact(w->contacts[i]), gj = dr_has_contact(w->contacts[j]);
+        const uint32_t ni = g->nbr[i], nj = g->nbr[j];
+        dr_bounce_add(&sum[g->local[i]], n, gap,
+                      dr_pair_share(xi.w, gi, ni, xj.w, gj, nj, 1.0f, 0.0f));
+        dr_bounce_add(&sum[g->local[j]], dr_scale3(n, -1.0f), gap,
+                      dr_pair_share(xj.w, gj, nj, xi.w, gi, ni, 1.0f, 0.0f));
+    }
+    for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
+        if (sum[k].found) {
+            const uint32_t i = g->member[k];
+            w->v[i] = dr_pair_sum_apply(sum[k], w->v[i], 1.0f);
+            memset(&sum[k], 0, sizeof sum[k]);
+        }
 }
 
 drape_result dr_particle_check(drape_world *w)

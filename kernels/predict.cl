@@ -4,7 +4,8 @@
  * them (host/opencl/opencl_step.c): the external forces first when there is no aerodynamics or
  * damping pass, and collision generation after (collide.cl's generate_contacts) when there is no
  * grid of particle contacts; each particle's maths and order are unchanged, one launch does the
- * work of three. */
+ * work of three. predict_displacement_x16 is the same for CPU devices, sixteen particles per
+ * work-item in float16 lanes (the lanes variant of docs/opencl-variants.md). */
 #include "drape_shared.h"
 
 __kernel void predict_velocity(__global float4 *v, __global const float4 *x, float4 gravity,
@@ -19,8 +20,8 @@ __kernel void predict_velocity(__global float4 *v, __global const float4 *x, flo
 #define DR_PREDICT_ARGS                                                                            \
     __global float4 *d, __global const float4 *x, __global float4 *v, float h, uint n,             \
         int external, float4 gravity, float4 wind, float drag, int collide,                        \
-        __global dr_contact *contacts, __global const dr_collider *colliders,                      \
-        uint collider_count, float t, float margin, __global const float *inflate
+        __global dr_contact *contacts, __global const dr_collider *colliders, uint collider_count, \
+        float t, float margin, __global const float *inflate
 
 inline void dr_predict_one(DR_PREDICT_ARGS, uint i)
 {

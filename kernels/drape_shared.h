@@ -1112,7 +1112,9 @@ DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
         nz = (float16)(a2.odd, b2.odd), nw = (float16)(a3.odd, b3.odd);                            \
     } while (0)
 
-/* The inverse: the contacts c[i] .. c[i + 15] stored from the float16 of their components. */
+/* The inverse: the contacts c[i] .. c[i + 15] stored from the float16 of their components, lanes
+ * 0-7 of a and b interleaved by shuffle2(a, b, DR_P16_LO), lanes 8-15 by DR_P16_HI (also
+ * solve_distance_x16's scatter in kernels/project.cl). */
 #define DR_P16_LO (uint16)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
 #define DR_P16_HI (uint16)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
 #define DR_P16_CONTACTS_STORE(c, i, qx, qy, qz, qw, nx, ny, nz, nw)                                \

@@ -760,13 +760,32 @@ DR_FN dr_vec4 dr_external_accel(dr_vec4 v, dr_vec4 gravity, dr_vec4 wind, float 
     return dr_madd3(gravity, dr_sub3(wind, v), drag);
 }
 
-/* v += h (g + drag (wind - v)) for a movable particle; a pinned one keeps v = 0. */
+/* v += h (g + drag (wind - v)) for a movable particle; a pinned one keeps v = 0. Written once over
+ * a lane type (DR_LANE_FUNCTIONS above): `float` for dr_apply_external below, `float16` for
+ * predict_displacement_x16 (kernels/predict.cl); the velocity as its x, y, z components, updated in
+ * place, each lane bitwise dr_madd3(v, dr_external_accel(v, gravity, wind, drag), h). */
+#define DR_EXTERNAL_LANE_FUNCTIONS(S, real, mask)                                                  \
+    DR_FN void dr_apply_external_l##S(real *vx, real *vy, real *vz, real inv_mass,                 \
+                                      dr_vec4 gravity, dr_vec4 wind, float drag, float h)          \
+    {                                                                                              \
+        mask pinned = inv_mass <= 0.0f;                                                            \
+        real ax = gravity.x + (wind.x - *vx) * drag, ay = gravity.y + (wind.y - *vy) * drag;       \
+        real az = gravity.z + (wind.z - *vz) * drag;                                               \
+        *vx = pinned ? (real)(0.0f) : *vx + ax * h;                                                \
+        *vy = pinned ? (real)(0.0f) : *vy + ay * h;                                                \
+        *vz = pinned ? (real)(0.0f) : *vz + az * h;                                                \
+    }
+DR_EXTERNAL_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_EXTERNAL_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
 DR_FN dr_vec4 dr_apply_external(dr_vec4 v, float inv_mass, dr_vec4 gravity, dr_vec4 wind,
                                 float drag, float h)
 {
-    if (inv_mass <= 0.0f)
-        return DR_V4(0.0f, 0.0f, 0.0f, v.w);
-    return dr_madd3(v, dr_external_accel(v, gravity, wind, drag), h);
+    float vx = v.x, vy = v.y, vz = v.z; /* OpenCL C takes no address of a vector's component */
+    dr_apply_external_l(&vx, &vy, &vz, inv_mass, gravity, wind, drag, h);
+    return DR_V4(vx, vy, vz, v.w);
 }
 
 /* The predicted displacement of the substep, d = h v, with the inverse mass in w: the predicted
@@ -1092,6 +1111,22 @@ DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
         nx = (float16)(a0.odd, b0.odd), ny = (float16)(a1.odd, b1.odd);                            \
         nz = (float16)(a2.odd, b2.odd), nw = (float16)(a3.odd, b3.odd);                            \
     } while (0)
+
+/* The inverse: the contacts c[i] .. c[i + 15] stored from the float16 of their components, lanes
+ * 0-7 of a and b interleaved by shuffle2(a, b, DR_P16_LO), lanes 8-15 by DR_P16_HI (also
+ * solve_distance_x16's scatter in kernels/project.cl). */
+#define DR_P16_LO (uint16)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define DR_P16_HI (uint16)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#define DR_P16_CONTACTS_STORE(c, i, qx, qy, qz, qw, nx, ny, nz, nw)                                \
+    do {                                                                                           \
+        __global float *cf_ = (__global float *)((c) + (i));                                       \
+        float16 a0 = shuffle2(qx, nx, DR_P16_LO), a1 = shuffle2(qy, ny, DR_P16_LO);                \
+        float16 a2 = shuffle2(qz, nz, DR_P16_LO), a3 = shuffle2(qw, nw, DR_P16_LO);                \
+        float16 b0 = shuffle2(qx, nx, DR_P16_HI), b1 = shuffle2(qy, ny, DR_P16_HI);                \
+        float16 b2 = shuffle2(qz, nz, DR_P16_HI), b3 = shuffle2(qw, nw, DR_P16_HI);                \
+        DR_P16_STORE(cf_, a0, a1, a2, a3);                                                         \
+        DR_P16_STORE(cf_ + 64, b0, b1, b2, b3);                                                    \
+    } while (0)
 #endif
 
 /* Signed distance (m) from q (in the collider's own frame, i.e. with its motion taken out) to the
@@ -1151,17 +1186,28 @@ DR_FN int dr_started_inside(dr_contact ct) { return ct.q.w - (float)(int)ct.q.w 
 
 /* Where (s in [0, 1]) the segment q0 + s D, which starts outside the sphere of radius R about the
  * origin (m = q0 - centre), first meets it: the smaller root of |m + s D|^2 = R^2, in the form
- * without cancellation; 2 for no hit. */
+ * without cancellation; 2 for no hit (inside, moving away, not moving, or missing it). Written once
+ * over a lane type (DR_LANE_FUNCTIONS above): `float` for dr_sphere_entry, `float16` for
+ * predict_displacement_x16 (kernels/predict.cl); lanes without a hit still compute and are masked
+ * out, each lane bitwise the scalar result. */
+#define DR_ENTRY_LANE_FUNCTIONS(S, real, mask)                                                     \
+    DR_FN real dr_sphere_entry_l##S(real mx, real my, real mz, real Dx, real Dy, real Dz, real R)  \
+    {                                                                                              \
+        real a = Dx * Dx + Dy * Dy + Dz * Dz, b = mx * Dx + my * Dy + mz * Dz;                     \
+        real c = (mx * mx + my * my + mz * mz) - R * R;                                            \
+        real disc = b * b - a * c;                                                                 \
+        real s = c / (DR_SQRT(disc) - b);                                                          \
+        mask none = !(c > 0.0f) | !(b < 0.0f) | !(a > 0.0f) | (disc < 0.0f) | !(s <= 1.0f);        \
+        return none ? (real)(2.0f) : s;                                                            \
+    }
+DR_ENTRY_LANE_FUNCTIONS(, float, int)
+#ifdef __OPENCL_VERSION__
+DR_ENTRY_LANE_FUNCTIONS(16, float16, int16)
+#endif
+
 DR_FN float dr_sphere_entry(dr_vec4 m, dr_vec4 D, float R)
 {
-    float a = dr_dot3(D, D), b = dr_dot3(m, D), c = dr_dot3(m, m) - R * R;
-    if (!(c > 0.0f) || !(b < 0.0f) || !(a > 0.0f))
-        return 2.0f; /* inside, moving away or not moving */
-    float disc = b * b - a * c;
-    if (disc < 0.0f)
-        return 2.0f;
-    float s = c / (DR_SQRT(disc) - b);
-    return s <= 1.0f ? s : 2.0f;
+    return dr_sphere_entry_l(m.x, m.y, m.z, D.x, D.y, D.z, R);
 }
 
 /* The same for a capsule of radius R about the segment A..B: the body (a cylinder about the

@@ -34,8 +34,6 @@ __kernel void solve_distance(DR_CONSTRAINT_ARGS(float, rest))
     } while (0)
 
 /* The inverse: interleave x, y, z, w back into float4 and store lane l where mask m.sl is set. */
-#define DR_X16_LO (uint16)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
-#define DR_X16_HI (uint16)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
 #define DR_X16_Q0 (uint16)(0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23)
 #define DR_X16_Q1 (uint16)(8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31)
 #define DR_X16_STORE4(p, i, m, g, l0, l1, l2, l3)                                                  \
@@ -51,8 +49,8 @@ __kernel void solve_distance(DR_CONSTRAINT_ARGS(float, rest))
     } while (0)
 #define DR_X16_SCATTER(p, i, m, x, y, z, w)                                                        \
     do {                                                                                           \
-        float16 xy0 = shuffle2(x, y, DR_X16_LO), xy1 = shuffle2(x, y, DR_X16_HI);                  \
-        float16 zw0 = shuffle2(z, w, DR_X16_LO), zw1 = shuffle2(z, w, DR_X16_HI);                  \
+        float16 xy0 = shuffle2(x, y, DR_P16_LO), xy1 = shuffle2(x, y, DR_P16_HI);                  \
+        float16 zw0 = shuffle2(z, w, DR_P16_LO), zw1 = shuffle2(z, w, DR_P16_HI);                  \
         DR_X16_STORE4(p, i, m, shuffle2(xy0, zw0, DR_X16_Q0), 0, 1, 2, 3);                         \
         DR_X16_STORE4(p, i, m, shuffle2(xy0, zw0, DR_X16_Q1), 4, 5, 6, 7);                         \
         DR_X16_STORE4(p, i, m, shuffle2(xy1, zw1, DR_X16_Q0), 8, 9, a, b);                         \

@@ -76,6 +76,7 @@ enum {
     K_SOLVE_FUSED_LOCAL,
     K_PROJECT_CONTACTS_X16,
     K_UPDATE_X16,
+    K_PREDICT_DISPLACEMENT_X16,
     K_COUNT
 };
 static const struct {
@@ -110,6 +111,7 @@ static const struct {
     {"fused.cl", "solve_fused_local"},
     {"project.cl", "project_contacts_x16"},
     {"update.cl", "update_state_x16"},
+    {"predict.cl", "predict_displacement_x16"},
 };
 
 struct dr_opencl {
@@ -776,10 +778,13 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bo
     }
     const cl_int contacts = collide;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    DR_TRY(set_args(cl, K_PREDICT_DISPLACEMENT, 0, 16, A(cl->d), A(cl->x), A(cl->v), A(h), A(n),
-                    A(external), A(g), A(wind), A(drag), A(contacts), A(cl->contacts),
-                    A(cl->colliders), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
-    return launch(cl, K_PREDICT_DISPLACEMENT, n, PREDICT);
+    /* the lanes variant takes sixteen particles per work-item (kernels/predict.cl) */
+    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
+    const int kernel = lanes ? K_PREDICT_DISPLACEMENT_X16 : K_PREDICT_DISPLACEMENT;
+    DR_TRY(set_args(cl, kernel, 0, 16, A(cl->d), A(cl->x), A(cl->v), A(h), A(n), A(external), A(g),
+                    A(wind), A(drag), A(contacts), A(cl->contacts), A(cl->colliders),
+                    A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
+    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, PREDICT);
 }
 
 /* acc = a(x (+ d where use_d), vel) of the mass-spring mode: spring forces colour by colour, then

@@ -35,6 +35,13 @@ typedef float dr_wide;
 #endif
 typedef float4 dr_vec4;
 #define DR_FN static inline
+/* A function of a hot loop that the device compiler must inline: PoCL (clang) kept the particle
+ * contacts' pair push and cell walk as calls, with every live value spilled around each one. */
+#ifdef __clang__
+#define DR_HOT static inline __attribute__((always_inline))
+#else
+#define DR_HOT static inline
+#endif
 #define DR_GLOBAL __global
 #define DR_V4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define DR_SQRT sqrt
@@ -48,6 +55,7 @@ typedef struct dr_vec4 {
     float y, z, w;
 } dr_vec4;
 #define DR_FN static inline
+#define DR_HOT static inline
 #define DR_GLOBAL
 #define DR_V4(x, y, z, w) ((dr_vec4){(x), (y), (z), (w)})
 #define DR_SQRT sqrtf
@@ -1617,7 +1625,7 @@ typedef struct dr_pair_sum {
  * at the substep's start (both counts 0) pushes all the same: scaled by the larger count, such a
  * pair pushed nothing, and balls resting a hair apart at the grid build sank into each other
  * during the iterations. */
-DR_FN float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
+DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
                           int grounded_j, unsigned nj, float relax, float above, int stacked)
 {
     acc->found = acc->found + 1u;
@@ -1631,7 +1639,7 @@ DR_FN float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned n
 /* A touching pair's push on i before its share: out along n by the depth, less the friction cut of
  * the relative tangential motion. r = (x_i - x_j) + (d_i - d_j), len2 = |r|^2 < D^2. Exactly the
  * negation of (j, i)'s. */
-DR_FN dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
+DR_HOT dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
                                   dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
 {
     float len = DR_SQRT(len2);
@@ -1644,7 +1652,7 @@ DR_FN dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2,
 }
 
 /* push (dr_pair_push_vector) times share, into acc's fixed-point sums. */
-DR_FN void dr_pair_add(dr_pair_sum *acc, dr_vec4 push, float share)
+DR_HOT void dr_pair_add(dr_pair_sum *acc, dr_vec4 push, float share)
 {
     push = dr_scale3(push, share);
     acc->x += dr_to_fixed(push.x, &acc->poison);
@@ -1684,7 +1692,7 @@ DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
  * contact pass comes before `pass` (the passes before this one in the iteration wrote their
  * particles' results to done; d holds every particle's displacement from before the first pass).
  * With pass 0 done is never read. */
-DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
+DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
                         dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
                         DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
@@ -1764,7 +1772,7 @@ typedef struct dr_cell_walk {
 /* The walk's row of three cells: their buckets are consecutive within a 4 x 4 x 4 block
  * (dr_cell_bucket), so that their particles lie side by side in `sorted`, in one run where the
  * three share a block and in two where x - 1 or x + 1 lies in the next block. */
-DR_FN void dr_walk_row(dr_cell_walk *w, DR_GLOBAL const unsigned *start)
+DR_HOT void dr_walk_row(dr_cell_walk *w, DR_GLOBAL const unsigned *start)
 {
     const int y = w->cy + (int)(w->row % 3u) - 1, z = w->cz + (int)(w->row / 3u) - 1;
     const unsigned lo = dr_cell_bucket(w->cx - 1, y, z, w->mask),
@@ -1793,7 +1801,7 @@ DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *a
     dr_walk_row(w, start);
 }
 
-DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
+DR_HOT unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
                             DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *shape,
                             DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
 {

@@ -1626,7 +1626,7 @@ typedef struct dr_pair_sum {
  * pair pushed nothing, and balls resting a hair apart at the grid build sank into each other
  * during the iterations. */
 DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
-                          int grounded_j, unsigned nj, float relax, float above, int stacked)
+                           int grounded_j, unsigned nj, float relax, float above, int stacked)
 {
     acc->found = acc->found + 1u;
     if (!stacked)
@@ -1640,7 +1640,7 @@ DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned 
  * the relative tangential motion. r = (x_i - x_j) + (d_i - d_j), len2 = |r|^2 < D^2. Exactly the
  * negation of (j, i)'s. */
 DR_HOT dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
-                                  dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
+                                   dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
 {
     float len = DR_SQRT(len2);
     dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
@@ -1689,20 +1689,21 @@ DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
 #define DR_PASS_CHUNK 64u
 
 /* One pair's push on i (see above), summed into acc. j's displacement is d[j], or done[j] when j's
- * contact pass comes before `pass` (the passes before this one in the iteration wrote their
- * particles' results to done; d holds every particle's displacement from before the first pass).
- * With pass 0 done is never read. */
+ * contact pass (pass_of[j], dr_contact_pass of its anchor, worked out once per substep) comes
+ * before `pass` (the passes before this one in the iteration wrote their particles' results to
+ * done; d holds every particle's displacement from before the first pass). With pass 0 neither
+ * done nor pass_of is read. */
 DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
-                        dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
-                        DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                        DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
-                        DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
-                        float mu_s, float mu_k, float relax, dr_vec4 up,
-                        DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const dr_vec4 *anchor,
-                        unsigned pass, float inv_cell)
+                         dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
+                         DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                         DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
+                         float mu_s, float mu_k, float relax, dr_vec4 up,
+                         DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const unsigned char *pass_of,
+                         unsigned pass)
 {
     dr_vec4 sj = shape[j], xj = x[j];
-    dr_vec4 dj = pass > 0u && dr_contact_pass(anchor[j], up, inv_cell) < pass ? done[j] : d[j];
+    dr_vec4 dj = pass > 0u && pass_of[j] < pass ? done[j] : d[j];
     float D = dr_pair_distance(si, gi, sj, group[j]);
     dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
     float len2 = dr_dot3(r, r);
@@ -1802,8 +1803,8 @@ DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *a
 }
 
 DR_HOT unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
-                            DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *shape,
-                            DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
+                             DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *shape,
+                             DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
 {
     for (;;) {
         while (w->k >= w->end) {
@@ -1872,8 +1873,8 @@ dr_particle_candidates(unsigned i, unsigned row, DR_GLOBAL const dr_vec4 *grid_a
  * found in the grid again. ncand, list and nbr (the contact counts) come from
  * dr_particle_candidates (i's list in row `row`), contacts are the collider contacts, and mu_s,
  * mu_k the Coulomb coefficients. d holds the displacements from before the iteration's first
- * contact pass, done those the passes before `pass` wrote (dr_pair_push). *found gets the pairs
- * within their collision distance. */
+ * contact pass, done those the passes before `pass` wrote, pass_of each particle's contact pass
+ * (dr_pair_push). *found gets the pairs within their collision distance. */
 DR_FN dr_vec4 dr_particle_gather(
     unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
     DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
@@ -1882,7 +1883,7 @@ DR_FN dr_vec4 dr_particle_gather(
     DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand, DR_GLOBAL const unsigned *list,
     unsigned row, DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted, float inv_cell,
     unsigned mask, float mu_s, float mu_k, float relax, dr_vec4 up, DR_GLOBAL const dr_vec4 *done,
-    unsigned pass, unsigned *found)
+    DR_GLOBAL const unsigned char *pass_of, unsigned pass, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
@@ -1895,8 +1896,7 @@ DR_FN dr_vec4 dr_particle_gather(
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
             dr_pair_push(&acc, i, list[row * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
-                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, anchor, pass,
-                         inv_cell);
+                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, pass_of, pass);
     } else {
         dr_cell_walk walk;
         dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
@@ -1904,7 +1904,7 @@ DR_FN dr_vec4 dr_particle_gather(
              j != DR_NO_CELL;
              j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
-                         nbr, mu_s, mu_k, relax, up, done, anchor, pass, inv_cell);
+                         nbr, mu_s, mu_k, relax, up, done, pass_of, pass);
     }
     *found = acc.found;
     return dr_pair_sum_apply(acc, di, relax);

@@ -640,7 +640,7 @@ static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
-                w->def.contact_relaxation, up, w->d, 0u, &found);
+                w->def.contact_relaxation, up, w->d, g->pass, 0u, &found);
     }
 }
 

@@ -1940,6 +1940,12 @@ DR_FN float dr_bounce_gap(dr_vec4 xi, dr_vec4 xj, dr_vec4 vi, dr_vec4 vj,
     return gap == gap ? gap : 0.0f;
 }
 
+/* The squared relative speed below which a pair's gap (dr_bounce_gap) is 0 whatever its normal:
+ * without restitution (e = 0) 0.98 slow^2, since its normal velocity |(v_i - v_j) . n| cannot
+ * then exceed slow (|n| is 1 within a few roundings); with restitution none (-1). Such a pair is
+ * skipped before its positions are read or its square root taken. */
+DR_FN float dr_bounce_quiet(float e, float slow) { return e > 0.0f ? -1.0f : 0.98f * slow * slow; }
+
 /* A pair's velocity change n * gap (dr_bounce_gap) times i's share, into i's fixed-point sums
  * (in units of 2^-32 m/s); nothing when the share is not positive. */
 DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float share)
@@ -1980,14 +1986,16 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         return vi;
     unsigned gi = group[i], ni = nbr[i];
     int grounded_i = dr_has_contact(contacts[i]);
+    const float quiet = dr_bounce_quiet(e, slow);
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     for (unsigned k = 0u; k < count; ++k) {
         unsigned j = list[row * DR_NBR_CAP + k];
-        if (ncand[j] > DR_NBR_CAP)
+        dr_vec4 vj = v[j], dv = dr_sub3(vi, vj);
+        if (dr_dot3(dv, dv) < quiet || ncand[j] > DR_NBR_CAP)
             continue;
         dr_vec4 xj = x[j], n;
         float reach = dr_pair_distance(si, gi, shape[j], group[j]) * (1.0f + DR_NBR_MARGIN);
-        float gap = dr_bounce_gap(xi, xj, vi, v[j], vpre, i, j, reach, e, slow, &n);
+        float gap = dr_bounce_gap(xi, xj, vi, vj, vpre, i, j, reach, e, slow, &n);
         if (gap == 0.0f)
             continue;
         float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],

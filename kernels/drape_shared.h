@@ -35,6 +35,13 @@ typedef float dr_wide;
 #endif
 typedef float4 dr_vec4;
 #define DR_FN static inline
+/* A function of a hot loop that the device compiler must inline: PoCL (clang) kept the particle
+ * contacts' pair push and cell walk as calls, with every live value spilled around each one. */
+#ifdef __clang__
+#define DR_HOT static inline __attribute__((always_inline))
+#else
+#define DR_HOT static inline
+#endif
 #define DR_GLOBAL __global
 #define DR_V4(x, y, z, w) ((float4)((x), (y), (z), (w)))
 #define DR_SQRT sqrt
@@ -48,6 +55,7 @@ typedef struct dr_vec4 {
     float y, z, w;
 } dr_vec4;
 #define DR_FN static inline
+#define DR_HOT static inline
 #define DR_GLOBAL
 #define DR_V4(x, y, z, w) ((dr_vec4){(x), (y), (z), (w)})
 #define DR_SQRT sqrtf
@@ -1663,8 +1671,8 @@ typedef struct dr_pair_sum {
  * at the substep's start (both counts 0) pushes all the same: scaled by the larger count, such a
  * pair pushed nothing, and balls resting a hair apart at the grid build sank into each other
  * during the iterations. */
-DR_FN float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
-                          int grounded_j, unsigned nj, float relax, float above, int stacked)
+DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
+                           int grounded_j, unsigned nj, float relax, float above, int stacked)
 {
     acc->found = acc->found + 1u;
     if (!stacked)
@@ -1677,8 +1685,8 @@ DR_FN float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned n
 /* A touching pair's push on i before its share: out along n by the depth, less the friction cut of
  * the relative tangential motion. r = (x_i - x_j) + (d_i - d_j), len2 = |r|^2 < D^2. Exactly the
  * negation of (j, i)'s. */
-DR_FN dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
-                                  dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
+DR_HOT dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
+                                   dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
 {
     float len = DR_SQRT(len2);
     dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
@@ -1690,7 +1698,7 @@ DR_FN dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2,
 }
 
 /* push (dr_pair_push_vector) times share, into acc's fixed-point sums. */
-DR_FN void dr_pair_add(dr_pair_sum *acc, dr_vec4 push, float share)
+DR_HOT void dr_pair_add(dr_pair_sum *acc, dr_vec4 push, float share)
 {
     push = dr_scale3(push, share);
     acc->x += dr_to_fixed(push.x, &acc->poison);
@@ -1727,20 +1735,21 @@ DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
 #define DR_PASS_CHUNK 64u
 
 /* One pair's push on i (see above), summed into acc. j's displacement is d[j], or done[j] when j's
- * contact pass comes before `pass` (the passes before this one in the iteration wrote their
- * particles' results to done; d holds every particle's displacement from before the first pass).
- * With pass 0 done is never read. */
-DR_FN void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
-                        dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
-                        DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                        DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
-                        DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
-                        float mu_s, float mu_k, float relax, dr_vec4 up,
-                        DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const dr_vec4 *anchor,
-                        unsigned pass, float inv_cell)
+ * contact pass (pass_of[j], dr_contact_pass of its anchor, worked out once per substep) comes
+ * before `pass` (the passes before this one in the iteration wrote their particles' results to
+ * done; d holds every particle's displacement from before the first pass). With pass 0 neither
+ * done nor pass_of is read. */
+DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, dr_vec4 di,
+                         dr_vec4 si, unsigned gi, int grounded_i, unsigned ni,
+                         DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                         DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
+                         float mu_s, float mu_k, float relax, dr_vec4 up,
+                         DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const unsigned char *pass_of,
+                         unsigned pass)
 {
     dr_vec4 sj = shape[j], xj = x[j];
-    dr_vec4 dj = pass > 0u && dr_contact_pass(anchor[j], up, inv_cell) < pass ? done[j] : d[j];
+    dr_vec4 dj = pass > 0u && pass_of[j] < pass ? done[j] : d[j];
     float D = dr_pair_distance(si, gi, sj, group[j]);
     dr_vec4 r = dr_add3(dr_sub3(xi, xj), dr_sub3(di, dj));
     float len2 = dr_dot3(r, r);
@@ -1810,7 +1819,7 @@ typedef struct dr_cell_walk {
 /* The walk's row of three cells: their buckets are consecutive within a 4 x 4 x 4 block
  * (dr_cell_bucket), so that their particles lie side by side in `sorted`, in one run where the
  * three share a block and in two where x - 1 or x + 1 lies in the next block. */
-DR_FN void dr_walk_row(dr_cell_walk *w, DR_GLOBAL const unsigned *start)
+DR_HOT void dr_walk_row(dr_cell_walk *w, DR_GLOBAL const unsigned *start)
 {
     const int y = w->cy + (int)(w->row % 3u) - 1, z = w->cz + (int)(w->row / 3u) - 1;
     const unsigned lo = dr_cell_bucket(w->cx - 1, y, z, w->mask),
@@ -1839,9 +1848,9 @@ DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *a
     dr_walk_row(w, start);
 }
 
-DR_FN unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
-                            DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *shape,
-                            DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
+DR_HOT unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,
+                             DR_GLOBAL const unsigned *grid_group, DR_GLOBAL const dr_vec4 *shape,
+                             DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted)
 {
     for (;;) {
         while (w->k >= w->end) {
@@ -1910,8 +1919,8 @@ dr_particle_candidates(unsigned i, unsigned row, DR_GLOBAL const dr_vec4 *grid_a
  * found in the grid again. ncand, list and nbr (the contact counts) come from
  * dr_particle_candidates (i's list in row `row`), contacts are the collider contacts, and mu_s,
  * mu_k the Coulomb coefficients. d holds the displacements from before the iteration's first
- * contact pass, done those the passes before `pass` wrote (dr_pair_push). *found gets the pairs
- * within their collision distance. */
+ * contact pass, done those the passes before `pass` wrote, pass_of each particle's contact pass
+ * (dr_pair_push). *found gets the pairs within their collision distance. */
 DR_FN dr_vec4 dr_particle_gather(
     unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
     DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
@@ -1920,7 +1929,7 @@ DR_FN dr_vec4 dr_particle_gather(
     DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand, DR_GLOBAL const unsigned *list,
     unsigned row, DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted, float inv_cell,
     unsigned mask, float mu_s, float mu_k, float relax, dr_vec4 up, DR_GLOBAL const dr_vec4 *done,
-    unsigned pass, unsigned *found)
+    DR_GLOBAL const unsigned char *pass_of, unsigned pass, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
@@ -1933,8 +1942,7 @@ DR_FN dr_vec4 dr_particle_gather(
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
             dr_pair_push(&acc, i, list[row * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
-                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, anchor, pass,
-                         inv_cell);
+                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, pass_of, pass);
     } else {
         dr_cell_walk walk;
         dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
@@ -1942,7 +1950,7 @@ DR_FN dr_vec4 dr_particle_gather(
              j != DR_NO_CELL;
              j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
-                         nbr, mu_s, mu_k, relax, up, done, anchor, pass, inv_cell);
+                         nbr, mu_s, mu_k, relax, up, done, pass_of, pass);
     }
     *found = acc.found;
     return dr_pair_sum_apply(acc, di, relax);
@@ -1977,6 +1985,12 @@ DR_FN float dr_bounce_gap(dr_vec4 xi, dr_vec4 xj, dr_vec4 vi, dr_vec4 vj,
         gap = slow - vn; /* no bounce: separate at most at the resting speed */
     return gap == gap ? gap : 0.0f;
 }
+
+/* The squared relative speed below which a pair's gap (dr_bounce_gap) is 0 whatever its normal:
+ * without restitution (e = 0) 0.98 slow^2, since its normal velocity |(v_i - v_j) . n| cannot
+ * then exceed slow (|n| is 1 within a few roundings); with restitution none (-1). Such a pair is
+ * skipped before its positions are read or its square root taken. */
+DR_FN float dr_bounce_quiet(float e, float slow) { return e > 0.0f ? -1.0f : 0.98f * slow * slow; }
 
 /* A pair's velocity change n * gap (dr_bounce_gap) times i's share, into i's fixed-point sums
  * (in units of 2^-32 m/s); nothing when the share is not positive. */
@@ -2018,14 +2032,16 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         return vi;
     unsigned gi = group[i], ni = nbr[i];
     int grounded_i = dr_has_contact(contacts[i]);
+    const float quiet = dr_bounce_quiet(e, slow);
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     for (unsigned k = 0u; k < count; ++k) {
         unsigned j = list[row * DR_NBR_CAP + k];
-        if (ncand[j] > DR_NBR_CAP)
+        dr_vec4 vj = v[j], dv = dr_sub3(vi, vj);
+        if (dr_dot3(dv, dv) < quiet || ncand[j] > DR_NBR_CAP)
             continue;
         dr_vec4 xj = x[j], n;
         float reach = dr_pair_distance(si, gi, shape[j], group[j]) * (1.0f + DR_NBR_MARGIN);
-        float gap = dr_bounce_gap(xi, xj, vi, v[j], vpre, i, j, reach, e, slow, &n);
+        float gap = dr_bounce_gap(xi, xj, vi, vj, vpre, i, j, reach, e, slow, &n);
         if (gap == 0.0f)
             continue;
         float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],

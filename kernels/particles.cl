@@ -2,7 +2,8 @@
  * phase by counting sort, once per substep, and the gather pass, once per iteration.
  *
  *   particle_cells    the velocity limit, each particle's bucket, the histogram (atomic_inc, whose
- *                     old value is the particle's rank in its bucket)
+ *                     old value is the particle's rank in its bucket), and its contact pass
+ *                     (pass_of, one byte, which the gathers read for each candidate)
  *   scan_blocks       one work-group per tile of DR_SCAN_TILE buckets: the tile's sum
  *   scan_partials     one work-group: the exclusive scan of the tile sums
  *   scan_write        one work-group per tile: its bucket starts, and the fullest bucket
@@ -43,8 +44,9 @@
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, __global uint *rank, __global float *support,
-                             __global const uint *nbr, __global const uint *group, float4 up,
-                             float cap, float inv_cell, uint mask, float travel, uint n)
+                             __global const uint *nbr, __global const uint *group,
+                             __global uchar *pass_of, float4 up, float cap, float inv_cell,
+                             uint mask, float travel, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -62,6 +64,7 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
     d[i] = di;
     float4 p = dr_add3(x[i], di);
     anchor[i] = p;
+    pass_of[i] = (uchar)dr_contact_pass(p, up, inv_cell); /* 0 without gravity (up = 0) */
     uint b = dr_particle_bucket(p, inv_cell, mask);
     cell[i] = b;
     rank[i] = atomic_inc(&counts[b]);
@@ -262,14 +265,17 @@ __kernel void particle_count(__global const float4 *grid_anchor, __global const 
     ncand[i] = count;
 }
 
-__kernel void particle_gather(
-    __global float4 *dnew, __global float *support, __global const float4 *x,
-    __global const float4 *d, __global const float4 *grid_anchor, __global const uint *grid_group,
-    __global const float4 *anchor, __global const float4 *shape, __global const uint *group,
-    __global const dr_contact *contacts, __global const uint *nbr, __global const uint *ncand,
-    __global const uint *list, __global const uint *start, __global const uint *sorted,
-    __global const uint *fullest, float inv_cell, uint mask, float mu_s, float mu_k, float relax,
-    float4 up, __global const uint *members, uint first, uint listed, uint pass, uint n)
+__kernel void particle_gather(__global float4 *dnew, __global float *support,
+                              __global const float4 *x, __global const float4 *d,
+                              __global const float4 *grid_anchor, __global const uint *grid_group,
+                              __global const float4 *anchor, __global const float4 *shape,
+                              __global const uint *group, __global const dr_contact *contacts,
+                              __global const uint *nbr, __global const uint *ncand,
+                              __global const uint *list, __global const uint *start,
+                              __global const uint *sorted, __global const uint *fullest,
+                              __global const uchar *pass_of, float inv_cell, uint mask, float mu_s,
+                              float mu_k, float relax, float4 up, __global const uint *members,
+                              uint first, uint listed, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
      * otherwise particle t of all n */
@@ -285,11 +291,12 @@ __kernel void particle_gather(
             dnew[i] = d[i];
         return;
     }
-    if (!listed && dr_contact_passes(up) > 1u && dr_contact_pass(anchor[i], up, inv_cell) != pass)
+    if (!listed && pass_of[i] != pass)
         return;
-    float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
-                                   nbr, ncand, list, listed ? first + t : i, start, sorted,
-                                   inv_cell, mask, mu_s, mu_k, relax, up, dnew, pass, &found);
+    float4 di =
+        dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts, nbr,
+                           ncand, list, listed ? first + t : i, start, sorted, inv_cell, mask, mu_s,
+                           mu_k, relax, up, dnew, pass_of, pass, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }

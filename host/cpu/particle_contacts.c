@@ -640,7 +640,7 @@ static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
-                w->def.contact_relaxation, up, w->d, 0u, &found);
+                w->def.contact_relaxation, up, w->d, g->pass, 0u, &found);
     }
 }
 
@@ -698,15 +698,14 @@ bool dr_particle_bounces(const drape_world *w, float slow)
 /* Restitution between particles (dr_particle_bounce's result for every particle), pair by pair over
  * the candidate pairs: each pair's gap (dr_bounce_gap) is worked out once, and added with i's share
  * to i and, n negated, with j's share to j, in the pair sums by place in the pass order (zero
- * before and after). Without restitution a pair whose relative speed is below 0.98 `slow` is
- * skipped before any square root: its normal velocity |(v_i - v_j) . n| cannot exceed slow (|n|
- * is 1 within a few roundings), so its gap is 0. */
+ * before and after). A pair too slow for any gap (dr_bounce_quiet) is skipped before any square
+ * root. */
 void dr_cpu_particle_bounce(drape_world *w, float slow)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
         return;
-    const float e = w->def.particle_restitution, quiet = e > 0.0f ? -1.0f : 0.98f * slow * slow;
+    const float e = w->def.particle_restitution, quiet = dr_bounce_quiet(e, slow);
     const dr_vec4 *x = w->x, *v = w->v;
     dr_pair_sum *sum = g->sum;
     for (uint32_t c = 0; c < g->cand_count; ++c) {

@@ -10,10 +10,10 @@
  * restitution, particle_bounce and particle_apply (and a copy of the velocities after the
  * prediction when the grid is built). Device memory: per particle 16 B shape, 4 B group, 4 B cell,
  * 4 B rank in the cell, 4 B sorted index, 4 B count, 4 B candidate count, 16 B anchor (and 16 B
- * with 4 B of group in the grid's order), 16 B gather output, 4 B per candidate slot (DR_NBR_CAP of
- * them); per bucket 8 B (histogram and starts), about two buckets per particle, and a spare bucket
- * for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x the work-group size
- * buckets. The candidate search takes the particles in the grid's order on GPUs
+ * with 4 B of group in the grid's order), 16 B gather output, 1 B contact pass, 4 B per candidate
+ * slot (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle,
+ * and a spare bucket for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x
+ * the work-group size buckets. The candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  *
@@ -56,9 +56,9 @@ static const char *const kernel_names[K_PARTICLE_KERNELS] = {
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
     cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, grid_anchor,
-        grid_group, vpre, support; /* per particle */
-    cl_mem counts, start, partial; /* per bucket, per block */
-    cl_mem fullest;                /* one uint */
+        grid_group, vpre, support, pass_of; /* per particle */
+    cl_mem counts, start, partial;          /* per bucket, per block */
+    cl_mem fullest;                         /* one uint */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
     cl_mem members, pass_counts, pass_start, pass_first;
@@ -76,7 +76,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
-                     &p->pass_first};
+                     &p->pass_first, &p->pass_of};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -157,6 +157,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->grid_group, n * sizeof(uint32_t), "particle groups in the grid's order"},
             {&p->vpre, n * sizeof(dr_vec4), "velocities after the prediction"},
             {&p->support, n * sizeof(float), "contact support"},
+            {&p->pass_of, n, "contact passes"},
             {&p->counts, (b + 1) * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
             {&p->partial, (blocks_of(ctx, scanned) + 1) * sizeof(uint32_t), "scan tile sums"},
@@ -242,9 +243,10 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     if (w->def.particle_restitution > 0.0f)
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, entries * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 16, A(d), A(x), A(p->anchor), A(p->shape),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 17, A(d), A(x), A(p->anchor), A(p->shape),
                           A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr),
-                          A(p->group), A(up), A(cap), A(inv_cell), A(mask), A(travel), A(n)));
+                          A(p->group), A(p->pass_of), A(up), A(cap), A(inv_cell), A(mask),
+                          A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     const cl_uint reset = p->reset_fullest ? 1u : 0u;
     p->reset_fullest = false;
@@ -306,12 +308,12 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
                       size = listed ? p->first[pass + 1] - p->first[pass] : n;
         if (size == 0)
             continue;
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 27, A(p->dnew), A(p->support), A(x), A(d),
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 28, A(p->dnew), A(p->support), A(x), A(d),
                               A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                               A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                              A(p->start), A(p->sorted), A(p->fullest), A(inv_cell), A(mask),
-                              A(mu_s), A(mu_k), A(relax), A(up), A(p->members), A(first), A(listed),
-                              A(pass), A(size)));
+                              A(p->start), A(p->sorted), A(p->fullest), A(p->pass_of), A(inv_cell),
+                              A(mask), A(mu_s), A(mu_k), A(relax), A(up), A(p->members), A(first),
+                              A(listed), A(pass), A(size)));
         DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
     return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);

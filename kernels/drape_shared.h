@@ -1238,17 +1238,16 @@ DR_FN float dr_capsule_entry(dr_vec4 q0, dr_vec4 D, dr_vec4 A, dr_vec4 B, float 
 }
 
 /* Where the segment q0 -> q1 (collider frame) that starts outside collider c inflated by margin
- * first enters it, s in [0, 1]; 2 for no hit. */
-DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec4 q1, float margin)
+ * first enters it, s in [0, 1]; 2 for no hit. d0, d1: the signed distances of q0 and q1 to the
+ * inflated collider (dr_collider_sdf minus margin), which the caller has already; a plane's signed
+ * distance is linear along the segment, so they give its entry exactly. */
+DR_FN float dr_collider_entry(DR_GLOBAL const dr_collider *c, dr_vec4 q0, dr_vec4 q1, float margin,
+                              float d0, float d1)
 {
     int kind = (int)c->a.w;
     dr_vec4 D = dr_sub3(q1, q0);
-    if (kind == DR_COLLIDER_PLANE) {
-        dr_vec4 n = DR_V4(c->b.x, c->b.y, c->b.z, 0.0f);
-        float d0 = dr_dot3(dr_sub3(q0, c->a), n) - margin,
-              d1 = dr_dot3(dr_sub3(q1, c->a), n) - margin;
+    if (kind == DR_COLLIDER_PLANE)
         return d1 < 0.0f && d0 >= 0.0f ? d0 / (d0 - d1) : 2.0f;
-    }
     float R = c->b.w + margin;
     if (kind == DR_COLLIDER_CAPSULE)
         return dr_capsule_entry(q0, D, c->a, c->b, R);
@@ -1280,11 +1279,7 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
         float s = 0.0f;
         dr_vec4 q_rel = x_rel;
         if (!(dx < 0.0f)) {
-            /* a plane's entry test reads dx and dp again (the same operations): a segment that
-             * ends outside it never enters */
-            s = (int)c->a.w == DR_COLLIDER_PLANE && !(dp < 0.0f)
-                    ? 2.0f
-                    : dr_collider_entry(c, x_rel, p_rel, margin);
+            s = dr_collider_entry(c, x_rel, p_rel, margin, dx, dp);
             if (s > 1.0f && dp < 0.0f)
                 s = 1.0f; /* ends inside by a rounding the exact test did not see */
             if (!(s < first))

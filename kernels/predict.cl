@@ -47,8 +47,8 @@ __kernel void predict_displacement(DR_PREDICT_ARGS)
 
 /* Where the segments a -> b of sixteen particles (collider frame) that start outside collider c
  * inflated by the lanes' margins first enter it, as dr_collider_entry: a plane from the signed
- * distances da, db of a and b (the d0, d1 of dr_collider_entry: the same expressions), a sphere by
- * dr_sphere_entry_l16, a capsule lane by lane. */
+ * distances da, db of a and b (dr_collider_entry's d0, d1), a sphere by dr_sphere_entry_l16, a
+ * capsule lane by lane. */
 inline float16 dr_collider_entry16(__global const dr_collider *c, float16 ax, float16 ay,
                                    float16 az, float16 bx, float16 by, float16 bz, float16 margin,
                                    float16 da, float16 db)

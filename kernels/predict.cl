@@ -5,7 +5,8 @@
  * damping pass, and collision generation after (collide.cl's generate_contacts) when there is no
  * grid of particle contacts; each particle's maths and order are unchanged, one launch does the
  * work of three. predict_displacement_x16 is the same for CPU devices, sixteen particles per
- * work-item in float16 lanes (the lanes variant of docs/opencl-variants.md). */
+ * work-item in float16 lanes (the lanes variant of docs/opencl-variants.md), and
+ * generate_contacts_x16 collide.cl's kernel in the same lanes, for when the grid runs between. */
 #include "drape_shared.h"
 
 __kernel void predict_velocity(__global float4 *v, __global const float4 *x, float4 gravity,
@@ -147,6 +148,34 @@ __kernel void predict_displacement_x16(DR_PREDICT_ARGS)
     if (!collide)
         return;
     float16 q[4], nv[4];
+    dr_generate_contact16(xx, xy, xz, xw, dx, dy, dz, vx, vy, vz, colliders, collider_count, t, h,
+                          margin + vload16(0, inflate + i), q, nv);
+    DR_P16_CONTACTS_STORE(contacts, i, q[0], q[1], q[2], q[3], nv[0], nv[1], nv[2], nv[3]);
+}
+
+/* generate_contacts (kernels/collide.cl) for CPU devices, where it runs on its own: after the grid
+ * of particle contacts, which limits the predictions. Sixteen consecutive particles per work-item
+ * in lanes, as predict_displacement_x16 does it, launched over ceil(n / 16) work-items; the last,
+ * partial one goes one by one. Bitwise the same contacts. */
+__kernel void generate_contacts_x16(__global dr_contact *contacts, __global const float4 *x,
+                                    __global const float4 *d, __global const float4 *v,
+                                    __global const dr_collider *colliders, uint collider_count,
+                                    float t, float h, float margin, __global const float *inflate,
+                                    uint n)
+{
+    uint i = 16 * get_global_id(0);
+    if (i >= n)
+        return;
+    if (n - i < 16) {
+        for (; i < n; ++i)
+            contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h,
+                                              margin + inflate[i]);
+        return;
+    }
+    float16 xx, xy, xz, xw, dx, dy, dz, dw, vx, vy, vz, vw, q[4], nv[4];
+    DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
+    DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
+    DR_P16_LOAD((__global const float *)(v + i), vx, vy, vz, vw);
     dr_generate_contact16(xx, xy, xz, xw, dx, dy, dz, vx, vy, vz, colliders, collider_count, t, h,
                           margin + vload16(0, inflate + i), q, nv);
     DR_P16_CONTACTS_STORE(contacts, i, q[0], q[1], q[2], q[3], nv[0], nv[1], nv[2], nv[3]);

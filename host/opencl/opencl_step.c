@@ -77,6 +77,7 @@ enum {
     K_PROJECT_CONTACTS_X16,
     K_UPDATE_X16,
     K_PREDICT_DISPLACEMENT_X16,
+    K_CONTACTS_X16,
     K_COUNT
 };
 static const struct {
@@ -112,6 +113,7 @@ static const struct {
     {"project.cl", "project_contacts_x16"},
     {"update.cl", "update_state_x16"},
     {"predict.cl", "predict_displacement_x16"},
+    {"predict.cl", "generate_contacts_x16"},
 };
 
 struct dr_opencl {
@@ -926,16 +928,18 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h,
     return shape_match(cl, w); /* rigid clusters end the substep rigid */
 }
 
-/* One continuous contact per particle against every collider (kernels/collide.cl), as the CPU's
- * generate_contacts. */
+/* One continuous contact per particle against every collider (kernels/collide.cl; in the lanes
+ * variant sixteen particles per work-item, kernels/predict.cl), as the CPU's generate_contacts. */
 static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float h)
 {
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    DR_TRY(set_args(cl, K_CONTACTS, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
+    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
+    const int kernel = lanes ? K_CONTACTS_X16 : K_CONTACTS;
+    DR_TRY(set_args(cl, kernel, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                     A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
                     A(n)));
-    return launch(cl, K_CONTACTS, n, COLLIDE);
+    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, COLLIDE);
 }
 
 /* Whether the substep's last contact pass runs in the update's launch (kernels/update.cl): there

@@ -178,6 +178,37 @@ scan_write(__global const uint *counts, __global const uint *partial, __global u
     }
 }
 
+/* The same scan for CPU devices (dr_cl_tunables.particle_scan_serial): one work-item per tile,
+ * which it goes through in order, where the work-group scans above pay for their barriers (PoCL
+ * splits a kernel at each one). The same tiles, partial sums, starts and fullest bucket. Launched
+ * over at least as many work-items as tiles; the rest return at once. */
+__kernel void scan_blocks_serial(__global const uint *counts, __global uint *partial, uint buckets)
+{
+    uint g = get_global_id(0), first = g * DR_SCAN_TILE, sum = 0u;
+    if (first >= buckets)
+        return;
+    for (uint j = first, end = min(buckets, first + DR_SCAN_TILE); j < end; ++j)
+        sum += counts[j];
+    partial[g] = sum;
+}
+
+__kernel void scan_write_serial(__global const uint *counts, __global const uint *partial,
+                                __global uint *start, __global uint *fullest, uint buckets,
+                                uint counted)
+{
+    uint g = get_global_id(0), first = g * DR_SCAN_TILE, most = 0u;
+    if (first >= buckets)
+        return;
+    uint run = partial[g];
+    for (uint j = first, end = min(buckets, first + DR_SCAN_TILE); j < end; ++j) {
+        uint c = counts[j];
+        start[j] = run;
+        run += c;
+        most = j < counted ? max(most, c) : most;
+    }
+    atomic_max(fullest, most);
+}
+
 /* Each particle into its bucket at the rank its histogram increment returned (no atomics here), and
  * its anchor and radius into grid_anchor and its group into grid_group there (dr_walk_next). */
 __kernel void particle_scatter(__global const uint *cell, __global const uint *rank,

@@ -12,12 +12,17 @@ void tu_log_capture(drape_log_level level, const char *message, void *user)
     if (!log)
         return;
     log->count++;
-    if (level == DRAPE_LOG_ERROR)
-        log->errors++;
+    if (level == DRAPE_LOG_ERROR && log->errors++ == 0)
+        snprintf(log->first_error, sizeof log->first_error, "%s", message ? message : "(null)");
     snprintf(log->last, sizeof log->last, "%s", message ? message : "(null)");
 }
 
 void tu_log_reset(tu_log *log) { memset(log, 0, sizeof *log); }
+
+bool tu_log_first_error_has(const tu_log *log, const char *needle)
+{
+    return log->errors > 0 && strstr(log->first_error, needle) != NULL;
+}
 
 bool tu_log_has(const tu_log *log, const char *needle)
 {

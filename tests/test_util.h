@@ -12,9 +12,10 @@
 /* ---- log capture ---- */
 
 typedef struct tu_log {
-    int count;      /* messages received */
-    int errors;     /* of them at DRAPE_LOG_ERROR */
-    char last[512]; /* the last message */
+    int count;             /* messages received */
+    int errors;            /* of them at DRAPE_LOG_ERROR */
+    char last[512];        /* the last message */
+    char first_error[512]; /* the first message at DRAPE_LOG_ERROR */
 } tu_log;
 
 /* A drape_log_fn; `user` is a tu_log. */
@@ -22,6 +23,9 @@ void tu_log_capture(drape_log_level level, const char *message, void *user);
 void tu_log_reset(tu_log *log);
 /* True when the last message contains `needle`. */
 bool tu_log_has(const tu_log *log, const char *needle);
+/* True when the first error message contains `needle` (the cause, before what failed because of
+ * it). */
+bool tu_log_first_error_has(const tu_log *log, const char *needle);
 
 /* drape_default_world_def() with the log sent to `log` (which may be NULL: stderr), on the OpenCL
  * backend when the environment has DRAPE_TEST_BACKEND=opencl. */

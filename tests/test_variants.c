@@ -203,6 +203,31 @@ static void choice_and_override(void)
     unsetenv("DRAPE_DISTANCE_KERNEL");
 }
 
+/* The particle contacts' layout switches (docs/particle-contacts.md) refuse a value that is neither
+ * of their two words, with a message that names the variable and the value, and take either word.
+ */
+static void particle_switches_refuse_bad_values(void)
+{
+    const char *names[] = {"DRAPE_PARTICLE_ORDER", "DRAPE_PARTICLE_PASSES", "DRAPE_PARTICLE_SCAN"};
+    const char *words[] = {"index", "all", "groups"};
+    for (int i = 0; i < 3; ++i) {
+        tu_log log;
+        drape_world_def def = tu_def(&log);
+        def.backend.type = DRAPE_BACKEND_OPENCL;
+        drape_world *w = NULL;
+        setenv(names[i], "bogus", 1);
+        ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
+        ENSURE(w == NULL);
+        char expected[64];
+        snprintf(expected, sizeof expected, "%s=bogus", names[i]);
+        ENSURE_MSG(tu_log_first_error_has(&log, expected), "no error names %s", expected);
+        setenv(names[i], words[i], 1);
+        ENSURE_OK(drape_world_create(&def, &w));
+        drape_world_destroy(w);
+        unsetenv(names[i]);
+    }
+}
+
 int suite_variants(void)
 {
     int argc = test_argc();
@@ -219,5 +244,6 @@ int suite_variants(void)
     RUN_TEST(variants_match_the_reference);
     RUN_TEST(choice_and_override);
     RUN_TEST(many_cloths_fuse);
+    RUN_TEST(particle_switches_refuse_bad_values);
     return test_finish();
 }

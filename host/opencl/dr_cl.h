@@ -187,6 +187,9 @@ typedef struct dr_cl_tunables {
     bool particle_pass_lists; /* each contact pass's gather launched over its members only, from
                                  lists built once per substep (kernels/particles.cl): on devices
                                  other than GPUs, or DRAPE_PARTICLE_PASSES=lists|all */
+    bool particle_scan_serial; /* the particle grid's scans one work-item per tile, in order
+                                  (kernels/particles.cl): on devices other than GPUs, or
+                                  DRAPE_PARTICLE_SCAN=serial|groups */
     /* host side */
     size_t sum_dot_min; /* dr_cl_sum_float4 uses one CLBlastSgemv below this n, four parallel
                            CLBlastSdot from it on (see dr_cl_blast.c) */

@@ -118,6 +118,22 @@ static bool create_gl_shared(dr_cl_context *ctx, const dr_cl_context_def *def)
     return true;
 }
 
+/* A tunable's override from the environment: variable `name` set to `on` or `off` sets *value;
+ * unset or empty leaves it; anything else is an error that names the variable and both words. */
+static drape_result env_switch(dr_cl_logger *L, const char *name, const char *on, const char *off,
+                               bool *value)
+{
+    const char *env = getenv(name);
+    if (!env || !*env)
+        return DRAPE_OK;
+    if (strcmp(env, on) != 0 && strcmp(env, off) != 0) {
+        dr_cl_logf(L, DRAPE_LOG_ERROR, "%s=%s: expected \"%s\" or \"%s\"", name, env, on, off);
+        return DRAPE_ERROR_INVALID_ARGUMENT;
+    }
+    *value = strcmp(env, on) == 0;
+    return DRAPE_OK;
+}
+
 drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **out)
 {
     *out = NULL;
@@ -177,32 +193,27 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
     ctx->tunables.sum_dot_min = (ctx->device.type & CL_DEVICE_TYPE_GPU) ? 4096 : SIZE_MAX;
     /* Contacts between particles in the grid's order: on a GPU a warp's work-items then read the
      * same neighbours (1M balls on an H100: bench/results/). On PoCL, index order was faster. */
-    const char *order_env = getenv("DRAPE_PARTICLE_ORDER");
     ctx->tunables.particles_by_grid = (ctx->device.type & CL_DEVICE_TYPE_GPU) != 0;
-    if (order_env && *order_env) {
-        if (strcmp(order_env, "grid") != 0 && strcmp(order_env, "index") != 0) {
-            dr_cl_logf(L, DRAPE_LOG_ERROR,
-                       "DRAPE_PARTICLE_ORDER=%s: expected \"grid\" or \"index\"", order_env);
-            result = DRAPE_ERROR_INVALID_ARGUMENT;
-            goto fail;
-        }
-        ctx->tunables.particles_by_grid = strcmp(order_env, "grid") == 0;
-    }
+    result =
+        env_switch(L, "DRAPE_PARTICLE_ORDER", "grid", "index", &ctx->tunables.particles_by_grid);
+    if (result != DRAPE_OK)
+        goto fail;
     /* The contact passes over per-pass member lists: on PoCL a launch's idle work-items are not
      * free (docs/particle-contacts.md), and the 17 counts come back once per substep. On GPUs a
      * launch over all particles, whose work-items outside the pass return at once, needs no read
      * back (an untested guess: no GPU was at hand to compare). */
-    const char *passes_env = getenv("DRAPE_PARTICLE_PASSES");
     ctx->tunables.particle_pass_lists = (ctx->device.type & CL_DEVICE_TYPE_GPU) == 0;
-    if (passes_env && *passes_env) {
-        if (strcmp(passes_env, "lists") != 0 && strcmp(passes_env, "all") != 0) {
-            dr_cl_logf(L, DRAPE_LOG_ERROR,
-                       "DRAPE_PARTICLE_PASSES=%s: expected \"lists\" or \"all\"", passes_env);
-            result = DRAPE_ERROR_INVALID_ARGUMENT;
-            goto fail;
-        }
-        ctx->tunables.particle_pass_lists = strcmp(passes_env, "lists") == 0;
-    }
+    result =
+        env_switch(L, "DRAPE_PARTICLE_PASSES", "lists", "all", &ctx->tunables.particle_pass_lists);
+    if (result != DRAPE_OK)
+        goto fail;
+    /* The grid's scans a work-item per tile where barriers cost more than the parallel scan saves:
+     * on PoCL 2.2 -> 0.3 ms per step at 65 536 balls (bench/results/contacts-x16-pocl). */
+    ctx->tunables.particle_scan_serial = (ctx->device.type & CL_DEVICE_TYPE_GPU) == 0;
+    result = env_switch(L, "DRAPE_PARTICLE_SCAN", "serial", "groups",
+                        &ctx->tunables.particle_scan_serial);
+    if (result != DRAPE_OK)
+        goto fail;
     /* Hiding doubles: the kernels see DR_NO_FP64 and take their float fallback (dr_wide), and the
      * host's sums (dr_cl_sum_rows_device) follow device.fp64. */
     const char *fp64_env = getenv("DRAPE_OPENCL_FP64");

@@ -14,7 +14,8 @@
  * slot (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle,
  * and a spare bucket for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x
  * the work-group size buckets. The candidate search takes the particles in the grid's order on GPUs
- * (dr_cl_tunables.particles_by_grid). The step reads one integer
+ * (dr_cl_tunables.particles_by_grid); on other devices the scans take a work-item per tile rather
+ * than a work-group (dr_cl_tunables.particle_scan_serial). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  *
  * With the contact passes' member lists (dr_cl_tunables.particle_pass_lists, CPU devices) the grid
@@ -46,12 +47,15 @@ enum {
     K_PASS_COUNT,
     K_PASS_SCATTER,
     K_APPLY_LISTED,
+    K_SCAN_BLOCKS_SERIAL,
+    K_SCAN_WRITE_SERIAL,
     K_PARTICLE_KERNELS
 };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
-    "particle_cells",   "scan_blocks",         "scan_partials",         "scan_write",
-    "particle_scatter", "particle_count",      "particle_gather",       "particle_apply",
-    "particle_bounce",  "particle_pass_count", "particle_pass_scatter", "particle_apply_listed"};
+    "particle_cells",     "scan_blocks",         "scan_partials",         "scan_write",
+    "particle_scatter",   "particle_count",      "particle_gather",       "particle_apply",
+    "particle_bounce",    "particle_pass_count", "particle_pass_scatter", "particle_apply_listed",
+    "scan_blocks_serial", "scan_write_serial"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
@@ -203,21 +207,26 @@ static drape_result copy(dr_cl_particles *p, dr_cl_context *ctx, cl_mem dst, cl_
 }
 
 /* The exclusive scan of counts[0 .. entries) into start[0 .. entries], start[entries] the total, by
- * scan_blocks, scan_partials and scan_write; the fullest of the first `counted` counts goes into
- * the fullest bucket (reset: from 0). */
+ * scan_blocks, scan_partials and scan_write (a work-group per tile; with particle_scan_serial their
+ * _serial forms, a work-item per tile); the fullest of the first `counted` counts goes into the
+ * fullest bucket (reset: from 0). */
 static drape_result scan(dr_cl_particles *p, dr_cl_context *ctx, cl_mem counts, cl_mem start,
                          cl_uint entries, cl_uint counted, cl_uint reset, int phase)
 {
     const cl_uint blocks = blocks_of(ctx, entries);
     const size_t wg = ctx->tunables.work_group_size;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_BLOCKS], 0, 3, A(counts), A(p->partial), A(entries)));
-    DR_TRY(launch(p, ctx, K_SCAN_BLOCKS, blocks * wg, phase));
+    const bool serial = ctx->tunables.particle_scan_serial;
+    const int sum = serial ? K_SCAN_BLOCKS_SERIAL : K_SCAN_BLOCKS,
+              write = serial ? K_SCAN_WRITE_SERIAL : K_SCAN_WRITE;
+    const size_t items = serial ? blocks : blocks * wg;
+    DR_TRY(dr_cl_set_args(ctx, p->k[sum], 0, 3, A(counts), A(p->partial), A(entries)));
+    DR_TRY(launch(p, ctx, sum, items, phase));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_PARTIALS], 0, 6, A(p->partial), A(start), A(p->fullest),
                           A(reset), A(blocks), A(entries)));
     DR_TRY(launch(p, ctx, K_SCAN_PARTIALS, wg, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_SCAN_WRITE], 0, 6, A(counts), A(p->partial), A(start),
-                          A(p->fullest), A(entries), A(counted)));
-    return launch(p, ctx, K_SCAN_WRITE, blocks * wg, phase);
+    DR_TRY(dr_cl_set_args(ctx, p->k[write], 0, 6, A(counts), A(p->partial), A(start), A(p->fullest),
+                          A(entries), A(counted)));
+    return launch(p, ctx, write, items, phase);
 }
 
 /* One launch of particle_apply_listed: dst = dnew for the members of the contact passes. */

@@ -1082,6 +1082,20 @@ DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
 #endif
 
 #ifdef __OPENCL_VERSION__
+/* The opening of a sixteen-lane kernel over n particles (n a variable): work-item g takes the
+ * block that starts at i = 16 g. A block past the end does nothing; the last, partial one runs the
+ * statement ONE for each of its particles i, then returns. The kernel's body handles a full block.
+ */
+#define DR_X16_BLOCK(i, n, ONE)                                                                    \
+    uint i = 16 * get_global_id(0);                                                                \
+    if (i >= n)                                                                                    \
+        return;                                                                                    \
+    if (n - i < 16) {                                                                              \
+        for (; i < n; ++i)                                                                         \
+            ONE;                                                                                   \
+        return;                                                                                    \
+    }
+
 /* Sixteen consecutive float4 at the float pointer f (any address space) as four float16 of their
  * x, y, z, w: four float16 loads (x0 y0 z0 w0 x1 ...), then every fourth component. */
 #define DR_P16_LOAD(ptr, x, y, z, w)                                                               \

@@ -127,15 +127,9 @@ inline void dr_generate_contact16(float16 xx, float16 xy, float16 xz, float16 xw
  * one. Bitwise the same results. */
 __kernel void predict_displacement_x16(DR_PREDICT_ARGS)
 {
-    uint i = 16 * get_global_id(0);
-    if (i >= n)
-        return;
-    if (n - i < 16) {
-        for (; i < n; ++i)
-            dr_predict_one(d, x, v, h, n, external, gravity, wind, drag, collide, contacts,
-                           colliders, collider_count, t, margin, inflate, i);
-        return;
-    }
+    DR_X16_BLOCK(i, n,
+                 dr_predict_one(d, x, v, h, n, external, gravity, wind, drag, collide, contacts,
+                                colliders, collider_count, t, margin, inflate, i));
     float16 xx, xy, xz, xw, vx, vy, vz, vw;
     DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
     DR_P16_LOAD((__global const float *)(v + i), vx, vy, vz, vw);
@@ -163,15 +157,9 @@ __kernel void generate_contacts_x16(__global dr_contact *contacts, __global cons
                                     float t, float h, float margin, __global const float *inflate,
                                     uint n)
 {
-    uint i = 16 * get_global_id(0);
-    if (i >= n)
-        return;
-    if (n - i < 16) {
-        for (; i < n; ++i)
-            contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h,
-                                              margin + inflate[i]);
-        return;
-    }
+    DR_X16_BLOCK(i, n,
+                 contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t,
+                                                   h, margin + inflate[i]));
     float16 xx, xy, xz, xw, dx, dy, dz, dw, vx, vy, vz, vw, q[4], nv[4];
     DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
     DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);

@@ -189,13 +189,6 @@ __kernel void project_contacts_x16(__global float4 *d, __global const float4 *x,
                                    float t, float h, float margin, __global const float *inflate,
                                    uint n)
 {
-    uint i = 16 * get_global_id(0);
-    if (i >= n)
-        return;
-    if (n - i < 16) {
-        for (; i < n; ++i)
-            DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i);
-        return;
-    }
+    DR_X16_BLOCK(i, n, DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i));
     dr_contacts_x16(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
 }

@@ -54,15 +54,9 @@ __kernel void update_state(DR_UPDATE_ARGS)
  * floats can overflow, never the other way round), the particles are checked one by one. */
 __kernel void update_state_x16(DR_UPDATE_ARGS)
 {
-    uint i = 16 * get_global_id(0);
-    if (i >= n)
-        return;
-    if (n - i < 16) {
-        for (; i < n; ++i)
-            dr_update_one(x, v, d, contacts, colliders, h, threshold, keep_free_velocity, nonfinite,
-                          n, contact_pass, collider_count, t, margin, inflate, i);
-        return;
-    }
+    DR_X16_BLOCK(i, n,
+                 dr_update_one(x, v, d, contacts, colliders, h, threshold, keep_free_velocity,
+                               nonfinite, n, contact_pass, collider_count, t, margin, inflate, i));
     float16 dx, dy, dz, dw, vx, vy, vz, vw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
     DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
     DR_P16_LOAD((__global const float *)(v + i), vx, vy, vz, vw);

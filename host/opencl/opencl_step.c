@@ -734,6 +734,22 @@ static drape_result launch(dr_opencl *cl, int kernel, size_t n, int phase)
     return dr_cl_launch_1d(cl->ctx, cl->k[kernel], n, cl->phase[phase]);
 }
 
+/* A kernel over the particles and its work-item count: in the lanes variant its sixteen-lane form,
+ * which takes sixteen consecutive particles per work-item (kernels/predict.cl, project.cl,
+ * update.cl), over ceil(n / 16) work-items; otherwise one particle per work-item. */
+typedef struct {
+    int kernel;
+    size_t items;
+} per_particle;
+
+static per_particle particle_kernel(const dr_opencl *cl, int one, int x16)
+{
+    const size_t n = cl->particles;
+    if (cl->distance_kernel == K_SOLVE_DISTANCE_X16)
+        return (per_particle){x16, (n + 15) / 16};
+    return (per_particle){one, n};
+}
+
 /* The arguments every launch of a colour-range kernel ends with; then the launch, of one work-item
  * per `per_item` constraints. */
 static drape_result launch_colors(dr_opencl *cl, int kernel, cl_uint first_arg,
@@ -780,13 +796,11 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bo
     }
     const cl_int contacts = collide;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    /* the lanes variant takes sixteen particles per work-item (kernels/predict.cl) */
-    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
-    const int kernel = lanes ? K_PREDICT_DISPLACEMENT_X16 : K_PREDICT_DISPLACEMENT;
-    DR_TRY(set_args(cl, kernel, 0, 16, A(cl->d), A(cl->x), A(cl->v), A(h), A(n), A(external), A(g),
-                    A(wind), A(drag), A(contacts), A(cl->contacts), A(cl->colliders),
+    const per_particle p = particle_kernel(cl, K_PREDICT_DISPLACEMENT, K_PREDICT_DISPLACEMENT_X16);
+    DR_TRY(set_args(cl, p.kernel, 0, 16, A(cl->d), A(cl->x), A(cl->v), A(h), A(n), A(external),
+                    A(g), A(wind), A(drag), A(contacts), A(cl->contacts), A(cl->colliders),
                     A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
-    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, PREDICT);
+    return launch(cl, p.kernel, p.items, PREDICT);
 }
 
 /* acc = a(x (+ d where use_d), vel) of the mass-spring mode: spring forces colour by colour, then
@@ -835,12 +849,10 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
         return DRAPE_OK;
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    /* the lanes variant takes sixteen particles per work-item (kernels/project.cl) */
-    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
-    const int kernel = lanes ? K_PROJECT_CONTACTS_X16 : K_PROJECT_CONTACTS;
-    DR_TRY(set_args(cl, kernel, 0, 10, A(cl->d), A(cl->x), A(cl->contacts), A(cl->colliders),
+    const per_particle p = particle_kernel(cl, K_PROJECT_CONTACTS, K_PROJECT_CONTACTS_X16);
+    DR_TRY(set_args(cl, p.kernel, 0, 10, A(cl->d), A(cl->x), A(cl->contacts), A(cl->colliders),
                     A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n)));
-    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, PROJECT);
+    return launch(cl, p.kernel, p.items, PROJECT);
 }
 
 /* The whole projection in one launch, one work-group per group of the partition (solve_fused or
@@ -934,12 +946,11 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
 {
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
-    const int kernel = lanes ? K_CONTACTS_X16 : K_CONTACTS;
-    DR_TRY(set_args(cl, kernel, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
+    const per_particle p = particle_kernel(cl, K_CONTACTS, K_CONTACTS_X16);
+    DR_TRY(set_args(cl, p.kernel, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                     A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
                     A(n)));
-    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, COLLIDE);
+    return launch(cl, p.kernel, p.items, COLLIDE);
 }
 
 /* Whether the substep's last contact pass runs in the update's launch (kernels/update.cl): there
@@ -961,13 +972,11 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     const cl_uint n = cl->particles;
     const cl_int verlet = dr_keeps_integrator_velocity(&w->def), pass = contact_pass;
     const float t = (float)w->time, margin = w->def.collision_margin;
-    /* the lanes variant takes sixteen particles per work-item (kernels/update.cl) */
-    const bool lanes = cl->distance_kernel == K_SOLVE_DISTANCE_X16;
-    const int kernel = lanes ? K_UPDATE_X16 : K_UPDATE;
-    DR_TRY(set_args(cl, kernel, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+    const per_particle p = particle_kernel(cl, K_UPDATE, K_UPDATE_X16);
+    DR_TRY(set_args(cl, p.kernel, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                     A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n),
                     A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
-    return launch(cl, kernel, lanes ? (n + 15) / 16 : n, UPDATE);
+    return launch(cl, p.kernel, p.items, UPDATE);
 }
 
 static drape_result substep(dr_opencl *cl, const drape_world *w, float h)

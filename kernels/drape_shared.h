@@ -1842,9 +1842,10 @@ DR_HOT void dr_walk_row(dr_cell_walk *w, DR_GLOBAL const unsigned *start)
     w->end2 = place == 0u || place == 3u ? start[hi + 1u] : 0u;
 }
 
-DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
-                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
-                         float inv_cell, unsigned mask, DR_GLOBAL const unsigned *start)
+/* The walk's particle i and its cell, before its first row. */
+DR_FN void dr_walk_init(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+                        DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                        float inv_cell, unsigned mask)
 {
     w->si = shape[i];
     w->ai = anchor[i];
@@ -1853,8 +1854,39 @@ DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *a
     w->cx = dr_cell_coord(w->ai.x, inv_cell);
     w->cy = dr_cell_coord(w->ai.y, inv_cell);
     w->cz = dr_cell_coord(w->ai.z, inv_cell);
+}
+
+DR_FN void dr_walk_begin(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *anchor,
+                         DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
+                         float inv_cell, unsigned mask, DR_GLOBAL const unsigned *start)
+{
+    dr_walk_init(w, i, anchor, shape, group, inv_cell, mask);
     w->row = 0u;
     dr_walk_row(w, start);
+}
+
+/* The walk over the half shell after i (the OpenCL backend's particle_count_half): of the 27 cells,
+ * those after i's own in the walk's order (x fastest, then y, then z), and in i's own bucket the
+ * places after i's (`rank`, its rank there: its place is start[bucket] + rank). That is the rest
+ * of the middle row (row 4: i's own bucket after i, then x + 1) and rows 5 to 8 (y + 1 at z, the
+ * three at z + 1): 13 cells and half of the own. The 27 cells take 27 distinct buckets, so of two
+ * particles in neighbouring cells exactly one walks the other's bucket, and of two in one bucket
+ * the one placed first: each pair that dr_pair_candidate accepts is found once, by one of the two.
+ */
+DR_FN void dr_walk_begin_half(dr_cell_walk *w, unsigned i, unsigned rank,
+                              DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
+                              DR_GLOBAL const unsigned *group, float inv_cell, unsigned mask,
+                              DR_GLOBAL const unsigned *start)
+{
+    dr_walk_init(w, i, anchor, shape, group, inv_cell, mask);
+    w->row = 4u;
+    /* x + 1 is the next bucket unless x is the last of its block (place 3): then a second run */
+    const unsigned own = dr_cell_bucket(w->cx, w->cy, w->cz, mask), last = (w->cx & 3) == 3;
+    const unsigned next = last ? dr_cell_bucket(w->cx + 1, w->cy, w->cz, mask) : 0u;
+    w->k = start[own] + rank + 1u;
+    w->end = start[own + (last ? 1u : 2u)];
+    w->k2 = last ? start[next] : 0u;
+    w->end2 = last ? start[next + 1u] : 0u;
 }
 
 DR_HOT unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec4 *grid_anchor,

@@ -15,7 +15,9 @@
  *                     particles (dr_contact_pass of their anchors) listed in index order, by a
  *                     stable counting sort over chunks of DR_PASS_CHUNK particles
  *   particle_count    after the collider contacts: each particle's contact candidates (a list of
- *                     up to DR_NBR_CAP) and its contacts at the substep's start
+ *                     up to DR_NBR_CAP) and its contacts at the substep's start; or
+ *   particle_count_half  the same lists and counts from a walk over half of the cells, each pair
+ *                     tested once and appended to both lists by integer atomics (CPU devices)
  *   particle_gather   each particle's push-out, into a second buffer, which particle_apply copies
  *                     back; under gravity once per contact pass, each pass writing only its own
  *                     particles and reading the others' from the second buffer when their pass
@@ -249,13 +251,15 @@ __kernel void particle_pass_count(__global const float4 *anchor, __global const 
 }
 
 /* Step 2, after the scan: chunk c's members of each pass into members[], in index order from
- * start[pass * chunks + c], and no contacts for the others (nbr, ncand); and first[p] = the
+ * start[pass * chunks + c], each member's place into row_of[i] (the row of its candidate list), and
+ * no contacts for the others (nbr, ncand); and first[p] = the
  * first member of pass p, first[DR_CONTACT_PASSES] their total (start[DR_CONTACT_PASSES * chunks],
  * the scan's total), which the host reads. */
 __kernel void particle_pass_scatter(__global const float4 *anchor, __global const float4 *shape,
                                     __global const uint *start, __global uint *members,
                                     __global uint *nbr, __global uint *ncand, __global uint *first,
-                                    float4 up, float inv_cell, uint chunks, uint n)
+                                    __global uint *row_of, float4 up, float inv_cell, uint chunks,
+                                    uint n)
 {
     uint c = get_global_id(0);
     if (c >= chunks)
@@ -266,7 +270,9 @@ __kernel void particle_pass_scatter(__global const float4 *anchor, __global cons
     const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
     for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
         if (shape[i].w > 0.0f) {
-            members[at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++] = i;
+            uint k = at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
+            members[k] = i;
+            row_of[i] = k; /* the inverse: i's place, for particle_count_half */
         } else {
             nbr[i] = 0u; /* particle_count, over the members, leaves the others' counts */
             ncand[i] = 0u;
@@ -294,6 +300,48 @@ __kernel void particle_count(__global const float4 *grid_anchor, __global const 
                                        group, start, sorted, inv_cell, mask, list, &found);
     nbr[i] = found;
     ncand[i] = count;
+}
+
+/* The candidate search over half shells (dr_cl_tunables.particle_search_half, CPU devices): each
+ * particle walks the cells after its own (dr_walk_begin_half), so that each pair is tested once,
+ * and appends the pair to both lists, and a pair within its collision distance to both contact
+ * counts, with atomic_inc (ncand and nbr zeroed before the launch). The lists then hold the
+ * candidates of dr_particle_candidates in an order that depends on the threads' timing, and the
+ * counts are the same: every reader of the lists sums in fixed point or counts, so its result does
+ * not depend on that order. j's list is in the row of its place in the pass order (row_of, written
+ * by particle_pass_scatter) with the member lists (listed), else in row j. */
+__kernel void particle_count_half(__global const float4 *grid_anchor,
+                                  __global const uint *grid_group, __global const float4 *anchor,
+                                  __global const float4 *shape, __global const uint *group,
+                                  __global uint *nbr, __global uint *ncand, __global uint *list,
+                                  __global const uint *start, __global const uint *sorted,
+                                  __global const uint *fullest, __global const uint *members,
+                                  __global const uint *rank, __global const uint *row_of,
+                                  float inv_cell, uint mask, uint by_grid, uint listed, uint n)
+{
+    uint t = get_global_id(0);
+    if (t >= n)
+        return;
+    uint i = listed ? members[t] : by_grid ? sorted[t] : t;
+    if (!(fullest[0] <= DR_CELL_CAP) || !(shape[i].w > 0.0f))
+        return;
+    const uint row = listed ? t : i;
+    dr_cell_walk walk;
+    dr_walk_begin_half(&walk, i, rank[i], anchor, shape, group, inv_cell, mask, start);
+    for (uint j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted);
+         j != DR_NO_CELL;
+         j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted)) {
+        uint k = atomic_inc(&ncand[i]);
+        if (k < DR_NBR_CAP)
+            list[row * DR_NBR_CAP + k] = j;
+        k = atomic_inc(&ncand[j]);
+        if (k < DR_NBR_CAP)
+            list[(listed ? row_of[j] : j) * DR_NBR_CAP + k] = i;
+        if (walk.d2 < walk.D * walk.D) {
+            atomic_inc(&nbr[i]);
+            atomic_inc(&nbr[j]);
+        }
+    }
 }
 
 __kernel void particle_gather(__global float4 *dnew, __global float *support,

@@ -208,9 +208,10 @@ static void choice_and_override(void)
  */
 static void particle_switches_refuse_bad_values(void)
 {
-    const char *names[] = {"DRAPE_PARTICLE_ORDER", "DRAPE_PARTICLE_PASSES", "DRAPE_PARTICLE_SCAN"};
-    const char *words[] = {"index", "all", "groups"};
-    for (int i = 0; i < 3; ++i) {
+    const char *names[] = {"DRAPE_PARTICLE_ORDER", "DRAPE_PARTICLE_PASSES", "DRAPE_PARTICLE_SCAN",
+                           "DRAPE_PARTICLE_SEARCH"};
+    const char *words[] = {"index", "all", "groups", "full"};
+    for (int i = 0; i < 4; ++i) {
         tu_log log;
         drape_world_def def = tu_def(&log);
         def.backend.type = DRAPE_BACKEND_OPENCL;

@@ -190,6 +190,10 @@ typedef struct dr_cl_tunables {
     bool particle_scan_serial; /* the particle grid's scans one work-item per tile, in order
                                   (kernels/particles.cl): on devices other than GPUs, or
                                   DRAPE_PARTICLE_SCAN=serial|groups */
+    bool particle_search_half; /* the candidate search over half shells, each pair tested once and
+                                  listed on both sides by integer atomics (kernels/particles.cl,
+                                  particle_count_half): on devices other than GPUs, or
+                                  DRAPE_PARTICLE_SEARCH=half|full */
     /* host side */
     size_t sum_dot_min; /* dr_cl_sum_float4 uses one CLBlastSgemv below this n, four parallel
                            CLBlastSdot from it on (see dr_cl_blast.c) */

@@ -214,6 +214,14 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
                         &ctx->tunables.particle_scan_serial);
     if (result != DRAPE_OK)
         goto fail;
+    /* The candidate search over half shells, each pair tested once with two atomic appends: on
+     * PoCL (docs/particle-contacts.md, bench/results/particles-half-shell-pocl). On GPUs the full
+     * walk, whose lists need no atomics (not measured on one). */
+    ctx->tunables.particle_search_half = (ctx->device.type & CL_DEVICE_TYPE_GPU) == 0;
+    result =
+        env_switch(L, "DRAPE_PARTICLE_SEARCH", "half", "full", &ctx->tunables.particle_search_half);
+    if (result != DRAPE_OK)
+        goto fail;
     /* Hiding doubles: the kernels see DR_NO_FP64 and take their float fallback (dr_wide), and the
      * host's sums (dr_cl_sum_rows_device) follow device.fp64. */
     const char *fp64_env = getenv("DRAPE_OPENCL_FP64");

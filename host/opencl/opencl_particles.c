@@ -15,7 +15,9 @@
  * and a spare bucket for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x
  * the work-group size buckets. The candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid); on other devices the scans take a work-item per tile rather
- * than a work-group (dr_cl_tunables.particle_scan_serial). The step reads one integer
+ * than a work-group (dr_cl_tunables.particle_scan_serial), and the candidate search walks half of
+ * the cells, each pair once, with two fills (the counts) and particle_count_half in place of
+ * particle_count (dr_cl_tunables.particle_search_half). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  *
  * With the contact passes' member lists (dr_cl_tunables.particle_pass_lists, CPU devices) the grid
@@ -23,8 +25,9 @@
  * particle_pass_scatter (5 more launches per substep), and each substep reads 17 integers back
  * (each pass's first member and their total) before the candidate search, which, the gathers and
  * restitution then launch over the members alone; particle_apply_listed copies the members'
- * results back. Memory: 4 B per particle (the members) and 8 B per pass and chunk of DR_PASS_CHUNK
- * particles (counts and starts, 2 B per particle).
+ * results back. Memory: 8 B per particle (the members and each one's place among them, the row of
+ * its candidate list, which the half shells' appends read) and 8 B per pass and chunk of
+ * DR_PASS_CHUNK particles (counts and starts, 2 B per particle).
  */
 #include "world_internal.h"
 
@@ -49,13 +52,14 @@ enum {
     K_APPLY_LISTED,
     K_SCAN_BLOCKS_SERIAL,
     K_SCAN_WRITE_SERIAL,
+    K_COUNT_HALF,
     K_PARTICLE_KERNELS
 };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
     "particle_cells",     "scan_blocks",         "scan_partials",         "scan_write",
     "particle_scatter",   "particle_count",      "particle_gather",       "particle_apply",
     "particle_bounce",    "particle_pass_count", "particle_pass_scatter", "particle_apply_listed",
-    "scan_blocks_serial", "scan_write_serial"};
+    "scan_blocks_serial", "scan_write_serial",   "particle_count_half"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
@@ -65,7 +69,7 @@ struct dr_cl_particles {
     cl_mem fullest;                         /* one uint */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
-    cl_mem members, pass_counts, pass_start, pass_first;
+    cl_mem members, row_of, pass_counts, pass_start, pass_first;
     uint32_t first[DR_CONTACT_PASSES + 1]; /* pass_first, read back once per substep */
     uint32_t particles, buckets;           /* sizes allocated */
     bool reset_fullest; /* the next grid is a step's first: the fullest bucket from 0 */
@@ -80,7 +84,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
-                     &p->pass_first, &p->pass_of};
+                     &p->pass_first, &p->pass_of, &p->row_of};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -166,6 +170,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
             {&p->partial, (blocks_of(ctx, scanned) + 1) * sizeof(uint32_t), "scan tile sums"},
             {&p->members, n * sizeof(uint32_t), "contact pass members"},
+            {&p->row_of, n * sizeof(uint32_t), "places in the contact pass order"},
             {&p->pass_counts, pass_entries_of((uint32_t)n) * sizeof(uint32_t),
              "contact pass counts per chunk"},
             {&p->pass_start, (pass_entries_of((uint32_t)n) + 1) * sizeof(uint32_t),
@@ -272,9 +277,9 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                           A(p->pass_counts), A(up), A(inv_cell), A(chunks), A(n)));
     DR_TRY(launch(p, ctx, K_PASS_COUNT, chunks, phase));
     DR_TRY(scan(p, ctx, p->pass_counts, p->pass_start, pass_entries, 0, 0, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 11, A(p->anchor), A(p->shape),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 12, A(p->anchor), A(p->shape),
                           A(p->pass_start), A(p->members), A(p->nbr), A(p->ncand), A(p->pass_first),
-                          A(up), A(inv_cell), A(chunks), A(n)));
+                          A(p->row_of), A(up), A(inv_cell), A(chunks), A(n)));
     return launch(p, ctx, K_PASS_SCATTER, chunks, phase);
 }
 
@@ -292,6 +297,18 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
     const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
     if (size == 0)
         return DRAPE_OK;
+    if (ctx->tunables.particle_search_half) {
+        /* the half shells' appends count from 0 */
+        const cl_uint zero = 0;
+        DR_TRY(dr_cl_buffer_fill(ctx, p->nbr, &zero, sizeof zero, 0, n * sizeof zero));
+        DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_HALF], 0, 19, A(p->grid_anchor), A(p->grid_group),
+                              A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
+                              A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),
+                              A(p->rank), A(p->row_of), A(inv_cell), A(mask), A(by_grid), A(listed),
+                              A(size)));
+        return launch(p, ctx, K_COUNT_HALF, size, phase);
+    }
     DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 17, A(p->grid_anchor), A(p->grid_group),
                           A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
                           A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),

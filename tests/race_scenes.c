@@ -8,7 +8,7 @@
  *   race_scenes             the solver's scenes; exit 0 when every step succeeded
  *   race_scenes planted F   launches the racy kernel of the .cl file F
  * (tests/kernels/planted_race.cl) with plain OpenCL calls, so that the script can check that the
- * race is reported
+ * race is reported, then steps one world in another context
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -165,8 +165,16 @@ static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_int
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "planted"))
-        return planted(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "planted")) {
+        /* then a world in a context of its own, so that the script's check of the report also
+         * shows that a report survives the contexts after it (Oclgrind's --log FILE starts the file
+         * again for each one) */
+        int failed = planted(argv[2]);
+        setvbuf(stdout, NULL, _IONBF, 0);
+        failed += scene(DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT, DRAPE_MODE_PBD,
+                        DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER);
+        _Exit(failed ? 1 : 0); /* as below */
+    }
     if (argc != 1) {
         fprintf(stderr, "usage: race_scenes [planted FILE.cl]\n");
         return 2;

@@ -1923,6 +1923,18 @@ DR_HOT unsigned dr_walk_next(dr_cell_walk *w, unsigned i, DR_GLOBAL const dr_vec
     }
 }
 
+/* Whether the walk's last candidate touches i: closer than their collision distance at the anchors
+ * (the substep's start). */
+DR_FN int dr_walk_touching(const dr_cell_walk *w) { return w->d2 < w->D * w->D; }
+
+/* Candidate j into slot k of row `row` of the candidate lists, if the row has room for it (k <
+ * DR_NBR_CAP; a particle with more candidates searches the grid again). */
+DR_FN void dr_list_put(DR_GLOBAL unsigned *list, unsigned row, unsigned k, unsigned j)
+{
+    if (k < DR_NBR_CAP)
+        list[row * DR_NBR_CAP + k] = j;
+}
+
 /* The candidates of particle i, once per substep after the grid is built: the buckets of the 27
  * cells around its anchor (each visited once; the anchors make the search symmetric), every j that
  * dr_pair_candidate accepts. The first DR_NBR_CAP go into row `row` of list, list[row * DR_NBR_CAP
@@ -1946,10 +1958,8 @@ dr_particle_candidates(unsigned i, unsigned row, DR_GLOBAL const dr_vec4 *grid_a
     for (unsigned j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted);
          j != DR_NO_CELL;
          j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted)) {
-        if (count < DR_NBR_CAP)
-            list[row * DR_NBR_CAP + count] = j;
-        count++;
-        found += walk.d2 < walk.D * walk.D ? 1u : 0u;
+        dr_list_put(list, row, count++, j);
+        found += dr_walk_touching(&walk) ? 1u : 0u;
     }
     *touching = found;
     return count;

@@ -251,15 +251,16 @@ __kernel void particle_pass_count(__global const float4 *anchor, __global const 
 }
 
 /* Step 2, after the scan: chunk c's members of each pass into members[], in index order from
- * start[pass * chunks + c], each member's place into row_of[i] (the row of its candidate list), and
- * no contacts for the others (nbr, ncand); and first[p] = the
- * first member of pass p, first[DR_CONTACT_PASSES] their total (start[DR_CONTACT_PASSES * chunks],
- * the scan's total), which the host reads. */
+ * start[pass * chunks + c], and no contacts for the others (nbr, ncand); with the half shells'
+ * search (half_shells) also each member's place into row_of[i] (the row of its candidate list) and
+ * its counts zeroed, which that search's appends count from; and first[p] = the first member of
+ * pass p, first[DR_CONTACT_PASSES] their total (start[DR_CONTACT_PASSES * chunks], the scan's
+ * total), which the host reads. */
 __kernel void particle_pass_scatter(__global const float4 *anchor, __global const float4 *shape,
                                     __global const uint *start, __global uint *members,
                                     __global uint *nbr, __global uint *ncand, __global uint *first,
                                     __global uint *row_of, float4 up, float inv_cell, uint chunks,
-                                    uint n)
+                                    uint half_shells, uint n)
 {
     uint c = get_global_id(0);
     if (c >= chunks)
@@ -268,15 +269,19 @@ __kernel void particle_pass_scatter(__global const float4 *anchor, __global cons
     for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
         at[p] = start[p * chunks + c];
     const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
-    for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
-        if (shape[i].w > 0.0f) {
+    for (uint i = c * DR_PASS_CHUNK; i < end; ++i) {
+        const int member = shape[i].w > 0.0f;
+        if (member) {
             uint k = at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
             members[k] = i;
-            row_of[i] = k; /* the inverse: i's place, for particle_count_half */
-        } else {
+            if (half_shells)
+                row_of[i] = k; /* the inverse: i's place, for particle_count_half */
+        }
+        if (half_shells || !member) {
             nbr[i] = 0u; /* particle_count, over the members, leaves the others' counts */
             ncand[i] = 0u;
         }
+    }
     if (c == 0u)
         for (uint p = 0u; p <= DR_CONTACT_PASSES; ++p)
             first[p] = start[p * chunks];
@@ -305,7 +310,8 @@ __kernel void particle_count(__global const float4 *grid_anchor, __global const 
 /* The candidate search over half shells (dr_cl_tunables.particle_search_half, CPU devices): each
  * particle walks the cells after its own (dr_walk_begin_half), so that each pair is tested once,
  * and appends the pair to both lists, and a pair within its collision distance to both contact
- * counts, with atomic_inc (ncand and nbr zeroed before the launch). The lists then hold the
+ * counts, with atomic_inc (ncand and nbr zeroed before the launch: by particle_pass_scatter with
+ * the member lists, else by two fills). The lists then hold the
  * candidates of dr_particle_candidates in an order that depends on the threads' timing, and the
  * counts are the same: every reader of the lists sums in fixed point or counts, so its result does
  * not depend on that order. j's list is in the row of its place in the pass order (row_of, written
@@ -331,13 +337,9 @@ __kernel void particle_count_half(__global const float4 *grid_anchor,
     for (uint j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted);
          j != DR_NO_CELL;
          j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted)) {
-        uint k = atomic_inc(&ncand[i]);
-        if (k < DR_NBR_CAP)
-            list[row * DR_NBR_CAP + k] = j;
-        k = atomic_inc(&ncand[j]);
-        if (k < DR_NBR_CAP)
-            list[(listed ? row_of[j] : j) * DR_NBR_CAP + k] = i;
-        if (walk.d2 < walk.D * walk.D) {
+        dr_list_put(list, row, atomic_inc(&ncand[i]), j);
+        dr_list_put(list, listed ? row_of[j] : j, atomic_inc(&ncand[j]), i);
+        if (dr_walk_touching(&walk)) {
             atomic_inc(&nbr[i]);
             atomic_inc(&nbr[j]);
         }

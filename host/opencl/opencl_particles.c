@@ -16,8 +16,9 @@
  * the work-group size buckets. The candidate search takes the particles in the grid's order on GPUs
  * (dr_cl_tunables.particles_by_grid); on other devices the scans take a work-item per tile rather
  * than a work-group (dr_cl_tunables.particle_scan_serial), and the candidate search walks half of
- * the cells, each pair once, with two fills (the counts) and particle_count_half in place of
- * particle_count (dr_cl_tunables.particle_search_half). The step reads one integer
+ * the cells, each pair once, with particle_count_half in place of particle_count
+ * (dr_cl_tunables.particle_search_half; two fills zero the counts first, unless
+ * particle_pass_scatter does it). The step reads one integer
  * back: the fullest bucket (the next step's first grid build resets it on the device).
  *
  * With the contact passes' member lists (dr_cl_tunables.particle_pass_lists, CPU devices) the grid
@@ -277,9 +278,10 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                           A(p->pass_counts), A(up), A(inv_cell), A(chunks), A(n)));
     DR_TRY(launch(p, ctx, K_PASS_COUNT, chunks, phase));
     DR_TRY(scan(p, ctx, p->pass_counts, p->pass_start, pass_entries, 0, 0, phase));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 12, A(p->anchor), A(p->shape),
+    const cl_uint half_shells = ctx->tunables.particle_search_half ? 1u : 0u;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 13, A(p->anchor), A(p->shape),
                           A(p->pass_start), A(p->members), A(p->nbr), A(p->ncand), A(p->pass_first),
-                          A(p->row_of), A(up), A(inv_cell), A(chunks), A(n)));
+                          A(p->row_of), A(up), A(inv_cell), A(chunks), A(half_shells), A(n)));
     return launch(p, ctx, K_PASS_SCATTER, chunks, phase);
 }
 
@@ -298,10 +300,12 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
     if (size == 0)
         return DRAPE_OK;
     if (ctx->tunables.particle_search_half) {
-        /* the half shells' appends count from 0 */
+        /* the half shells' appends count from 0: particle_pass_scatter zeroed the counts */
         const cl_uint zero = 0;
-        DR_TRY(dr_cl_buffer_fill(ctx, p->nbr, &zero, sizeof zero, 0, n * sizeof zero));
-        DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
+        if (!listed) {
+            DR_TRY(dr_cl_buffer_fill(ctx, p->nbr, &zero, sizeof zero, 0, n * sizeof zero));
+            DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
+        }
         DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_HALF], 0, 19, A(p->grid_anchor), A(p->grid_group),
                               A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
                               A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),

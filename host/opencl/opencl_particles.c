@@ -189,11 +189,15 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         }
         p->particles = (uint32_t)n;
         p->buckets = (uint32_t)b;
-        /* no support and no contacts before the first substep, as on the CPU reference */
+        /* no support and no contacts before the first substep, as on the CPU reference; every
+         * candidate slot a valid index from the start (correct code reads only the slots written
+         * this substep, but a broken search then fails the parity tests instead of crashing) */
         const uint32_t zero = 0;
         DR_TRY(dr_cl_buffer_fill(ctx, p->nbr, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(dr_cl_buffer_fill(ctx, p->support, &zero, sizeof zero, 0, n * sizeof zero));
+        DR_TRY(
+            dr_cl_buffer_fill(ctx, p->list, &zero, sizeof zero, 0, n * DR_NBR_CAP * sizeof zero));
     }
     DR_TRY(dr_cl_buffer_write(ctx, p->shape, 0, n * sizeof(dr_vec4), w->shape));
     return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);

@@ -16,6 +16,8 @@
  *   contacts M/s  contact pairs resolved per second: the pairs within their collision distance at
  *                 a substep's start x substeps x iterations / ms per step
  *   grid MiB      what the grid and the contact pass hold (drape_contact_stats.grid_bytes)
+ *   launches      OpenCL commands enqueued per step (drape_profile.launches: kernels, fills,
+ *                 reads; 0 on the CPU reference)
  * and the ratio of the CPU's ms/step to OpenCL's. Timings are never asserted anywhere.
  *
  *   drape-bench-particles [--sizes 5000,16384,65536] [--substeps 1] [--iterations 4]
@@ -34,7 +36,8 @@
 
 typedef struct result {
     bool ok;
-    double ms_step, cpu_ms_step, grid_ms, solve_ms, other_ms, grid_mps, contacts_mps, grid_mib;
+    double ms_step, cpu_ms_step, grid_ms, solve_ms, other_ms, grid_mps, contacts_mps, grid_mib,
+        launches;
     uint32_t contacts;
 } result;
 
@@ -114,6 +117,7 @@ static result run_case(drape_backend backend, uint32_t n, int substeps, int iter
                            : 0.0;
         out.contacts_mps = 1e-3 * (double)cs.contacts * substeps * iterations / ms;
         out.grid_mib = (double)cs.grid_bytes / 1048576.0;
+        out.launches = (double)prof.launches / steps;
     }
     drape_world_destroy(w);
     return out;
@@ -205,9 +209,9 @@ int main(int argc, char **argv)
     }
     if (js)
         fprintf(js, "{\"substeps\": %d, \"iterations\": %d, \"cases\": [", substeps, iterations);
-    printf("%9s %-7s %10s %11s %8s %8s %8s %10s %12s %9s %9s %8s\n", "particles", "backend",
+    printf("%9s %-7s %10s %11s %8s %8s %8s %10s %12s %9s %9s %9s %8s\n", "particles", "backend",
            "ms/step", "cpu ms/step", "grid ms", "solve ms", "other ms", "grid Mp/s", "contacts M/s",
-           "contacts", "grid MiB", "CPU/CL");
+           "contacts", "grid MiB", "launches", "CPU/CL");
     bool any = false;
     for (int k = 0; k < count; ++k) {
         result res[2] = {{0}, {0}};
@@ -223,10 +227,10 @@ int main(int argc, char **argv)
             }
             any = true;
             double ratio = b == 1 && res[0].ok ? res[0].ms_step / res[1].ms_step : 0.0;
-            printf("%9u %-7s %10.3f %11.3f %8.3f %8.3f %8.3f %10.2f %12.2f %9u %9.2f", sizes[k],
-                   names[b], res[b].ms_step, res[b].cpu_ms_step, res[b].grid_ms, res[b].solve_ms,
-                   res[b].other_ms, res[b].grid_mps, res[b].contacts_mps, res[b].contacts,
-                   res[b].grid_mib);
+            printf("%9u %-7s %10.3f %11.3f %8.3f %8.3f %8.3f %10.2f %12.2f %9u %9.2f %9.1f",
+                   sizes[k], names[b], res[b].ms_step, res[b].cpu_ms_step, res[b].grid_ms,
+                   res[b].solve_ms, res[b].other_ms, res[b].grid_mps, res[b].contacts_mps,
+                   res[b].contacts, res[b].grid_mib, res[b].launches);
             if (ratio > 0.0)
                 printf(" %8.2f", ratio);
             printf("\n");
@@ -236,10 +240,10 @@ int main(int argc, char **argv)
                         "%s\n  {\"particles\": %u, \"backend\": \"%s\", \"ms_per_step\": %.4f, "
                         "\"cpu_ms_per_step\": %.4f, \"grid_mparticles_per_s\": %.4f, "
                         "\"contacts_m_per_s\": %.4f, "
-                        "\"contacts\": %u, \"grid_mib\": %.4f}",
+                        "\"contacts\": %u, \"grid_mib\": %.4f, \"launches_per_step\": %.2f}",
                         any && (k > 0 || b > 0) ? "," : "", sizes[k], names[b], res[b].ms_step,
                         res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts,
-                        res[b].grid_mib);
+                        res[b].grid_mib, res[b].launches);
         }
     }
     if (js) {

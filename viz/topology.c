@@ -4,8 +4,9 @@
  * holds is drawn as the solver sees it. Lines with no end on a triangle (ropes, chains, a loose
  * triangle of particles) are sorted first: outside the skeleton view they are the only lines drawn.
  * Spheres are the particles on no triangle and the loose particles (in no object). A sphere's
- * radius is a third of its shortest line, so that a chain's beads do not overlap, and 4 cm for a
- * particle with no line.
+ * radius is a third of its shortest line, so that a chain's beads do not overlap; a particle with
+ * no line is drawn at its contact radius (drape_world_get_radii: a ball is as large as the solver
+ * makes it), or 4 cm when it has none.
  */
 #include "topology.h"
 
@@ -83,12 +84,15 @@ bool viz_topology_build(viz_topology *t, const drape_scene *scene)
     t->colors = malloc(4 * (size_t)n * sizeof *t->colors + 1);
     drape_distance_def *d = malloc((size_t)edges * sizeof *d + 1);
     uint8_t *surface = calloc((size_t)n + 1, 1);
+    float *radii = malloc((size_t)n * sizeof *radii + 1);
     bool ok = t->triangles && t->edges && t->edge_rest && t->neighbour_offsets && t->neighbours &&
-              t->neighbour_rest && t->spheres && t->colors && d && surface;
+              t->neighbour_rest && t->spheres && t->colors && d && surface && radii;
     if (!ok)
         fprintf(stderr, "drape-view: no memory for the topology of %u particles\n", n);
-    if (ok && drape_world_get_distances(w, 0, edges, d) != DRAPE_OK) {
-        fprintf(stderr, "drape-view: cannot read the world's distance constraints (see above)\n");
+    if (ok && (drape_world_get_distances(w, 0, edges, d) != DRAPE_OK ||
+               drape_world_get_radii(w, 0, n, radii) != DRAPE_OK)) {
+        fprintf(stderr, "drape-view: cannot read the world's distance constraints or particle "
+                        "radii (see above)\n");
         ok = false;
     }
     if (ok) {
@@ -119,7 +123,8 @@ bool viz_topology_build(viz_topology *t, const drape_scene *scene)
                 viz_object_color((int)k, &t->colors[4 * (size_t)p]);
                 surface[p] |= 2; /* in an object */
             }
-        /* spheres: particles on no triangle, a third of their shortest line across */
+        /* spheres: particles on no triangle, a third of their shortest line across, or with no
+         * line their contact radius (else 4 cm) */
         for (uint32_t p = 0; p < n; ++p)
             t->colors[4 * (size_t)p + 3] = INFINITY;
         for (uint32_t k = 0; k < t->free_edge_count; ++k)
@@ -129,7 +134,7 @@ bool viz_topology_build(viz_topology *t, const drape_scene *scene)
             }
         for (uint32_t p = 0; p < n; ++p) {
             float *r = &t->colors[4 * (size_t)p + 3];
-            *r = isfinite(*r) && *r > 0.0f ? *r : 0.04f;
+            *r = isfinite(*r) && *r > 0.0f ? *r : radii[p] > 0.0f ? radii[p] : 0.04f;
             if (surface[p] != 3) /* on no triangle, or in no object */
                 t->spheres[t->sphere_count++] = p;
         }
@@ -139,6 +144,7 @@ bool viz_topology_build(viz_topology *t, const drape_scene *scene)
     }
     free(d);
     free(surface);
+    free(radii);
     if (!ok)
         viz_topology_free(t);
     return ok;

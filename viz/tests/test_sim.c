@@ -2,8 +2,8 @@
  *
  * - Every built-in scene loads through the scene library and its topology is what the world holds:
  *   one line per distance constraint, the scene's triangles, spheres for the particles on no
- *   triangle (the chain's 16 beads) and for the loose particles (the triangle's three), colours
- *   by object.
+ *   triangle (the chain's 16 beads) and for the loose particles (the triangle's three; the balls
+ *   of balls and brazil-nut, each at its contact radius), colours by object.
  * - A scene file loads by path; --resolution resizes its cloths.
  * - Every solver mode builds and stays finite (XPBD puts compliance on every family).
  * - The mouse grab picks the particle under a ray, pulls it to a moving target through an
@@ -52,6 +52,13 @@ static void check_builtins(void)
         } else if (!strcmp(drape_scene_name(s.scene), "balls") ||
                    !strcmp(drape_scene_name(s.scene), "brazil-nut")) {
             EXPECT(t->sphere_count == t->particle_count && t->edge_count == 0); /* loose balls */
+            /* each drawn at its contact radius (brazil-nut: 3 cm and 1 cm balls) */
+            float *radii = malloc(t->particle_count * sizeof *radii);
+            EXPECT(radii &&
+                   drape_world_get_radii(s.world, 0, t->particle_count, radii) == DRAPE_OK);
+            for (uint32_t p = 0; radii && p < t->particle_count; ++p)
+                EXPECT(radii[p] > 0.0f && t->colors[4 * (size_t)p + 3] == radii[p]);
+            free(radii);
         } else {
             EXPECT(t->sphere_count == 0 && t->free_edge_count == 0);
         }

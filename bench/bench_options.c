@@ -284,7 +284,9 @@ static void table(parse_state *p, cmdline_option t[OPTION_COUNT])
                       "cloth (default): one cloth dropped on a sphere; many-cloths:\n"
                       "--count cloths side by side over a ground plane in one world,\n"
                       "against one world of one cloth stepped --count times (sizes\n"
-                      "default to 32, iterations to 5, substeps to 1)",
+                      "default to 32, iterations to 5, substeps to 1); balls: balls\n"
+                      "poured into a box, the contacts between particles, with its own\n"
+                      "options (drape-bench --scene balls --help; drape-bench-particles)",
                       apply_scene, p),
         CMDLINE_APPLY("--count", "N", "cloths of the many-cloths scene; default 1000", apply_number,
                       &p->cloths),

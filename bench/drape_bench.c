@@ -9,6 +9,8 @@
  * With --scene many-cloths each backend runs two cases: one world of --count cloths, and one world
  * of one such cloth, whose time per step times the count is what stepping the cloths one world at a
  * time costs (a world's step does not depend on other worlds); the table ends with that comparison.
+ * --scene balls is the particle contacts' benchmark instead (particle_bench.c, the same as
+ * drape-bench-particles), with that benchmark's own options.
  *
  * Exit status: 0 when at least one case ran, none failed (a case too large for the memory is
  * skipped, not failed) and every requested file was written; 1 otherwise; 2 for a bad command line.
@@ -20,6 +22,7 @@
 #include "bench_probe.h"
 #include "bench_report.h"
 #include "bench_verdict.h"
+#include "particle_bench.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -112,8 +115,35 @@ static void relate(bench_run *run)
     }
 }
 
+/* --scene balls (or --scene=balls) in argv: the particle contacts' benchmark with the rest of the
+ * arguments; -1 when it is not asked for. */
+static int run_balls(int argc, char **argv)
+{
+    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+    int kept = 0;
+    bool balls = false;
+    for (int k = 0; rest && k < argc; ++k) {
+        if (k > 0 && !strcmp(argv[k], "--scene") && k + 1 < argc && !strcmp(argv[k + 1], "balls"))
+            balls = true, ++k;
+        else if (k > 0 && !strcmp(argv[k], "--scene=balls"))
+            balls = true;
+        else
+            rest[kept++] = argv[k];
+    }
+    int status = -1;
+    if (!rest)
+        fprintf(stderr, "drape-bench: out of memory\n"), status = 1;
+    else if (balls)
+        rest[kept] = NULL, status = particle_bench_main("drape-bench --scene balls", kept, rest);
+    free(rest);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    const int balls = run_balls(argc, argv);
+    if (balls >= 0)
+        return balls;
     bench_options options;
     int parsed = bench_parse_options(argc, argv, &options);
     if (parsed)

@@ -1,4 +1,6 @@
-/* drape-bench-particles: contacts between particles on the CPU reference and OpenCL, in one run.
+/* The particle contacts' benchmark: contacts between particles on the CPU reference and OpenCL, in
+ * one run. drape-bench-particles runs it (particle_bench_main.c), and so does drape-bench --scene
+ * balls, with the same options.
  *
  * Each case pours N balls (radius 1.5 cm, a random packing of pitch 3.3 cm) into a box whose floor
  * fits them about eight deep, lets them fall for --settle steps, then times --steps steps and
@@ -24,6 +26,8 @@
  *                         [--settle 30] [--steps 10] [--no-cpu] [--no-opencl] [--json FILE]
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "particle_bench.h"
+
 #include "cmdline.h"
 
 #include <drape/drape.h>
@@ -62,12 +66,13 @@ static void quiet(drape_log_level level, const char *message, void *user)
         fprintf(stderr, "drape: %s\n", message);
 }
 
-static result run_case(drape_backend backend, uint32_t n, int substeps, int iterations, int settle,
-                       int steps)
+static result run_case(drape_backend backend, const char *device, uint32_t n, int substeps,
+                       int iterations, int settle, int steps)
 {
     result out = {0};
     drape_world_def def = drape_default_world_def();
     def.backend.type = backend;
+    def.backend.device = device;
     def.substeps = substeps;
     def.iterations = iterations;
     def.log = quiet;
@@ -139,21 +144,21 @@ static int parse_list(const char *s, uint32_t *out, int cap)
     return n;
 }
 
-static const char program[] = "drape-bench-particles";
-
-static void usage(FILE *to, const cmdline_option *options, size_t count)
+static void usage(FILE *to, const char *program, const cmdline_option *options, size_t count)
 {
-    fprintf(to, "usage: drape-bench-particles [--sizes N,N,...] [--substeps S] [--iterations I]\n"
-                "                             [--settle STEPS] [--steps STEPS] [--no-cpu]\n"
-                "                             [--no-opencl] [--json FILE]\n"
-                "Balls poured into a box, timed on the CPU reference and on OpenCL; see the\n"
-                "comment at the top of bench/particle_bench.c for the figures.\n");
+    fprintf(to,
+            "usage: %s [--sizes N,N,...] [--substeps S] [--iterations I]\n"
+            "       [--settle STEPS] [--steps STEPS] [--no-cpu] [--no-opencl] [--device SEL]\n"
+            "       [--json FILE]\n"
+            "Balls poured into a box, timed on the CPU reference and on OpenCL; see the\n"
+            "comment at the top of bench/particle_bench.c for the figures.\n",
+            program);
     cmdline_print_options(to, options, count);
 }
 
 /* text as a whole number in [min, max] into *out, when given. */
-static bool number(const char *name, const char *text, unsigned long min, unsigned long max,
-                   int *out)
+static bool number(const char *program, const char *name, const char *text, unsigned long min,
+                   unsigned long max, int *out)
 {
     unsigned long v = 0;
     if (!text)
@@ -164,13 +169,13 @@ static bool number(const char *name, const char *text, unsigned long min, unsign
     return true;
 }
 
-int main(int argc, char **argv)
+int particle_bench_main(const char *program, int argc, char **argv)
 {
     uint32_t sizes[16] = {5000, 16384, 65536};
     int count = 3, substeps = 1, iterations = 4, settle = 30, steps = 10;
     bool no_cpu = false, no_opencl = false;
-    const char *json = NULL, *size_list = NULL, *substeps_text = NULL, *iterations_text = NULL,
-               *settle_text = NULL, *steps_text = NULL;
+    const char *json = NULL, *device = NULL, *size_list = NULL, *substeps_text = NULL,
+               *iterations_text = NULL, *settle_text = NULL, *steps_text = NULL;
     const cmdline_option options[] = {
         CMDLINE_VALUE("--sizes", "N,N,...",
                       "particles per case, 2 .. 2^24 each (default 5000,16384,65536)", &size_list),
@@ -180,31 +185,35 @@ int main(int argc, char **argv)
         CMDLINE_VALUE("--steps", "STEPS", "timed steps (default 10)", &steps_text),
         CMDLINE_FLAG("--no-cpu", "skip the CPU reference", &no_cpu),
         CMDLINE_FLAG("--no-opencl", "skip OpenCL", &no_opencl),
+        CMDLINE_VALUE("--device", "SEL",
+                      "OpenCL device: an index or part of its name (default: $DRAPE_DEVICE,\n"
+                      "else the first GPU, else the first device)",
+                      &device),
         CMDLINE_VALUE("--json", "FILE", "write the cases as JSON", &json),
     };
     const size_t option_count = sizeof options / sizeof options[0];
     cmdline c = {.program = program, .options = options, .count = option_count};
     if (cmdline_parse(&c, argc, argv) != CMDLINE_OK) {
-        usage(stderr, options, option_count);
+        usage(stderr, program, options, option_count);
         return 2;
     }
     if (c.help) {
-        usage(stdout, options, option_count);
+        usage(stdout, program, options, option_count);
         return 0;
     }
     if (size_list && (count = parse_list(size_list, sizes, 16)) <= 0) {
         fprintf(stderr, "%s: --sizes needs numbers 2 .. 2^24, got '%s'\n", program, size_list);
         return 2;
     }
-    if (!number("--substeps", substeps_text, 1, 1000, &substeps) ||
-        !number("--iterations", iterations_text, 1, 1000, &iterations) ||
-        !number("--settle", settle_text, 0, 1000000, &settle) ||
-        !number("--steps", steps_text, 1, 1000000, &steps))
+    if (!number(program, "--substeps", substeps_text, 1, 1000, &substeps) ||
+        !number(program, "--iterations", iterations_text, 1, 1000, &iterations) ||
+        !number(program, "--settle", settle_text, 0, 1000000, &settle) ||
+        !number(program, "--steps", steps_text, 1, 1000000, &steps))
         return 2;
     const bool cpu = !no_cpu, opencl = !no_opencl;
     FILE *js = json ? fopen(json, "w") : NULL;
     if (json && !js) {
-        fprintf(stderr, "drape-bench-particles: cannot write %s\n", json);
+        fprintf(stderr, "%s: cannot write %s\n", program, json);
         return 1;
     }
     if (js)
@@ -213,6 +222,7 @@ int main(int argc, char **argv)
            "ms/step", "cpu ms/step", "grid ms", "solve ms", "other ms", "grid Mp/s", "contacts M/s",
            "contacts", "grid MiB", "launches", "CPU/CL");
     bool any = false;
+    int cases = 0, failed = 0;
     for (int k = 0; k < count; ++k) {
         result res[2] = {{0}, {0}};
         const drape_backend backends[2] = {DRAPE_BACKEND_CPU, DRAPE_BACKEND_OPENCL};
@@ -220,8 +230,10 @@ int main(int argc, char **argv)
         for (int b = 0; b < 2; ++b) {
             if ((b == 0 && !cpu) || (b == 1 && !opencl))
                 continue;
-            res[b] = run_case(backends[b], sizes[k], substeps, iterations, settle, steps);
+            res[b] = run_case(backends[b], device, sizes[k], substeps, iterations, settle, steps);
+            cases++;
             if (!res[b].ok) {
+                failed++;
                 printf("%9u %-7s failed\n", sizes[k], names[b]);
                 continue;
             }
@@ -250,5 +262,7 @@ int main(int argc, char **argv)
         fprintf(js, "\n]}\n");
         fclose(js);
     }
-    return any ? 0 : 1;
+    if (failed)
+        fprintf(stderr, "%s: %d of %d cases failed\n", program, failed, cases);
+    return any && !failed ? 0 : 1;
 }

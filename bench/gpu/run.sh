@@ -102,6 +102,11 @@ run_bench() {
   DRAPE_PARTICLE_PASSES=lists "$b/drape-bench-particles" --sizes 5000,65536,1048576 --substeps 1 \
     --iterations 4 --no-cpu --json "$out/particles-lists.json" >"$out/particles-lists.txt" 2>&1
   pack
+  # The candidate search over half shells with atomic appends, as on CPU devices, against the
+  # 27-cell search without atomics that GPUs take.
+  DRAPE_PARTICLE_SEARCH=half "$b/drape-bench-particles" --sizes 5000,65536,1048576 --substeps 1 \
+    --iterations 4 --no-cpu --json "$out/particles-half.json" >"$out/particles-half.txt" 2>&1
+  pack
   # A 256² self-colliding cloth folding onto itself (the cloth-fold scene, scaled).
   sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
     scenes/cloth-fold.json >/tmp/cloth-fold-256.json
@@ -109,7 +114,7 @@ run_bench() {
     >"$out/cloth-fold-256.json" 2>&1
   pack
   echo "gpu: benchmarks in $(( $(date +%s) - t0 )) s"
-  for f in cloth cloth-cpu kernels many-cloths particles particles-lists; do
+  for f in cloth cloth-cpu kernels many-cloths particles particles-lists particles-half; do
     echo "== $f"; cat "$out/$f.txt"
   done | cut -c1-200
   grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"

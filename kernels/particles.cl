@@ -356,10 +356,11 @@ __kernel void particle_gather(__global float4 *dnew, __global float *support,
                               __global const uint *sorted, __global const uint *fullest,
                               __global const uchar *pass_of, float inv_cell, uint mask, float mu_s,
                               float mu_k, float relax, float4 up, __global const uint *members,
-                              uint first, uint listed, uint pass, uint n)
+                              uint listed, uint first, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
-     * otherwise particle t of all n */
+     * otherwise particle t of all n. The host sets the arguments before first once per iteration
+     * and these four per pass. */
     uint t = get_global_id(0), found;
     if (t >= n)
         return;

@@ -359,8 +359,8 @@ __kernel void particle_gather(__global float4 *dnew, __global float *support,
                               uint listed, uint first, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
-     * otherwise particle t of all n. The host sets the arguments before first once per iteration
-     * and these four per pass. */
+     * otherwise particle t of all n. The host sets the arguments up to listed once per iteration,
+     * and first, pass and n per pass. */
     uint t = get_global_id(0), found;
     if (t >= n)
         return;

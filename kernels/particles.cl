@@ -278,7 +278,8 @@ __kernel void particle_pass_scatter(__global const float4 *anchor, __global cons
                 row_of[i] = k; /* the inverse: i's place, for particle_count_half */
         }
         if (half_shells || !member) {
-            nbr[i] = 0u; /* particle_count, over the members, leaves the others' counts */
+            nbr[i] = 0u; /* particle_count, over the members, leaves the others' counts; the
+                          * half shells' appends count everyone's from 0 */
             ncand[i] = 0u;
         }
     }

@@ -1,11 +1,14 @@
 /* `drape info SCENE|FILE`: what a scene holds, without running it: particles, constraints by type
  * and distances by kind, each type's colouring against its lower bound (the most constraints on one
- * movable particle), colliders, and memory. The world is built on the CPU unless --backend asks
+ * movable particle), the contacts between particles (how many have a radius, the radii, the grid),
+ * colliders, and memory. The world is built on the CPU unless --backend asks
  * otherwise. With no scene, it lists the built-in scenes.
  */
 #include "cli.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char head[] =
@@ -13,7 +16,8 @@ static const char head[] =
     "                  [--allow-outside-paths]\n"
     "\n"
     "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
-    "colours of each constraint type and the colouring's lower bound, colliders and memory.\n"
+    "colours of each constraint type and the colouring's lower bound, the contacts between\n"
+    "particles, colliders and memory.\n"
     "With no scene, lists the built-in scenes.\n"
     "\n";
 static const char foot[] =
@@ -45,7 +49,33 @@ static int list_builtins(bool json)
     return CLI_OK;
 }
 
-static void print_text(const drape_scene *s, const drape_scene_info *in)
+/* The contacts between particles: the grid's plan (drape_world_get_contact_stats) and the radii. */
+typedef struct contact_summary {
+    drape_contact_stats stats;
+    uint32_t with_radius;         /* particles with a radius > 0 */
+    float radius_min, radius_max; /* m, over those */
+} contact_summary;
+
+static bool summarise_contacts(drape_world *w, contact_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    const uint32_t n = drape_world_particle_count(w);
+    float *radii = malloc((size_t)n * sizeof *radii + 1);
+    bool ok = radii && drape_world_get_radii(w, 0, n, radii) == DRAPE_OK &&
+              drape_world_get_contact_stats(w, &out->stats) == DRAPE_OK;
+    for (uint32_t i = 0; ok && i < n; ++i)
+        if (radii[i] > 0.0f) {
+            out->radius_min = out->with_radius ? fminf(out->radius_min, radii[i]) : radii[i];
+            out->radius_max = fmaxf(out->radius_max, radii[i]);
+            out->with_radius++;
+        }
+    if (!radii)
+        fprintf(stderr, "drape: no memory for the radii of %u particles\n", n);
+    free(radii);
+    return ok;
+}
+
+static void print_text(const drape_scene *s, const drape_scene_info *in, const contact_summary *c)
 {
     drape_world *w = drape_scene_world(s);
     drape_world_def def = drape_world_get_def(w);
@@ -66,6 +96,13 @@ static void print_text(const drape_scene *s, const drape_scene_info *in)
                    c->smallest, c->largest);
         printf("\n");
     }
+    if (c->stats.enabled)
+        printf("contacts     %u particles with a radius of %.3g..%.3g m; grid cell %.3g m, %u "
+               "buckets\n",
+               c->with_radius, (double)c->radius_min, (double)c->radius_max,
+               (double)c->stats.cell_size, c->stats.buckets);
+    else
+        printf("contacts     none between particles (%u with a radius)\n", c->with_radius);
     printf("colliders    %u plane, %u sphere, %u capsule (%u moving)\n", in->colliders_by_type[0],
            in->colliders_by_type[1], in->colliders_by_type[2], in->moving_colliders);
     printf("targets      %u scripted\n", in->scripted_targets);
@@ -77,7 +114,7 @@ static void print_text(const drape_scene *s, const drape_scene_info *in)
     printf("steps        %u by default\n", drape_scene_default_steps(s));
 }
 
-static int print_json(const drape_scene *s, const drape_scene_info *in)
+static int print_json(const drape_scene *s, const drape_scene_info *in, const contact_summary *c)
 {
     drape_world *w = drape_scene_world(s);
     drape_world_def def = drape_world_get_def(w);
@@ -105,6 +142,13 @@ static int print_json(const drape_scene *s, const drape_scene_info *in)
         cJSON_AddNumberToObject(ct, "smallest_color", c->smallest);
         cJSON_AddNumberToObject(ct, "largest_color", c->largest);
     }
+    cJSON *pc = cJSON_AddObjectToObject(o, "particle_contacts");
+    cJSON_AddBoolToObject(pc, "enabled", c->stats.enabled);
+    cJSON_AddNumberToObject(pc, "with_radius", c->with_radius);
+    cJSON_AddNumberToObject(pc, "radius_min", c->radius_min);
+    cJSON_AddNumberToObject(pc, "radius_max", c->radius_max);
+    cJSON_AddNumberToObject(pc, "cell_size", c->stats.cell_size);
+    cJSON_AddNumberToObject(pc, "buckets", c->stats.buckets);
     cJSON *col = cJSON_AddObjectToObject(o, "colliders");
     for (int i = 0; i < 3; ++i)
         cJSON_AddNumberToObject(col, collider_names[i], in->colliders_by_type[i]);
@@ -145,14 +189,18 @@ int cli_cmd_info(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     drape_scene_info info;
+    contact_summary contacts;
     drape_result r = drape_scene_get_info(s, &info);
     if (r != DRAPE_OK) {
         cli_error("info: %s", drape_result_string(r));
         rc = CLI_RUNTIME;
+    } else if (!summarise_contacts(drape_scene_world(s), &contacts)) {
+        cli_error("info: cannot read the contacts between particles (see above)");
+        rc = CLI_RUNTIME;
     } else if (json) {
-        rc = print_json(s, &info);
+        rc = print_json(s, &info, &contacts);
     } else {
-        print_text(s, &info);
+        print_text(s, &info, &contacts);
     }
     drape_scene_destroy(s);
     return rc;

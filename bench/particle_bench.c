@@ -23,7 +23,11 @@
  * and the ratio of the CPU's ms/step to OpenCL's. Timings are never asserted anywhere.
  *
  *   drape-bench-particles [--sizes 5000,16384,65536] [--substeps 1] [--iterations 4]
- *                         [--settle 30] [--steps 10] [--no-cpu] [--no-opencl] [--json FILE]
+ *                         [--settle 30] [--steps 10] [--no-cpu] [--no-opencl] [--device SEL]
+ *                         [--json FILE]
+ *
+ * (or drape-bench --scene balls with the same options). Exit status: 0 when every case ran, 1 when
+ * a case failed, none ran or the JSON cannot be written, 2 for a bad command line.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "particle_bench.h"

@@ -5,8 +5,8 @@
 
 /* Parses argv (argv[0] is skipped) as drape-bench-particles' options, runs the cases and prints the
  * table; program names the command in messages and the usage. Returns the exit status: 0, 1 when
- * a case failed (an OpenCL device that is not there) or the JSON cannot be written, 2 on a bad
- * command line. */
+ * a case failed (an OpenCL device that is not there), none ran or the JSON cannot be written, 2 on
+ * a bad command line. */
 int particle_bench_main(const char *program, int argc, char **argv);
 
 #endif /* PARTICLE_BENCH_H */

@@ -38,6 +38,7 @@ drape_world_def drape_default_world_def(void)
     def.particle_static_friction = 0.4f;
     def.particle_kinetic_friction = 0.3f;
     def.particle_travel_limit = 1.0f;
+    def.particle_max_substeps = 32;
     def.particle_restitution = 0.0f;
     def.contact_relaxation = 1.0f;
     def.backend = drape_default_backend_def();
@@ -156,6 +157,16 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         if (!(nonnegative[i].value >= 0.0f) || !isfinite(nonnegative[i].value))
             return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.%s = %g must be >= 0", fn,
                            nonnegative[i].name, (double)nonnegative[i].value);
+    if (def->particle_max_substeps < 0 || def->particle_max_substeps > DRAPE_MAX_SUBSTEPS)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.particle_max_substeps = %d must be in [0, %d]", fn,
+                       def->particle_max_substeps, DRAPE_MAX_SUBSTEPS);
+    if (def->particle_max_substeps > def->substeps &&
+        (double)def->dt / def->particle_max_substeps < (double)DR_MIN_SUBSTEP)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.dt / def.particle_max_substeps = %g s is shorter than %g s, the "
+                       "shortest substep the solver takes (it divides by h^2)",
+                       fn, (double)def->dt / def->particle_max_substeps, (double)DR_MIN_SUBSTEP);
     if (!(def->particle_restitution >= 0.0f && def->particle_restitution <= 1.0f))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.particle_restitution = %g must be in [0, 1]", fn,

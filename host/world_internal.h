@@ -203,6 +203,8 @@ struct drape_world {
     dr_particle_plan plan;
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
+    float substep;           /* s: h of the step being taken (dr_step_substeps) */
+    uint32_t speed_bits;     /* OpenCL: the device's dr_particle_speed_bits after the last step */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
     dr_solver_set solver[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -479,6 +481,16 @@ drape_result dr_particle_check(drape_world *world);
 dr_vec4 dr_particle_up(const drape_world *world);
 /* The most support carried into a substep: |g| h^2 (m), gravity's pull over one substep. */
 float dr_particle_support_cap(const drape_world *world);
+/* Whether fast particles may split a step into more than def.substeps substeps: particle
+ * contacts in the PBD mode, a velocity limit, and particle_max_substeps above def.substeps. */
+bool dr_substeps_vary(const drape_world *world);
+/* The largest dr_substeps_needed of the particles with a radius, as its float's bits, from the
+ * host's velocities (the device's particle_speed computes the same). */
+uint32_t dr_particle_speed_bits(const drape_world *world);
+/* The substeps of the next step from `speed_bits` (dr_particle_speed_bits): def.substeps, or
+ * where dr_substeps_vary, as many as the fastest particle needs, at most particle_max_substeps
+ * (a non-finite measure takes the most). Sets world->substep. */
+int dr_step_substeps(drape_world *world, uint32_t speed_bits);
 
 /* Returns from the calling function with the result of `expr` unless it is DRAPE_OK. */
 #define DR_TRY(expr)                                                                               \
@@ -511,10 +523,15 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, struct dr_cl_context *ct
 drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
                                      const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
                                      struct _cl_mem *contacts, int phase);
-/* The step's fullest bucket (into world->fullest_bucket; the next grid build resets it on the
- * device), and on request the contact counts. */
+/* The step's fullest bucket (the larger of it and world->fullest_bucket; the next grid build
+ * resets it on the device) and the speed measure (world->speed_bits); on request the contact
+ * counts. */
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, struct dr_cl_context *ctx,
                                          drape_world *world);
+/* After a step: the fastest particle's dr_substeps_needed on the device (particle_speed), which
+ * dr_cl_particles_finish_step reads into world->speed_bits. */
+drape_result dr_cl_particles_speed(dr_cl_particles *p, struct dr_cl_context *ctx,
+                                   const drape_world *world, struct _cl_mem *v, int phase);
 drape_result dr_cl_particles_count_contacts(dr_cl_particles *p, struct dr_cl_context *ctx,
                                             uint32_t n, uint64_t *pairs);
 uint64_t dr_cl_particles_bytes(const dr_cl_particles *p);

@@ -1545,6 +1545,17 @@ DR_FN dr_vec4 dr_limit_travel(dr_vec4 d, float limit)
     return limit > 0.0f && len > limit ? dr_scale3(d, limit / len) : d;
 }
 
+/* How many substeps a step of dt (s) must be split into for a particle of radius r (m) moving at v
+ * (m/s) to keep to the velocity limit, `travel` radii per substep: (|v| + g_dt) dt / (travel r),
+ * with g_dt = |g| dt (m/s) the speed gravity adds over the step. 0 without a radius or a limit.
+ * The step takes the largest over its particles (dr_step_substeps in the host's world.c), which
+ * both backends take as the largest of the results' bits (a non-negative float's bits order as
+ * the float does). */
+DR_FN float dr_substeps_needed(dr_vec4 v, float r, float g_dt, float dt, float travel)
+{
+    return r > 0.0f && travel > 0.0f ? (dr_len3(v) + g_dt) * dt / (travel * r) : 0.0f;
+}
+
 /* The distance (m) below which particles i and j push each other apart; 0 when they never do.
  * shape: rest position in xyz, radius (m) in w; g: group words. */
 /* Whether the distance of a pair of groups gi, gj depends on the rest positions (the mesh filter

@@ -293,6 +293,32 @@ static void build_balls(drape_world *w)
     add_open_box(w, 0.2f);
 }
 
+/* Balls resting in a box and balls thrown down onto them from 2.5 m at 5 m/s, at one substep: the
+ * fast balls need about ten substeps a step (host/adaptive_substeps.c), which the OpenCL backend
+ * takes from the device's measure after each step and the CPU from its own velocities. */
+static void build_thrown_balls(drape_world *w)
+{
+    drape_particle_block_def b =
+        random_block(0.02f, tu_v3(0.3f, 0.1f, 0.3f), tu_v3(0.0f, 0.06f, 0.0f), 150);
+    ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
+    b = random_block(0.015f, tu_v3(0.2f, 0.2f, 0.2f), tu_v3(0.0f, 2.5f, 0.0f), 20);
+    b.velocity = tu_v3(0.0f, -5.0f, 0.0f);
+    b.seed = 3;
+    ENSURE(drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK);
+    add_open_box(w, 0.2f);
+}
+
+/* The run of build_thrown_balls split its steps: more substeps than one a step by the last. */
+static void steps_were_split(drape_world *w, int step)
+{
+    drape_profile prof;
+    if (step == 299) {
+        ENSURE(drape_world_get_profile(w, &prof) == DRAPE_OK);
+        ENSURE_MSG(prof.substeps > 330u, "thrown balls: %llu substeps in 299 steps",
+                   (unsigned long long)prof.substeps);
+    }
+}
+
 /* A Neo-Hookean cube, an icosphere and two shape-matched boxes, all with a contact radius, among
  * balls poured into a box: the bodies' particles in the contacts between particles. */
 static void build_soft_among_balls(drape_world *w)
@@ -496,6 +522,8 @@ static const scene scenes[] = {
     {"cloth torn in two", false, build_tear, NULL, pull_apart},
     {"soft bodies with contact radii among balls", false, build_soft_among_balls, NULL, NULL},
     {"balls among large ones, grid searches", false, build_crowd, NULL, NULL},
+    {"balls thrown onto a pile, split steps", false, build_thrown_balls, one_substep,
+     steps_were_split},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

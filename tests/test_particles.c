@@ -14,6 +14,8 @@
  *    substep);
  *  - a cloud of colliding particles moves bitwise the same with two more balls 10 km away (the
  *    CPU reference's grid: a dense grid of the occupied cells' box, or the hashed grid alone);
+ *  - free fall: a ball with contacts dropped for 1 s falls as gravity says at one substep and at
+ *    four (the steps split, not the ball slowed); at most one substep, the velocity limit holds it;
  *  - restitution: two balls of masses 1 and 4 kg meeting head-on at 2 m/s separate at
  *    particle_restitution times that speed (0, 0.5, 1), and keep their momentum;
  *  - groups: particles of one group without self-collision pass through each other, of two groups
@@ -451,10 +453,73 @@ static void test_bad_radius_and_group(void)
     ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "contact_relaxation"));
     bad = def;
+    bad.particle_max_substeps = -1;
+    ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def.particle_max_substeps = -1 must be in [0, 1000]"));
+    bad.particle_max_substeps = DRAPE_MAX_SUBSTEPS;
+    bad.dt = 1e-7f; /* a substep of 1e-10 s */
+    ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "particle_max_substeps"));
+    bad = def;
     bad.particle_restitution = 1.5f;
     ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "particle_restitution"));
     drape_world_destroy(w);
+}
+
+/* A ball of radius 1 cm dropped from 10 m for 1 s, beside a pinned ball 3 m away (so that contacts
+ * between particles are on), at `substeps` a step, at most `most`: its height and velocity, and the
+ * substeps taken. */
+static void drop(int substeps, int most, drape_vec3 *x, drape_vec3 *v, uint64_t *taken)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    def.particle_max_substeps = most;
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    if (!w)
+        return;
+    drape_particle_def p[2];
+    for (int i = 0; i < 2; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.01f;
+        p[i].position = tu_v3(3.0f * (float)i, 10.0f, 0.0f);
+    }
+    p[1].mass = 0.0f;
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    ENSURE(tu_step(w, 60));
+    ENSURE_OK(drape_world_get_positions(w, 0, 1, x));
+    ENSURE_OK(drape_world_get_velocities(w, 0, 1, v));
+    drape_profile prof;
+    ENSURE_OK(drape_world_get_profile(w, &prof));
+    *taken = prof.substeps;
+    drape_world_destroy(w);
+}
+
+/* Free fall of a ball with contacts: at one substep and at the default four, it falls as gravity
+ * says (10 - g/2 = 5.095 m and -9.81 m/s after 1 s; semi-implicit Euler lands a little lower), the
+ * steps being split once the velocity limit would slow it; with particle_max_substeps at the
+ * substeps, the limit holds it at 1 radius a substep, 0.6 m/s at 1/60 s. */
+static void test_free_fall_is_not_slowed(void)
+{
+    const int counts[2] = {1, 4};
+    for (int k = 0; k < 2; ++k) {
+        drape_vec3 x = {0, 0, 0}, v = {0, 0, 0};
+        uint64_t taken = 0;
+        drop(counts[k], 32, &x, &v, &taken);
+        printf("  %d substep(s): after 1 s at y = %.4f m, v = %.4f m/s, %llu substeps in 60 "
+               "steps\n",
+               counts[k], (double)x.y, (double)v.y, (unsigned long long)taken);
+        ENSURE_LE(fabs((double)v.y + 9.81), 0.01);
+        ENSURE_LE(fabs((double)x.y - 5.095), 0.03);
+        ENSURE(taken > 60u * (uint64_t)counts[k]);
+    }
+    drape_vec3 x = {0, 0, 0}, v = {0, 0, 0};
+    uint64_t taken = 0;
+    drop(1, 1, &x, &v, &taken);
+    printf("  1 substep, at most 1: v = %.4f m/s\n", (double)v.y);
+    ENSURE_LE(fabs((double)v.y + 0.6), 1e-4);
+    ENSURE(taken == 60u);
 }
 
 /* 100 particles within 10 cm, each of radius 10 m: one cell holds them all, they push apart, and
@@ -551,6 +616,7 @@ int suite_particles(void)
     RUN_TEST(test_far_apart_particles);
     RUN_TEST(test_mass_ratio_stacking);
     RUN_TEST(test_restitution);
+    RUN_TEST(test_free_fall_is_not_slowed);
     RUN_TEST(test_groups);
     RUN_TEST(test_cloth_neighbours_are_filtered);
     RUN_TEST(test_bad_radius_and_group);

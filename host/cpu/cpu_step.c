@@ -1,6 +1,7 @@
 /* The CPU reference solver: the PBD paper's Algorithm 1 with substeps, in plain C on one thread.
  *
- *   for each substep, h = dt / substeps:
+ *   for each substep, h = dt / substeps (more substeps where fast particles with contacts need
+ *   them, adaptive_substeps.c):
  *     predict   v += h (g + drag (wind - v)); damp(v); p = x + h v      (or the mass-spring forces)
  *     grid      particles with a radius: velocity limit, hashed grid
  *     collide   one continuous contact per particle: the segment x -> p against every collider;
@@ -175,11 +176,12 @@ static drape_result substep(drape_world *w, float h)
 
 drape_result dr_cpu_step(drape_world *w)
 {
-    const float h = w->def.dt / (float)w->def.substeps;
+    const int substeps = dr_step_substeps(w, dr_substeps_vary(w) ? dr_particle_speed_bits(w) : 0u);
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         w->nonfinite[p] = DR_NO_PARTICLE;
     drape_result r = DRAPE_OK;
-    for (int s = 0; s < w->def.substeps && r == DRAPE_OK; ++s)
-        r = substep(w, h);
+    for (int s = 0; s < substeps && r == DRAPE_OK; ++s)
+        r = substep(w, w->substep);
+    w->profile.substeps += (uint64_t)substeps;
     return r;
 }

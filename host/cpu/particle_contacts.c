@@ -571,7 +571,7 @@ dr_vec4 dr_particle_up(const drape_world *w)
 
 float dr_particle_support_cap(const drape_world *w)
 {
-    const float h = w->def.dt / (float)w->def.substeps;
+    const float h = w->substep;
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
 }
 

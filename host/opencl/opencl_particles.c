@@ -18,8 +18,10 @@
  * than a work-group (dr_cl_tunables.particle_scan_serial), and the candidate search walks half of
  * the cells, each pair once, with particle_count_half in place of particle_count
  * (dr_cl_tunables.particle_search_half; two fills zero the counts first, unless
- * particle_pass_scatter does it). The step reads one integer
- * back: the fullest bucket (the next step's first grid build resets it on the device).
+ * particle_pass_scatter does it). The step reads two integers back: the fullest bucket (the next
+ * step's first grid build resets it on the device) and, where fast particles may split a step
+ * (host/adaptive_substeps.c), after a fill and particle_speed at the end of each step, the next
+ * step's measure of speed; steps are then read one by one.
  *
  * With the contact passes' member lists (dr_cl_tunables.particle_pass_lists, CPU devices) the grid
  * build also runs particle_pass_count, the three scan kernels on the passes' counts and
@@ -54,20 +56,21 @@ enum {
     K_SCAN_BLOCKS_SERIAL,
     K_SCAN_WRITE_SERIAL,
     K_COUNT_HALF,
+    K_SPEED,
     K_PARTICLE_KERNELS
 };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
     "particle_cells",     "scan_blocks",         "scan_partials",         "scan_write",
     "particle_scatter",   "particle_count",      "particle_gather",       "particle_apply",
     "particle_bounce",    "particle_pass_count", "particle_pass_scatter", "particle_apply_listed",
-    "scan_blocks_serial", "scan_write_serial",   "particle_count_half"};
+    "scan_blocks_serial", "scan_write_serial",   "particle_count_half",   "particle_speed"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
     cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, grid_anchor,
         grid_group, vpre, support, pass_of; /* per particle */
     cl_mem counts, start, partial;          /* per bucket, per block */
-    cl_mem fullest;                         /* one uint */
+    cl_mem fullest; /* two uints: the fullest bucket, the fastest particle (particle_speed) */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
     cl_mem members, row_of, pass_counts, pass_start, pass_first;
@@ -113,9 +116,9 @@ drape_result dr_cl_particles_create(dr_cl_context *ctx, dr_cl_particles **out)
     drape_result r = DRAPE_OK;
     for (int i = 0; r == DRAPE_OK && i < K_PARTICLE_KERNELS; ++i)
         r = dr_cl_kernel_create(ctx, "particles.cl", kernel_names[i], &p->k[i]);
-    const uint32_t zero = 0;
+    const uint32_t zero[2] = {0, 0};
     if (r == DRAPE_OK)
-        r = dr_cl_buffer_replace(ctx, &p->fullest, sizeof zero, "fullest bucket", &zero);
+        r = dr_cl_buffer_replace(ctx, &p->fullest, sizeof zero, "fullest bucket", zero);
     if (r != DRAPE_OK) {
         dr_cl_particles_destroy(p, ctx);
         return r;
@@ -373,11 +376,26 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     return listed ? copy_members(p, ctx, v, phase) : copy(p, ctx, v, p->dnew, phase);
 }
 
+drape_result dr_cl_particles_speed(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
+                                   cl_mem v, int phase)
+{
+    const cl_uint n = p->particles;
+    const float dt = w->def.dt, travel = w->def.particle_travel_limit,
+                g_dt = dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * dt;
+    const uint32_t zero = 0;
+    DR_TRY(dr_cl_buffer_fill(ctx, p->fullest, &zero, sizeof zero, sizeof zero, sizeof zero));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_SPEED], 0, 7, A(v), A(p->shape), A(p->fullest), A(g_dt),
+                          A(dt), A(travel), A(n)));
+    /* a few particles per work-item past 16384, so that the atomics stay few */
+    return launch(p, ctx, K_SPEED, n < 16384u ? n : 16384u, phase);
+}
+
 drape_result dr_cl_particles_finish_step(dr_cl_particles *p, dr_cl_context *ctx, drape_world *w)
 {
-    uint32_t fullest = 0;
-    DR_TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof fullest, &fullest));
-    w->fullest_bucket = fullest;
+    uint32_t read[2] = {0, 0};
+    DR_TRY(dr_cl_buffer_read(ctx, p->fullest, 0, sizeof read, read));
+    w->fullest_bucket = read[0] > w->fullest_bucket ? read[0] : w->fullest_bucket;
+    w->speed_bits = read[1];
     p->reset_fullest = true;
     return DRAPE_OK;
 }

@@ -1037,13 +1037,26 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
         if (r != DRAPE_OK)
             return r;
     }
-    const float h = w->def.dt / (float)w->def.substeps;
-    for (uint32_t step = 0; step < steps && r == DRAPE_OK; ++step)
-        for (int s = 0; s < w->def.substeps && r == DRAPE_OK; ++s) {
-            r = substep(cl, w, h);
-            w->time += h;
+    /* Where fast particles may split a step, each step's substeps come from the velocities at its
+     * start: the host's while they are current, else the device's measure after the step before,
+     * read back after each step (host/adaptive_substeps.c). */
+    const bool vary = dr_substeps_vary(w);
+    for (uint32_t step = 0; step < steps && r == DRAPE_OK; ++step) {
+        const uint32_t speed = !vary              ? 0u
+                               : cl->device_ahead ? w->speed_bits
+                                                  : dr_particle_speed_bits(w);
+        const int substeps = dr_step_substeps(w, speed);
+        for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
+            r = substep(cl, w, w->substep);
+            w->time += w->substep;
         }
-    cl->device_ahead = true;
+        w->profile.substeps += (uint64_t)substeps;
+        cl->device_ahead = true;
+        if (r == DRAPE_OK && vary)
+            r = dr_cl_particles_speed(cl->pc, cl->ctx, w, cl->v, cl->phase[UPDATE]);
+        if (r == DRAPE_OK && vary)
+            r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
+    }
     /* The check's read is blocking: on the in-order queue it returns once every queued step has
      * run, so the steps need no clFinish, and with one step the step that made the state non-finite
      * is the one that reports it. A world with breakable links has its tearing watch enqueued
@@ -1056,7 +1069,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
         r = read_check(cl, w, tear);
     if (r == DRAPE_OK && cl->ctx->profile.enabled)
         r = dr_cl_profile_collect(cl->ctx);
-    if (r == DRAPE_OK && w->plan.enabled && w->def.mode == DRAPE_MODE_PBD)
+    if (r == DRAPE_OK && w->plan.enabled && w->def.mode == DRAPE_MODE_PBD && !vary)
         r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
     return r;
 }

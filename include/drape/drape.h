@@ -224,8 +224,16 @@ typedef struct drape_world_def {
         particle_kinetic_friction; /* Coulomb coefficient that slows a sliding pair; default 0.3 */
     float particle_travel_limit;   /* the velocity limit of a particle with contacts: it moves at
                                       most this many of its radii in one substep, so that two
-                                      particles cannot pass through each other; 0: no limit;
+                                      particles cannot pass through each other (fast particles
+                                      first split the step: particle_max_substeps); 0: no limit;
                                       default 1 */
+    int particle_max_substeps;     /* the most substeps a step is split into so that its particles
+                                      with contacts keep to particle_travel_limit: a step takes
+                                      the fewest substeps, from `substeps` up to this many, in
+                                      which none moves more than that many radii, from its speed
+                                      at the step's start plus what gravity adds over the step;
+                                      only above this does the limit slow a particle. At most
+                                      `substeps`: always `substeps`; default 32 */
     float contact_relaxation;      /* each pair's push-out is scaled by this over the larger of the
                                       two particles' contact counts (Jacobi averaging); in (0, 2);
                                       default 1 */
@@ -282,6 +290,8 @@ DRAPE_API drape_distance_kernel drape_world_distance_kernel(const drape_world *w
  * OpenCL events on the OpenCL backend, wall time on the CPU. */
 typedef struct drape_profile {
     uint64_t steps;
+    uint64_t substeps;     /* substeps taken by those steps: def.substeps each, more where fast
+                              particles with contacts split a step (particle_max_substeps) */
     double predict_ms;     /* external forces, damping, predicted positions (or spring forces) */
     double collide_ms;     /* collision generation (on OpenCL, in predict_ms where the prediction's
                               launch generates the contacts: no particle contacts) */

@@ -61,7 +61,13 @@ int main(void)
     str("color_order", orders[w.color_order], ",");
     num("color_seed", (double)w.color_seed, ",");
     boolean("color_balance", w.color_balance, ",");
-    str("backend", backends[w.backend.type], "");
+    str("backend", backends[w.backend.type], ",");
+    num("particle_static_friction", w.particle_static_friction, ",");
+    num("particle_kinetic_friction", w.particle_kinetic_friction, ",");
+    num("particle_travel_limit", w.particle_travel_limit, ",");
+    num("particle_max_substeps", w.particle_max_substeps, ",");
+    num("contact_relaxation", w.contact_relaxation, ",");
+    num("particle_restitution", w.particle_restitution, "");
 
     const drape_particle_def p = drape_default_particle_def();
     printf("  },\n  \"Particles\": {\n");

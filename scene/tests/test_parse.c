@@ -164,7 +164,8 @@ static bool file_takes(const char *solver)
 }
 
 /* The solver ranges of a scene file are the library's: at each end of each range the world and the
- * parser agree, value for value (the largest dt, substeps and iterations, and one past them). */
+ * parser agree, value for value (the largest dt, substeps, iterations and particle_max_substeps,
+ * and one past them). */
 static void solver_ranges_agree(st_run *t)
 {
     char json[96];
@@ -177,15 +178,28 @@ static void solver_ranges_agree(st_run *t)
                   "dt = %.9g: the world %s it, the file %s it", (double)dts[k],
                   world_takes(def) ? "takes" : "refuses", file_takes(json) ? "takes" : "refuses");
     }
-    const int counts[] = {DRAPE_MAX_SUBSTEPS, DRAPE_MAX_SUBSTEPS + 1, DRAPE_MAX_ITERATIONS,
-                          DRAPE_MAX_ITERATIONS + 1};
-    for (int k = 0; k < 4; ++k) {
+    static const struct {
+        const char *key;
+        int value;
+        bool good;
+    } counts[] = {
+        {"substeps", DRAPE_MAX_SUBSTEPS, true},
+        {"substeps", DRAPE_MAX_SUBSTEPS + 1, false},
+        {"iterations", DRAPE_MAX_ITERATIONS, true},
+        {"iterations", DRAPE_MAX_ITERATIONS + 1, false},
+        {"particle_max_substeps", 0, true},
+        {"particle_max_substeps", DRAPE_MAX_SUBSTEPS, true},
+        {"particle_max_substeps", DRAPE_MAX_SUBSTEPS + 1, false},
+        {"particle_max_substeps", -1, false},
+    };
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; ++k) {
         drape_world_def def = drape_default_world_def();
-        const bool iterations = k >= 2;
-        *(iterations ? &def.iterations : &def.substeps) = counts[k];
-        snprintf(json, sizeof json, "\"%s\": %d", iterations ? "iterations" : "substeps",
-                 counts[k]);
-        const bool good = k % 2 == 0;
+        int *field = counts[k].key[0] == 's'   ? &def.substeps
+                     : counts[k].key[0] == 'i' ? &def.iterations
+                                               : &def.particle_max_substeps;
+        *field = counts[k].value;
+        snprintf(json, sizeof json, "\"%s\": %d", counts[k].key, counts[k].value);
+        const bool good = counts[k].good;
         CHECK_MSG(t, world_takes(def) == good && file_takes(json) == good,
                   "%s: the world %s it, the file %s it", json,
                   world_takes(def) ? "takes" : "refuses", file_takes(json) ? "takes" : "refuses");

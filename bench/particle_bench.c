@@ -17,6 +17,8 @@
  *   grid Mp/s     particles put into the grid per second: N x substeps / the grid's time
  *   contacts M/s  contact pairs resolved per second: the pairs within their collision distance at
  *                 a substep's start x substeps x iterations / ms per step
+ *   substeps      substeps taken per step (drape_profile.substeps): --substeps, or more while
+ *                 balls still fall fast enough to split a step (particle_max_substeps)
  *   grid MiB      what the grid and the contact pass hold (drape_contact_stats.grid_bytes)
  *   launches      OpenCL commands enqueued per step (drape_profile.launches: kernels, fills,
  *                 reads; 0 on the CPU reference)
@@ -45,7 +47,7 @@
 typedef struct result {
     bool ok;
     double ms_step, cpu_ms_step, grid_ms, solve_ms, other_ms, grid_mps, contacts_mps, grid_mib,
-        launches;
+        launches, substeps;
     uint32_t contacts;
 } result;
 
@@ -121,10 +123,12 @@ static result run_case(drape_backend backend, const char *device, uint32_t n, in
         out.grid_ms = prof.grid_ms / steps;
         out.solve_ms = prof.project_ms / steps;
         out.other_ms = (prof.predict_ms + prof.collide_ms + prof.update_ms) / steps;
-        out.grid_mps = prof.grid_ms > 0.0
-                           ? 1e-3 * (double)info.particle_count * substeps * steps / prof.grid_ms
-                           : 0.0;
-        out.contacts_mps = 1e-3 * (double)cs.contacts * substeps * iterations / ms;
+        /* the substeps taken: more than `substeps` where fast balls split a step */
+        out.substeps = (double)prof.substeps / steps;
+        out.grid_mps = prof.grid_ms > 0.0 ? 1e-3 * (double)info.particle_count *
+                                                (double)prof.substeps / prof.grid_ms
+                                          : 0.0;
+        out.contacts_mps = 1e-3 * (double)cs.contacts * out.substeps * iterations / ms;
         out.grid_mib = (double)cs.grid_bytes / 1048576.0;
         out.launches = (double)prof.launches / steps;
     }
@@ -222,9 +226,9 @@ int particle_bench_main(const char *program, int argc, char **argv)
     }
     if (js)
         fprintf(js, "{\"substeps\": %d, \"iterations\": %d, \"cases\": [", substeps, iterations);
-    printf("%9s %-7s %10s %11s %8s %8s %8s %10s %12s %9s %9s %9s %8s\n", "particles", "backend",
+    printf("%9s %-7s %10s %11s %8s %8s %8s %10s %12s %9s %9s %9s %9s %8s\n", "particles", "backend",
            "ms/step", "cpu ms/step", "grid ms", "solve ms", "other ms", "grid Mp/s", "contacts M/s",
-           "contacts", "grid MiB", "launches", "CPU/CL");
+           "contacts", "grid MiB", "substeps", "launches", "CPU/CL");
     bool any = false;
     int cases = 0, failed = 0;
     for (int k = 0; k < count; ++k) {
@@ -243,10 +247,10 @@ int particle_bench_main(const char *program, int argc, char **argv)
             }
             any = true;
             double ratio = b == 1 && res[0].ok ? res[0].ms_step / res[1].ms_step : 0.0;
-            printf("%9u %-7s %10.3f %11.3f %8.3f %8.3f %8.3f %10.2f %12.2f %9u %9.2f %9.1f",
+            printf("%9u %-7s %10.3f %11.3f %8.3f %8.3f %8.3f %10.2f %12.2f %9u %9.2f %9.2f %9.1f",
                    sizes[k], names[b], res[b].ms_step, res[b].cpu_ms_step, res[b].grid_ms,
                    res[b].solve_ms, res[b].other_ms, res[b].grid_mps, res[b].contacts_mps,
-                   res[b].contacts, res[b].grid_mib, res[b].launches);
+                   res[b].contacts, res[b].grid_mib, res[b].substeps, res[b].launches);
             if (ratio > 0.0)
                 printf(" %8.2f", ratio);
             printf("\n");
@@ -256,10 +260,11 @@ int particle_bench_main(const char *program, int argc, char **argv)
                         "%s\n  {\"particles\": %u, \"backend\": \"%s\", \"ms_per_step\": %.4f, "
                         "\"cpu_ms_per_step\": %.4f, \"grid_mparticles_per_s\": %.4f, "
                         "\"contacts_m_per_s\": %.4f, "
-                        "\"contacts\": %u, \"grid_mib\": %.4f, \"launches_per_step\": %.2f}",
+                        "\"contacts\": %u, \"grid_mib\": %.4f, \"substeps_per_step\": %.2f, "
+                        "\"launches_per_step\": %.2f}",
                         any && (k > 0 || b > 0) ? "," : "", sizes[k], names[b], res[b].ms_step,
                         res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts,
-                        res[b].grid_mib, res[b].launches);
+                        res[b].grid_mib, res[b].substeps, res[b].launches);
         }
     }
     if (js) {

@@ -95,6 +95,7 @@ static int print_json(const drape_scene *s, uint32_t steps, double wall, uint32_
     cJSON_AddNumberToObject(f, "kinetic_energy_j", sum.kinetic_energy);
     cJSON_AddNumberToObject(f, "distance_residual_m", sum.distance_residual);
     cJSON *p = cJSON_AddObjectToObject(o, "profile");
+    cJSON_AddNumberToObject(p, "substeps", (double)prof.substeps);
     cJSON_AddNumberToObject(p, "predict_ms", prof.predict_ms);
     cJSON_AddNumberToObject(p, "collide_ms", prof.collide_ms);
     cJSON_AddNumberToObject(p, "project_ms", prof.project_ms);

@@ -13,7 +13,10 @@
  * contact pass left to the update where nothing runs between them, plus a multiplier fill per XPBD
  * set; or 1, solve_fused, for small cloths), update (1). After the step, with breakable links, the
  * tearing watch (1, tear_opencl.c); then one read of three integers, four with the watch: the
- * non-finite check and the watch's answer, which is also the step's only wait for the device.
+ * non-finite check and the watch's answer, which is also the step's only wait for the device
+ * (with particle contacts, the fullest bucket's read too; where fast particles may split a step,
+ * that read comes after every step, which a drape_world_step_n then no longer queues back to back:
+ * host/adaptive_substeps.c).
  *
  * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
  * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per

@@ -308,6 +308,17 @@ static void test_balls_settle_in_a_box(void)
 
 /* ---- groups and cloth neighbours ------------------------------------------------------------- */
 
+/* Two default particles of radius r at x = -a and a, moving towards each other at `speed` (m/s). */
+static void two_balls(drape_particle_def p[2], float r, float a, float speed)
+{
+    for (int i = 0; i < 2; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = r;
+        p[i].position = tu_v3(i ? a : -a, 0.0f, 0.0f);
+        p[i].velocity = tu_v3(i ? -speed : speed, 0.0f, 0.0f);
+    }
+}
+
 /* Two particles moving head-on at 1 m/s, radius 2 cm, in groups ga and gb with the given
  * self-collision; true when they bounced apart. */
 static bool head_on(uint32_t ga, uint32_t gb, bool self)
@@ -318,13 +329,8 @@ static bool head_on(uint32_t ga, uint32_t gb, bool self)
     if (!w)
         return false;
     drape_particle_def p[2];
-    for (int i = 0; i < 2; ++i) {
-        p[i] = drape_default_particle_def();
-        p[i].radius = 0.02f;
-        p[i].self_collide = self;
-        p[i].position = tu_v3(i ? 0.1f : -0.1f, 0.0f, 0.0f);
-        p[i].velocity = tu_v3(i ? -1.0f : 1.0f, 0.0f, 0.0f);
-    }
+    two_balls(p, 0.02f, 0.1f, 1.0f);
+    p[0].self_collide = p[1].self_collide = self;
     p[0].group = ga;
     p[1].group = gb;
     drape_vec3 x[2] = {{0, 0, 0}, {0, 0, 0}};
@@ -346,13 +352,9 @@ static void bounce(float e, double *separating, double *drift)
     if (!w)
         return;
     drape_particle_def p[2];
-    for (int i = 0; i < 2; ++i) {
-        p[i] = drape_default_particle_def();
-        p[i].radius = 0.02f;
-        p[i].mass = i ? 4.0f : 1.0f;
-        p[i].position = tu_v3(i ? 0.1f : -0.1f, 0.0f, 0.0f);
-        p[i].velocity = tu_v3(i ? -1.0f : 1.0f, 0.0f, 0.0f);
-    }
+    two_balls(p, 0.02f, 0.1f, 1.0f);
+    p[0].mass = 1.0f;
+    p[1].mass = 4.0f;
     drape_vec3 v[2] = {{0, 0, 0}, {0, 0, 0}};
     ENSURE(drape_world_add_particles(w, p, 2, NULL) == DRAPE_OK);
     ENSURE(tu_step(w, 30));
@@ -480,11 +482,8 @@ static void drop(int substeps, int most, drape_vec3 *x, drape_vec3 *v, uint64_t 
     if (!w)
         return;
     drape_particle_def p[2];
-    for (int i = 0; i < 2; ++i) {
-        p[i] = drape_default_particle_def();
-        p[i].radius = 0.01f;
-        p[i].position = tu_v3(3.0f * (float)i, 10.0f, 0.0f);
-    }
+    two_balls(p, 0.01f, 1.5f, 0.0f);
+    p[0].position.y = p[1].position.y = 10.0f;
     p[1].mass = 0.0f;
     ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
     ENSURE(tu_step(w, 60));

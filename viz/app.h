@@ -49,6 +49,8 @@ typedef struct viz_app {
     int frame_steps;       /* steps taken in the last frame */
     double stat_step_wall; /* s spent in drape_world_step */
     double fps, step_ms, device_ms;
+    double substeps_taken; /* substeps per step over the last statistics window (fast particles
+                              split steps: particle_max_substeps); 0 before the first */
     double total_step_wall, total_device_ms; /* s and ms over the whole run, for the summary */
     uint64_t total_steps, total_device_steps;
 } viz_app;

@@ -319,6 +319,23 @@ static void steps_were_split(drape_world *w, int step)
     }
 }
 
+/* The same thrown balls never split until step 5, when drape_world_set_def allows it while the
+ * device is ahead of the host: the OpenCL backend must measure the device's velocities first. */
+static void unsplit(drape_world_def *def)
+{
+    def->substeps = 1;
+    def->particle_max_substeps = 0;
+}
+
+static void split_from_step_5(drape_world *w, int step)
+{
+    if (step == 5) {
+        drape_world_def def = drape_world_get_def(w);
+        def.particle_max_substeps = 32;
+        ENSURE(drape_world_set_def(w, &def) == DRAPE_OK);
+    }
+}
+
 /* A Neo-Hookean cube, an icosphere and two shape-matched boxes, all with a contact radius, among
  * balls poured into a box: the bodies' particles in the contacts between particles. */
 static void build_soft_among_balls(drape_world *w)
@@ -524,6 +541,7 @@ static const scene scenes[] = {
     {"balls among large ones, grid searches", false, build_crowd, NULL, NULL},
     {"balls thrown onto a pile, split steps", false, build_thrown_balls, one_substep,
      steps_were_split},
+    {"thrown balls, split from step 5", false, build_thrown_balls, unsplit, split_from_step_5},
 };
 
 static drape_world *run(const scene *s, drape_backend backend, int steps)

@@ -137,6 +137,7 @@ struct dr_opencl {
     drape_distance_kernel request; /* the world's request; AUTO: by device type and size */
     uint32_t fused_max; /* AUTO takes solve_fused up to this many constraints (0: never) */
     bool device_ahead;  /* x and v on the device are newer than the host's */
+    bool speed_read;    /* w->speed_bits measures the device's velocities (the last step read it) */
     /* shape matching (host/shape_matching.c): the colour order and the rotations by cluster id */
     cl_mem sm_members, sm_rest, sm_range, sm_kprime, sm_id, sm_rotation;
     uint32_t sm_count;
@@ -1044,6 +1045,12 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
      * start: the host's while they are current, else the device's measure after the step before,
      * read back after each step (host/adaptive_substeps.c). */
     const bool vary = dr_substeps_vary(w);
+    if (vary && cl->device_ahead && !cl->speed_read) { /* steps before did not measure it */
+        r = dr_cl_particles_speed(cl->pc, cl->ctx, w, cl->v, cl->phase[UPDATE]);
+        if (r == DRAPE_OK)
+            r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
+    }
+    cl->speed_read = vary;
     for (uint32_t step = 0; step < steps && r == DRAPE_OK; ++step) {
         const uint32_t speed = !vary              ? 0u
                                : cl->device_ahead ? w->speed_bits

@@ -38,7 +38,12 @@ uint32_t dr_particle_speed_bits(const drape_world *w)
 
 int dr_step_substeps(drape_world *w, uint32_t speed_bits)
 {
-    const int base = w->def.substeps, most = w->def.particle_max_substeps;
+    const int base = w->def.substeps;
+    /* no substep shorter than the solver takes: a dt near it splits no further */
+    const double fit = floor((double)w->def.dt / (double)DR_MIN_SUBSTEP);
+    int most = w->def.particle_max_substeps;
+    most = fit < (double)most ? (int)fit : most;
+    most = most > base ? most : base;
     int substeps = base;
     if (dr_substeps_vary(w)) {
         float q;

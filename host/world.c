@@ -161,12 +161,6 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.particle_max_substeps = %d must be in [0, %d]", fn,
                        def->particle_max_substeps, DRAPE_MAX_SUBSTEPS);
-    if (def->particle_max_substeps > def->substeps &&
-        (double)def->dt / def->particle_max_substeps < (double)DR_MIN_SUBSTEP)
-        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def.dt / def.particle_max_substeps = %g s is shorter than %g s, the "
-                       "shortest substep the solver takes (it divides by h^2)",
-                       fn, (double)def->dt / def->particle_max_substeps, (double)DR_MIN_SUBSTEP);
     if (!(def->particle_restitution >= 0.0f && def->particle_restitution <= 1.0f))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.particle_restitution = %g must be in [0, 1]", fn,

@@ -1046,7 +1046,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
      * read back after each step (host/adaptive_substeps.c). */
     const bool vary = dr_substeps_vary(w);
     if (vary && cl->device_ahead && !cl->speed_read) { /* steps before did not measure it */
-        const uint32_t fullest = w->fullest_bucket; /* the read's is theirs, checked already */
+        const uint32_t fullest = w->fullest_bucket;    /* the read's is theirs, checked already */
         r = dr_cl_particles_speed(cl->pc, cl->ctx, w, cl->v, cl->phase[UPDATE]);
         if (r == DRAPE_OK)
             r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);

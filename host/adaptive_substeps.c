@@ -21,10 +21,15 @@ bool dr_substeps_vary(const drape_world *w)
            w->def.particle_travel_limit > 0.0f && w->def.particle_max_substeps > w->def.substeps;
 }
 
+float dr_gravity_over_step(const drape_world *w)
+{
+    return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * w->def.dt;
+}
+
 uint32_t dr_particle_speed_bits(const drape_world *w)
 {
     const float dt = w->def.dt, travel = w->def.particle_travel_limit,
-                g_dt = dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * dt;
+                g_dt = dr_gravity_over_step(w);
     uint32_t most = 0;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         const float q = dr_substeps_needed(w->v[i], w->shape[i].w, g_dt, dt, travel);

@@ -484,6 +484,8 @@ float dr_particle_support_cap(const drape_world *world);
 /* Whether fast particles may split a step into more than def.substeps substeps: particle
  * contacts in the PBD mode, a velocity limit, and particle_max_substeps above def.substeps. */
 bool dr_substeps_vary(const drape_world *world);
+/* |g| dt (m/s): the most speed gravity adds over one step, in the measure of dr_substeps_needed. */
+float dr_gravity_over_step(const drape_world *world);
 /* The largest dr_substeps_needed of the particles with a radius, as its float's bits, from the
  * host's velocities (the device's particle_speed computes the same). */
 uint32_t dr_particle_speed_bits(const drape_world *world);

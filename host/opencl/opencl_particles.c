@@ -381,7 +381,7 @@ drape_result dr_cl_particles_speed(dr_cl_particles *p, dr_cl_context *ctx, const
 {
     const cl_uint n = p->particles;
     const float dt = w->def.dt, travel = w->def.particle_travel_limit,
-                g_dt = dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * dt;
+                g_dt = dr_gravity_over_step(w);
     const uint32_t zero = 0;
     DR_TRY(dr_cl_buffer_fill(ctx, p->fullest, &zero, sizeof zero, sizeof zero, sizeof zero));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SPEED], 0, 7, A(v), A(p->shape), A(p->fullest), A(g_dt),

@@ -1027,6 +1027,13 @@ static drape_result read_check(dr_opencl *cl, drape_world *w, bool tear)
     return DRAPE_OK;
 }
 
+/* The device's dr_particle_speed_bits into w->speed_bits, read with the fullest bucket. */
+static drape_result measure_speed(dr_opencl *cl, drape_world *w)
+{
+    DR_TRY(dr_cl_particles_speed(cl->pc, cl->ctx, w, cl->v, cl->phase[UPDATE]));
+    return dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
+}
+
 drape_result dr_opencl_step(drape_world *w, uint32_t steps)
 {
     dr_opencl *cl = w->cl;
@@ -1047,9 +1054,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
     const bool vary = dr_substeps_vary(w);
     if (vary && cl->device_ahead && !cl->speed_read) { /* steps before did not measure it */
         const uint32_t fullest = w->fullest_bucket;    /* the read's is theirs, checked already */
-        r = dr_cl_particles_speed(cl->pc, cl->ctx, w, cl->v, cl->phase[UPDATE]);
-        if (r == DRAPE_OK)
-            r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
+        r = measure_speed(cl, w);
         w->fullest_bucket = fullest;
     }
     cl->speed_read = vary;
@@ -1065,9 +1070,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
         w->profile.substeps += (uint64_t)substeps;
         cl->device_ahead = true;
         if (r == DRAPE_OK && vary)
-            r = dr_cl_particles_speed(cl->pc, cl->ctx, w, cl->v, cl->phase[UPDATE]);
-        if (r == DRAPE_OK && vary)
-            r = dr_cl_particles_finish_step(cl->pc, cl->ctx, w);
+            r = measure_speed(cl, w);
     }
     /* The check's read is blocking: on the in-order queue it returns once every queued step has
      * run, so the steps need no clFinish, and with one step the step that made the state non-finite

@@ -473,7 +473,7 @@ void dr_cpu_particle_bounce(drape_world *world, float slow);
  * the separating speed). */
 bool dr_particle_bounces(const drape_world *world, float slow);
 /* CPU reference: one gather pass of the particle contacts. */
-void dr_cpu_particle_contacts(drape_world *world);
+void dr_cpu_particle_contacts(drape_world *world, int iteration);
 /* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
 drape_result dr_particle_check(drape_world *world);
 /* The unit vector against gravity (0 without gravity), for the mass scaling of stacks
@@ -481,6 +481,10 @@ drape_result dr_particle_check(drape_world *world);
 dr_vec4 dr_particle_up(const drape_world *world);
 /* The most support carried into a substep: |g| h^2 (m), gravity's pull over one substep. */
 float dr_particle_support_cap(const drape_world *world);
+/* Friction's share of the warm-started support in iteration `iteration` of a substep (m): the
+ * support cap in the first, which adds it along up to each touching pair's normal depth
+ * (dr_pair_push_vector), and 0 after, so that a pair's friction gains it once a substep. */
+float dr_particle_friction_hold(const drape_world *world, int iteration);
 /* Whether fast particles may split a step into more than def.substeps substeps: particle
  * contacts in the PBD mode, a velocity limit, and particle_max_substeps above def.substeps. */
 bool dr_substeps_vary(const drape_world *world);
@@ -521,10 +525,10 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, struct dr_cl_context
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, struct dr_cl_context *ctx,
                                     const drape_world *world, struct _cl_mem *x, struct _cl_mem *v,
                                     struct _cl_mem *contacts, float slow, int phase);
-/* One gather pass, then its output copied into d. */
+/* One gather pass of iteration `iteration`, then its output copied into d. */
 drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
                                      const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,
-                                     struct _cl_mem *contacts, int phase);
+                                     struct _cl_mem *contacts, int iteration, int phase);
 /* The step's fullest bucket (the larger of it and world->fullest_bucket; the next grid build
  * resets it on the device) and the speed measure (world->speed_bits); on request the contact
  * counts. */

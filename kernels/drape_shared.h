@@ -1704,16 +1704,26 @@ DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned 
 
 /* A touching pair's push on i before its share: out along n by the depth, less the friction cut of
  * the relative tangential motion. r = (x_i - x_j) + (d_i - d_j), len2 = |r|^2 < D^2. Exactly the
- * negation of (j, i)'s. */
+ * negation of (j, i)'s.
+ *
+ * Friction's normal depth is the depth plus hold |n . up|: Coulomb's bound is on the whole normal
+ * correction, and under gravity most of a resting pair's is not the pair's depth but the
+ * warm-started support (dr_support_lift), which lifts each particle before the iterations and so
+ * never passes through a pair. Counted only from the depths, a pile's friction held a few percent
+ * of what it should, its contacts crept, and a pile 17 balls deep slumped after 4 s at one
+ * substep and threw balls out of its top. hold (m, per iteration) is the most support carried,
+ * |g| h^2, spread over the iterations (dr_particle_friction_hold), so that a sliding pair's kinetic
+ * friction over a substep gains at most that lift's worth; |n . up| is the same for (j, i). */
 DR_HOT dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
-                                   dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k)
+                                   dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k, dr_vec4 up,
+                                   float hold)
 {
     float len = DR_SQRT(len2);
     dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
-    float depth = D - len;
+    float depth = D - len, tilt = dr_dot3(n, up);
     dr_vec4 u = dr_sub3(di, dj);
     dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
-    float cut = dr_friction_cut(dt, depth, mu_s, mu_k);
+    float cut = dr_friction_cut(dt, depth + hold * (tilt < 0.0f ? -tilt : tilt), mu_s, mu_k);
     return dr_madd3(dr_scale3(n, depth), dt, -cut);
 }
 
@@ -1764,7 +1774,7 @@ DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, d
                          DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                          DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
                          DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
-                         float mu_s, float mu_k, float relax, dr_vec4 up,
+                         float mu_s, float mu_k, float relax, dr_vec4 up, float hold,
                          DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const unsigned char *pass_of,
                          unsigned pass)
 {
@@ -1780,7 +1790,7 @@ DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, d
                       nbr[j], relax, dr_stack_above(r, up, D), dr_dot3(up, up) > 0.0f);
     if (!(share > 0.0f))
         return;
-    dr_pair_add(acc, dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k), share);
+    dr_pair_add(acc, dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k, up, hold), share);
 }
 
 /* Particle i's new displacement from its displacement di and its pair sums acc (relax: the
@@ -1979,19 +1989,21 @@ dr_particle_candidates(unsigned i, unsigned row, DR_GLOBAL const dr_vec4 *grid_a
 /* Particle i's displacement plus the sum of its pair pushes (see above), once per iteration: over
  * its candidate list, or, when it has more than DR_NBR_CAP candidates, over the same candidates
  * found in the grid again. ncand, list and nbr (the contact counts) come from
- * dr_particle_candidates (i's list in row `row`), contacts are the collider contacts, and mu_s,
- * mu_k the Coulomb coefficients. d holds the displacements from before the iteration's first
+ * dr_particle_candidates (i's list in row `row`), contacts are the collider contacts, mu_s,
+ * mu_k the Coulomb coefficients and hold friction's share of the support (dr_pair_push_vector).
+ * d holds the displacements from before the iteration's first
  * contact pass, done those the passes before `pass` wrote, pass_of each particle's contact pass
  * (dr_pair_push). *found gets the pairs within their collision distance. */
-DR_FN dr_vec4 dr_particle_gather(
-    unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-    DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
-    DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
-    DR_GLOBAL const unsigned *group, DR_GLOBAL const dr_contact *contacts,
-    DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand, DR_GLOBAL const unsigned *list,
-    unsigned row, DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted, float inv_cell,
-    unsigned mask, float mu_s, float mu_k, float relax, dr_vec4 up, DR_GLOBAL const dr_vec4 *done,
-    DR_GLOBAL const unsigned char *pass_of, unsigned pass, unsigned *found)
+DR_FN dr_vec4
+dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+                   DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
+                   DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
+                   DR_GLOBAL const unsigned *group, DR_GLOBAL const dr_contact *contacts,
+                   DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
+                   DR_GLOBAL const unsigned *list, unsigned row, DR_GLOBAL const unsigned *start,
+                   DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask, float mu_s,
+                   float mu_k, float relax, dr_vec4 up, float hold, DR_GLOBAL const dr_vec4 *done,
+                   DR_GLOBAL const unsigned char *pass_of, unsigned pass, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
@@ -2004,7 +2016,8 @@ DR_FN dr_vec4 dr_particle_gather(
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
             dr_pair_push(&acc, i, list[row * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
-                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, done, pass_of, pass);
+                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, hold, done, pass_of,
+                         pass);
     } else {
         dr_cell_walk walk;
         dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
@@ -2012,7 +2025,7 @@ DR_FN dr_vec4 dr_particle_gather(
              j != DR_NO_CELL;
              j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
-                         nbr, mu_s, mu_k, relax, up, done, pass_of, pass);
+                         nbr, mu_s, mu_k, relax, up, hold, done, pass_of, pass);
     }
     *found = acc.found;
     return dr_pair_sum_apply(acc, di, relax);

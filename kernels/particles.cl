@@ -347,17 +347,15 @@ __kernel void particle_count_half(__global const float4 *grid_anchor,
     }
 }
 
-__kernel void particle_gather(__global float4 *dnew, __global float *support,
-                              __global const float4 *x, __global const float4 *d,
-                              __global const float4 *grid_anchor, __global const uint *grid_group,
-                              __global const float4 *anchor, __global const float4 *shape,
-                              __global const uint *group, __global const dr_contact *contacts,
-                              __global const uint *nbr, __global const uint *ncand,
-                              __global const uint *list, __global const uint *start,
-                              __global const uint *sorted, __global const uint *fullest,
-                              __global const uchar *pass_of, float inv_cell, uint mask, float mu_s,
-                              float mu_k, float relax, float4 up, __global const uint *members,
-                              uint listed, uint first, uint pass, uint n)
+__kernel void particle_gather(
+    __global float4 *dnew, __global float *support, __global const float4 *x,
+    __global const float4 *d, __global const float4 *grid_anchor, __global const uint *grid_group,
+    __global const float4 *anchor, __global const float4 *shape, __global const uint *group,
+    __global const dr_contact *contacts, __global const uint *nbr, __global const uint *ncand,
+    __global const uint *list, __global const uint *start, __global const uint *sorted,
+    __global const uint *fullest, __global const uchar *pass_of, float inv_cell, uint mask,
+    float mu_s, float mu_k, float relax, float4 up, float hold, __global const uint *members,
+    uint listed, uint first, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
      * otherwise particle t of all n. The host sets the arguments up to listed once per iteration,
@@ -379,7 +377,7 @@ __kernel void particle_gather(__global float4 *dnew, __global float *support,
     float4 di =
         dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts, nbr,
                            ncand, list, listed ? first + t : i, start, sorted, inv_cell, mask, mu_s,
-                           mu_k, relax, up, dnew, pass_of, pass, &found);
+                           mu_k, relax, up, hold, dnew, pass_of, pass, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }

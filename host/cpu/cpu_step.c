@@ -151,7 +151,7 @@ static drape_result substep(drape_world *w, float h)
             project_constraints(w, inv_h2, sag);
             dr_shapes_project(w);
             if (particles)
-                dr_cpu_particle_contacts(w);
+                dr_cpu_particle_contacts(w, it);
             dr_balloons_project_cpu(w, h, it == 0);
             project_contacts(w, h);
         }

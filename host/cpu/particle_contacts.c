@@ -575,11 +575,16 @@ float dr_particle_support_cap(const drape_world *w)
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
 }
 
+float dr_particle_friction_hold(const drape_world *w, int iteration)
+{
+    return iteration == 0 ? dr_particle_support_cap(w) : 0.0f;
+}
+
 /* The pushes of the pairs of contact pass `pass` (pair_records) on their listed side(s), each
  * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s, and so is its stack
  * scaling (dr_stack_above is odd in r: a negated dot product, divided and clamped alike). Reads
  * and sums in the pass order (ld, sum). */
-static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
+static void pair_pass(drape_world *w, dr_vec4 up, float hold, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
@@ -614,7 +619,8 @@ static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
                                     pr->ni, relax, -above, stacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
-        const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k);
+        const dr_vec4 push =
+            dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up, hold);
         if (share_i > 0.0f)
             dr_pair_add(&sum[i], push, share_i);
         if (share_j > 0.0f)
@@ -625,7 +631,7 @@ static void pair_pass(drape_world *w, dr_vec4 up, uint32_t pass)
 /* The new displacements, into dnew, of the particles at places [begin, end) of the pass order
  * with more than DR_NBR_CAP candidates: dr_particle_gather's grid search, from d, which first
  * takes every member's displacement from ld. */
-static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t end)
+static void overflow_gather(drape_world *w, dr_vec4 up, float hold, uint32_t begin, uint32_t end)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t mask = w->plan.buckets - 1;
@@ -640,7 +646,7 @@ static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
-                w->def.contact_relaxation, up, w->d, g->pass, 0u, &found);
+                w->def.contact_relaxation, up, hold, w->d, g->pass, 0u, &found);
     }
 }
 
@@ -648,14 +654,14 @@ static void overflow_gather(drape_world *w, dr_vec4 up, uint32_t begin, uint32_t
  * displacements before the pass (the pair pass for the particles with complete candidate lists,
  * the grid search for the others), then written. The pair sums are zero before, and left zero
  * after. */
-static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass)
+static void pass_gather(drape_world *w, dr_vec4 up, float hold, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t begin = g->member_start[pass], end = g->member_start[pass + 1];
     const float relax = w->def.contact_relaxation;
-    pair_pass(w, up, pass);
+    pair_pass(w, up, hold, pass);
     if (g->overflow)
-        overflow_gather(w, up, begin, end);
+        overflow_gather(w, up, hold, begin, end);
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t i = g->member[k];
         /* no pair within its collision distance: ld and the sums stay as they are, and its support
@@ -671,21 +677,22 @@ static void pass_gather(drape_world *w, dr_vec4 up, uint32_t pass)
     }
 }
 
-/* One iteration's contact pass: for each contact pass (dr_contact_passes) in turn,
+/* Iteration `iteration`'s contact pass: for each contact pass (dr_contact_passes) in turn,
  * dr_particle_gather's result for each of its particles, from the displacements after the pass
  * before, worked out in the pass order (pass_order) on copies of the displacements. */
-void dr_cpu_particle_contacts(drape_world *w)
+void dr_cpu_particle_contacts(drape_world *w, int iteration)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP)
         return;
     const uint32_t members = g->member_start[DR_CONTACT_PASSES];
     const dr_vec4 up = dr_particle_up(w);
+    const float hold = dr_particle_friction_hold(w, iteration);
     const uint32_t passes = dr_contact_passes(up);
     for (uint32_t k = 0; k < members; ++k)
         g->ld[k] = w->d[g->member[k]];
     for (uint32_t pass = 0; pass < passes; ++pass)
-        pass_gather(w, up, pass);
+        pass_gather(w, up, hold, pass);
     for (uint32_t k = 0; k < members; ++k)
         w->d[g->member[k]] = g->ld[k];
 }

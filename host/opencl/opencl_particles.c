@@ -328,11 +328,12 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
 }
 
 drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
-                                     cl_mem x, cl_mem d, cl_mem contacts, int phase)
+                                     cl_mem x, cl_mem d, cl_mem contacts, int iteration, int phase)
 {
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
-                mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
+                mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation,
+                hold = dr_particle_friction_hold(w, iteration);
     const dr_vec4 up = dr_particle_up(w);
     const cl_uint passes = dr_contact_passes(up);
     /* each contact pass writes its own particles' results to dnew, reading the displacements from
@@ -342,17 +343,17 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     /* the arguments that are the same for every pass once (a GPU's host pays for each of them:
      * 16 passes a substep there), then per pass its first member, number and size */
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 25, A(p->dnew), A(p->support), A(x), A(d),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 26, A(p->dnew), A(p->support), A(x), A(d),
                           A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                           A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list), A(p->start),
                           A(p->sorted), A(p->fullest), A(p->pass_of), A(inv_cell), A(mask), A(mu_s),
-                          A(mu_k), A(relax), A(up), A(p->members), A(listed)));
+                          A(mu_k), A(relax), A(up), A(hold), A(p->members), A(listed)));
     for (cl_uint pass = 0; pass < passes; ++pass) {
         const cl_uint first = listed ? p->first[pass] : 0u,
                       size = listed ? p->first[pass + 1] - p->first[pass] : n;
         if (size == 0)
             continue;
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 25, 3, A(first), A(pass), A(size)));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 26, 3, A(first), A(pass), A(size)));
         DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
     return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);

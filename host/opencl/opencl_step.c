@@ -934,7 +934,7 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h,
             DR_TRY(launch_colors(cl, kernels[t], 9, &w->solver[t], per_item[t], PROJECT));
         DR_TRY(shape_match(cl, w));
         if (w->plan.enabled)
-            DR_TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts,
+            DR_TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts, it,
                                            cl->phase[PROJECT]));
         DR_TRY(dr_balloons_cl_project(cl->ctx, &cl->balloons, w, cl->x, cl->d, h, it == 0,
                                       cl->phase[PROJECT]));

@@ -134,6 +134,7 @@ typedef struct dr_particle_grid {
     dr_vec4 *grid_anchor; /* per place in `sorted`: that particle's anchor, its radius in w */
     uint32_t *grid_group; /* per place in `sorted`: that particle's group */
     float *support;       /* per particle: its contacts' push along up in the last substep (m) */
+    float *lift;          /* per particle: its support's lift along up this substep (m) */
 
     /* The CPU's pair pass (particle_contacts.c): per particle its cell's integer coordinates (3
      * ints and a spare), then per slot of `sorted` its particle's and the particle's index; per
@@ -481,10 +482,6 @@ drape_result dr_particle_check(drape_world *world);
 dr_vec4 dr_particle_up(const drape_world *world);
 /* The most support carried into a substep: |g| h^2 (m), gravity's pull over one substep. */
 float dr_particle_support_cap(const drape_world *world);
-/* Friction's share of the warm-started support in iteration `iteration` of a substep (m): the
- * support cap in the first, which adds it along up to each touching pair's normal depth
- * (dr_pair_push_vector), and 0 after, so that a pair's friction gains it once a substep. */
-float dr_particle_friction_hold(const drape_world *world, int iteration);
 /* Whether fast particles may split a step into more than def.substeps substeps: particle
  * contacts in the PBD mode, a velocity limit, and particle_max_substeps above def.substeps. */
 bool dr_substeps_vary(const drape_world *world);

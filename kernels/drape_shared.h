@@ -1655,11 +1655,12 @@ DR_FN int dr_particle_grounded(dr_contact ct, dr_vec4 up)
  * constraints keep moving a little up and down, keeps the whole lift (a clamp to the sinking let
  * stacked cloths sink into each other) and DR_SUPPORT_KEEP_MESH of it. Without gravity (up = 0)
  * it does nothing. Like the warm start of sequential impulses, but per particle, written only by
- * its own work-item. */
+ * its own work-item. *lift gets the lift (m along up), which the friction of the substep's first
+ * iteration counts (dr_pair_push_vector). */
 #define DR_SUPPORT_KEEP 0.95f
 #define DR_SUPPORT_KEEP_MESH 0.9f
-DR_FN dr_vec4 dr_support_lift(dr_vec4 d, float *support, unsigned touching, dr_vec4 up, float cap,
-                              unsigned group)
+DR_FN dr_vec4 dr_support_lift(dr_vec4 d, float *support, float *lift, unsigned touching, dr_vec4 up,
+                              float cap, unsigned group)
 {
     int mesh = (group & DR_GROUP_MESH) != 0u;
     float s = touching > 0u ? *support : 0.0f, sink = -dr_dot3(d, up);
@@ -1669,6 +1670,7 @@ DR_FN dr_vec4 dr_support_lift(dr_vec4 d, float *support, unsigned touching, dr_v
                      : sink; /* it stops the sinking at most: a support holds up, never throws */
     s = s > 0.0f ? s : 0.0f;
     *support = (mesh ? DR_SUPPORT_KEEP_MESH : DR_SUPPORT_KEEP) * s;
+    *lift = s;
     return dr_madd3(d, up, s);
 }
 
@@ -1706,25 +1708,30 @@ DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned 
  * the relative tangential motion. r = (x_i - x_j) + (d_i - d_j), len2 = |r|^2 < D^2. Exactly the
  * negation of (j, i)'s.
  *
- * Friction's normal depth is the depth plus hold |n . up|: Coulomb's bound is on the whole normal
- * correction, and under gravity most of a resting pair's is not the pair's depth but the
- * warm-started support (dr_support_lift), which lifts each particle before the iterations and so
- * never passes through a pair. Counted only from the depths, a pile's friction held a few percent
- * of what it should, its contacts crept, and a pile 17 balls deep slumped after 4 s at one
- * substep and threw balls out of its top. hold (m, per iteration) is the most support carried,
- * |g| h^2, spread over the iterations (dr_particle_friction_hold), so that a sliding pair's kinetic
- * friction over a substep gains at most that lift's worth; |n . up| is the same for (j, i). */
+ * li, lj: the support lifts of i and j along up this substep (dr_support_lift) in the substep's
+ * first iteration, else 0. Coulomb bounds the whole tangential correction by mu times the whole
+ * normal one, and a lift is part of both: it lifts a particle before the iterations, so it never
+ * passes through a pair. So friction works on the relative motion without the lifts' tangential
+ * part (which it undoes where it cannot hold it: on a frictionless slope the pair gives it back),
+ * against the depth plus max(li, lj) |n . up| (the pair carries at least the weight that the
+ * upper particle's lift took). With the depths alone, friction held a few percent of the weight:
+ * a pile's contacts crept until a pile 17 balls deep slumped at one substep, and a ball slid on a
+ * particle as on ice; with the lifts' tangential part kept, a ball on a slope of particles slid a
+ * tenth as far as it should (the lift along up cancels the pull down the slope). */
 DR_HOT dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2, float D,
                                    dr_vec4 di, dr_vec4 dj, float mu_s, float mu_k, dr_vec4 up,
-                                   float hold)
+                                   float li, float lj)
 {
     float len = DR_SQRT(len2);
     dr_vec4 n = len > DR_EPS ? dr_scale3(r, 1.0f / len) : dr_pair_fallback(i, j);
     float depth = D - len, tilt = dr_dot3(n, up);
+    float held = (li > lj ? li : lj) * (tilt < 0.0f ? -tilt : tilt);
+    dr_vec4 lifted = dr_scale3(up, li - lj);
+    dr_vec4 lt = dr_madd3(lifted, n, -dr_dot3(lifted, n)); /* the lifts' tangential part */
     dr_vec4 u = dr_sub3(di, dj);
-    dr_vec4 dt = dr_madd3(u, n, -dr_dot3(u, n));
-    float cut = dr_friction_cut(dt, depth + hold * (tilt < 0.0f ? -tilt : tilt), mu_s, mu_k);
-    return dr_madd3(dr_scale3(n, depth), dt, -cut);
+    dr_vec4 dt = dr_sub3(dr_madd3(u, n, -dr_dot3(u, n)), lt);
+    float cut = dr_friction_cut(dt, depth + held, mu_s, mu_k);
+    return dr_sub3(dr_madd3(dr_scale3(n, depth), dt, -cut), lt);
 }
 
 /* push (dr_pair_push_vector) times share, into acc's fixed-point sums. */
@@ -1774,9 +1781,9 @@ DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, d
                          DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
                          DR_GLOBAL const dr_vec4 *shape, DR_GLOBAL const unsigned *group,
                          DR_GLOBAL const dr_contact *contacts, DR_GLOBAL const unsigned *nbr,
-                         float mu_s, float mu_k, float relax, dr_vec4 up, float hold,
-                         DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const unsigned char *pass_of,
-                         unsigned pass)
+                         float mu_s, float mu_k, float relax, dr_vec4 up,
+                         DR_GLOBAL const float *lift, unsigned first, DR_GLOBAL const dr_vec4 *done,
+                         DR_GLOBAL const unsigned char *pass_of, unsigned pass)
 {
     dr_vec4 sj = shape[j], xj = x[j];
     dr_vec4 dj = pass > 0u && pass_of[j] < pass ? done[j] : d[j];
@@ -1790,7 +1797,8 @@ DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, d
                       nbr[j], relax, dr_stack_above(r, up, D), dr_dot3(up, up) > 0.0f);
     if (!(share > 0.0f))
         return;
-    dr_pair_add(acc, dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k, up, hold), share);
+    float li = first ? lift[i] : 0.0f, lj = first ? lift[j] : 0.0f;
+    dr_pair_add(acc, dr_pair_push_vector(i, j, r, len2, D, di, dj, mu_s, mu_k, up, li, lj), share);
 }
 
 /* Particle i's new displacement from its displacement di and its pair sums acc (relax: the
@@ -1990,20 +1998,21 @@ dr_particle_candidates(unsigned i, unsigned row, DR_GLOBAL const dr_vec4 *grid_a
  * its candidate list, or, when it has more than DR_NBR_CAP candidates, over the same candidates
  * found in the grid again. ncand, list and nbr (the contact counts) come from
  * dr_particle_candidates (i's list in row `row`), contacts are the collider contacts, mu_s,
- * mu_k the Coulomb coefficients and hold friction's share of the support (dr_pair_push_vector).
+ * mu_k the Coulomb coefficients, lift the support lifts of the substep, counted when first (the
+ * substep's first iteration; dr_pair_push_vector).
  * d holds the displacements from before the iteration's first
  * contact pass, done those the passes before `pass` wrote, pass_of each particle's contact pass
  * (dr_pair_push). *found gets the pairs within their collision distance. */
-DR_FN dr_vec4
-dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                   DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
-                   DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
-                   DR_GLOBAL const unsigned *group, DR_GLOBAL const dr_contact *contacts,
-                   DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
-                   DR_GLOBAL const unsigned *list, unsigned row, DR_GLOBAL const unsigned *start,
-                   DR_GLOBAL const unsigned *sorted, float inv_cell, unsigned mask, float mu_s,
-                   float mu_k, float relax, dr_vec4 up, float hold, DR_GLOBAL const dr_vec4 *done,
-                   DR_GLOBAL const unsigned char *pass_of, unsigned pass, unsigned *found)
+DR_FN dr_vec4 dr_particle_gather(
+    unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
+    DR_GLOBAL const dr_vec4 *grid_anchor, DR_GLOBAL const unsigned *grid_group,
+    DR_GLOBAL const dr_vec4 *anchor, DR_GLOBAL const dr_vec4 *shape,
+    DR_GLOBAL const unsigned *group, DR_GLOBAL const dr_contact *contacts,
+    DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand, DR_GLOBAL const unsigned *list,
+    unsigned row, DR_GLOBAL const unsigned *start, DR_GLOBAL const unsigned *sorted, float inv_cell,
+    unsigned mask, float mu_s, float mu_k, float relax, dr_vec4 up, DR_GLOBAL const float *lift,
+    unsigned first, DR_GLOBAL const dr_vec4 *done, DR_GLOBAL const unsigned char *pass_of,
+    unsigned pass, unsigned *found)
 {
     dr_vec4 xi = x[i], di = d[i], si = shape[i];
     unsigned gi = group[i];
@@ -2016,8 +2025,8 @@ dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_ve
     if (count <= DR_NBR_CAP) {
         for (unsigned k = 0u; k < count; ++k)
             dr_pair_push(&acc, i, list[row * DR_NBR_CAP + k], xi, di, si, gi, grounded_i, ni, x, d,
-                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, hold, done, pass_of,
-                         pass);
+                         shape, group, contacts, nbr, mu_s, mu_k, relax, up, lift, first, done,
+                         pass_of, pass);
     } else {
         dr_cell_walk walk;
         dr_walk_begin(&walk, i, anchor, shape, group, inv_cell, mask, start);
@@ -2025,7 +2034,7 @@ dr_particle_gather(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_ve
              j != DR_NO_CELL;
              j = dr_walk_next(&walk, i, grid_anchor, grid_group, shape, start, sorted))
             dr_pair_push(&acc, i, j, xi, di, si, gi, grounded_i, ni, x, d, shape, group, contacts,
-                         nbr, mu_s, mu_k, relax, up, hold, done, pass_of, pass);
+                         nbr, mu_s, mu_k, relax, up, lift, first, done, pass_of, pass);
     }
     *found = acc.found;
     return dr_pair_sum_apply(acc, di, relax);

@@ -46,9 +46,9 @@
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, __global uint *rank, __global float *support,
-                             __global const uint *nbr, __global const uint *group,
-                             __global uchar *pass_of, float4 up, float cap, float inv_cell,
-                             uint mask, float travel, uint n)
+                             __global float *lift, __global const uint *nbr,
+                             __global const uint *group, __global uchar *pass_of, float4 up,
+                             float cap, float inv_cell, uint mask, float travel, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -59,10 +59,11 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
         rank[i] = atomic_inc(&counts[mask + 1u]);
         return;
     }
-    float lift = support[i];
-    float4 di =
-        dr_limit_travel(dr_support_lift(d[i], &lift, nbr[i], up, cap, group[i]), travel * s.w);
-    support[i] = lift;
+    float held = support[i], lifted = 0.0f;
+    float4 di = dr_limit_travel(dr_support_lift(d[i], &held, &lifted, nbr[i], up, cap, group[i]),
+                                travel * s.w);
+    support[i] = held;
+    lift[i] = lifted;
     d[i] = di;
     float4 p = dr_add3(x[i], di);
     anchor[i] = p;
@@ -354,8 +355,8 @@ __kernel void particle_gather(
     __global const dr_contact *contacts, __global const uint *nbr, __global const uint *ncand,
     __global const uint *list, __global const uint *start, __global const uint *sorted,
     __global const uint *fullest, __global const uchar *pass_of, float inv_cell, uint mask,
-    float mu_s, float mu_k, float relax, float4 up, float hold, __global const uint *members,
-    uint listed, uint first, uint pass, uint n)
+    float mu_s, float mu_k, float relax, float4 up, __global const float *lift,
+    uint first_iteration, __global const uint *members, uint listed, uint first, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
      * otherwise particle t of all n. The host sets the arguments up to listed once per iteration,
@@ -377,7 +378,7 @@ __kernel void particle_gather(
     float4 di =
         dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts, nbr,
                            ncand, list, listed ? first + t : i, start, sorted, inv_cell, mask, mu_s,
-                           mu_k, relax, up, hold, dnew, pass_of, pass, &found);
+                           mu_k, relax, up, lift, first_iteration, dnew, pass_of, pass, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }

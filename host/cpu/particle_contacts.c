@@ -89,6 +89,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grid_anchor);
     free(g->grid_group);
     free(g->support);
+    free(g->lift);
     free(g->pass);
     free(g->member);
     free(g->local);
@@ -120,6 +121,7 @@ static drape_result grid_alloc(drape_world *w)
     g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
     g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
     g->support = calloc(n, sizeof *g->support);
+    g->lift = calloc(n, sizeof *g->lift);
     g->pass = calloc(n, sizeof *g->pass);
     g->member = malloc((size_t)n * sizeof *g->member);
     g->local = malloc((size_t)n * sizeof *g->local);
@@ -130,8 +132,8 @@ static drape_result grid_alloc(drape_world *w)
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
-        !g->grid_anchor || !g->grid_group || !g->support || !g->pass || !g->member || !g->local ||
-        !g->ld || !g->dense_anchor || !g->dense_group || !g->counts || !g->start) {
+        !g->grid_anchor || !g->grid_group || !g->support || !g->lift || !g->pass || !g->member ||
+        !g->local || !g->ld || !g->dense_anchor || !g->dense_group || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -162,7 +164,7 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         if (!(w->shape[i].w > 0.0f))
             continue;
         w->d[i] = dr_limit_travel(
-            dr_support_lift(w->d[i], &g->support[i], g->nbr[i], up, cap, w->group[i]),
+            dr_support_lift(w->d[i], &g->support[i], &g->lift[i], g->nbr[i], up, cap, w->group[i]),
             travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
         g->pass[i] = (uint8_t)dr_contact_pass(g->anchor[i], up, inv_cell);
@@ -575,16 +577,11 @@ float dr_particle_support_cap(const drape_world *w)
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * h * h;
 }
 
-float dr_particle_friction_hold(const drape_world *w, int iteration)
-{
-    return iteration == 0 ? dr_particle_support_cap(w) : 0.0f;
-}
-
 /* The pushes of the pairs of contact pass `pass` (pair_records) on their listed side(s), each
  * pair's push worked out once: (j, i)'s is exactly the negation of (i, j)'s, and so is its stack
  * scaling (dr_stack_above is odd in r: a negated dot product, divided and clamped alike). Reads
  * and sums in the pass order (ld, sum). */
-static void pair_pass(drape_world *w, dr_vec4 up, float hold, uint32_t pass)
+static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
@@ -620,7 +617,8 @@ static void pair_pass(drape_world *w, dr_vec4 up, float hold, uint32_t pass)
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
         const dr_vec4 push =
-            dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up, hold);
+            dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up,
+                                first ? g->lift[pr->pi] : 0.0f, first ? g->lift[pr->pj] : 0.0f);
         if (share_i > 0.0f)
             dr_pair_add(&sum[i], push, share_i);
         if (share_j > 0.0f)
@@ -631,7 +629,8 @@ static void pair_pass(drape_world *w, dr_vec4 up, float hold, uint32_t pass)
 /* The new displacements, into dnew, of the particles at places [begin, end) of the pass order
  * with more than DR_NBR_CAP candidates: dr_particle_gather's grid search, from d, which first
  * takes every member's displacement from ld. */
-static void overflow_gather(drape_world *w, dr_vec4 up, float hold, uint32_t begin, uint32_t end)
+static void overflow_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t begin,
+                            uint32_t end)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t mask = w->plan.buckets - 1;
@@ -646,7 +645,7 @@ static void overflow_gather(drape_world *w, dr_vec4 up, float hold, uint32_t beg
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
-                w->def.contact_relaxation, up, hold, w->d, g->pass, 0u, &found);
+                w->def.contact_relaxation, up, g->lift, first, w->d, g->pass, 0u, &found);
     }
 }
 
@@ -654,14 +653,14 @@ static void overflow_gather(drape_world *w, dr_vec4 up, float hold, uint32_t beg
  * displacements before the pass (the pair pass for the particles with complete candidate lists,
  * the grid search for the others), then written. The pair sums are zero before, and left zero
  * after. */
-static void pass_gather(drape_world *w, dr_vec4 up, float hold, uint32_t pass)
+static void pass_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t begin = g->member_start[pass], end = g->member_start[pass + 1];
     const float relax = w->def.contact_relaxation;
-    pair_pass(w, up, hold, pass);
+    pair_pass(w, up, first, pass);
     if (g->overflow)
-        overflow_gather(w, up, hold, begin, end);
+        overflow_gather(w, up, first, begin, end);
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t i = g->member[k];
         /* no pair within its collision distance: ld and the sums stay as they are, and its support
@@ -687,12 +686,12 @@ void dr_cpu_particle_contacts(drape_world *w, int iteration)
         return;
     const uint32_t members = g->member_start[DR_CONTACT_PASSES];
     const dr_vec4 up = dr_particle_up(w);
-    const float hold = dr_particle_friction_hold(w, iteration);
+    const unsigned first = iteration == 0 ? 1u : 0u;
     const uint32_t passes = dr_contact_passes(up);
     for (uint32_t k = 0; k < members; ++k)
         g->ld[k] = w->d[g->member[k]];
     for (uint32_t pass = 0; pass < passes; ++pass)
-        pass_gather(w, up, hold, pass);
+        pass_gather(w, up, first, pass);
     for (uint32_t k = 0; k < members; ++k)
         w->d[g->member[k]] = g->ld[k];
 }

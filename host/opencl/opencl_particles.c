@@ -68,8 +68,8 @@ static const char *const kernel_names[K_PARTICLE_KERNELS] = {
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
     cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, grid_anchor,
-        grid_group, vpre, support, pass_of; /* per particle */
-    cl_mem counts, start, partial;          /* per bucket, per block */
+        grid_group, vpre, support, lift, pass_of; /* per particle */
+    cl_mem counts, start, partial;                /* per bucket, per block */
     cl_mem fullest; /* two uints: the fullest bucket, the fastest particle (particle_speed) */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
@@ -88,7 +88,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
-                     &p->pass_first, &p->pass_of, &p->row_of};
+                     &p->pass_first, &p->pass_of, &p->row_of,  &p->lift};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -169,6 +169,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->grid_group, n * sizeof(uint32_t), "particle groups in the grid's order"},
             {&p->vpre, n * sizeof(dr_vec4), "velocities after the prediction"},
             {&p->support, n * sizeof(float), "contact support"},
+            {&p->lift, n * sizeof(float), "contact support lifts"},
             {&p->pass_of, n, "contact passes"},
             {&p->counts, (b + 1) * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
@@ -199,6 +200,7 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         DR_TRY(dr_cl_buffer_fill(ctx, p->nbr, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(dr_cl_buffer_fill(ctx, p->support, &zero, sizeof zero, 0, n * sizeof zero));
+        DR_TRY(dr_cl_buffer_fill(ctx, p->lift, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(
             dr_cl_buffer_fill(ctx, p->list, &zero, sizeof zero, 0, n * DR_NBR_CAP * sizeof zero));
     }
@@ -265,10 +267,10 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     if (w->def.particle_restitution > 0.0f)
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, entries * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 17, A(d), A(x), A(p->anchor), A(p->shape),
-                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->nbr),
-                          A(p->group), A(p->pass_of), A(up), A(cap), A(inv_cell), A(mask),
-                          A(travel), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 18, A(d), A(x), A(p->anchor), A(p->shape),
+                          A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->lift),
+                          A(p->nbr), A(p->group), A(p->pass_of), A(up), A(cap), A(inv_cell),
+                          A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     const cl_uint reset = p->reset_fullest ? 1u : 0u;
     p->reset_fullest = false;
@@ -332,8 +334,8 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
 {
     const cl_uint n = p->particles, mask = p->buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell, mu_s = w->def.particle_static_friction,
-                mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation,
-                hold = dr_particle_friction_hold(w, iteration);
+                mu_k = w->def.particle_kinetic_friction, relax = w->def.contact_relaxation;
+    const cl_uint first_iteration = iteration == 0 ? 1u : 0u;
     const dr_vec4 up = dr_particle_up(w);
     const cl_uint passes = dr_contact_passes(up);
     /* each contact pass writes its own particles' results to dnew, reading the displacements from
@@ -343,17 +345,18 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     /* the arguments that are the same for every pass once (a GPU's host pays for each of them:
      * 16 passes a substep there), then per pass its first member, number and size */
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 26, A(p->dnew), A(p->support), A(x), A(d),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 27, A(p->dnew), A(p->support), A(x), A(d),
                           A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                           A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list), A(p->start),
                           A(p->sorted), A(p->fullest), A(p->pass_of), A(inv_cell), A(mask), A(mu_s),
-                          A(mu_k), A(relax), A(up), A(hold), A(p->members), A(listed)));
+                          A(mu_k), A(relax), A(up), A(p->lift), A(first_iteration), A(p->members),
+                          A(listed)));
     for (cl_uint pass = 0; pass < passes; ++pass) {
         const cl_uint first = listed ? p->first[pass] : 0u,
                       size = listed ? p->first[pass + 1] - p->first[pass] : n;
         if (size == 0)
             continue;
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 26, 3, A(first), A(pass), A(size)));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 27, 3, A(first), A(pass), A(size)));
         DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
     return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);

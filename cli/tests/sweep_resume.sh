@@ -22,6 +22,12 @@ mkdir -p "$(dirname "$out")"
 . "$(dirname "$0")/sweep_background.sh"
 
 start_sweep 3
+# kill while a case is staged: between two cases a killed worker leaves no staging folder
+tries=0
+while [ -z "$(ls -A "$out/.partial" 2>/dev/null)" ] && [ $tries -lt 500 ]; do
+    sleep 0.01
+    tries=$((tries + 1))
+done
 victim=""
 for p in $(pgrep -P "$parent"); do
     if [ -z "$launcher" ] ||

@@ -6,7 +6,7 @@
 # the whole test suite there (`test`) or the benchmarks (`bench`), and writes logs and results to
 # $OUT as MODE.tar.gz (the device tool brings that folder back; they go under bench/results/).
 #
-#   source .device/gpu-opencl.sh || exit 1; bash bench/gpu/run.sh test|bench|profile|all
+#   source .device/gpu-opencl.sh || exit 1; bash bench/gpu/run.sh test|bench|profile|all|lease
 #
 # The test mode runs every ctest test but format.check (no clang-format there) and fails when any
 # OpenCL test is skipped: a run on a GPU must execute the device tests, not skip them (the race
@@ -49,27 +49,52 @@ cd "$root" || exit 1
 } >"$out/machine.txt" 2>&1
 cat "$out/machine.txt"
 
+# run_tests [ctest args...]: the suite (or the part the arguments select), packed every 20 s while
+# it runs, so that a lease that ends mid-suite still brings back the tests done.
 run_tests() {
-  local t0=$(date +%s)
-  # packed every 20 s while it runs: a lease that ends mid-suite still brings back the tests done
-  ctest --test-dir "$build" -j"$jobs" -E '^format\.check$' --timeout 300 --output-on-failure \
-    >"$out/ctest.log" 2>&1 &
+  local t0=$(date +%s) log=$out/ctest${tag:-}.log
+  ctest --test-dir "$build" -j"$jobs" -E '^format\.check$' --timeout 300 --output-on-failure "$@" \
+    >"$log" 2>&1 &
   local pid=$!
   while kill -0 $pid 2>/dev/null; do sleep 20; pack; done
   wait $pid
   local rc=$?
   pack
-  echo "gpu: ctest exit $rc in $(( $(date +%s) - t0 )) s"
-  grep -E 'tests passed|tests failed|Total Test time' "$out/ctest.log"
-  sed -n '/The following tests/,$p' "$out/ctest.log" | head -40
-  if grep -E '^\s*[0-9]+ - opencl\.' "$out/ctest.log" | grep -v race_check | grep -q 'Skipped'; then
+  echo "gpu: ctest $* exit $rc in $(( $(date +%s) - t0 )) s"
+  grep -E 'tests passed|tests failed|Total Test time' "$log"
+  sed -n '/The following tests/,$p' "$log" | head -40
+  if grep -E '^\s*[0-9]+ - opencl\.' "$log" | grep -v race_check | grep -q 'Skipped'; then
     echo "gpu: OpenCL tests were skipped on the GPU"; rc=1
   fi
   return $rc
 }
 
+# Balls in a box: the CPU reference beside OpenCL to 64k, OpenCL alone at 1M, and the variants.
+bench_particles() {
+  local b=$build/bin
+  "$b/drape-bench-particles" --sizes 5000,65536 --substeps 1 --iterations 4 \
+    --json "$out/particles.json" >"$out/particles.txt" 2>&1
+  pack
+  "$b/drape-bench-particles" --sizes 262144,1048576 --substeps 1 --iterations 4 --no-cpu \
+    --json "$out/particles-1m.json" >>"$out/particles.txt" 2>&1
+  pack
+  # The contact passes launched over their member lists, as on CPU devices, against the launches
+  # over all particles that GPUs take (small piles were launch-bound at 64 launches per step).
+  DRAPE_PARTICLE_PASSES=lists "$b/drape-bench-particles" --sizes 5000,65536,1048576 --substeps 1 \
+    --iterations 4 --no-cpu --json "$out/particles-lists.json" >"$out/particles-lists.txt" 2>&1
+  pack
+  # The candidate search over half shells with atomic appends, as on CPU devices, against the
+  # 27-cell search without atomics that GPUs take.
+  DRAPE_PARTICLE_SEARCH=half "$b/drape-bench-particles" --sizes 5000,65536,1048576 --substeps 1 \
+    --iterations 4 --no-cpu --json "$out/particles-half.json" >"$out/particles-half.txt" 2>&1
+  pack
+  for f in particles particles-lists particles-half; do echo "== $f"; cat "$out/$f.txt"; done |
+    cut -c1-200
+}
+
 run_bench() {
   local b=$build/bin t0=$(date +%s)
+  bench_particles
   # The cloth from 64² to 2048², 5 iterations × 1 substep, on the GPU (wall time with profiling
   # off, and 10 steps queued per call beside one); the CPU reference to 512².
   "$b/drape-bench" --backends opencl --sizes 64,128,256,512,1024,2048 --iterations 5 --substeps 1 \
@@ -90,23 +115,6 @@ run_bench() {
     --kernels auto,per-constraint \
     --repetitions 3 --probe-mib 0 --csv "$out/many-cloths.csv" >"$out/many-cloths.txt" 2>&1
   pack
-  # Balls in a box: the CPU reference beside OpenCL to 64k, OpenCL alone at 1M.
-  "$b/drape-bench-particles" --sizes 5000,65536 --substeps 1 --iterations 4 \
-    --json "$out/particles.json" >"$out/particles.txt" 2>&1
-  pack
-  "$b/drape-bench-particles" --sizes 262144,1048576 --substeps 1 --iterations 4 --no-cpu \
-    --json "$out/particles-1m.json" >>"$out/particles.txt" 2>&1
-  pack
-  # The contact passes launched over their member lists, as on CPU devices, against the launches
-  # over all particles that GPUs take (small piles were launch-bound at 64 launches per step).
-  DRAPE_PARTICLE_PASSES=lists "$b/drape-bench-particles" --sizes 5000,65536,1048576 --substeps 1 \
-    --iterations 4 --no-cpu --json "$out/particles-lists.json" >"$out/particles-lists.txt" 2>&1
-  pack
-  # The candidate search over half shells with atomic appends, as on CPU devices, against the
-  # 27-cell search without atomics that GPUs take.
-  DRAPE_PARTICLE_SEARCH=half "$b/drape-bench-particles" --sizes 5000,65536,1048576 --substeps 1 \
-    --iterations 4 --no-cpu --json "$out/particles-half.json" >"$out/particles-half.txt" 2>&1
-  pack
   # A 256² self-colliding cloth folding onto itself (the cloth-fold scene, scaled).
   sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
     scenes/cloth-fold.json >/tmp/cloth-fold-256.json
@@ -114,7 +122,7 @@ run_bench() {
     >"$out/cloth-fold-256.json" 2>&1
   pack
   echo "gpu: benchmarks in $(( $(date +%s) - t0 )) s"
-  for f in cloth cloth-cpu kernels many-cloths particles particles-lists particles-half; do
+  for f in cloth cloth-cpu kernels many-cloths; do
     echo "== $f"; cat "$out/$f.txt"
   done | cut -c1-200
   grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
@@ -143,5 +151,24 @@ case $mode in
   # the suite took 7 on an H100 (410 s), and one call may run 10: what the suite finished comes
   # back in its pack even when the call is cut off
   all) run_bench; run_tests; rc=$?; run_profile >/dev/null; exit $rc ;;
-  *) echo "usage: bench/gpu/run.sh test|bench|profile|all" >&2; exit 2 ;;
+  # One call of a 15-minute lease, most wanted first: the balls (not on a GPU since their friction
+  # and support lifts), the OpenCL tests but the lanes16 variants (the CPU-device kernel, slow
+  # there), the cloth sizes and many cloths, then the rest of the suite while time is left.
+  lease)
+    bench_particles
+    tag=-opencl run_tests -R '^opencl\.' -E 'lanes16|^format\.check$'; rc=$?
+    "$build/bin/drape-bench" --backends opencl --sizes 64,256,1024,2048 --iterations 5 --substeps 1 \
+      --queue 10 --target-ms 300 --repetitions 3 --json "$out/cloth.json" >"$out/cloth.txt" 2>&1
+    "$build/bin/drape-bench" --scene many-cloths --count 1000 --backends opencl --target-ms 1000 \
+      --repetitions 3 --probe-mib 0 >"$out/many-cloths.txt" 2>&1
+    sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
+      scenes/cloth-fold.json >/tmp/cloth-fold-256.json
+    "$build/bin/drape" run /tmp/cloth-fold-256.json --backend opencl --steps 300 --json \
+      >"$out/cloth-fold-256.json" 2>&1
+    pack; cat "$out/cloth.txt" "$out/many-cloths.txt" | cut -c1-200
+    grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
+    tag=-rest run_tests -E 'lanes16|^format\.check$|^opencl\.' || rc=1
+    tag=-lanes16 run_tests -R lanes16 || rc=1
+    exit $rc ;;
+  *) echo "usage: bench/gpu/run.sh test|bench|profile|all|lease" >&2; exit 2 ;;
 esac

@@ -185,8 +185,8 @@ typedef struct dr_cl_tunables {
         particles_by_grid;    /* the particle contact kernels take the particles in the grid's order
                                  (kernels/particles.cl): on GPUs, or DRAPE_PARTICLE_ORDER=grid|index */
     bool particle_pass_lists; /* each contact pass's gather launched over its members only, from
-                                 lists built once per substep (kernels/particles.cl): on devices
-                                 other than GPUs, or DRAPE_PARTICLE_PASSES=lists|all */
+                                 lists built once per substep (kernels/particles.cl): by default,
+                                 or DRAPE_PARTICLE_PASSES=lists|all */
     bool particle_scan_serial; /* the particle grid's scans one work-item per tile, in order
                                   (kernels/particles.cl): on devices other than GPUs, or
                                   DRAPE_PARTICLE_SCAN=serial|groups */

@@ -198,11 +198,12 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         env_switch(L, "DRAPE_PARTICLE_ORDER", "grid", "index", &ctx->tunables.particles_by_grid);
     if (result != DRAPE_OK)
         goto fail;
-    /* The contact passes over per-pass member lists: on PoCL a launch's idle work-items are not
-     * free (docs/particle-contacts.md), and the 17 counts come back once per substep. On GPUs a
-     * launch over all particles, whose work-items outside the pass return at once, needs no read
-     * back (an untested guess: no GPU was at hand to compare). */
-    ctx->tunables.particle_pass_lists = (ctx->device.type & CL_DEVICE_TYPE_GPU) == 0;
+    /* The contact passes over per-pass member lists, on every kind of device: on PoCL a launch's
+     * idle work-items are not free (docs/particle-contacts.md); on an H200 the lists, which cost a
+     * read of 17 counts per substep, beat the launches over all particles at every size measured
+     * (1 x 4: 1.14 against 1.55 ms per step at 5000 balls, 2.09 against 2.58 at 1M;
+     * bench/results/h200). */
+    ctx->tunables.particle_pass_lists = true;
     result =
         env_switch(L, "DRAPE_PARTICLE_PASSES", "lists", "all", &ctx->tunables.particle_pass_lists);
     if (result != DRAPE_OK)

@@ -92,6 +92,16 @@ bench_particles() {
     cut -c1-200
 }
 
+# A 256² self-colliding cloth folding onto itself (the cloth-fold scene, scaled), on OpenCL.
+bench_fold() {
+  sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
+    scenes/cloth-fold.json >/tmp/cloth-fold-256.json
+  "$build/bin/drape" run /tmp/cloth-fold-256.json --backend opencl --steps 300 --json \
+    >"$out/cloth-fold-256.json" 2>&1
+  pack
+  grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
+}
+
 run_bench() {
   local b=$build/bin t0=$(date +%s)
   bench_particles
@@ -115,17 +125,11 @@ run_bench() {
     --kernels auto,per-constraint \
     --repetitions 3 --probe-mib 0 --csv "$out/many-cloths.csv" >"$out/many-cloths.txt" 2>&1
   pack
-  # A 256² self-colliding cloth folding onto itself (the cloth-fold scene, scaled).
-  sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
-    scenes/cloth-fold.json >/tmp/cloth-fold-256.json
-  "$b/drape" run /tmp/cloth-fold-256.json --backend opencl --steps 300 --json \
-    >"$out/cloth-fold-256.json" 2>&1
-  pack
+  bench_fold
   echo "gpu: benchmarks in $(( $(date +%s) - t0 )) s"
   for f in cloth cloth-cpu kernels many-cloths; do
     echo "== $f"; cat "$out/$f.txt"
   done | cut -c1-200
-  grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
 }
 
 # Device time per kernel (DRAPE_PROFILE_KERNELS) for the cases furthest from their targets: a
@@ -161,12 +165,8 @@ case $mode in
       --queue 10 --target-ms 300 --repetitions 3 --json "$out/cloth.json" >"$out/cloth.txt" 2>&1
     "$build/bin/drape-bench" --scene many-cloths --count 1000 --backends opencl --target-ms 1000 \
       --repetitions 3 --probe-mib 0 >"$out/many-cloths.txt" 2>&1
-    sed 's/"nx": 32, "ny": 32/"nx": 256, "ny": 256/; s/"mass": 0.1/"mass": 6.4/' \
-      scenes/cloth-fold.json >/tmp/cloth-fold-256.json
-    "$build/bin/drape" run /tmp/cloth-fold-256.json --backend opencl --steps 300 --json \
-      >"$out/cloth-fold-256.json" 2>&1
     pack; cat "$out/cloth.txt" "$out/many-cloths.txt" | cut -c1-200
-    grep -E 'ms_per_step|particles' "$out/cloth-fold-256.json"
+    bench_fold
     tag=-rest run_tests -E 'lanes16|^format\.check$|^opencl\.' || rc=1
     tag=-lanes16 run_tests -R lanes16 || rc=1
     exit $rc ;;

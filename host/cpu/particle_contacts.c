@@ -627,16 +627,14 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
 }
 
 /* The new displacements, into dnew, of the particles at places [begin, end) of the pass order
- * with more than DR_NBR_CAP candidates: dr_particle_gather's grid search, from d, which first
- * takes every member's displacement from ld. */
+ * with more than DR_NBR_CAP candidates: dr_particle_gather's grid search, from d, which holds
+ * every member's displacement as in ld (pass_gather writes each pass's results to both). */
 static void overflow_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t begin,
                             uint32_t end)
 {
     dr_particle_grid *g = &w->grid;
     const uint32_t mask = w->plan.buckets - 1;
     const float inv_cell = 1.0f / w->plan.cell;
-    for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
-        w->d[g->member[k]] = g->ld[k];
     unsigned found;
     for (uint32_t k = begin; k < end; ++k) {
         const uint32_t i = g->member[k];
@@ -672,6 +670,8 @@ static void pass_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t pas
                                  : dr_pair_sum_apply(g->sum[k], g->ld[k], relax);
         g->support[i] = dr_support_add(g->support[i], dnew, g->ld[k], up);
         g->ld[k] = dnew;
+        if (g->overflow)
+            w->d[i] = dnew; /* for the grid searches of the passes after this one */
         memset(&g->sum[k], 0, sizeof g->sum[k]);
     }
 }

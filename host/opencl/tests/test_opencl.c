@@ -89,6 +89,28 @@ static bool have_device(void)
     return true;
 }
 
+/* A suite's body on a context of the default device, cache off, its messages in c; the context
+ * is destroyed after the body. */
+typedef int (*context_body)(capture *c, dr_cl_context *ctx);
+
+/* body on a fresh context (with profiling unless `profiling` is false): SKIP without a device,
+ * else the body's result. */
+static int with_context(bool profiling, context_body body)
+{
+    if (!have_device())
+        return SKIP;
+    capture c;
+    capture_clear(&c);
+    dr_cl_context_def def = capture_def(&c, NULL);
+    if (!profiling)
+        def.profiling = false;
+    dr_cl_context *ctx = NULL;
+    ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK && ctx);
+    const int result = body(&c, ctx);
+    dr_cl_context_destroy(ctx);
+    return result;
+}
+
 /* Deterministic pseudo-random floats in [-1, 1). */
 static float rnd(uint32_t *state)
 {
@@ -279,14 +301,8 @@ int suite_gpu(void)
 
 /* ---- programs -------------------------------------------------------------------------------- */
 
-int suite_build(void)
+static int build_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_OK);
     ENSURE(ctx->cache_dir[0] == '\0');
     ENSURE(dr_cl_kernel_file_count() >= 1 && ctx->program_count == dr_cl_kernel_file_count());
     bool probe = false;
@@ -298,7 +314,7 @@ int suite_build(void)
     /* every embedded kernel file builds */
     ENSURE(dr_cl_program_build_all(ctx) == DRAPE_OK);
     ENSURE(ctx->stats.compiled == ctx->program_count && ctx->stats.from_cache == 0);
-    ENSURE(c.errors == 0);
+    ENSURE(c->errors == 0);
 
     /* the assembled source: tunables first, shared header spliced, #line back to the file */
     char *source = dr_cl_program_source(ctx, "probe.cl", "#include \"drape_shared.h\"\nX\n");
@@ -326,18 +342,13 @@ int suite_build(void)
     ENSURE(strstr(ctx->logger.last_error, "no_such_kernel") != NULL);
     ENSURE(dr_cl_kernel_create(ctx, "no_such_file", "k", &k) == DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(ctx->stats.compiled == ctx->program_count); /* built once, kept */
-    dr_cl_context_destroy(ctx);
     return 0;
 }
 
-int suite_build_failure(void)
+int suite_build(void) { return with_context(true, build_body); }
+
+static int build_failure_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_OK);
     const char *broken = "#include \"drape_shared.h\"\n"
                          "__kernel void broken(__global float *x)\n"
                          "{\n"
@@ -347,19 +358,20 @@ int suite_build_failure(void)
     ENSURE(dr_cl_program_build_source(ctx, "broken.cl", broken, NULL, &program) ==
            DRAPE_ERROR_BACKEND);
     ENSURE(program == NULL);
-    ENSURE(c.errors == 1);
+    ENSURE(c->errors == 1);
     ENSURE(ctx->logger.last_cl_error == CL_BUILD_PROGRAM_FAILURE);
-    ENSURE(strstr(c.text, "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)") != NULL);
-    ENSURE(strstr(c.text, "kernel file broken.cl did not build") != NULL);
-    ENSURE(strstr(c.text, "undeclared_identifier_q") != NULL); /* the device's build log */
+    ENSURE(strstr(c->text, "clBuildProgram failed: CL_BUILD_PROGRAM_FAILURE (-11)") != NULL);
+    ENSURE(strstr(c->text, "kernel file broken.cl did not build") != NULL);
+    ENSURE(strstr(c->text, "undeclared_identifier_q") != NULL); /* the device's build log */
     /* #line keeps the compiler's position in the real file, where the driver prints positions */
-    if (strstr(c.text, "broken.cl:") == NULL)
+    if (strstr(c->text, "broken.cl:") == NULL)
         printf("note: this driver's build log prints no file:line positions\n");
     else
-        ENSURE(strstr(c.text, "broken.cl:4:") != NULL);
-    dr_cl_context_destroy(ctx);
+        ENSURE(strstr(c->text, "broken.cl:4:") != NULL);
     return 0;
 }
+
+int suite_build_failure(void) { return with_context(true, build_failure_body); }
 
 /* Hidden doubles: the kernels compile their float fallback (dr_wide is float) and the host's row
  * sums follow (device.fp64 false), so the float-sums test runs exercise it on any device. */
@@ -463,23 +475,18 @@ static int run_probe(dr_cl_context *ctx, uint32_t n, uint32_t seed)
     return 0;
 }
 
-int suite_probe_copy(void)
+static int probe_copy_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_OK);
     ENSURE(run_probe(ctx, 1000, 1) == 0); /* not a multiple of the work-group size */
     ENSURE(run_probe(ctx, 1, 2) == 0);
     ENSURE(run_probe(ctx, 4 * ctx->tunables.work_group_size, 3) == 0);
     ENSURE(dr_cl_launch_1d(ctx, NULL, 0, -1) == DRAPE_OK); /* nothing to do */
     ENSURE(ctx->allocated == 0);
-    ENSURE(c.errors == 0);
-    dr_cl_context_destroy(ctx);
+    ENSURE(c->errors == 0);
     return 0;
 }
+
+int suite_probe_copy(void) { return with_context(true, probe_copy_body); }
 
 /* No global state: two contexts side by side, used in turn, destroyed in creation order. */
 int suite_two_contexts(void)
@@ -505,24 +512,18 @@ int suite_two_contexts(void)
     return 0;
 }
 
-int suite_oversize_alloc(void)
+static int oversize_alloc_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_OK);
 
     /* beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE */
     size_t huge = (size_t)(ctx->device.max_alloc * 4 + 16);
     char expected[64];
     snprintf(expected, sizeof expected, "of %zu bytes", huge);
-    cl_mem m = (cl_mem)&c;
+    cl_mem m = (cl_mem)c;
     ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, huge, "cloth positions", &m) ==
            DRAPE_ERROR_OUT_OF_MEMORY);
     ENSURE(m == NULL);
-    ENSURE(c.errors == 1);
+    ENSURE(c->errors == 1);
     ENSURE(strstr(ctx->logger.last_error, "\"cloth positions\"") != NULL);
     ENSURE(strstr(ctx->logger.last_error, expected) != NULL);
     ENSURE(strstr(ctx->logger.last_error, "in one buffer") != NULL);
@@ -541,9 +542,10 @@ int suite_oversize_alloc(void)
 
     /* the context stays usable */
     ENSURE(run_probe(ctx, 100, 7) == 0);
-    dr_cl_context_destroy(ctx);
     return 0;
 }
+
+int suite_oversize_alloc(void) { return with_context(true, oversize_alloc_body); }
 
 /* ---- program cache --------------------------------------------------------------------------- */
 
@@ -781,20 +783,14 @@ static int check_sums(dr_cl_context *ctx, size_t n, bool exact, uint32_t seed)
     return 0;
 }
 
-int suite_sum(void)
+static int sum_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_OK);
     const size_t sizes[] = {1, 5, 1000, 65537};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         ENSURE(check_sums(ctx, sizes[i], true, (uint32_t)i) == 0);
         ENSURE(check_sums(ctx, sizes[i], false, (uint32_t)i + 100) == 0);
     }
-    ENSURE(c.errors == 0);
+    ENSURE(c->errors == 0);
 
     /* n = 0: zero sums */
     cl_mem buf = NULL;
@@ -814,14 +810,31 @@ int suite_sum(void)
     ENSURE(strstr(ctx->logger.last_error, "CLBlastSdot failed: CLBlastInsufficientMemory") ==
            ctx->logger.last_error);
     dr_cl_buffer_release(ctx, &buf);
-    dr_cl_context_destroy(ctx);
     return 0;
 }
 
+int suite_sum(void) { return with_context(true, sum_body); }
+
 /* ---- profiling ------------------------------------------------------------------------------- */
 
+/* The profiling suites' kernel: probe.cl's copy_float4 from *a (zeroed) to *b, n float4 each,
+ * its arguments set. */
+static cl_kernel copy_kernel(dr_cl_context *ctx, uint32_t n, cl_mem *a, cl_mem *b)
+{
+    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "a", a) == DRAPE_OK);
+    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "b", b) == DRAPE_OK);
+    const float zero = 0.0f;
+    ENSURE(dr_cl_buffer_fill(ctx, *a, &zero, sizeof zero, 0, (size_t)n * 16) == DRAPE_OK);
+    cl_kernel k = NULL;
+    ENSURE(dr_cl_kernel_create(ctx, "probe", "copy_float4", &k) == DRAPE_OK);
+    ENSURE(clSetKernelArg(k, 0, sizeof *a, a) == CL_SUCCESS);
+    ENSURE(clSetKernelArg(k, 1, sizeof *b, b) == CL_SUCCESS);
+    ENSURE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+    return k;
+}
+
 /* The end of the profiling suites: profiling off records nothing (the queue stays), then the
- * copy kernel k, its buffers and the context go. */
+ * copy kernel k and its buffers go. */
 static int profiling_off_and_end(capture *c, dr_cl_context *ctx, cl_kernel k, uint32_t n, int phase,
                                  cl_mem a, cl_mem b)
 {
@@ -834,18 +847,11 @@ static int profiling_off_and_end(capture *c, dr_cl_context *ctx, cl_kernel k, ui
     dr_cl_buffer_release(ctx, &a);
     dr_cl_buffer_release(ctx, &b);
     ENSURE(c->errors == 0);
-    dr_cl_context_destroy(ctx);
     return 0;
 }
 
-int suite_profile(void)
+static int profile_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_OK);
     ENSURE(ctx->profile.enabled);
     int predict = dr_cl_profile_phase(ctx, "predict");
     int reduce = dr_cl_profile_phase(ctx, "reduce");
@@ -853,15 +859,7 @@ int suite_profile(void)
 
     const uint32_t n = 1 << 16;
     cl_mem a = NULL, b = NULL;
-    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "a", &a) == DRAPE_OK);
-    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "b", &b) == DRAPE_OK);
-    const float zero = 0.0f;
-    ENSURE(dr_cl_buffer_fill(ctx, a, &zero, sizeof zero, 0, (size_t)n * 16) == DRAPE_OK);
-    cl_kernel k = NULL;
-    ENSURE(dr_cl_kernel_create(ctx, "probe", "copy_float4", &k) == DRAPE_OK);
-    ENSURE(clSetKernelArg(k, 0, sizeof a, &a) == CL_SUCCESS);
-    ENSURE(clSetKernelArg(k, 1, sizeof b, &b) == CL_SUCCESS);
-    ENSURE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+    const cl_kernel k = copy_kernel(ctx, n, &a, &b);
     for (int i = 0; i < 3; ++i)
         ENSURE(dr_cl_launch_1d(ctx, k, n, predict) == DRAPE_OK);
     float sums[4];
@@ -900,8 +898,10 @@ int suite_profile(void)
     ENSURE(dr_cl_profile_find(ctx, "predict")->launches == 5000);
     ENSURE(ctx->profile.pending_capacity <= 8192);
 
-    return profiling_off_and_end(&c, ctx, k, n, predict, a, b);
+    return profiling_off_and_end(c, ctx, k, n, predict, a, b);
 }
+
+int suite_profile(void) { return with_context(true, profile_body); }
 
 /* The properties ctx's queue was made with. */
 static cl_command_queue_properties queue_properties(dr_cl_context *ctx)
@@ -914,30 +914,14 @@ static cl_command_queue_properties queue_properties(dr_cl_context *ctx)
 
 /* A context made without profiling has a queue without CL_QUEUE_PROFILING_ENABLE (no cost on any
  * command); profiling turned on later gets a queue with it, and its events then read. */
-int suite_profile_later(void)
+static int profile_later_body(capture *c, dr_cl_context *ctx)
 {
-    if (!have_device())
-        return SKIP;
-    capture c;
-    capture_clear(&c);
-    dr_cl_context_def def = capture_def(&c, NULL);
-    def.profiling = false;
-    dr_cl_context *ctx = NULL;
-    ENSURE(dr_cl_context_create(&def, &ctx) == DRAPE_OK);
-    if (!ctx)
-        return 1;
     const bool by_kernel = ctx->profile.by_kernel; /* DRAPE_PROFILE_KERNELS asks for it anyway */
     ENSURE(!ctx->profile.enabled);
     ENSURE(by_kernel || !(queue_properties(ctx) & CL_QUEUE_PROFILING_ENABLE));
     const uint32_t n = 4096;
     cl_mem a = NULL, b = NULL;
-    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "a", &a) == DRAPE_OK);
-    ENSURE(dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, (size_t)n * 16, "b", &b) == DRAPE_OK);
-    cl_kernel k = NULL;
-    ENSURE(dr_cl_kernel_create(ctx, "probe", "copy_float4", &k) == DRAPE_OK);
-    ENSURE(clSetKernelArg(k, 0, sizeof a, &a) == CL_SUCCESS);
-    ENSURE(clSetKernelArg(k, 1, sizeof b, &b) == CL_SUCCESS);
-    ENSURE(clSetKernelArg(k, 2, sizeof n, &n) == CL_SUCCESS);
+    const cl_kernel k = copy_kernel(ctx, n, &a, &b);
     const int phase = dr_cl_profile_phase(ctx, "copy");
     ENSURE(dr_cl_launch_1d(ctx, k, n, phase) == DRAPE_OK);
     ENSURE(ctx->profile.pending_count == 0);
@@ -951,5 +935,7 @@ int suite_profile_later(void)
     const dr_cl_phase *p = dr_cl_profile_find(ctx, "copy");
     ENSURE(p && p->launches == 1 && p->seconds > 0.0);
     ENSURE(ctx->queue == queue);
-    return profiling_off_and_end(&c, ctx, k, n, phase, a, b);
+    return profiling_off_and_end(c, ctx, k, n, phase, a, b);
 }
+
+int suite_profile_later(void) { return with_context(false, profile_later_body); }

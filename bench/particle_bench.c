@@ -230,7 +230,7 @@ int particle_bench_main(const char *program, int argc, char **argv)
            "ms/step", "cpu ms/step", "grid ms", "solve ms", "other ms", "grid Mp/s", "contacts M/s",
            "contacts", "grid MiB", "substeps", "launches", "CPU/CL");
     bool any = false;
-    int cases = 0, failed = 0;
+    int cases = 0, failed = 0, written = 0; /* written: the cases in the JSON so far */
     for (int k = 0; k < count; ++k) {
         result res[2] = {{0}, {0}};
         const drape_backend backends[2] = {DRAPE_BACKEND_CPU, DRAPE_BACKEND_OPENCL};
@@ -262,7 +262,7 @@ int particle_bench_main(const char *program, int argc, char **argv)
                         "\"contacts_m_per_s\": %.4f, "
                         "\"contacts\": %u, \"grid_mib\": %.4f, \"substeps_per_step\": %.2f, "
                         "\"launches_per_step\": %.2f}",
-                        any && (k > 0 || b > 0) ? "," : "", sizes[k], names[b], res[b].ms_step,
+                        written++ > 0 ? "," : "", sizes[k], names[b], res[b].ms_step,
                         res[b].cpu_ms_step, res[b].grid_mps, res[b].contacts_mps, res[b].contacts,
                         res[b].grid_mib, res[b].substeps, res[b].launches);
         }

@@ -12,10 +12,11 @@
  * table gives the fastest and the median run, single-threaded, in wall-clock time
  * (CLOCK_MONOTONIC), and the CPU time of the fastest run (CLOCK_PROCESS_CPUTIME_ID), which other
  * processes on a busy machine disturb less.
- * Usage: drape_coloring_bench [largest grid side, default 1024]
+ * Usage: drape_coloring_bench [largest grid side, 64 .. 1024, default 1024] (--help)
  */
 #define _POSIX_C_SOURCE 199309L
 
+#include "cmdline.h"
 #include "drape_coloring.h"
 #include "meshes.h"
 
@@ -182,7 +183,16 @@ static void mesh_table(void)
 
 int main(int argc, char **argv)
 {
-    uint32_t largest = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 1024u;
+    unsigned long largest = 1024;
+    const int status = cmdline_number_only(
+        "drape_coloring_bench", argc, argv,
+        "usage: drape_coloring_bench [LARGEST]\n"
+        "Times the colouring of cloth grids of 64, 256, 512 and 1024 particles a side, up to\n"
+        "LARGEST (64 .. 1024, default 1024), and colours the test meshes; see the comment at\n"
+        "the top of bench/coloring_bench.c for the columns.\n",
+        "LARGEST", 64, 1024, &largest);
+    if (status >= 0)
+        return status;
     const uint32_t sides[4] = {64, 256, 512, 1024};
     printf(
         "| mesh     | grid        | constraints | order         | bal | colors | bound |   max/min "

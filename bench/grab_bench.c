@@ -8,9 +8,11 @@
  * every grab cost when any change recoloured every type). Each grab and release is the median of 5.
  * Wall-clock times (CLOCK_MONOTONIC), one line per figure; nothing is asserted.
  *
- *   drape_grab_bench [N]
+ *   drape_grab_bench [N] (4 .. 2048; --help)
  */
 #define _POSIX_C_SOURCE 199309L
+
+#include "cmdline.h"
 
 #include <drape/drape.h>
 
@@ -116,11 +118,15 @@ static int run(drape_backend backend, uint32_t n)
 
 int main(int argc, char **argv)
 {
-    const long n = argc > 1 ? strtol(argv[1], NULL, 10) : 512;
-    if (n < 4 || n > 2048) {
-        fprintf(stderr, "drape_grab_bench: N must be 4 .. 2048\n");
-        return 2;
-    }
+    unsigned long n = 512;
+    const int status = cmdline_number_only(
+        "drape_grab_bench", argc, argv,
+        "usage: drape_grab_bench [N]\n"
+        "What a mouse grab and a release cost against one step, on a cloth of N x N particles\n"
+        "(4 .. 2048, default 512), on the CPU reference and the first OpenCL device.\n",
+        "N", 4, 2048, &n);
+    if (status >= 0)
+        return status;
     int failed = run(DRAPE_BACKEND_CPU, (uint32_t)n);
     uint32_t devices = 0;
     if (drape_list_devices(NULL, 0, &devices, NULL, NULL) == DRAPE_OK && devices > 0)

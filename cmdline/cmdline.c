@@ -131,6 +131,24 @@ bool cmdline_ulong(const char *program, const char *name, const char *text, unsi
     return true;
 }
 
+int cmdline_number_only(const char *program, int argc, char **argv, const char *usage,
+                        const char *name, unsigned long min, unsigned long max, unsigned long *out)
+{
+    const char *positional[1] = {NULL};
+    cmdline c = {.program = program, .positional = positional, .max_positional = 1};
+    const int r = cmdline_parse(&c, argc, argv);
+    if (r == CMDLINE_OK && c.help) {
+        fputs(usage, stdout);
+        cmdline_print_options(stdout, NULL, 0);
+        return 0;
+    }
+    if (r == CMDLINE_OK &&
+        (c.positional_count == 0 || cmdline_ulong(program, name, positional[0], min, max, out)))
+        return -1;
+    fputs(usage, stderr);
+    return CMDLINE_USAGE;
+}
+
 bool cmdline_choice(const char *program, const char *name, const char *text,
                     const char *const *choices, size_t count, size_t *out)
 {

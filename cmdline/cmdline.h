@@ -72,6 +72,13 @@ void cmdline_error(const char *program, const char *fmt, ...);
 bool cmdline_ulong(const char *program, const char *name, const char *text, unsigned long min,
                    unsigned long max, unsigned long *out);
 
+/* The whole command line of a program whose one argument, optional, is a whole number NAME in
+ * [min, max] (*out keeps its default without it): -1 to go on, or the exit status, 0 after
+ * --help (usage on stdout, then the --help line), CMDLINE_USAGE after a message on stderr (a bad
+ * number, an option, a second argument; usage follows on stderr). */
+int cmdline_number_only(const char *program, int argc, char **argv, const char *usage,
+                        const char *name, unsigned long min, unsigned long max, unsigned long *out);
+
 /* The index in choices[count] of text; else false after "PROGRAM: NAME must be a, b or c, got
  * 'TEXT'". */
 bool cmdline_choice(const char *program, const char *name, const char *text,

@@ -270,3 +270,45 @@ int suite_help_from_the_table(void)
     RUN_TEST(help_from_the_table);
     return test_finish();
 }
+
+/* cmdline_number_only with the arguments after "prog", its exit status (-1: go on) and number. */
+static int number_only(int argc, char **argv, unsigned long *n)
+{
+    int saved = -1;
+    FILE *tmp = capture_begin(&saved);
+    const int rc = cmdline_number_only("prog", argc, argv, "usage: prog [N]\n", "N", 4, 2048, n);
+    capture_end(tmp, saved);
+    return rc;
+}
+
+#define NUMBER_ONLY(n, ...)                                                                        \
+    number_only((int)(sizeof(char *[]){"prog", __VA_ARGS__} / sizeof(char *)),                     \
+                (char *[]){"prog", __VA_ARGS__}, (n))
+
+static void number_only_program(void)
+{
+    unsigned long n = 512;
+    char *none[] = {"prog"};
+    ENSURE_EQ(number_only(1, none, &n), -1); /* no argument: the default */
+    ENSURE_EQ(n, 512ul);
+    ENSURE_EQ(NUMBER_ONLY(&n, "64"), -1);
+    ENSURE_EQ(n, 64ul);
+    ENSURE_EQ(NUMBER_ONLY(&n, "--help"), 0);
+    ENSURE(said[0] == '\0' && n == 64ul); /* the help on stdout, nothing on stderr */
+    ENSURE_EQ(NUMBER_ONLY(&n, "abc"), CMDLINE_USAGE);
+    ENSURE_MSG(strstr(said, "prog: N needs a whole number in [4, 2048], got 'abc'") &&
+                   strstr(said, "usage: prog [N]"),
+               "%s", said);
+    ENSURE_EQ(NUMBER_ONLY(&n, "3"), CMDLINE_USAGE);
+    ENSURE_EQ(NUMBER_ONLY(&n, "4096"), CMDLINE_USAGE);
+    ENSURE_EQ(NUMBER_ONLY(&n, "64", "65"), CMDLINE_USAGE);
+    ENSURE_EQ(NUMBER_ONLY(&n, "--size", "64"), CMDLINE_USAGE);
+    ENSURE_MSG(strstr(said, "unknown option '--size'"), "%s", said);
+    ENSURE_EQ(n, 64ul); /* untouched by the refused ones */
+}
+
+int suite_number_only(void)
+{
+    RUN_TEST(number_only_program);
+    return test_finish();
+}

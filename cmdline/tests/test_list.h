@@ -15,7 +15,8 @@
     X(bad_choice)                                                                                  \
     X(apply_refuses)                                                                               \
     X(too_many_positionals)                                                                        \
-    X(help_from_the_table)
+    X(help_from_the_table)                                                                         \
+    X(number_only)
 
 TEST_LIST(TEST_DECLARE)
 

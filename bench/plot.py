@@ -13,23 +13,11 @@ PATH), it runs itself again with Debian's /usr/bin/python3, or says what to inst
 import argparse
 import csv
 import json
-import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    SYSTEM_PYTHON = "/usr/bin/python3"
-    if os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PYTHON) and \
-            os.access(SYSTEM_PYTHON, os.X_OK) and not os.environ.get("DRAPE_PLOT_REEXEC"):
-        os.environ["DRAPE_PLOT_REEXEC"] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
-    sys.exit(f"plot.py: matplotlib is not installed for {sys.executable}: install Debian's "
-             f"python3-matplotlib (bash scripts/setup.sh does, for {SYSTEM_PYTHON}) or "
-             "`pip install matplotlib` for this python3")
+from pyplot_or_reexec import pyplot  # noqa: E402
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+plt = pyplot("plot.py")
 from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plots particle-contact benchmark results (drape-bench-particles --json, or drape-bench --scene
 balls --json): ms per step against the number of balls, one line per machine and backend, and the
-OpenCL backend's speed-up over the one-thread CPU reference measured in the same file.
+OpenCL backend's speed-up over the one-thread CPU reference of the same machine (NAME), at the
+sizes both were measured.
 
     python3 bench/plot_particles.py plot.png NAME=results.json[:BACKEND] [...]
 

@@ -2040,24 +2040,32 @@ DR_FN dr_vec4 dr_particle_gather(
     return dr_pair_sum_apply(acc, di, relax);
 }
 
+/* The pairs that bounce (dr_bounce_gap): those within this many collision distances at the new
+ * positions, where the solve leaves a pair that touched. A pair that only came near (within the
+ * candidates' reach, 1 + DR_NBR_MARGIN distances) while approaching bounced too, before it touched:
+ * several such pairs at once around a particle each took their change in full, and an elastic gas
+ * gained energy without bound; the pair now touches in a later substep and bounces then. */
+#define DR_BOUNCE_TOUCH 1.05f
+
 /* One candidate pair's change of separating normal velocity for dr_particle_bounce (see below):
  * 0 for none (not within reach, no bounce and not separating faster than slow, or not finite),
  * with the pair's normal n, from j to i. xi, xj: the new positions; vi, vj: the new velocities;
- * vpre[i], vpre[j]: the velocities before the solve, read only when e > 0; reach: (1 +
- * DR_NBR_MARGIN) collision distances. (j, i) gets bitwise the same gap and the negated n: r, n and
+ * vpre[i], vpre[j]: the velocities before the solve, read only when e > 0; D: the pair's collision
+ * distance. A bounce takes a pair within DR_BOUNCE_TOUCH distances, the cap on the separating speed
+ * one within the candidates' reach. (j, i) gets bitwise the same gap and the negated n: r, n and
  * the relative velocities are exact negations, their dot products the same products. */
 DR_FN float dr_bounce_gap(dr_vec4 xi, dr_vec4 xj, dr_vec4 vi, dr_vec4 vj,
-                          DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j, float reach,
-                          float e, float slow, dr_vec4 *n)
+                          DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j, float D, float e,
+                          float slow, dr_vec4 *n)
 {
     dr_vec4 r = dr_sub3(xi, xj);
-    float len2 = dr_dot3(r, r);
+    float len2 = dr_dot3(r, r), reach = D * (1.0f + DR_NBR_MARGIN), touch = D * DR_BOUNCE_TOUCH;
     if (!(len2 < reach * reach) || !(len2 > 0.0f))
         return 0.0f;
     *n = dr_scale3(r, 1.0f / DR_SQRT(len2));
     float vn = dr_dot3(dr_sub3(vi, vj), *n);
     float gap = 0.0f;
-    if (e > 0.0f) {
+    if (e > 0.0f && len2 < touch * touch) {
         float before = dr_dot3(dr_sub3(vpre[i], vpre[j]), *n);
         if (before < -slow)
             gap = -e * before - vn; /* a bounce: raise the separation to e times the approach */
@@ -2076,17 +2084,35 @@ DR_FN float dr_bounce_gap(dr_vec4 xi, dr_vec4 xj, dr_vec4 vi, dr_vec4 vj,
  * skipped before its positions are read or its square root taken. */
 DR_FN float dr_bounce_quiet(float e, float slow) { return e > 0.0f ? -1.0f : 0.98f * slow * slow; }
 
-/* A pair's velocity change n * gap (dr_bounce_gap) times i's share, into i's fixed-point sums
- * (in units of 2^-32 m/s); nothing when the share is not positive. */
-DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float share)
+/* Whether particle i, with collider contact ct and velocity v, is held by its collider against a
+ * pair's bounce of normal n (from the other particle to i): it has a contact, n points into the
+ * collider, and i is not moving towards the other particle faster than slow. Such a particle takes
+ * no share of the bounce (dr_pair_share's grounded side: a ball dropped on a ball resting on the
+ * floor bounces off it). A particle that a collider touches but that moves towards the other one
+ * (leaving a wall after its own bounce, sliding along it) is not held: frozen, it handed its own
+ * speed to the other particle and kept it too, and a gas of elastic balls in a box gained energy
+ * without bound. */
+DR_FN int dr_bounce_held(dr_contact ct, dr_vec4 v, dr_vec4 n, float slow)
 {
+    return dr_has_contact(ct) && dr_dot3(n, ct.n) < 0.0f && dr_dot3(v, n) >= -slow;
+}
+
+/* A pair's velocity change n * gap (dr_bounce_gap) times i's share, into i's fixed-point sums (in
+ * units of 2^-32 m/s). The share is dr_pair_weigh's without the stack scaling, held_i and held_j
+ * from dr_bounce_held: under gravity (slow > 0) the bounces are averaged by the sum of i's shares,
+ * as the push-out is; scaled by the larger contact count at the substep's start instead, a ball
+ * that several new contacts bounced at once took each pair's change in full, and a pile of elastic
+ * balls in a box never came to rest (it kept the kinetic energy it was poured with). */
+DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float wi, int held_i, unsigned ni,
+                         float wj, int held_j, unsigned nj, float slow)
+{
+    float share = dr_pair_weigh(acc, wi, held_i, ni, wj, held_j, nj, 1.0f, 0.0f, slow > 0.0f);
     if (!(share > 0.0f))
         return;
     dr_vec4 dv = dr_scale3(n, gap * share);
     acc->x += dr_to_fixed(dv.x, &acc->poison);
     acc->y += dr_to_fixed(dv.y, &acc->poison);
     acc->z += dr_to_fixed(dv.z, &acc->poison);
-    acc->found = acc->found + 1u;
 }
 
 /* Restitution between particles, and a cap on their separating speed, once per substep after the
@@ -2097,8 +2123,9 @@ DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float share)
  *   - otherwise, under gravity (slow > 0), it separates at most `slow`: resolving an overlap by
  *     position turns the overlap into velocity, which threw balls out of a pile that the mass
  *     scaling for stacks lets settle (restitution 0 means they do not bounce).
- * The missing (or excess) normal velocity is split by inverse mass (a grounded particle immovable
- * against a free one) and averaged over max(n_i, n_j) like the push-out, summed in fixed point.
+ * The missing (or excess) normal velocity is split by inverse mass (a particle that its collider
+ * holds against the pair, dr_bounce_held, immovable against a free one) and averaged like the
+ * push-out (dr_bounce_add), summed in fixed point.
  * Slower approaches rest, so that resting contact does not jitter. A particle with more than
  * DR_NBR_CAP candidates takes no part (on either side of a pair, so that the pair moves no linear
  * momentum). i's candidates are in row `row` of list (dr_particle_candidates). Returns particle
@@ -2115,7 +2142,7 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     if (!(si.w > 0.0f) || count > DR_NBR_CAP)
         return vi;
     unsigned gi = group[i], ni = nbr[i];
-    int grounded_i = dr_has_contact(contacts[i]);
+    dr_contact ci = contacts[i];
     const float quiet = dr_bounce_quiet(e, slow);
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     for (unsigned k = 0u; k < count; ++k) {
@@ -2124,15 +2151,14 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         if (dr_dot3(dv, dv) < quiet || ncand[j] > DR_NBR_CAP)
             continue;
         dr_vec4 xj = x[j], n;
-        float reach = dr_pair_distance(si, gi, shape[j], group[j]) * (1.0f + DR_NBR_MARGIN);
-        float gap = dr_bounce_gap(xi, xj, vi, vj, vpre, i, j, reach, e, slow, &n);
+        float gap = dr_bounce_gap(xi, xj, vi, vj, vpre, i, j,
+                                  dr_pair_distance(si, gi, shape[j], group[j]), e, slow, &n);
         if (gap == 0.0f)
             continue;
-        float share = dr_pair_share(xi.w, grounded_i, ni, xj.w, dr_has_contact(contacts[j]), nbr[j],
-                                    1.0f, 0.0f);
-        dr_bounce_add(&acc, n, gap, share);
+        dr_bounce_add(&acc, n, gap, xi.w, dr_bounce_held(ci, vi, n, slow), ni, xj.w,
+                      dr_bounce_held(contacts[j], vj, dr_scale3(n, -1.0f), slow), nbr[j], slow);
     }
-    return dr_pair_sum_apply(acc, vi, 1.0f); /* no weight: in units of 2^-32 m/s */
+    return dr_pair_sum_apply(acc, vi, 1.0f);
 }
 
 /* ---- non-finite state ------------------------------------------------------------------------ */

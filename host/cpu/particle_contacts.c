@@ -722,16 +722,15 @@ void dr_cpu_particle_bounce(drape_world *w, float slow)
             continue;
         const dr_vec4 xi = x[i], xj = x[j];
         dr_vec4 n;
-        const float gap = dr_bounce_gap(xi, xj, vi, vj, g->vpre, i, j,
-                                        cp.D * (1.0f + DR_NBR_MARGIN), e, slow, &n);
+        const float gap = dr_bounce_gap(xi, xj, vi, vj, g->vpre, i, j, cp.D, e, slow, &n);
         if (gap == 0.0f)
             continue;
-        const int gi = dr_has_contact(w->contacts[i]), gj = dr_has_contact(w->contacts[j]);
+        const dr_vec4 n_j = dr_scale3(n, -1.0f);
+        const int gi = dr_bounce_held(w->contacts[i], vi, n, slow),
+                  gj = dr_bounce_held(w->contacts[j], vj, n_j, slow);
         const uint32_t ni = g->nbr[i], nj = g->nbr[j];
-        dr_bounce_add(&sum[g->local[i]], n, gap,
-                      dr_pair_share(xi.w, gi, ni, xj.w, gj, nj, 1.0f, 0.0f));
-        dr_bounce_add(&sum[g->local[j]], dr_scale3(n, -1.0f), gap,
-                      dr_pair_share(xj.w, gj, nj, xi.w, gi, ni, 1.0f, 0.0f));
+        dr_bounce_add(&sum[g->local[i]], n, gap, xi.w, gi, ni, xj.w, gj, nj, slow);
+        dr_bounce_add(&sum[g->local[j]], n_j, gap, xj.w, gj, nj, xi.w, gi, ni, slow);
     }
     for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
         if (sum[k].found) {

@@ -2097,19 +2097,40 @@ DR_FN int dr_bounce_held(dr_contact ct, dr_vec4 v, dr_vec4 n, float slow)
     return dr_has_contact(ct) && dr_dot3(n, ct.n) < 0.0f && dr_dot3(v, n) >= -slow;
 }
 
-/* A pair's velocity change n * gap (dr_bounce_gap) times i's share, into i's fixed-point sums (in
+/* A bouncing pair's change of relative velocity for i (the change of v_i - v_j before the shares):
+ * n * gap (dr_bounce_gap), and Coulomb friction on the relative tangential velocity against the
+ * part of the gap that stops the approach, min(gap, -(v_i - v_j) . n) (dr_friction_cut, the
+ * model of the push-out, in velocities). The push-out's friction works against the depth that a
+ * pair's overlap left, so it covers the stopping of the pairs that touched in the solve; a pair
+ * that the bounce reaches first (within DR_BOUNCE_TOUCH distances, not yet overlapping) had no
+ * friction at all, and two balls meeting obliquely slid past each other as if frictionless at 4
+ * substeps while at 1 they did not. Neither counts the restitution's part, as at the colliders
+ * (Macklin et al. 2014, Mueller et al. 2020): friction takes mu times the approach speed whether
+ * the pair overlapped first or not. A cap (gap < 0) has no friction. (j, i) gets bitwise the
+ * negation: its relative velocity and n are exact negations, vn and gap the same. */
+DR_FN dr_vec4 dr_bounce_change(dr_vec4 vi, dr_vec4 vj, dr_vec4 n, float gap, float mu_s, float mu_k)
+{
+    dr_vec4 u = dr_sub3(vi, vj), dv = dr_scale3(n, gap);
+    float vn = dr_dot3(u, n), stop = gap < -vn ? gap : -vn;
+    if (!(stop > 0.0f))
+        return dv;
+    dr_vec4 t = dr_madd3(u, n, -vn);
+    return dr_madd3(dv, t, -dr_friction_cut(t, stop, mu_s, mu_k));
+}
+
+/* A pair's velocity change dv (dr_bounce_change) times i's share, into i's fixed-point sums (in
  * units of 2^-32 m/s). The share is dr_pair_weigh's without the stack scaling, held_i and held_j
  * from dr_bounce_held: under gravity (slow > 0) the bounces are averaged by the sum of i's shares,
  * as the push-out is; scaled by the larger contact count at the substep's start instead, a ball
  * that several new contacts bounced at once took each pair's change in full, and a pile of elastic
  * balls in a box never came to rest (it kept the kinetic energy it was poured with). */
-DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float wi, int held_i, unsigned ni,
-                         float wj, int held_j, unsigned nj, float slow)
+DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 dv, float wi, int held_i, unsigned ni, float wj,
+                         int held_j, unsigned nj, float slow)
 {
     float share = dr_pair_weigh(acc, wi, held_i, ni, wj, held_j, nj, 1.0f, 0.0f, slow > 0.0f);
     if (!(share > 0.0f))
         return;
-    dr_vec4 dv = dr_scale3(n, gap * share);
+    dv = dr_scale3(dv, share);
     acc->x += dr_to_fixed(dv.x, &acc->poison);
     acc->y += dr_to_fixed(dv.y, &acc->poison);
     acc->z += dr_to_fixed(dv.z, &acc->poison);
@@ -2123,9 +2144,9 @@ DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 n, float gap, float wi, int h
  *   - otherwise, under gravity (slow > 0), it separates at most `slow`: resolving an overlap by
  *     position turns the overlap into velocity, which threw balls out of a pile that the mass
  *     scaling for stacks lets settle (restitution 0 means they do not bounce).
- * The missing (or excess) normal velocity is split by inverse mass (a particle that its collider
- * holds against the pair, dr_bounce_held, immovable against a free one) and averaged like the
- * push-out (dr_bounce_add), summed in fixed point.
+ * A bounce also has friction (dr_bounce_change). The missing (or excess) velocity is split by
+ * inverse mass (a particle that its collider holds against the pair, dr_bounce_held, immovable
+ * against a free one) and averaged like the push-out (dr_bounce_add), summed in fixed point.
  * Slower approaches rest, so that resting contact does not jitter. A particle with more than
  * DR_NBR_CAP candidates takes no part (on either side of a pair, so that the pair moves no linear
  * momentum). i's candidates are in row `row` of list (dr_particle_candidates). Returns particle
@@ -2135,7 +2156,8 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                                  DR_GLOBAL const unsigned *group,
                                  DR_GLOBAL const dr_contact *contacts,
                                  DR_GLOBAL const unsigned *nbr, DR_GLOBAL const unsigned *ncand,
-                                 DR_GLOBAL const unsigned *list, unsigned row, float e, float slow)
+                                 DR_GLOBAL const unsigned *list, unsigned row, float e, float slow,
+                                 float mu_s, float mu_k)
 {
     dr_vec4 xi = x[i], vi = v[i], si = shape[i];
     unsigned count = ncand[i];
@@ -2155,7 +2177,8 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                                   dr_pair_distance(si, gi, shape[j], group[j]), e, slow, &n);
         if (gap == 0.0f)
             continue;
-        dr_bounce_add(&acc, n, gap, xi.w, dr_bounce_held(ci, vi, n, slow), ni, xj.w,
+        dr_bounce_add(&acc, dr_bounce_change(vi, vj, n, gap, mu_s, mu_k), xi.w,
+                      dr_bounce_held(ci, vi, n, slow), ni, xj.w,
                       dr_bounce_held(contacts[j], vj, dr_scale3(n, -1.0f), slow), nbr[j], slow);
     }
     return dr_pair_sum_apply(acc, vi, 1.0f);

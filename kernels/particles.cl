@@ -389,7 +389,7 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const dr_contact *contacts, __global const uint *nbr,
                               __global const uint *ncand, __global const uint *list,
                               __global const uint *fullest, __global const uint *members,
-                              uint listed, float e, float slow, uint n)
+                              uint listed, float e, float slow, float mu_s, float mu_k, uint n)
 {
     /* listed: work-item t takes member t (n: the members), as particle_count did */
     uint t = get_global_id(0);
@@ -398,7 +398,7 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
     uint i = listed ? members[t] : t;
     vnew[i] = fullest[0] <= DR_CELL_CAP
                   ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts, nbr, ncand, list,
-                                       listed ? t : i, e, slow)
+                                       listed ? t : i, e, slow, mu_s, mu_k)
                   : v[i];
 }
 

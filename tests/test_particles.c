@@ -24,6 +24,8 @@
  *  - restitution: two balls of masses 1 and 4 kg meeting head-on at 2 m/s separate at
  *    particle_restitution times that speed (0, 0.5, 1), and keep their momentum; elastic balls in
  *    an elastic box gain no energy, without gravity and with it, at 1 and 4 substeps;
+ *  - friction in glancing impacts: the relative tangential velocity changes by mu times the
+ *    approach speed, within 30%, with restitution 0, 0.5 and 1, at 1 and 4 substeps;
  *  - groups: particles of one group without self-collision pass through each other, of two groups
  *    they collide; a cloth's neighbours do not push each other apart;
  *  - bad input: negative, NaN radius and an out-of-range group are refused with a message naming
@@ -482,6 +484,64 @@ static void test_restitution(void)
     }
 }
 
+static double dot3d(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Two 1 kg balls of radius 5 cm without gravity, one at 2 m/s along x passing the other (at rest)
+ * 5 cm off its line, with restitution e and friction mu between them, at `substeps`: the change
+ * of their relative velocity over 30 steps, into dv. false if the world cannot be made. */
+static bool glance(float e, float mu, int substeps, double dv[3])
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    def.particle_restitution = e;
+    def.particle_static_friction = def.particle_kinetic_friction = mu;
+    def.substeps = substeps;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    drape_particle_def p[2];
+    two_balls(p, 0.05f, 0.5f, 0.0f);
+    p[0].velocity = tu_v3(2.0f, 0.0f, 0.0f);
+    p[1].position.y = 0.05f;
+    drape_vec3 v[2] = {{0, 0, 0}, {0, 0, 0}};
+    bool ok = drape_world_add_particles(w, p, 2, NULL) == DRAPE_OK && tu_step(w, 30) &&
+              drape_world_get_velocities(w, 0, 2, v) == DRAPE_OK;
+    drape_world_destroy(w);
+    dv[0] = (double)v[0].x - (double)v[1].x - 2.0;
+    dv[1] = (double)v[0].y - (double)v[1].y;
+    dv[2] = (double)v[0].z - (double)v[1].z;
+    return ok;
+}
+
+/* Friction in a glancing impact: the pair's relative velocity changes along the tangent by mu
+ * times the approach speed it had along the normal (the stopping part of the normal change,
+ * Delta_n / (1 + e)), whether the push-out or the bounce stopped it, at 1 substep and at 4. The
+ * normal is the direction of the change without friction. Without friction in the bounce, the
+ * pair that the bounce reached before it overlapped slid past as if frictionless (0 at 4
+ * substeps with e = 1). */
+static void test_glancing_friction(void)
+{
+    const float es[3] = {0.0f, 0.5f, 1.0f}, mu = 0.3f;
+    const int subs[2] = {1, 4};
+    for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 2; ++b) {
+            double free_dv[3], dv[3];
+            ENSURE(glance(es[a], 0.0f, subs[b], free_dv) && glance(es[a], mu, subs[b], dv));
+            double len = sqrt(dot3d(free_dv, free_dv)), n[3];
+            for (int k = 0; k < 3; ++k)
+                n[k] = free_dv[k] / len;
+            double dn = dot3d(dv, n), t2 = dot3d(dv, dv) - dn * dn;
+            double want = (double)mu * dn / (1.0 + (double)es[a]);
+            double ratio = sqrt(t2 > 0.0 ? t2 : 0.0) / want;
+            printf("  e %g, %d substeps: tangential change %.3f of mu times the approach\n",
+                   (double)es[a], subs[b], ratio);
+            ENSURE_LE(fabs(ratio - 1.0), 0.3);
+        }
+}
+
 /* 216 balls of 1, 2 and 3 kg, radius 5 cm, 16 cm apart, moving at up to 1 m/s in a 1 m box of
  * frictionless walls, with restitution 1 between the balls and at the walls, no friction, with or
  * without gravity: the largest rise of the total energy (kinetic plus potential) above the start's
@@ -820,6 +880,7 @@ int suite_particles(void)
     RUN_TEST(test_mass_ratio_stacking);
     RUN_TEST(test_restitution);
     RUN_TEST(test_elastic_balls_gain_no_energy);
+    RUN_TEST(test_glancing_friction);
     RUN_TEST(test_free_fall_is_not_slowed);
     RUN_TEST(test_split_stops_at_the_shortest_substep);
     RUN_TEST(test_groups);

@@ -702,23 +702,24 @@ bool dr_particle_bounces(const drape_world *w, float slow)
 }
 
 /* Restitution between particles (dr_particle_bounce's result for every particle), pair by pair over
- * the candidate pairs: each pair's gap (dr_bounce_gap) is worked out once, and added with i's share
- * to i and, n negated, with j's share to j, in the pair sums by place in the pass order (zero
- * before and after). A pair too slow for any gap (dr_bounce_quiet) is skipped before any square
- * root. */
+ * the candidate pairs: each pair's change (dr_bounce_gap, dr_bounce_change) is worked out once, and
+ * added with i's share to i and, negated, with j's share to j, in the pair sums by place in the
+ * pass order (zero before and after). A pair too slow for any gap (dr_bounce_quiet) is skipped
+ * before any square root. */
 void dr_cpu_particle_bounce(drape_world *w, float slow)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
         return;
-    const float e = w->def.particle_restitution, quiet = dr_bounce_quiet(e, slow);
+    const float e = w->def.particle_restitution, quiet = dr_bounce_quiet(e, slow),
+                mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction;
     const dr_vec4 *x = w->x, *v = w->v;
     dr_pair_sum *sum = g->sum;
     for (uint32_t c = 0; c < g->cand_count; ++c) {
         const dr_cand_pair cp = g->cand_pairs[c];
         const uint32_t i = cp.i, j = cp.j;
-        const dr_vec4 vi = v[i], vj = v[j], dv = dr_sub3(vi, vj);
-        if (dr_dot3(dv, dv) < quiet || g->ncand[i] > DR_NBR_CAP || g->ncand[j] > DR_NBR_CAP)
+        const dr_vec4 vi = v[i], vj = v[j], u = dr_sub3(vi, vj);
+        if (dr_dot3(u, u) < quiet || g->ncand[i] > DR_NBR_CAP || g->ncand[j] > DR_NBR_CAP)
             continue;
         const dr_vec4 xi = x[i], xj = x[j];
         dr_vec4 n;
@@ -729,8 +730,10 @@ void dr_cpu_particle_bounce(drape_world *w, float slow)
         const int gi = dr_bounce_held(w->contacts[i], vi, n, slow),
                   gj = dr_bounce_held(w->contacts[j], vj, n_j, slow);
         const uint32_t ni = g->nbr[i], nj = g->nbr[j];
-        dr_bounce_add(&sum[g->local[i]], n, gap, xi.w, gi, ni, xj.w, gj, nj, slow);
-        dr_bounce_add(&sum[g->local[j]], n_j, gap, xj.w, gj, nj, xi.w, gi, ni, slow);
+        const dr_vec4 change = dr_bounce_change(vi, vj, n, gap, mu_s, mu_k);
+        dr_bounce_add(&sum[g->local[i]], change, xi.w, gi, ni, xj.w, gj, nj, slow);
+        dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), xj.w, gj, nj, xi.w, gi, ni,
+                      slow);
     }
     for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
         if (sum[k].found) {

@@ -366,16 +366,18 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
                                     cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
 {
     const cl_uint n = p->particles, listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
-    const float e = w->def.particle_restitution;
+    const float e = w->def.particle_restitution, mu_s = w->def.particle_static_friction,
+                mu_k = w->def.particle_kinetic_friction;
     if (!dr_particle_bounces(w, slow))
         return DRAPE_OK;
     /* with the member lists over the members alone: the others keep their velocities */
     const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
     if (size == 0)
         return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 16, A(p->dnew), A(x), A(v), A(p->vpre),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 18, A(p->dnew), A(x), A(v), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
-                          A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(size)));
+                          A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(mu_s), A(mu_k),
+                          A(size)));
     DR_TRY(launch(p, ctx, K_BOUNCE, size, phase));
     return listed ? copy_members(p, ctx, v, phase) : copy(p, ctx, v, p->dnew, phase);
 }

@@ -30,9 +30,10 @@ inline void dr_update_one(DR_UPDATE_ARGS, uint i)
             di = dn;
         }
     }
-    float4 v1 = dr_update_particle(di, vi, contacts[i], colliders, collider_count, h, threshold,
-                                   keep_free_velocity);
-    float4 x1 = dr_add3(x[i], di);
+    float4 xi = x[i];
+    float4 v1 = dr_update_particle(&di, vi, xi, contacts[i], colliders, collider_count, h,
+                                   threshold, keep_free_velocity);
+    float4 x1 = dr_add3(xi, di);
     v[i] = v1;
     x[i] = x1;
     int phase = dr_nonfinite_phase(vi, di, v1, x1);
@@ -72,8 +73,8 @@ __kernel void update_state_x16(DR_UPDATE_ARGS)
         }
     }
     float16 ux = vx, uy = vy, uz = vz;
-    dr_update_particle_l16(dx, dy, dz, &ux, &uy, &uz, qw, nx, ny, nz, nw, colliders, collider_count,
-                           h, threshold, keep_free_velocity);
+    dr_update_particle_l16(&dx, &dy, &dz, &ux, &uy, &uz, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
+                           colliders, collider_count, h, threshold, keep_free_velocity);
     float16 px = xx + dx, py = xy + dy, pz = xz + dz;
     DR_P16_STORE((__global float *)(v + i), ux, uy, uz, vw);
     DR_P16_STORE((__global float *)(x + i), px, py, pz, xw);

@@ -108,7 +108,7 @@ typedef struct dr_pair_record {
     uint32_t pi, pj;
     float wi, wj;
     uint32_t ni, nj;
-    uint8_t grounded_i, grounded_j, both;
+    uint8_t grounded_i, grounded_j, both, impact; /* impact: dr_pair_impact */
 } dr_pair_record;
 
 /* A pair of contact candidates as the CPU's candidate search finds it, each pair once: the two
@@ -473,6 +473,9 @@ void dr_cpu_particle_bounce(drape_world *world, float slow);
 /* Whether the pass after the update runs: with restitution, or under gravity (slow > 0: the cap on
  * the separating speed). */
 bool dr_particle_bounces(const drape_world *world, float slow);
+/* The approach speed (m/s) above which a pair is an impact (dr_pair_impact): with restitution
+ * between particles the resting speed dr_restitution_threshold of the substep, else 0 (none). */
+float dr_particle_impact_speed(const drape_world *world);
 /* CPU reference: one gather pass of the particle contacts. */
 void dr_cpu_particle_contacts(drape_world *world, int iteration);
 /* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */

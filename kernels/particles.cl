@@ -356,7 +356,8 @@ __kernel void particle_gather(
     __global const uint *list, __global const uint *start, __global const uint *sorted,
     __global const uint *fullest, __global const uchar *pass_of, float inv_cell, uint mask,
     float mu_s, float mu_k, float relax, float4 up, __global const float *lift,
-    uint first_iteration, __global const uint *members, uint listed, uint first, uint pass, uint n)
+    uint first_iteration, __global const uint *members, uint listed, __global const float4 *vpre,
+    float fast, uint first, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
      * otherwise particle t of all n. The host sets the arguments up to listed once per iteration,
@@ -375,10 +376,10 @@ __kernel void particle_gather(
     }
     if (!listed && pass_of[i] != pass)
         return;
-    float4 di =
-        dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts, nbr,
-                           ncand, list, listed ? first + t : i, start, sorted, inv_cell, mask, mu_s,
-                           mu_k, relax, up, lift, first_iteration, dnew, pass_of, pass, &found);
+    float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
+                                   nbr, ncand, list, listed ? first + t : i, start, sorted,
+                                   inv_cell, mask, mu_s, mu_k, relax, up, lift, first_iteration,
+                                   dnew, pass_of, pass, vpre, fast, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }

@@ -302,6 +302,8 @@ typedef struct pair_writer {
     const dr_vec4 *x;
     const uint32_t *local, *nbr;
     const uint8_t *grounded;
+    const dr_vec4 *vpre;
+    float fast; /* dr_particle_impact_speed */
 } pair_writer;
 
 /* Pair q of the pair pass: (i, j) of collision distance D, worked out on i's side (and j's too
@@ -313,8 +315,10 @@ static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j
     o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
     o.ends[2 * (size_t)q] = o.local[i];
     o.ends[2 * (size_t)q + 1] = o.local[j];
-    o.pairs[q] =
-        (dr_pair_record){i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both};
+    const uint8_t impact =
+        (uint8_t)(o.fast > 0.0f && dr_pair_impact(o.xij[q], o.vpre[i], o.vpre[j], o.fast));
+    o.pairs[q] = (dr_pair_record){
+        i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both, impact};
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -365,8 +369,9 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
         g->pass_start[p] = cursor[p];
     g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
-    const pair_writer o = {g->pairs, g->pair_xij, g->pair_ends, w->x,
-                           g->local, g->nbr,      g->grounded};
+    const pair_writer o = {g->pairs,    g->pair_xij, g->pair_ends,
+                           w->x,        g->local,    g->nbr,
+                           g->grounded, g->vpre,     dr_particle_impact_speed(w)};
     const dr_cand_pair *cand = g->cand_pairs;
     const uint32_t *ncand = g->ncand;
     const uint8_t *pass = g->pass;
@@ -607,7 +612,7 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
         const float D = g->pair_xij[p].w;
         const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
-        const float above = dr_stack_above(r, up, D);
+        const float above = pr->impact ? 0.0f : dr_stack_above(r, up, D);
         const float share_i = dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
                                             pr->grounded_j, pr->nj, relax, above, stacked);
         float share_j = 0.0f;
@@ -643,7 +648,8 @@ static void overflow_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
                 w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
-                w->def.contact_relaxation, up, g->lift, first, w->d, g->pass, 0u, &found);
+                w->def.contact_relaxation, up, g->lift, first, w->d, g->pass, 0u, g->vpre,
+                dr_particle_impact_speed(w), &found);
     }
 }
 
@@ -699,6 +705,13 @@ void dr_cpu_particle_contacts(drape_world *w, int iteration)
 bool dr_particle_bounces(const drape_world *w, float slow)
 {
     return w->def.particle_restitution > 0.0f || slow > 0.0f;
+}
+
+float dr_particle_impact_speed(const drape_world *w)
+{
+    return w->def.particle_restitution > 0.0f
+               ? dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), w->substep)
+               : 0.0f;
 }
 
 /* Restitution between particles (dr_particle_bounce's result for every particle), pair by pair over

@@ -345,18 +345,19 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     const cl_uint listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     /* the arguments that are the same for every pass once (a GPU's host pays for each of them:
      * 16 passes a substep there), then per pass its first member, number and size */
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 27, A(p->dnew), A(p->support), A(x), A(d),
+    const float fast = dr_particle_impact_speed(w);
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 29, A(p->dnew), A(p->support), A(x), A(d),
                           A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                           A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list), A(p->start),
                           A(p->sorted), A(p->fullest), A(p->pass_of), A(inv_cell), A(mask), A(mu_s),
                           A(mu_k), A(relax), A(up), A(p->lift), A(first_iteration), A(p->members),
-                          A(listed)));
+                          A(listed), A(p->vpre), A(fast)));
     for (cl_uint pass = 0; pass < passes; ++pass) {
         const cl_uint first = listed ? p->first[pass] : 0u,
                       size = listed ? p->first[pass + 1] - p->first[pass] : n;
         if (size == 0)
             continue;
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 27, 3, A(first), A(pass), A(size)));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 29, 3, A(first), A(pass), A(size)));
         DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
     return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);

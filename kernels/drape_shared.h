@@ -1642,16 +1642,25 @@ DR_FN float dr_stack_above(dr_vec4 r, dr_vec4 up, float D)
     return a > -1.0f ? a : -1.0f;
 }
 
-/* Whether a pair is an impact, which the mass scaling for stacks leaves out: with restitution
- * (fast > 0, the resting speed dr_restitution_threshold; 0 turns the test off), the pair's
- * velocities after the prediction, vpi and vpj, approach along xij = x_i - x_j (the positions at
- * the substep's start) faster than fast. Scaled for stacks, a light ball dropped with a heavy one
- * met it, after the heavy one's bounce off the floor, as if the heavy one were immovable: the push
- * moved the light ball alone, the pair gained momentum, and the bounce that followed made 36% more
- * energy. Odd in (i, j) like the rest: (j, i) negates both factors of the dot product. */
-DR_FN int dr_pair_impact(dr_vec4 xij, dr_vec4 vpi, dr_vec4 vpj, float fast)
+/* Whether pair (i, j) is an impact, which the mass scaling for stacks leaves out: with restitution
+ * (fast > 0, the resting speed dr_restitution_threshold; 0 turns the test off and leaves vpre
+ * unread), the pair's velocities after the prediction, vpre[i] and vpre[j], approach along
+ * xij = x_i - x_j (the positions at the substep's start) faster than fast. Scaled for stacks, a
+ * light ball dropped with a heavy one met it, after the heavy one's bounce off the floor, as if the
+ * heavy one were immovable: the push moved the light ball alone, the pair gained momentum, and the
+ * bounce that followed made 36% more energy. Odd in (i, j) like the rest: (j, i) negates both
+ * factors of the dot product. */
+DR_FN int dr_pair_impact(dr_vec4 xij, DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j,
+                         float fast)
 {
-    return fast > 0.0f && dr_dot3(dr_sub3(vpi, vpj), xij) < -fast * DR_SQRT(dr_dot3(xij, xij));
+    return fast > 0.0f &&
+           dr_dot3(dr_sub3(vpre[i], vpre[j]), xij) < -fast * DR_SQRT(dr_dot3(xij, xij));
+}
+
+/* The stack scaling of a pair (dr_stack_above), none for an impact (dr_pair_impact). */
+DR_FN float dr_pair_stack(dr_vec4 r, dr_vec4 up, float D, int impact)
+{
+    return impact ? 0.0f : dr_stack_above(r, up, D);
 }
 
 /* Whether a particle's collider contact holds it up against the particles above it: a contact
@@ -1815,10 +1824,10 @@ DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, d
     float len2 = dr_dot3(r, r);
     if (!(len2 < D * D))
         return;
-    int impact = fast > 0.0f && dr_pair_impact(dr_sub3(xi, xj), vpre[i], vpre[j], fast);
-    float share = dr_pair_weigh(acc, xi.w, grounded_i, ni, xj.w,
-                                dr_particle_grounded(contacts[j], up), nbr[j], relax,
-                                impact ? 0.0f : dr_stack_above(r, up, D), dr_dot3(up, up) > 0.0f);
+    int impact = dr_pair_impact(dr_sub3(xi, xj), vpre, i, j, fast);
+    float share =
+        dr_pair_weigh(acc, xi.w, grounded_i, ni, xj.w, dr_particle_grounded(contacts[j], up),
+                      nbr[j], relax, dr_pair_stack(r, up, D, impact), dr_dot3(up, up) > 0.0f);
     if (!(share > 0.0f))
         return;
     float li = first ? lift[i] : 0.0f, lj = first ? lift[j] : 0.0f;

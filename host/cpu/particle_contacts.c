@@ -315,8 +315,7 @@ static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j
     o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
     o.ends[2 * (size_t)q] = o.local[i];
     o.ends[2 * (size_t)q + 1] = o.local[j];
-    const uint8_t impact =
-        (uint8_t)(o.fast > 0.0f && dr_pair_impact(o.xij[q], o.vpre[i], o.vpre[j], o.fast));
+    const uint8_t impact = (uint8_t)dr_pair_impact(o.xij[q], o.vpre, i, j, o.fast);
     o.pairs[q] = (dr_pair_record){
         i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both, impact};
 }
@@ -612,7 +611,7 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
         const float D = g->pair_xij[p].w;
         const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
-        const float above = pr->impact ? 0.0f : dr_stack_above(r, up, D);
+        const float above = dr_pair_stack(r, up, D, pr->impact);
         const float share_i = dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
                                             pr->grounded_j, pr->nj, relax, above, stacked);
         float share_j = 0.0f;

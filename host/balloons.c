@@ -299,9 +299,8 @@ void dr_balloons_project_cpu(drape_world *w, float h, bool start_substep)
             b->state = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
         const dr_vec4 o = w->x[b->vertices[0]];
         for (uint32_t v = 0; v < b->vertex_count; ++v)
-            s->gradients[v] =
-                dr_balloon_gradient(w->x, w->d, b->triangles, b->incident, b->offsets[v],
-                                    b->offsets[v + 1], b->vertices[v], o);
+            s->gradients[v] = dr_balloon_gradient(w->x, b->triangles, b->incident, b->offsets[v],
+                                                  b->offsets[v + 1], b->vertices[v], o);
         for (unsigned lane = 0; lane < DR_SUM_LANES; ++lane)
             dr_balloon_lane(w->x, w->d, b->triangles, b->triangle_count, s->gradients,
                             b->vertex_count, o, lane, &s->partial[2 * lane]);

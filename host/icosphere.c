@@ -211,6 +211,16 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->pressure = %g must be in [0, 100] (0: no balloon)", fn,
                        (double)d->pressure);
+    /* A skin that cannot stretch cannot hold more than its own volume: links and pressure fight,
+     * and the fight flings the particles (90 m/s in a second in a scene of ours). */
+    const bool hard = d->stretch.model == DRAPE_STIFFNESS_PBD ? d->stretch.stiffness >= 1.0f
+                                                              : d->stretch.compliance <= 0.0f;
+    if (d->pressure > 1.0f && hard)
+        dr_log(&w->def, DRAPE_LOG_WARNING,
+               "%s: def->pressure = %g with an inextensible skin (def->stretch is hard): the "
+               "skin cannot hold more than its own volume, so its links and the pressure will "
+               "fight; give def->stretch a compliance (about 0.1 m/N for the default sphere)",
+               fn, (double)d->pressure);
     const uint32_t faces = 20u << (2 * d->subdivisions);
     const uint32_t n = 10u * (1u << (2 * d->subdivisions)) + 2u;
     char what[64];

@@ -1,19 +1,19 @@
 /* Balloons: the pressure constraint (kernels/drape_balloon.h), four launches per balloon and
- * iteration: every vertex's gradient (it reads its neighbours, so no vertex moves yet), the lanes'
+ * iteration: every vertex's gradient at the substep's start (from its neighbours), the lanes'
  * partial sums, the multiplier step (one work-item), and the move of every vertex. The particle
  * `origin` is the balloon's first: its position at the substep's start is the origin of the volume.
  */
 #include "drape_balloon.h"
 
 __kernel void balloon_gradients(__global float4 *g, __global const float4 *x,
-                                __global const float4 *d, __global const uint *triangles,
-                                __global const uint *offsets, __global const uint *incident,
-                                __global const uint *vertices, uint origin, uint count)
+                                __global const uint *triangles, __global const uint *offsets,
+                                __global const uint *incident, __global const uint *vertices,
+                                uint origin, uint count)
 {
     uint v = get_global_id(0);
     if (v >= count)
         return;
-    g[v] = dr_balloon_gradient(x, d, triangles, incident, offsets[v], offsets[v + 1], vertices[v],
+    g[v] = dr_balloon_gradient(x, triangles, incident, offsets[v], offsets[v + 1], vertices[v],
                                x[origin]);
 }
 

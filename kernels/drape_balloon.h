@@ -5,11 +5,17 @@
  * A balloon is a closed triangle mesh whose triangles face outward. Its volume is
  *     V = 1/6 sum over triangles (a, b, c) of (p_a x p_b) . p_c
  * (the paper's C without the 1/6), taken about an origin o, the balloon's first particle at the
- * substep's start, so that the float products stay small. The constraint C = V - k_pressure V0 has
- * grad_i C = 1/6 sum over i's triangles of p_j x p_k ((i, j, k) in the triangle's cyclic order),
- * and each movable particle moves by w_i grad_i C times the multiplier step of dr_delta_lambda (PBD
- * or XPBD, as every constraint). It is global: every particle of the balloon depends on every
- * other, so it is projected on its own, after the coloured constraints of each iteration.
+ * substep's start, so that the float products stay small. The constraint C = V - k_pressure V0,
+ * evaluated at the predicted positions p, moves each movable particle along
+ * grad_i V = 1/6 sum over i's triangles of x_j x x_k ((i, j, k) in the triangle's cyclic order) at
+ * the positions x of the substep's start, times w_i and the multiplier step of dr_delta_lambda (PBD
+ * or XPBD, as every constraint). Like the distance constraint's direction (dr_distance_step), the
+ * gradient at the start carries no torque about the start positions, so v = d / h keeps the
+ * angular momentum (SHAKE); at the predictions it carries none about those, and a free balloon
+ * inflated to 1.5 V0 (an elastic skin, 4 substeps) spun itself up from rest: 0.21 J after 4 s, 12
+ * J after 8 s, and 0.67 kg m^2/s of angular momentum, which damping, keeping momenta, cannot take
+ * out. It is global: every particle of the balloon depends on every other, so it is projected on
+ * its own, after the coloured constraints of each iteration.
  *
  * The two global sums (V and sum_i w_i |grad_i C|^2) are taken in a fixed order, so that the CPU
  * and the device agree bit for bit: DR_SUM_LANES lanes, lane l summing elements l, l + L, l + 2L,
@@ -41,9 +47,9 @@ DR_FN float dr_balloon_volume6(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_ve
     return dr_dot3(dr_cross3(a, b), c);
 }
 
-/* grad_i V of particle i, whose triangles are incident[begin .. end - 1]; w = its inverse mass. */
-DR_FN dr_vec4 dr_balloon_gradient(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *d,
-                                  DR_GLOBAL const unsigned *triangles,
+/* grad_i V at the substep's start of particle i, whose triangles are incident[begin .. end - 1];
+ * w = its inverse mass. */
+DR_FN dr_vec4 dr_balloon_gradient(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const unsigned *triangles,
                                   DR_GLOBAL const unsigned *incident, unsigned begin, unsigned end,
                                   unsigned i, dr_vec4 o)
 {
@@ -52,7 +58,7 @@ DR_FN dr_vec4 dr_balloon_gradient(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr
         unsigned t = 3u * incident[k];
         unsigned a = triangles[t], b = triangles[t + 1u], c = triangles[t + 2u];
         unsigned j = a == i ? b : b == i ? c : a, l = a == i ? c : b == i ? a : b;
-        g = dr_add3(g, dr_cross3(dr_balloon_point(x, d, j, o), dr_balloon_point(x, d, l, o)));
+        g = dr_add3(g, dr_cross3(dr_sub3(x[j], o), dr_sub3(x[l], o)));
     }
     return DR_V4(g.x * (1.0f / 6.0f), g.y * (1.0f / 6.0f), g.z * (1.0f / 6.0f), x[i].w);
 }

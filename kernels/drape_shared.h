@@ -359,33 +359,64 @@ DR_FN void dr_solve_tether(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
 /* Six times the signed volume of the tetrahedron (0, a, b, c): a . (b x c), m^3. */
 DR_FN float dr_volume6(dr_vec4 a, dr_vec4 b, dr_vec4 c) { return dr_dot3(a, dr_cross3(b, c)); }
 
+/* The gradients of C6 = e1 . (e2 x e3) (six times the volume of the tetrahedron with edges e_k =
+ * p_k - p_0) with respect to p_0 .. p_3, into g; returns C6. grad_k = e_(k+1) x e_(k+2) (cyclic),
+ * grad_0 = -(the sum of the others). */
+DR_FN float dr_volume_gradients(dr_vec4 e1, dr_vec4 e2, dr_vec4 e3, dr_vec4 *g)
+{
+    g[1] = dr_cross3(e2, e3);
+    g[2] = dr_cross3(e3, e1);
+    g[3] = dr_cross3(e1, e2);
+    g[0] = dr_scale3(dr_add3(dr_add3(g[1], g[2]), g[3]), -1.0f);
+    return dr_dot3(e1, g[1]);
+}
+
+/* The step of a constraint C on four particles along the blend G = (1 - beta) g(x) + beta g(p) of
+ * its gradients at the substep's start (start, valid where start_ok) and on the predictions (now):
+ * the start's carries no torque about the start positions (SHAKE's condition, so a spinning body
+ * keeps its angular momentum), the current one takes over for large turns (beta from the cosine
+ * between them, DR_BLEND_WEIGHT, as the distance constraint's). The Newton step along G: the
+ * multiplier step is -C / (grad C(p) . M^-1 G), XPBD's with the compliance term. */
+DR_FN int dr_blended_step4(const dr_vec4 *now, const dr_vec4 *start, int start_ok, dr_vec4 *ds,
+                           float C, float kprime, float compliance, float inv_h2, float *lambda)
+{
+    float cross = 0.0f, now2 = 0.0f, start2 = 0.0f;
+    for (int i = 0; i < 4; ++i) {
+        float w = ds[i].w;
+        cross += w * dr_dot3(now[i], start[i]);
+        now2 += w * dr_dot3(now[i], now[i]);
+        start2 += w * dr_dot3(start[i], start[i]);
+    }
+    float beta = 1.0f;
+    if (start_ok && start2 > 0.0f)
+        DR_BLEND_WEIGHT(float, cross / DR_SQRT(now2 * start2), beta);
+    float wsum = (1.0f - beta) * cross + beta * now2; /* grad C(p) . M^-1 G */
+    if (!(wsum > 0.0f))
+        return 0;
+    float dl = dr_delta_lambda(C, wsum, kprime, compliance, inv_h2, *lambda);
+    if (compliance >= 0.0f)
+        *lambda += dl;
+    for (int i = 0; i < 4; ++i)
+        if (ds[i].w > 0.0f) {
+            dr_vec4 g = dr_add3(dr_scale3(start[i], 1.0f - beta), dr_scale3(now[i], beta));
+            ds[i] = dr_madd3(ds[i], g, ds[i].w * dl);
+        }
+    return 1;
+}
+
 /* The volume of a tetrahedron (PBD paper, section 4.3): C = 6 (V - V0) = e1 . (e2 x e3) - 6 V0 with
  * e_k = p_k - p_0 on the predicted positions (formed as (x_k - x_0) + (d_k - d_0), exact for nearby
- * particles). grad_k C = e_(k+1) x e_(k+2) (cyclic), grad_0 C = -(the sum of the others); each
- * movable particle moves by w_k grad_k C times the multiplier step. rest6 is 6 V0. */
+ * particles); each movable particle moves by w_k G_k times the multiplier step, G the blend of the
+ * gradients at the start and now (dr_blended_step4). rest6 is 6 V0. */
 DR_FN int dr_volume_core(const dr_vec4 *xs, dr_vec4 *ds, float rest6, float kprime,
                          float compliance, float inv_h2, float *lambda)
 {
-    dr_vec4 e[4], g[4];
+    dr_vec4 e[4], p[4], now[4], start[4];
     for (int k = 1; k < 4; ++k)
-        e[k] = dr_add3(dr_sub3(xs[k], xs[0]), dr_sub3(ds[k], ds[0]));
-    g[1] = dr_cross3(e[2], e[3]);
-    g[2] = dr_cross3(e[3], e[1]);
-    g[3] = dr_cross3(e[1], e[2]);
-    g[0] = dr_scale3(dr_add3(dr_add3(g[1], g[2]), g[3]), -1.0f);
-    float wsum = 0.0f;
-    for (int k = 0; k < 4; ++k)
-        wsum += ds[k].w * dr_dot3(g[k], g[k]);
-    if (!(wsum > 0.0f))
-        return 0;
-    float dl =
-        dr_delta_lambda(dr_dot3(e[1], g[1]) - rest6, wsum, kprime, compliance, inv_h2, *lambda);
-    if (compliance >= 0.0f)
-        *lambda += dl;
-    for (int k = 0; k < 4; ++k)
-        if (ds[k].w > 0.0f)
-            ds[k] = dr_madd3(ds[k], g[k], ds[k].w * dl);
-    return 1;
+        e[k] = dr_sub3(xs[k], xs[0]), p[k] = dr_add3(e[k], dr_sub3(ds[k], ds[0]));
+    float C = dr_volume_gradients(p[1], p[2], p[3], now) - rest6;
+    dr_volume_gradients(e[1], e[2], e[3], start);
+    return dr_blended_step4(now, start, 1, ds, C, kprime, compliance, inv_h2, lambda);
 }
 
 DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
@@ -798,28 +829,8 @@ DR_FN int dr_dihedral_core(const dr_vec4 *xs, dr_vec4 *ds, float rest, float kpr
     if (!now.ok)
         return 0;
     dr_hinge start = dr_hinge_gradients(xs[0], xs[1], xs[2], xs[3]);
-    float cross = 0.0f, now2 = 0.0f, start2 = 0.0f;
-    for (int i = 0; i < 4; ++i) {
-        float w = ds[i].w;
-        cross += w * dr_dot3(now.g[i], start.g[i]);
-        now2 += w * dr_dot3(now.g[i], now.g[i]);
-        start2 += w * dr_dot3(start.g[i], start.g[i]);
-    }
-    float beta = 1.0f;
-    if (start.ok && start2 > 0.0f)
-        DR_BLEND_WEIGHT(float, cross / DR_SQRT(now2 * start2), beta);
-    float wsum = (1.0f - beta) * cross + beta * now2; /* grad C(p) . M^-1 G */
-    if (!(wsum > 0.0f))
-        return 0;
-    float dl = dr_delta_lambda(now.angle - rest, wsum, kprime, compliance, inv_h2, *lambda);
-    if (compliance >= 0.0f)
-        *lambda += dl;
-    for (int i = 0; i < 4; ++i)
-        if (ds[i].w > 0.0f) {
-            dr_vec4 g = dr_add3(dr_scale3(start.g[i], 1.0f - beta), dr_scale3(now.g[i], beta));
-            ds[i] = dr_madd3(ds[i], g, ds[i].w * dl);
-        }
-    return 1;
+    return dr_blended_step4(now.g, start.g, start.ok, ds, now.angle - rest, kprime, compliance,
+                            inv_h2, lambda);
 }
 
 DR_FN void dr_solve_dihedral(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned ie0,

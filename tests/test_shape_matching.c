@@ -122,10 +122,7 @@ static void test_soft_cluster_gives_and_recovers(void)
 static void test_spinning_block_keeps_momentum(void)
 {
     for (int substeps = 1; substeps <= 4; substeps += 3) {
-        drape_world_def def = tu_def(NULL);
-        def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
-        def.substeps = substeps;
-        drape_world *w = tu_world(&def);
+        drape_world *w = tu_weightless_world(substeps);
         ENSURE(w);
         uint32_t idx[64];
         const uint32_t n =

@@ -66,6 +66,14 @@ drape_world *tu_world(const drape_world_def *def)
     return world;
 }
 
+drape_world *tu_weightless_world(int substeps)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    def.substeps = substeps;
+    return tu_world(&def);
+}
+
 bool tu_float_sums(void)
 {
     const char *fp64 = getenv("DRAPE_OPENCL_FP64");

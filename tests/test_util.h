@@ -34,6 +34,9 @@ drape_world_def tu_def(tu_log *log);
  * for a distance kernel (DRAPE_DISTANCE_KERNEL, set by ctest for each variant) that the world does
  * not run: see tu_kernel_as_asked. */
 drape_world *tu_world(const drape_world_def *def);
+
+/* tu_world of tu_def(NULL) without gravity, at the given substeps: free space. */
+drape_world *tu_weightless_world(int substeps);
 /* False (with a message on stderr) when $DRAPE_DISTANCE_KERNEL names a variant other than the one
  * the OpenCL world runs, so that a variant's test run cannot pass on another variant. */
 bool tu_kernel_as_asked(const drape_world *world);

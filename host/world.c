@@ -270,7 +270,7 @@ drape_result drape_world_create(const drape_world_def *def, drape_world **out)
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_VOLUME], 4);
     dr_constraints_init(&w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN], 4);
     w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN].params = DR_NEO_HOOKEAN_PARAMS;
-    w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN].multipliers = 2;
+    w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN].multipliers = DR_NEO_HOOKEAN_MULTIPLIERS;
     w->solver_dirty = true;
     w->stiffness_dirty = true;
     w->plan_dirty = true;

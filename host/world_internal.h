@@ -29,9 +29,10 @@ typedef struct dr_constraints {
     uint32_t *free_ids;   /* removed slots for reuse, attachments only */
     uint32_t *generation; /* of each slot, >= 1, raised when it is removed (attachment ids) */
     uint32_t free_count;
-    uint32_t params;      /* floats of per-constraint parameters (0: none), Neo-Hookean only */
-    uint32_t multipliers; /* XPBD multipliers per constraint: 1, or 2 for the Neo-Hookean pair */
-    float *param;         /* params * capacity */
+    uint32_t params; /* floats of per-constraint parameters (0: none), Neo-Hookean only */
+    uint32_t
+        multipliers; /* XPBD multipliers per constraint: 1, or 10 for a Neo-Hookean tetrahedron */
+    float *param;    /* params * capacity */
 } dr_constraints;
 
 /* The same constraints in colour order: the arrays every backend projects, one colour a range. */

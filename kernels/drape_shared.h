@@ -429,25 +429,103 @@ DR_FN void dr_solve_volume(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, uns
             compliance, lambda);
 }
 
-/* The stable Neo-Hookean material as a pair of XPBD constraints per tetrahedron (Macklin and
- * Müller, "A Constraint-based Formulation of Stable Neo-Hookean Materials", MIG 2021; the energy is
- * Smith, de Goes, Kim, "Stable Neo-Hookean Flesh Simulation", 2018, without its log term):
+/* ---- small turns ---------------------------------------------------------------------------- */
+
+/* u + phi x u: u turned by the small angle phi (rad), to first order. */
+DR_FN dr_vec4 dr_madd_cross(dr_vec4 u, dr_vec4 phi) { return dr_add3(u, dr_cross3(phi, u)); }
+
+/* The solution phi of K phi = b for the matrix of columns k[0..2], by Cramer's rule; 0 where K is
+ * singular to 1e-4 of scale^3 (scale: the size of K's entries), e.g. a cluster on one line, which
+ * has no rotation about that line to correct. */
+DR_FN dr_vec4 dr_solve3(const dr_vec4 k[3], dr_vec4 b, float scale)
+{
+    dr_vec4 c12 = dr_cross3(k[1], k[2]);
+    float det = dr_dot3(k[0], c12);
+    if (!(DR_FMAX(det, -det) > 1e-4f * scale * scale * scale))
+        return DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    return DR_V4(dr_dot3(b, c12) / det, dr_dot3(k[0], dr_cross3(b, k[2])) / det,
+                 dr_dot3(k[0], dr_cross3(k[1], b)) / det, 0.0f);
+}
+
+/* The small turn phi that takes the torque out of a set of corrections (shape matching's fit, a
+ * Neo-Hookean tetrahedron's step): each movable particle k, of mass m at s_k from the set's centre
+ * at the substep's start, with correction D_k, gets D_k + phi x u_k instead (u_k its offset in the
+ * shape being corrected), phi such that sum m s_k x (D_k + phi x u_k) = 0, as SHAKE's direction
+ * makes a distance constraint's correction carry no torque about the start (dr_distance_step).
+ * dr_turn_add sums one particle into t: its torque s x (force_weight corr), where force_weight corr
+ * is the force behind the correction (m corr, or the constraint force on a pinned particle, which
+ * corrects nothing but takes its share of the torque), the matrix K (columns k[0..2]) and s.u, s.s,
+ * u.u; dr_turn_solve solves K phi = -tau and fades phi out as the distance constraint's blend does
+ * for large turns (the cosine s.u / |s||u| from 0.97 to 0.85) and where K is so ill-conditioned
+ * that phi is no longer small (0.05 to 0.1 rad: a set nearly on a line). */
+typedef struct dr_turn {
+    dr_vec4 tau, k[3];
+    float su, ss, uu;
+} dr_turn;
+
+DR_FN dr_turn dr_turn_zero(void)
+{
+    dr_turn t;
+    t.tau = t.k[0] = t.k[1] = t.k[2] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    t.su = t.ss = t.uu = 0.0f;
+    return t;
+}
+
+DR_FN void dr_turn_add(dr_turn *t, dr_vec4 s, dr_vec4 u, dr_vec4 corr, float force_weight, float m)
+{
+    t->tau = dr_madd3(t->tau, dr_cross3(s, corr), force_weight);
+    t->su += m * dr_dot3(s, u), t->ss += m * dr_dot3(s, s), t->uu += m * dr_dot3(u, u);
+    t->k[0] = dr_madd3(t->k[0], u, -m * s.x);
+    t->k[1] = dr_madd3(t->k[1], u, -m * s.y);
+    t->k[2] = dr_madd3(t->k[2], u, -m * s.z);
+}
+
+DR_FN dr_vec4 dr_turn_solve(dr_turn t)
+{
+    t.k[0].x += t.su, t.k[1].y += t.su, t.k[2].z += t.su;
+    float size = DR_SQRT(t.ss * t.uu), beta = 1.0f, fade;
+    if (size > 0.0f)
+        DR_BLEND_WEIGHT(float, t.su / size, beta);
+    dr_vec4 phi = dr_solve3(t.k, dr_scale3(t.tau, -1.0f), size);
+    DR_SMOOTHSTEP(float, DR_SQRT(dr_dot3(phi, phi)), 0.05f, 0.1f, fade);
+    return dr_scale3(phi, (1.0f - beta) * (1.0f - fade));
+}
+
+/* The stable Neo-Hookean material as XPBD constraints per tetrahedron (Macklin and Müller, "A
+ * Constraint-based Formulation of Stable Neo-Hookean Materials", MIG 2021; the energy is Smith, de
+ * Goes, Kim, "Stable Neo-Hookean Flesh Simulation", 2018, without its log term):
  *   energy density  Psi = mu/2 (I_C - 3) + lambda/2 (J - gamma)^2,   gamma = 1 + mu / lambda,
- *   deviatoric      C_D = sqrt(I_C) = sqrt(tr(F^T F)),  compliance alpha_D = 1 / (mu V0),
- *   hydrostatic     C_H = det F - gamma,                 compliance alpha_H = 1 / (lambda V0),
+ *   deviatoric      C_D = F (its nine entries), compliance alpha_D = 1 / (mu V0),
+ *   hydrostatic     C_H = det F - gamma,        compliance alpha_H = 1 / (lambda V0),
  * with F = Ds Dm^-1, Ds = [p1 - p0, p2 - p0, p3 - p0] on the predicted positions and Dm the same at
- * rest; 1/2 alpha^-1 C^2 summed over the pair is V0 Psi up to a constant, and gamma makes the rest
- * shape stress-free (mu F + lambda (J - gamma) cof F = 0 at F = I). The gradients with respect to F
- * are dC_D/dF = F / C_D and dC_H/dF = [f2 x f3, f3 x f1, f1 x f2] (f_j the columns of F); with
- * respect to p_k (k = 1..3) they are row k of (dC/dF) Dm^-T read as a vector, g_k = sum_j
- * (dC/dF)_j B[k][j] with B = Dm^-1, and g_0 = -(g_1 + g_2 + g_3). The pair takes the XPBD
- * step (Macklin et al. 2016, eq. 18) with alpha~ = alpha / h^2, both at once (below).
+ * rest; 1/2 alpha^-1 |C|^2 summed over the two is V0 Psi up to a constant (|F|^2 = I_C), and gamma
+ * makes the rest shape stress-free (mu F + lambda (J - gamma) cof F = 0 at F = I).
+ *
+ * The paper's deviatoric constraint is the scalar C_D = |F|, whose energy is the same. But at rest
+ * it is under tension (C_D = sqrt 3, balanced by the hydrostatic one), and the whole shear
+ * stiffness of the material, mu in every direction across F / |F|, lies in its curvature
+ * lambda_D grad^2 C_D, which XPBD's step (linear in C) does not see: shear was integrated
+ * explicitly, and a body shook itself apart where the substep passed about the time a shear wave
+ * takes to cross an element (E h^2 > 0.3 Pa s^2 for a box of 8 kg/m^3). F is linear in the
+ * positions, F = sum_k p_k b_k^T (b_k the rows of B = Dm^-1, b_0 = -(b_1 + b_2 + b_3)), so taken
+ * as nine constraints its gradient is constant and its step exact: the shear is implicit and
+ * stable at any substep. Their multipliers form a 3 x 3 matrix L.
+ *
+ * Gradients with respect to p_k: dF_ij/dp_k = e_i b_kj, so F's pull on p_k is L b_k; dC_H/dF =
+ * cof F = [f2 x f3, f3 x f1, f1 x f2] (f_j the columns of F), so g_k = cof F b_k. The ten are
+ * solved together in XPBD's step (Macklin et al. 2016, eq. 18, alpha~ = alpha / h^2); with S =
+ * sum_k w_k b_k b_k^T and U = sum_k w_k g_k b_k^T it is dL (S + aD~ I) + dl_H U           = -(F +
+ * aD~ L)       = -R_D, <U, dL> + (sum w |g|^2 + aH~) dl_H = -(C_H + aH~ l_H)  = -R_H, solved by
+ * eliminating dL = -(R_D + dl_H U) P, P = (S + aD~ I)^-1: then every corner moves by w_k (dL b_k +
+ * dl_H g_k). At rest F's pull and the hydrostatic push cancel, so a body at rest stays so in one
+ * iteration.
  *
  * mu and lambda here are the energy's parameters: matching its linearisation at F = I to linear
  * elasticity gives mu = mu_Lame, lambda = lambda_Lame + mu_Lame (host/neo_hookean.c converts
  * Young's modulus and Poisson's ratio that way). param holds, per tetrahedron, B row-major (9
- * floats), alpha_D, alpha_H (1/Pa/m^3) and gamma; lambda holds the two multipliers. */
+ * floats), alpha_D, alpha_H (1/Pa/m^3) and gamma; lambda holds L row-major, then l_H. */
 #define DR_NEO_HOOKEAN_PARAMS 12
+#define DR_NEO_HOOKEAN_MULTIPLIERS 10
 
 /* The columns f_j = sum_k e_k B[k][j] of F = Ds B. */
 DR_FN void dr_deformation_gradient(const dr_vec4 e[4], const float B[9], dr_vec4 f[3])
@@ -455,16 +533,6 @@ DR_FN void dr_deformation_gradient(const dr_vec4 e[4], const float B[9], dr_vec4
     for (int j = 0; j < 3; ++j)
         f[j] = dr_add3(dr_add3(dr_scale3(e[1], B[j]), dr_scale3(e[2], B[3 + j])),
                        dr_scale3(e[3], B[6 + j]));
-}
-
-/* g_k = sum_j P_j B[k][j] for k = 1..3, from the columns P_j of dC/dF. */
-DR_FN void dr_gradients_from_stress(const dr_vec4 P[3], const float B[9], dr_vec4 g[4])
-{
-    for (int k = 1; k < 4; ++k) {
-        const int r = 3 * (k - 1);
-        g[k] = dr_add3(dr_add3(dr_scale3(P[0], B[r]), dr_scale3(P[1], B[r + 1])),
-                       dr_scale3(P[2], B[r + 2]));
-    }
 }
 
 /* The edge vectors e_k = p_k - p_0 (k = 1..3) of the predicted positions. */
@@ -476,14 +544,24 @@ DR_FN void dr_tet_edges(DR_GLOBAL const dr_vec4 *x, const unsigned idx[4], const
         e[k] = dr_add3(dr_sub3(x[idx[k]], x[idx[0]]), dr_sub3(ds[k], ds[0]));
 }
 
-/* Both constraints of one tetrahedron (see above), solved together: the 2 x 2 system of the pair,
- *   [ sum w |g_D|^2 + aD~   sum w g_D.g_H       ] [dl_D]   [ -C_D - aD~ l_D ]
- *   [ sum w g_H.g_D         sum w |g_H|^2 + aH~ ] [dl_H] = [ -C_H - aH~ l_H ],
- * by Cramer's rule, then every corner moves by w_k (g_D,k dl_D + g_H,k dl_H). At rest the two
- * gradients are parallel and their forces cancel, so the coupled step keeps the rest shape in one
- * iteration where the sequential one (deviatoric, then hydrostatic) pulls it in and pushes it back
- * out a little less each iteration, so that a stiff body at rest creeps. lambda[0] is the
- * deviatoric multiplier, lambda[1] the hydrostatic one. */
+/* Component i (0, 1, 2) of v. */
+DR_FN float dr_comp3(dr_vec4 v, int i) { return i == 0 ? v.x : i == 1 ? v.y : v.z; }
+
+/* Row i of X P, X and P 3 x 3 matrices given by their rows. */
+DR_FN dr_vec4 dr_row_times(dr_vec4 xi, const dr_vec4 P[3])
+{
+    return dr_add3(dr_add3(dr_scale3(P[0], xi.x), dr_scale3(P[1], xi.y)), dr_scale3(P[2], xi.z));
+}
+
+/* The columns of cof F = [f2 x f3, f3 x f1, f1 x f2] for the columns f of F; returns det F. */
+DR_FN float dr_cofactor(const dr_vec4 f[3], dr_vec4 cof[3])
+{
+    cof[0] = dr_cross3(f[1], f[2]);
+    cof[1] = dr_cross3(f[2], f[0]);
+    cof[2] = dr_cross3(f[0], f[1]);
+    return dr_dot3(f[0], cof[0]);
+}
+
 DR_FN void dr_solve_neo_hookean(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d, unsigned i0,
                                 unsigned i1, unsigned i2, unsigned i3, DR_GLOBAL const float *param,
                                 float inv_h2, DR_GLOBAL float *lambda)
@@ -492,45 +570,90 @@ DR_FN void dr_solve_neo_hookean(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d
     float B[9];
     for (int k = 0; k < 9; ++k)
         B[k] = param[k];
-    dr_vec4 ds[4], e[4], f[3], P[3], gd[4], gh[4];
+    dr_vec4 ds[4], e[4], f[3], cof[3], b[4], g[4], S[3], U[3], P[3], RP[3], UP[3];
     for (int k = 0; k < 4; ++k)
         ds[k] = d[idx[k]];
     dr_tet_edges(x, idx, ds, e);
     dr_deformation_gradient(e, B, f);
-    /* deviatoric: C_D = |F|, dC_D/dF = F / |F| */
-    float cd = DR_SQRT(dr_dot3(f[0], f[0]) + dr_dot3(f[1], f[1]) + dr_dot3(f[2], f[2]));
-    if (!(cd > DR_EPS))
-        return;
-    for (int j = 0; j < 3; ++j)
-        P[j] = dr_scale3(f[j], 1.0f / cd);
-    dr_gradients_from_stress(P, B, gd);
-    /* hydrostatic: C_H = det F - gamma, dC_H/dF = cof F */
-    P[0] = dr_cross3(f[1], f[2]);
-    P[1] = dr_cross3(f[2], f[0]);
-    P[2] = dr_cross3(f[0], f[1]);
-    float ch = dr_dot3(f[0], P[0]) - param[11];
-    dr_gradients_from_stress(P, B, gh);
-    gd[0] = dr_scale3(dr_add3(dr_add3(gd[1], gd[2]), gd[3]), -1.0f);
-    gh[0] = dr_scale3(dr_add3(dr_add3(gh[1], gh[2]), gh[3]), -1.0f);
-    float add = 0.0f, adh = 0.0f, ahh = 0.0f;
-    for (int k = 0; k < 4; ++k) {
-        add += ds[k].w * dr_dot3(gd[k], gd[k]);
-        adh += ds[k].w * dr_dot3(gd[k], gh[k]);
-        ahh += ds[k].w * dr_dot3(gh[k], gh[k]);
-    }
+    for (int k = 1; k < 4; ++k)
+        b[k] = DR_V4(B[3 * k - 3], B[3 * k - 2], B[3 * k - 1], 0.0f);
+    b[0] = dr_scale3(dr_add3(dr_add3(b[1], b[2]), b[3]), -1.0f);
+    /* hydrostatic: C_H = det F - gamma, g_k = cof F b_k */
+    const float ch = dr_cofactor(f, cof) - param[11];
     const float at_d = param[9] * inv_h2, at_h = param[10] * inv_h2;
-    add += at_d;
-    ahh += at_h;
-    const float det = add * ahh - adh * adh;
+    float ahh = at_h;
+    for (int i = 0; i < 3; ++i)
+        S[i] = U[i] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int k = 0; k < 4; ++k) {
+        const float w = ds[k].w;
+        g[k] = dr_row_times(b[k], cof); /* sum_j b_kj (column j of cof F) */
+        ahh += w * dr_dot3(g[k], g[k]);
+        for (int i = 0; i < 3; ++i) {
+            S[i] = dr_madd3(S[i], b[k], w * dr_comp3(b[k], i));
+            U[i] = dr_madd3(U[i], b[k], w * dr_comp3(g[k], i));
+        }
+    }
+    S[0].x += at_d, S[1].y += at_d, S[2].z += at_d;
+    /* P = S^-1 (S symmetric, so its inverse's rows are the cofactor rows over the determinant) */
+    const float det = dr_dot3(S[0], dr_cross3(S[1], S[2]));
     if (!(det > 0.0f))
-        return; /* every corner pinned (and no compliance), or a flat system */
-    const float rd = -cd - at_d * lambda[0], rh = -ch - at_h * lambda[1];
-    const float dl_d = (rd * ahh - adh * rh) / det, dl_h = (add * rh - adh * rd) / det;
-    lambda[0] += dl_d;
-    lambda[1] += dl_h;
+        return; /* every corner pinned and no compliance */
+    P[0] = dr_scale3(dr_cross3(S[1], S[2]), 1.0f / det);
+    P[1] = dr_scale3(dr_cross3(S[2], S[0]), 1.0f / det);
+    P[2] = dr_scale3(dr_cross3(S[0], S[1]), 1.0f / det);
+    float urp = 0.0f, uup = 0.0f;
+    for (int i = 0; i < 3; ++i) { /* row i of R_D = F + aD~ L, then of R_D P and U P */
+        const dr_vec4 fi = DR_V4(dr_comp3(f[0], i), dr_comp3(f[1], i), dr_comp3(f[2], i), 0.0f);
+        const dr_vec4 li = DR_V4(lambda[3 * i], lambda[3 * i + 1], lambda[3 * i + 2], 0.0f);
+        RP[i] = dr_row_times(dr_madd3(fi, li, at_d), P);
+        UP[i] = dr_row_times(U[i], P);
+        urp += dr_dot3(U[i], RP[i]);
+        uup += dr_dot3(U[i], UP[i]);
+    }
+    const float schur = ahh - uup;
+    if (!(schur > 0.0f))
+        return;
+    const float dl_h = (urp - ch - at_h * lambda[9]) / schur;
+    /* the forces (the corrections over w), and the turn that takes their torque about the start
+     * out (dr_turn_solve): s_k and u_k the corners' offsets from the movable corners' centres of
+     * mass at the start and now; a pinned corner's force counts in the torque */
+    dr_vec4 dL[3], force[4], ex[4], cs = DR_V4(0.0f, 0.0f, 0.0f, 0.0f), cu = cs;
+    float m[4], msum = 0.0f;
+    for (int i = 0; i < 3; ++i)
+        dL[i] = dr_scale3(dr_madd3(RP[i], UP[i], dl_h), -1.0f);
+    for (int k = 1; k < 4; ++k) {
+        const dr_vec4 pull =
+            DR_V4(dr_dot3(dL[0], b[k]), dr_dot3(dL[1], b[k]), dr_dot3(dL[2], b[k]), 0.0f);
+        force[k] = dr_madd3(pull, g[k], dl_h);
+    }
+    /* the four sum to zero, so they do to a rounding: a body at rest drifted 2e-4 m in 10 s at 1
+     * substep (20 kPa) with force[0] formed like the others, 2e-8 m so */
+    force[0] = dr_scale3(dr_add3(dr_add3(force[1], force[2]), force[3]), -1.0f);
+    for (int k = 0; k < 4; ++k) {
+        m[k] = ds[k].w > 0.0f ? 1.0f / ds[k].w : 0.0f;
+        ex[k] = dr_sub3(x[idx[k]], x[idx[0]]);
+        cs = dr_madd3(cs, ex[k], m[k]), cu = dr_madd3(cu, e[k], m[k]), msum += m[k];
+    }
+    if (!(msum > 0.0f))
+        return; /* every corner pinned */
+    cs = dr_scale3(cs, 1.0f / msum), cu = dr_scale3(cu, 1.0f / msum);
+    dr_turn turn = dr_turn_zero();
+    for (int k = 0; k < 4; ++k) {
+        e[k] = dr_sub3(e[k], cu); /* u_k */
+        dr_turn_add(&turn, dr_sub3(ex[k], cs), e[k], force[k], 1.0f, m[k]);
+    }
+    const dr_vec4 phi = dr_turn_solve(turn);
+    /* L + dL turns with the corners: each of its columns by phi x */
+    for (int j = 0; j < 3; ++j) {
+        dr_vec4 col = DR_V4(lambda[j] + dr_comp3(dL[0], j), lambda[3 + j] + dr_comp3(dL[1], j),
+                            lambda[6 + j] + dr_comp3(dL[2], j), 0.0f);
+        col = dr_madd_cross(col, phi);
+        lambda[j] = col.x, lambda[3 + j] = col.y, lambda[6 + j] = col.z;
+    }
+    lambda[9] += dl_h;
     for (int k = 0; k < 4; ++k)
         if (ds[k].w > 0.0f)
-            d[idx[k]] = dr_madd3(dr_madd3(ds[k], gd[k], ds[k].w * dl_d), gh[k], ds[k].w * dl_h);
+            d[idx[k]] = dr_add3(ds[k], dr_madd3(dr_cross3(phi, e[k]), force[k], ds[k].w));
 }
 
 /* ---- shape matching ---------------------------------------------------------------------------
@@ -616,26 +739,10 @@ DR_FN dr_vec4 dr_rotate_rest(const dr_vec4 r[3], dr_vec4 q)
     return dr_add3(dr_add3(dr_scale3(r[0], q.x), dr_scale3(r[1], q.y)), dr_scale3(r[2], q.z));
 }
 
-/* u + phi x u: u turned by the small angle phi (rad), to first order. */
-DR_FN dr_vec4 dr_madd_cross(dr_vec4 u, dr_vec4 phi) { return dr_add3(u, dr_cross3(phi, u)); }
-
 /* The correction that takes a member at x + d to its goal c + u, both relative to origin (m). */
 DR_FN dr_vec4 dr_shape_correction(dr_vec4 x, dr_vec4 d, dr_vec4 origin, dr_vec4 u, dr_vec4 c)
 {
     return dr_sub3(dr_add3(u, c), dr_add3(dr_sub3(x, origin), d));
-}
-
-/* The solution phi of K phi = b for the matrix of columns k[0..2], by Cramer's rule; 0 where K is
- * singular to 1e-4 of scale^3 (scale: the size of K's entries), e.g. a cluster on one line, which
- * has no rotation about that line to correct. */
-DR_FN dr_vec4 dr_solve3(const dr_vec4 k[3], dr_vec4 b, float scale)
-{
-    dr_vec4 c12 = dr_cross3(k[1], k[2]);
-    float det = dr_dot3(k[0], c12);
-    if (!(DR_FMAX(det, -det) > 1e-4f * scale * scale * scale))
-        return DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
-    return DR_V4(dr_dot3(b, c12) / det, dr_dot3(k[0], dr_cross3(b, k[2])) / det,
-                 dr_dot3(k[0], dr_cross3(k[1], b)) / det, 0.0f);
 }
 
 /*
@@ -686,27 +793,15 @@ DR_FN void dr_shape_match(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
     dr_vec4 q = dr_extract_rotation(a, *rotation), r[3];
     *rotation = q;
     dr_quat_columns(q, r);
-    /* the torque of the corrections about the start, K, and the two shapes' sizes */
-    dr_vec4 tau = DR_V4(0.0f, 0.0f, 0.0f, 0.0f), kk[3] = {tau, tau, tau};
-    float su = 0.0f, ss = 0.0f, uu = 0.0f;
+    /* the turn that takes the torque out of the corrections about the start */
+    dr_turn turn = dr_turn_zero();
     for (unsigned k = first; k < first + count; ++k) {
         unsigned i = members[k];
         float m = x[i].w > 0.0f ? 1.0f / x[i].w : 0.0f;
         dr_vec4 u = dr_rotate_rest(r, rest[k]), s = dr_sub3(dr_sub3(x[i], origin), c0);
-        tau = dr_madd3(tau, dr_cross3(s, dr_shape_correction(x[i], d[i], origin, u, c)), m);
-        su += m * dr_dot3(s, u), ss += m * dr_dot3(s, s), uu += m * dr_dot3(u, u);
-        kk[0] = dr_madd3(kk[0], u, -m * s.x);
-        kk[1] = dr_madd3(kk[1], u, -m * s.y);
-        kk[2] = dr_madd3(kk[2], u, -m * s.z);
+        dr_turn_add(&turn, s, u, dr_shape_correction(x[i], d[i], origin, u, c), m, m);
     }
-    kk[0].x += su, kk[1].y += su, kk[2].z += su;
-    float size = DR_SQRT(ss * uu), beta = 1.0f, fade;
-    if (size > 0.0f)
-        DR_BLEND_WEIGHT(float, su / size, beta);
-    dr_vec4 phi = dr_solve3(kk, dr_scale3(tau, -1.0f), size);
-    /* and where K is so ill-conditioned that phi is no longer small (a cluster nearly on a line) */
-    DR_SMOOTHSTEP(float, DR_SQRT(dr_dot3(phi, phi)), 0.05f, 0.1f, fade);
-    phi = dr_scale3(phi, (1.0f - beta) * (1.0f - fade));
+    dr_vec4 phi = dr_turn_solve(turn);
     /* the mean of the corrections to the turned goals, computed as the last loop computes them */
     dr_vec4 mean = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
     for (unsigned k = first; k < first + count; ++k) {

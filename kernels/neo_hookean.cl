@@ -2,7 +2,7 @@
  * (kernels/project.cl): a work-item per tetrahedron, the maths dr_solve_neo_hookean of
  * drape_shared.h. rest, material and materials are the generic arguments every constraint kernel
  * takes and are unused here; param holds DR_NEO_HOOKEAN_PARAMS floats per tetrahedron and lambda
- * two multipliers. */
+ * DR_NEO_HOOKEAN_MULTIPLIERS multipliers. */
 #include "drape_shared.h"
 
 __kernel void solve_neo_hookean(__global const float4 *x, __global float4 *d,
@@ -18,5 +18,5 @@ __kernel void solve_neo_hookean(__global const float4 *x, __global float4 *d,
     uint c = offset + k;
     uint4 q = vload4(c, idx);
     dr_solve_neo_hookean(x, d, q.x, q.y, q.z, q.w, &param[DR_NEO_HOOKEAN_PARAMS * c], inv_h2,
-                         &lambda[2 * c]);
+                         &lambda[DR_NEO_HOOKEAN_MULTIPLIERS * c]);
 }

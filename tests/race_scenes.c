@@ -1,9 +1,9 @@
 /* The scenes of the race check (tests/race_check.sh), run under Oclgrind's simulator with its
  * data-race and out-of-bounds checks: tiny worlds with every constraint kind (distance PBD and
  * XPBD, dihedral, attachments, two of them on one pinned particle, the pinned cloth's tethers, a
- * soft box's tetrahedral volumes), damping, every collider kind, both solver modes, the diagnostics
- * and the vertex normals, stepped with every distance-kernel variant. Oclgrind reports what it
- * finds in its log; this program only has to run every kernel.
+ * soft box's tetrahedral volumes, Neo-Hookean tetrahedra), damping, every collider kind, both
+ * solver modes, the diagnostics and the vertex normals, stepped with every distance-kernel variant.
+ * Oclgrind reports what it finds in its log; this program only has to run every kernel.
  *
  *   race_scenes             the solver's scenes; exit 0 when every step succeeded
  *   race_scenes planted F   launches the racy kernel of the .cl file F
@@ -106,6 +106,11 @@ static drape_result build(drape_world *w, bool contacts)
     box.nx = box.ny = box.nz = 3;
     box.origin = (drape_vec3){0.6f, 1.0f, 0.0f};
     box.size = (drape_vec3){0.2f, 0.2f, 0.2f};
+    if (r == DRAPE_OK)
+        r = drape_world_add_soft_box(w, &box, NULL);
+    box.nx = box.ny = box.nz = 2; /* Neo-Hookean tetrahedra (ten multipliers each) */
+    box.origin = (drape_vec3){-0.8f, 1.0f, 0.0f};
+    box.youngs_modulus = 2e4f;
     if (r == DRAPE_OK)
         r = drape_world_add_soft_box(w, &box, NULL);
     drape_collider_def col = drape_default_collider_def(); /* plane */

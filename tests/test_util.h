@@ -83,6 +83,13 @@ void tu_body_of(const tu_state *s, tu_body *b);
 
 /* ---- bodies ---- */
 
+/* The soft box `box` (its mass, size and place as given), spun at 3 rad/s about a tilted axis
+ * through its centre in free space for 2 s at 1 and at 4 substeps: checks (ENSURE) that its
+ * momentum stays below max_momentum (kg m/s; it starts at 0), that its angular momentum about the
+ * centre drifts by at most max_drift relative, and that its kinetic energy never exceeds the
+ * first step's by more than 1e-3. */
+void tu_check_spinning_box(drape_soft_box_def box, double max_momentum, double max_drift);
+
 /* A soft box whose edges and volumes do nothing (stiffness 0), held by the shape-matched cluster
  * `match` over all of its particles (match.particles and match.count are filled in); info (may be
  * NULL) gets the box's range. DRAPE_OK or the first failure. */

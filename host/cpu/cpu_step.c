@@ -85,7 +85,7 @@ static void project_constraints(drape_world *w, float inv_h2, float sag)
         const uint32_t *q = &n->idx[4 * c];
         dr_solve_neo_hookean(w->x, w->d, q[0], q[1], q[2], q[3],
                              &n->param[(size_t)DR_NEO_HOOKEAN_PARAMS * c], inv_h2,
-                             &n->lambda[2 * (size_t)c]);
+                             &n->lambda[(size_t)DR_NEO_HOOKEAN_MULTIPLIERS * c]);
     }
 }
 

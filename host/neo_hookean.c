@@ -1,6 +1,7 @@
-/* The stable Neo-Hookean tetrahedron: the XPBD pair of constraints of Macklin and Müller, "A
- * Constraint-based Formulation of Stable Neo-Hookean Materials" (2021), solved by
- * dr_solve_neo_hookean in kernels/drape_shared.h (the equations are there).
+/* The stable Neo-Hookean tetrahedron: the energy of Macklin and Müller, "A Constraint-based
+ * Formulation of Stable Neo-Hookean Materials" (2021), as ten XPBD constraints (F's nine entries
+ * and det F - gamma) solved together by dr_solve_neo_hookean in kernels/drape_shared.h (the
+ * equations are there).
  *
  * A tetrahedron is stored with its rest shape's inverse Dm^-1, the two compliances 1 / (mu V0) and
  * 1 / (lambda V0) and gamma = 1 + mu / lambda (the solver set's param, DR_NEO_HOOKEAN_PARAMS

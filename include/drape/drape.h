@@ -614,9 +614,10 @@ DRAPE_API drape_result drape_world_add_volume(drape_world *world, const drape_vo
 DRAPE_API drape_result drape_world_get_volume(const drape_world *world, uint32_t id,
                                               drape_volume_def *out);
 
-/* The stable Neo-Hookean material of one tetrahedron as the XPBD pair of constraints of Macklin and
+/* The stable Neo-Hookean material of one tetrahedron as XPBD constraints, after Macklin and
  * Müller, "A Constraint-based Formulation of Stable Neo-Hookean Materials" (2021): a deviatoric
- * C_D = sqrt(tr(F^T F)) and a hydrostatic C_H = det F - gamma, with compliances from the material
+ * term mu/2 |F|^2 (the nine entries of F as constraints, the energy of their C_D = sqrt(tr(F^T F)))
+ * and a hydrostatic C_H = det F - gamma, with compliances from the material, solved together
  * (kernels/drape_shared.h has the equations). The rest shape is the particles' current positions,
  * which must be a positively oriented (as for drape_volume_def), non-degenerate tetrahedron. Its
  * small-strain response is linear elasticity with this Young's modulus and Poisson's ratio. */

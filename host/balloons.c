@@ -6,8 +6,9 @@
  * side), consistently oriented (each edge is walked once each way), manifold (no edge walked twice
  * the same way) and facing out (a positive volume). Each test names the edge or the triangles at
  * fault. The CPU reference projects every balloon after the coloured constraints of an iteration
- * with the device's order of operations (gradients of every vertex first, the sums lane by lane,
- * then every vertex moved), so that the backends agree bit for bit.
+ * with the device's order of operations (gradients of every vertex first, once per substep since
+ * they are taken at its start, then in each iteration the sums lane by lane and every vertex
+ * moved), so that the backends agree bit for bit.
  */
 #include "balloons.h"
 
@@ -30,6 +31,7 @@ static void free_balloon(dr_balloon *b)
     free(b->vertices);
     free(b->offsets);
     free(b->incident);
+    free(b->gradients);
     memset(b, 0, sizeof *b);
 }
 
@@ -41,7 +43,6 @@ void dr_balloons_destroy(drape_world *w)
     for (uint32_t k = 0; k < s->count; ++k)
         free_balloon(&s->items[k]);
     free(s->items);
-    free(s->gradients);
     free(s);
     w->balloons = NULL;
 }
@@ -220,15 +221,11 @@ drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d,
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u triangles", fn, n);
     memcpy(b.triangles, d->triangles, (size_t)3 * n * sizeof *b.triangles);
     r = index_vertices(w, fn, &b);
-    if (r == DRAPE_OK && b.vertex_count > s->gradients_capacity) {
-        dr_vec4 *g = realloc(s->gradients, (size_t)b.vertex_count * sizeof *g);
-        if (g) {
-            s->gradients = g;
-            s->gradients_capacity = b.vertex_count;
-        } else {
+    if (r == DRAPE_OK) {
+        b.gradients = malloc((size_t)b.vertex_count * sizeof *b.gradients);
+        if (!b.gradients)
             r = dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u gradients", fn,
                         b.vertex_count);
-        }
     }
     if (r != DRAPE_OK) {
         free_balloon(&b);
@@ -295,21 +292,23 @@ void dr_balloons_project_cpu(drape_world *w, float h, bool start_substep)
     const float inv_h2 = 1.0f / (h * h);
     for (uint32_t k = 0; k < s->count; ++k) {
         dr_balloon *b = &s->items[k];
-        if (start_substep)
+        if (start_substep) { /* the start's positions, so the gradients hold for the substep */
             b->state = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
-        const dr_vec4 o = w->x[b->vertices[0]];
-        for (uint32_t v = 0; v < b->vertex_count; ++v)
-            s->gradients[v] = dr_balloon_gradient(w->x, b->triangles, b->incident, b->offsets[v],
-                                                  b->offsets[v + 1], b->vertices[v], o);
+            const dr_vec4 o = w->x[b->vertices[0]];
+            for (uint32_t v = 0; v < b->vertex_count; ++v)
+                b->gradients[v] =
+                    dr_balloon_gradient(w->x, b->triangles, b->incident, b->offsets[v],
+                                        b->offsets[v + 1], b->vertices[v], o);
+        }
         for (unsigned lane = 0; lane < DR_SUM_LANES; ++lane)
-            dr_balloon_lane(w->x, w->d, b->triangles, b->triangle_count, s->gradients,
-                            b->vertex_count, o, lane, &s->partial[2 * lane]);
+            dr_balloon_lane(w->x, w->d, b->triangles, b->triangle_count, b->gradients,
+                            b->vertex_count, w->x[b->vertices[0]], lane, &s->partial[2 * lane]);
         b->state = dr_balloon_step(s->partial, b->pressure * b->rest_volume,
                                    dr_corrected_stiffness(b->stiffness, w->def.iterations),
                                    b->compliance, inv_h2, b->state);
         for (uint32_t v = 0; v < b->vertex_count; ++v) {
             const uint32_t i = b->vertices[v];
-            w->d[i] = dr_balloon_apply(w->d[i], s->gradients[v], b->state.y);
+            w->d[i] = dr_balloon_apply(w->d[i], b->gradients[v], b->state.y);
         }
     }
 }

@@ -19,14 +19,13 @@ typedef struct dr_balloon {
     float rest_volume;   /* V0, m^3 */
     float pressure;      /* k_pressure */
     float stiffness, compliance;
-    dr_vec4 state; /* the CPU reference's (lambda, its last step, V (m^3), 0) */
+    dr_vec4 state;      /* the CPU reference's (lambda, its last step, V (m^3), 0) */
+    dr_vec4 *gradients; /* the CPU reference's, grad V at the substep's start (m^2) per vertex */
 } dr_balloon;
 
 typedef struct dr_balloons {
     uint32_t count, capacity;
     dr_balloon *items;
-    dr_vec4 *gradients; /* the CPU reference's, for the largest balloon */
-    uint32_t gradients_capacity;
     dr_wide partial[2 * DR_SUM_LANES]; /* the CPU reference's lane sums */
     uint64_t version;                  /* changes whenever a balloon is added */
 } dr_balloons;

@@ -1,7 +1,8 @@
-/* Balloons: the pressure constraint (kernels/drape_balloon.h), four launches per balloon and
- * iteration: every vertex's gradient at the substep's start (from its neighbours), the lanes'
- * partial sums, the multiplier step (one work-item), and the move of every vertex. The particle
- * `origin` is the balloon's first: its position at the substep's start is the origin of the volume.
+/* Balloons: the pressure constraint (kernels/drape_balloon.h). Once per balloon and substep every
+ * vertex's gradient at the substep's start (from its neighbours); then three launches per balloon
+ * and iteration: the lanes' partial sums, the multiplier step (one work-item), and the move of
+ * every vertex. The particle `origin` is the balloon's first: its position at the substep's start
+ * is the origin of the volume.
  */
 #include "drape_balloon.h"
 

@@ -1,4 +1,4 @@
-/* Balloons on the OpenCL device: kernels/balloon.cl's four launches per balloon and iteration over
+/* Balloons on the OpenCL device: kernels/balloon.cl's launches per balloon and iteration over
  * each balloon's own buffers (triangles, vertices, adjacency, gradients, lane sums, state),
  * uploaded again when a balloon is added (the host's version). Kernels are made on first use. */
 #include "balloons.h"
@@ -115,14 +115,15 @@ static drape_result project_one(dr_cl_context *ctx, struct dr_balloons_cl *s, co
     const float target = b->pressure * b->rest_volume, inv_h2 = 1.0f / (h * h);
     const float kprime = dr_corrected_stiffness(b->stiffness, w->def.iterations);
     const float compliance = b->compliance;
-    if (start_substep) {
+    if (start_substep) { /* the gradients are the start's: once per substep */
         const dr_vec4 zero = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
         DR_TRY(dr_cl_buffer_fill(ctx, c->state, &zero, sizeof zero, 0, sizeof zero));
+        DR_TRY(dr_cl_set_args(ctx, s->k[K_GRADIENTS], 0, 8, DR_CL_ARG(c->gradients), DR_CL_ARG(x),
+                              DR_CL_ARG(c->triangles), DR_CL_ARG(c->offsets),
+                              DR_CL_ARG(c->incident), DR_CL_ARG(c->vertices), DR_CL_ARG(origin),
+                              DR_CL_ARG(vertices)));
+        DR_TRY(dr_cl_launch_1d(ctx, s->k[K_GRADIENTS], vertices, phase));
     }
-    DR_TRY(dr_cl_set_args(ctx, s->k[K_GRADIENTS], 0, 8, DR_CL_ARG(c->gradients), DR_CL_ARG(x),
-                          DR_CL_ARG(c->triangles), DR_CL_ARG(c->offsets), DR_CL_ARG(c->incident),
-                          DR_CL_ARG(c->vertices), DR_CL_ARG(origin), DR_CL_ARG(vertices)));
-    DR_TRY(dr_cl_launch_1d(ctx, s->k[K_GRADIENTS], vertices, phase));
     DR_TRY(dr_cl_set_args(ctx, s->k[K_LANES], 0, 8, DR_CL_ARG(c->partial), DR_CL_ARG(x),
                           DR_CL_ARG(d), DR_CL_ARG(c->triangles), DR_CL_ARG(triangles),
                           DR_CL_ARG(c->gradients), DR_CL_ARG(vertices), DR_CL_ARG(origin)));

@@ -508,17 +508,20 @@ DR_FN dr_vec4 dr_turn_solve(dr_turn t)
  * explicitly, and a body shook itself apart where the substep passed about the time a shear wave
  * takes to cross an element (E h^2 > 0.3 Pa s^2 for a box of 8 kg/m^3). F is linear in the
  * positions, F = sum_k p_k b_k^T (b_k the rows of B = Dm^-1, b_0 = -(b_1 + b_2 + b_3)), so taken
- * as nine constraints its gradient is constant and its step exact: the shear is implicit and
- * stable at any substep. Their multipliers form a 3 x 3 matrix L.
+ * as nine constraints its gradient is constant and its step exact: the shear is implicit. (What
+ * still bounds the substep is the hydrostatic constraint's own pre-stress, lambda (J - gamma) = -mu
+ * at rest, whose curvature the step does not see either: docs/design.md.) Their multipliers form a
+ * 3 x 3 matrix L.
  *
  * Gradients with respect to p_k: dF_ij/dp_k = e_i b_kj, so F's pull on p_k is L b_k; dC_H/dF =
  * cof F = [f2 x f3, f3 x f1, f1 x f2] (f_j the columns of F), so g_k = cof F b_k. The ten are
- * solved together in XPBD's step (Macklin et al. 2016, eq. 18, alpha~ = alpha / h^2); with S =
- * sum_k w_k b_k b_k^T and U = sum_k w_k g_k b_k^T it is dL (S + aD~ I) + dl_H U           = -(F +
- * aD~ L)       = -R_D, <U, dL> + (sum w |g|^2 + aH~) dl_H = -(C_H + aH~ l_H)  = -R_H, solved by
- * eliminating dL = -(R_D + dl_H U) P, P = (S + aD~ I)^-1: then every corner moves by w_k (dL b_k +
- * dl_H g_k). At rest F's pull and the hydrostatic push cancel, so a body at rest stays so in one
- * iteration.
+ * solved together in XPBD's step (Macklin et al. 2016, eq. 18, alpha~ = alpha / h^2); with
+ * S = sum_k w_k b_k b_k^T, U = sum_k w_k g_k b_k^T, R_D = F + aD~ L, R_H = C_H + aH~ l_H:
+ *   [ dL (S + aD~ I) + dl_H U                 ]   [ -R_D ]
+ *   [ <U, dL> + (sum_k w_k |g_k|^2 + aH~) dl_H ] = [ -R_H ],
+ * solved by eliminating dL = -(R_D + dl_H U) P, P = (S + aD~ I)^-1; every corner then moves by
+ * w_k (dL b_k + dl_H g_k). At rest F's pull and the hydrostatic push cancel, so a body at rest
+ * stays so in one iteration.
  *
  * mu and lambda here are the energy's parameters: matching its linearisation at F = I to linear
  * elasticity gives mu = mu_Lame, lambda = lambda_Lame + mu_Lame (host/neo_hookean.c converts

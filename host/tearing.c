@@ -16,6 +16,10 @@
  * triangles (drape_world_set_triangles) on the far side of the plane take the copy too, so the tear
  * opens where it is drawn (dr_render_split); dihedrals and aerodynamic triangles keep theirs.
  *
+ * Tethers (tethers.c) must not hold what tears apart: a split particle loses its tether (the tear
+ * may run between it and its anchor), and so does every particle that the step's tears cut off
+ * from its anchor (no chain of links left between them), so that a torn-off piece falls.
+ *
  * On the OpenCL backend the device measures the breakable links at the end of the step
  * (kernels/tear.cl, against their limits less DR_TEAR_WATCH_SLACK, so that it never misses one the
  * exact check would break), its answer comes back in the step's one read with the non-finite check,
@@ -216,6 +220,7 @@ static bool split(drape_world *w, dr_tear *t, uint32_t v, uint32_t u)
     }
     w->stale |= DR_STALE_SET(DRAPE_CONSTRAINT_DISTANCE);
     dr_render_split(w, v, copy, e);
+    dr_cut_tethers_of(w, v);
     w->x[v].w *= 2.0f; /* half the mass each */
     w->x[copy] = w->x[v];
     w->v[copy] = w->v[v];
@@ -286,6 +291,7 @@ drape_result dr_tear_after_step(drape_world *w)
         return r;
     dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     bool split_any = false, broke = false;
+    uint32_t *linked = NULL; /* the pieces before the first tear, for the tethers */
     for (uint32_t id = 0; id < s->count && id < t->capacity; ++id) {
         if (s->removed[id] || t->limit[id] == 0.0f)
             continue;
@@ -293,6 +299,8 @@ drape_result dr_tear_after_step(drape_world *w)
         const float len = dr_len3(dr_sub3(w->x[a], w->x[b]));
         if (!(len > t->limit[id] * s->rest[id]))
             continue;
+        if (!split_any && !broke && (r = dr_link_components(w, &linked)) != DRAPE_OK)
+            return r;
         if (t->splittable[id]) {
             const uint32_t la = links_of(s, a), lb = links_of(s, b);
             const uint32_t first = la > lb || (la == lb && a < b) ? a : b;
@@ -313,5 +321,7 @@ drape_result dr_tear_after_step(drape_world *w)
         w->type_dirty |= 1u << DRAPE_CONSTRAINT_DISTANCE;
     if (broke || split_any)
         t->version++;
-    return DRAPE_OK;
+    r = dr_cut_torn_tethers(w, linked); /* a piece torn off its anchors falls */
+    free(linked);
+    return r;
 }

@@ -17,6 +17,7 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* The longest max_length (m): its square must stay a float. */
 #define DR_MAX_TETHER 1e10f
@@ -94,9 +95,9 @@ typedef struct nearest {
     uint32_t anchor;
 } nearest;
 
-static void offer(const grid *g, uint32_t particle, uint32_t candidate, nearest *best)
+static void offer(const drape_world *w, uint32_t particle, uint32_t candidate, nearest *best)
 {
-    const dr_vec4 r = dr_sub3(g->w->x[particle], g->w->x[candidate]);
+    const dr_vec4 r = dr_sub3(w->x[particle], w->x[candidate]);
     const double d2 = (double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z;
     if (d2 < best->dist2 || (d2 == best->dist2 && candidate < best->anchor)) {
         best->dist2 = d2;
@@ -126,20 +127,20 @@ static nearest nearest_pin(const grid *g, uint32_t pins, uint32_t i, uint32_t j)
                                              DRAPE_PIN_CORNER_01, DRAPE_PIN_CORNER_11};
     for (uint32_t c = 0; c < 4; ++c)
         if (pins & corner_flags[c])
-            offer(g, me, grid_index(g, (c & 1) ? nx - 1 : 0, (c & 2) ? ny - 1 : 0), &best);
+            offer(g->w, me, grid_index(g, (c & 1) ? nx - 1 : 0, (c & 2) ? ny - 1 : 0), &best);
     for (int last = 0; last < 2; ++last) {
         uint32_t k[2];
         if (pins & (last ? DRAPE_PIN_ROW_LAST : DRAPE_PIN_ROW_FIRST)) {
             const uint32_t j0 = last ? ny - 1 : 0;
             line_candidates(g->u, g->v, (double)j0 - (double)j, i, nx, k);
-            offer(g, me, grid_index(g, k[0], j0), &best);
-            offer(g, me, grid_index(g, k[1], j0), &best);
+            offer(g->w, me, grid_index(g, k[0], j0), &best);
+            offer(g->w, me, grid_index(g, k[1], j0), &best);
         }
         if (pins & (last ? DRAPE_PIN_COLUMN_LAST : DRAPE_PIN_COLUMN_FIRST)) {
             const uint32_t i0 = last ? nx - 1 : 0;
             line_candidates(g->v, g->u, (double)i0 - (double)i, j, ny, k);
-            offer(g, me, grid_index(g, i0, k[0]), &best);
-            offer(g, me, grid_index(g, i0, k[1]), &best);
+            offer(g->w, me, grid_index(g, i0, k[0]), &best);
+            offer(g->w, me, grid_index(g, i0, k[1]), &best);
         }
     }
     return best;
@@ -167,5 +168,117 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
             if (r != DRAPE_OK)
                 return r;
         }
+    return DRAPE_OK;
+}
+
+/* ---- tethers to given anchors ------------------------------------------------------------------
+ */
+
+drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uint32_t count,
+                                             const uint32_t *anchors, uint32_t anchor_count,
+                                             drape_stiffness stiffness)
+{
+    static const char fn[] = "drape_world_add_nearest_tethers";
+    const uint32_t n = w->particle_count;
+    if (first > n || count > n - first)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: particles [%u, %u + %u) are not all in the world (it has %u)", fn,
+                       first, first, count, n);
+    if (anchor_count > 0 && !anchors)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: anchors is NULL with anchor_count = %u", fn, anchor_count);
+    for (uint32_t k = 0; k < anchor_count; ++k)
+        if (anchors[k] >= n)
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                           "%s: anchors[%u] = %u is not a particle (the world has %u)", fn, k,
+                           anchors[k], n);
+    if (anchor_count == 0 || count == 0)
+        return DRAPE_OK;
+    drape_result r = dr_world_pull(w);
+    if (r != DRAPE_OK)
+        return r;
+    uint8_t *is_anchor = calloc(n, 1);
+    if (!is_anchor)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory", fn);
+    for (uint32_t k = 0; k < anchor_count; ++k)
+        is_anchor[anchors[k]] = 1;
+    drape_tether_def t = drape_default_tether_def();
+    DR_SET_STIFFNESS(&t, stiffness);
+    for (uint32_t p = first; p < first + count && r == DRAPE_OK; ++p) {
+        if (is_anchor[p] || !(w->x[p].w > 0.0f))
+            continue;
+        nearest best = {INFINITY, UINT32_MAX};
+        for (uint32_t k = 0; k < anchor_count; ++k)
+            offer(w, p, anchors[k], &best);
+        t.particle = p;
+        t.anchor = best.anchor;
+        r = drape_world_add_tether(w, &t, NULL);
+    }
+    free(is_anchor);
+    return r;
+}
+
+/* ---- tethers across a tear
+ * ----------------------------------------------------------------------- */
+
+static uint32_t root_of(uint32_t *parent, uint32_t p)
+{
+    while (parent[p] != p)
+        p = parent[p] = parent[parent[p]]; /* path halving */
+    return p;
+}
+
+drape_result dr_link_components(drape_world *w, uint32_t **out)
+{
+    *out = NULL;
+    if (w->constraints[DRAPE_CONSTRAINT_TETHER].live == 0)
+        return DRAPE_OK;
+    uint32_t *parent = malloc(((size_t)w->particle_count + 1) * sizeof *parent);
+    if (!parent)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "tearing: no memory for the tethers");
+    for (uint32_t p = 0; p < w->particle_count; ++p)
+        parent[p] = p;
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    for (uint32_t id = 0; id < s->count; ++id)
+        if (!s->removed[id]) {
+            const uint32_t a = root_of(parent, s->idx[2 * (size_t)id]);
+            const uint32_t b = root_of(parent, s->idx[2 * (size_t)id + 1]);
+            parent[a > b ? a : b] = a < b ? a : b;
+        }
+    for (uint32_t p = 0; p < w->particle_count; ++p)
+        parent[p] = root_of(parent, p);
+    *out = parent;
+    return DRAPE_OK;
+}
+
+/* Removes tether id (its slot stays; the tether type is recoloured before the next step). */
+static void cut(drape_world *w, dr_constraints *t, uint32_t id)
+{
+    t->removed[id] = 1;
+    t->live--;
+    w->type_dirty |= 1u << DRAPE_CONSTRAINT_TETHER;
+}
+
+void dr_cut_tethers_of(drape_world *w, uint32_t particle)
+{
+    dr_constraints *t = &w->constraints[DRAPE_CONSTRAINT_TETHER];
+    for (uint32_t id = 0; id < t->count && t->live > 0; ++id)
+        if (!t->removed[id] && t->idx[2 * (size_t)id] == particle)
+            cut(w, t, id);
+}
+
+drape_result dr_cut_torn_tethers(drape_world *w, const uint32_t *before)
+{
+    uint32_t *after = NULL;
+    drape_result r = before ? dr_link_components(w, &after) : DRAPE_OK;
+    if (r != DRAPE_OK || !after)
+        return r;
+    dr_constraints *t = &w->constraints[DRAPE_CONSTRAINT_TETHER];
+    for (uint32_t id = 0; id < t->count; ++id) {
+        const uint32_t p = t->idx[2 * (size_t)id], a = t->idx[2 * (size_t)id + 1];
+        if (!t->removed[id] && before[p] == before[a] && after[p] != after[a])
+            cut(w, t, id);
+    }
+    free(after);
     return DRAPE_OK;
 }

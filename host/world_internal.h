@@ -351,6 +351,15 @@ drape_stiffness dr_stiffness_of_solver(float stiffness, float compliance);
 /* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from
  * every movable particle to its nearest pinned one; none when no particle is pinned. */
 drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def);
+/* The components of the particles joined by live distance links, as one root per particle in
+ * *out (malloc'd; NULL and DRAPE_OK when the world has no tether, so nothing needs them). */
+drape_result dr_link_components(drape_world *w, uint32_t **out);
+/* Removes the tethers whose particle and anchor were linked in `before` (dr_link_components before
+ * a tear) and are not any more. */
+drape_result dr_cut_torn_tethers(drape_world *w, const uint32_t *before);
+/* Removes the tethers of a particle that a tear splits: the tear may run between it and its
+ * anchor, and a tether across it would hold the pieces together. */
+void dr_cut_tethers_of(drape_world *w, uint32_t particle);
 
 /* ---- volumes.c ---- */
 /* 6 V0 of the tetrahedron of particles idx at their current positions (host arrays current), or

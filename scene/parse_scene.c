@@ -183,6 +183,7 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
            section(p, root, "distances", sc_parse_distances) &&
            section(p, root, "dihedrals", sc_parse_dihedrals) &&
            section(p, root, "attachments", sc_parse_attachments) &&
+           sc_parse_check(p, sc_scene_tether_attached(p->scene)) &&
            section(p, root, "tethers", sc_parse_tethers) &&
            section(p, root, "shape_matches", sc_parse_shape_matches) &&
            section(p, root, "colliders", sc_parse_colliders) &&

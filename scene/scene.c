@@ -113,6 +113,7 @@ void drape_scene_destroy(drape_scene *s)
     free(s->triangles);
     free(s->lines);
     free(s->targets);
+    free(s->attached);
     free(s->colliders);
     free(s->name);
     free(s);
@@ -160,7 +161,8 @@ static drape_result add_object(drape_scene *s, const char *name, sc_object_kind 
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for object '%s'", name);
     }
     s->objects = o;
-    s->objects[s->object_count] = (sc_object){copy, kind, first, count, nx, ny};
+    s->objects[s->object_count] =
+        (sc_object){copy, kind, first, count, nx, ny, false, drape_stiffness_pbd(1.0f)};
     if (!sc_name_index_add(s, s->object_count)) {
         free(copy);
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory to index object '%s'", name);
@@ -233,6 +235,10 @@ drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cl
     if (r == DRAPE_OK)
         r = add_object(s, name, SC_OBJECT_CLOTH, info.first_particle, d->nx * d->ny, d->nx,
                        d->ny); /* the grid; spare particles for tearing follow it */
+    if (r == DRAPE_OK) {
+        s->objects[s->object_count - 1].tether_attached = d->tethers && d->pins == DRAPE_PIN_NONE;
+        s->objects[s->object_count - 1].tether_stiffness = d->tether_stiffness;
+    }
     /* The builder's own triangulation (drape_cloth_triangles). */
     const uint32_t count = drape_cloth_triangles(d->nx, d->ny, info.first_particle, NULL);
     uint32_t *t = r == DRAPE_OK ? sc_grow(s->triangles, &s->triangle_capacity,
@@ -496,10 +502,38 @@ drape_result sc_scene_add_attachment(drape_scene *s, const drape_attachment_def 
         return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another scripted target");
     if (t)
         s->targets = t;
+    uint32_t *attached =
+        sc_grow(s->attached, &s->attached_capacity, s->attached_count + 1, sizeof *attached);
+    if (!attached)
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for another attachment");
+    s->attached = attached;
     drape_attachment_id id;
     drape_result r = drape_world_add_attachment(s->world, &def, &id);
     if (r == DRAPE_OK && path)
         s->targets[s->target_count++] = (sc_target){id, *path};
+    if (r == DRAPE_OK)
+        s->attached[s->attached_count++] = def.particle;
+    return r;
+}
+
+drape_result sc_scene_tether_attached(drape_scene *s)
+{
+    clear_error(s);
+    drape_result r = DRAPE_OK;
+    uint32_t *anchors = s->attached_count ? malloc(s->attached_count * sizeof *anchors) : NULL;
+    if (s->attached_count && !anchors)
+        return fail(s, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the tethers' anchors");
+    for (uint32_t k = 0; k < s->object_count && r == DRAPE_OK; ++k) {
+        const sc_object *o = &s->objects[k];
+        uint32_t n = 0;
+        for (uint32_t i = 0; o->tether_attached && i < s->attached_count; ++i)
+            if (s->attached[i] - o->first < o->count)
+                anchors[n++] = s->attached[i];
+        if (n > 0)
+            r = drape_world_add_nearest_tethers(s->world, o->first, o->count, anchors, n,
+                                                o->tether_stiffness);
+    }
+    free(anchors);
     return r;
 }
 

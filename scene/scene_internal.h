@@ -168,7 +168,9 @@ typedef struct sc_object {
     char *name;
     sc_object_kind kind;
     uint32_t first, count;
-    uint32_t nx, ny; /* cloths: the grid */
+    uint32_t nx, ny;                  /* cloths: the grid */
+    bool tether_attached;             /* cloths with tethers and no pins: tethered to attachments */
+    drape_stiffness tether_stiffness; /* of those tethers */
 } sc_object;
 
 /* name_index.c: the objects' names, hashed (open addressing over object indices). */
@@ -200,6 +202,8 @@ struct drape_scene {
     uint32_t line_count, line_capacity;
     sc_target *targets;
     uint32_t target_count, target_capacity;
+    uint32_t *attached; /* the particle of every attachment, as added */
+    uint32_t attached_count, attached_capacity;
 
     drape_collider_def *colliders; /* as added: the world's ids */
     uint32_t collider_count, collider_capacity;
@@ -246,6 +250,10 @@ const char *sc_scene_last_error(const drape_scene *scene);
 drape_result sc_scene_add_particles(drape_scene *scene, const drape_particle_def *defs,
                                     uint32_t count);
 drape_result sc_scene_add_cloth(drape_scene *scene, const char *name, const drape_cloth_def *def);
+/* Tethers for the cloths that have them (drape_cloth_def.tethers) but no pins, to the nearest of
+ * their particles that the scene attaches (drape_world_add_nearest_tethers); after the attachments.
+ */
+drape_result sc_scene_tether_attached(drape_scene *scene);
 drape_result sc_scene_add_rope(drape_scene *scene, const char *name, const drape_rope_def *def);
 drape_result sc_scene_add_soft_box(drape_scene *scene, const char *name,
                                    const drape_soft_box_def *def);

@@ -1,6 +1,7 @@
 /* Tethers (long-range attachments, Kim et al. 2012): a long curtain that does not stretch at few
- * iterations, the cloth builder's choice of anchors, the one-sided constraint, its colouring and
- * its bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
+ * iterations, pinned or on attachments, the cloth builder's choice of anchors, the one-sided
+ * constraint, a tether cut when a link between particle and anchor breaks, its colouring and its
+ * bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
  */
 #include "drape_test.h"
 #include "test_list.h"
@@ -10,11 +11,13 @@
 #include <stdlib.h>
 
 /* A 1 m x 4 m curtain (11 x 41 particles, 10 cm apart) pinned along its top edge, hanging in the
- * x-y plane, at 5 iterations. */
-static drape_world *curtain(bool tethers)
+ * x-y plane, at 5 iterations; or held by an attachment at each particle of its top edge instead of
+ * pins (attached), with tethers to the nearest of those (drape_world_add_nearest_tethers). */
+static drape_world *hung_curtain(bool tethers, bool attached, int substeps)
 {
     drape_world_def def = tu_def(NULL);
     def.iterations = 5;
+    def.substeps = substeps;
     def.damping = 0.05f;
     drape_world *w = tu_world(&def);
     if (!w)
@@ -25,13 +28,29 @@ static drape_world *curtain(bool tethers)
     c.u_axis = tu_v3(1.0f, 0.0f, 0.0f);
     c.v_axis = tu_v3(0.0f, -4.0f, 0.0f);
     c.mass = 0.4f;
-    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.pins = attached ? DRAPE_PIN_NONE : DRAPE_PIN_ROW_FIRST;
     c.tethers = tethers;
-    if (drape_world_add_cloth(w, &c, NULL) != DRAPE_OK) {
+    bool ok = drape_world_add_cloth(w, &c, NULL) == DRAPE_OK;
+    uint32_t top[11];
+    for (uint32_t i = 0; ok && attached && i < 11; ++i) {
+        drape_attachment_def a = drape_default_attachment_def();
+        a.particle = top[i] = i;
+        a.target = tu_v3(-0.5f + 0.1f * (float)i, 4.5f, 0.0f);
+        ok = drape_world_add_attachment(w, &a, NULL) == DRAPE_OK;
+    }
+    if (ok && attached && tethers)
+        ok = drape_world_add_nearest_tethers(w, 0, 11 * 41, top, 11, drape_stiffness_pbd(1.0f)) ==
+             DRAPE_OK;
+    if (!ok) {
         drape_world_destroy(w);
         return NULL;
     }
     return w;
+}
+
+static drape_world *curtain(bool tethers)
+{
+    return hung_curtain(tethers, false, drape_default_world_def().substeps);
 }
 
 /* The curtain's stretch: over its columns, the mean of (the sum of the column's link lengths) / 4 m
@@ -181,6 +200,78 @@ static void test_one_sided(void)
     drape_world_destroy(w);
 }
 
+/* Held by attachments rather than pins, the curtain stretches as much (at 1 substep: a ramp of
+ * the attachments' corrections down 40 rows), and tethers to the attached particles
+ * (drape_world_add_nearest_tethers) cut that as the builder's cut it for pins: one per movable
+ * particle, to the attached particle straight above it. */
+static void test_attached_curtain_tethered_to_its_attachments(void)
+{
+    double mean[2], largest[2];
+    for (int k = 0; k < 2; ++k) {
+        drape_world *w = hung_curtain(k == 1, true, 1);
+        ENSURE(w);
+        if (k == 1) {
+            ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 11 * 40);
+            drape_tether_def t;
+            ENSURE_OK(drape_world_get_tether(w, 8 * 11 + 3 - 11, &t)); /* particle (3, 8) */
+            ENSURE(t.particle == 8 * 11 + 3 && t.anchor == 3);
+            ENSURE_NEAR(t.max_length, 0.8, 1e-6);
+        }
+        ENSURE(tu_step(w, 180));
+        tu_state s;
+        ENSURE(tu_read(w, &s));
+        curtain_stretch(&s, &mean[k], &largest[k]);
+        tu_state_free(&s);
+        drape_world_destroy(w);
+    }
+    printf("  the curtain on attachments, 1 substep x 5 iterations: stretch %.3f%% without "
+           "tethers, %.2g%% with (largest link %.3f%%, %.2g%%)\n",
+           100.0 * mean[0], 100.0 * mean[1], 100.0 * largest[0], 100.0 * largest[1]);
+    ENSURE(mean[0] > 0.01);
+    ENSURE_LE(5.0 * fabs(mean[1]), mean[0]);
+    ENSURE_LE(5.0 * largest[1], largest[0]);
+}
+
+/* A chain of five particles hanging from a pinned one, every particle tethered to the pin; the
+ * second link is inert (k = 0), shorter than the particles' distance (9 cm for 10) and breakable at
+ * 1.05, so it breaks after the first step. The tethers of the three particles below it are removed
+ * with it, and they fall freely; the one above keeps its tether. */
+static void test_torn_off_piece_falls(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[5];
+    for (int k = 0; k < 5; ++k) {
+        p[k] = drape_default_particle_def();
+        p[k].position = tu_v3(0.0f, -0.1f * (float)k, 0.0f);
+    }
+    p[0].mass = 0.0f;
+    ENSURE_OK(drape_world_add_particles(w, p, 5, NULL));
+    for (uint32_t k = 0; k < 4; ++k) {
+        drape_distance_def d = drape_default_distance_def();
+        d.a = k, d.b = k + 1;
+        if (k == 1)
+            d.rest_length = 0.09f, d.stiffness = 0.0f;
+        ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    }
+    ENSURE_OK(drape_world_set_distance_break(w, 1, 1.05f));
+    const uint32_t pin = 0;
+    ENSURE_OK(drape_world_add_nearest_tethers(w, 0, 5, &pin, 1, drape_stiffness_pbd(1.0f)));
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 4);
+    ENSURE(tu_step(w, 30)); /* 0.5 s */
+    drape_vec3 x[5];
+    ENSURE_OK(drape_world_get_positions(w, 0, 5, x));
+    printf("  after 0.5 s: %u tether left; the piece's top at y = %.3f m\n",
+           drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER), x[2].y);
+    ENSURE(drape_world_get_tear_stats(w).breaks == 1);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 1);
+    ENSURE_NEAR(x[1].y, -0.1, 1e-3); /* still hanging */
+    /* in free fall after the first step: 9.81 (0.5 - 1/60)^2 / 2 = 1.15 m below where it was */
+    ENSURE(x[2].y < -0.2 - 1.1 && x[4].y < -0.4 - 1.1);
+    drape_world_destroy(w);
+}
+
 static void test_bad_tethers(void)
 {
     tu_log log;
@@ -230,6 +321,24 @@ static void test_bad_tethers(void)
     ENSURE_OK(drape_world_add_tether(w, &t, NULL));
     ENSURE_OK(drape_world_get_tether(w, 0, &got));
     ENSURE(got.particle == 0 && got.anchor == 1 && got.max_length == 1.0f);
+    /* Tethers to the nearest anchor: the range, the anchors and the stiffness are checked. */
+    const uint32_t anchors[2] = {1, 2};
+    const drape_stiffness k1 = drape_stiffness_pbd(1.0f);
+    ENSURE_RESULT(drape_world_add_nearest_tethers(w, 1, 2, anchors, 1, k1),
+                  DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "particles [1, 1 + 2) are not all in the world (it has 2)"));
+    ENSURE_RESULT(drape_world_add_nearest_tethers(w, 0, 2, NULL, 1, k1),
+                  DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "anchors is NULL"));
+    ENSURE_RESULT(drape_world_add_nearest_tethers(w, 0, 2, anchors, 2, k1),
+                  DRAPE_ERROR_OUT_OF_RANGE);
+    ENSURE(tu_log_has(&log, "anchors[1] = 2 is not a particle"));
+    ENSURE_RESULT(drape_world_add_nearest_tethers(w, 0, 2, anchors, 1, drape_stiffness_pbd(2.0f)),
+                  DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "stiffness"));
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 1);
+    ENSURE_OK(drape_world_add_nearest_tethers(w, 0, 2, NULL, 0, k1)); /* no anchor: nothing */
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 1);
     drape_world_destroy(w);
 }
 
@@ -239,6 +348,8 @@ int suite_tethers(void)
     RUN_TEST(test_builder_ties_each_particle_to_its_nearest_pin);
     RUN_TEST(test_no_tethers_without_pins_or_when_off);
     RUN_TEST(test_one_sided);
+    RUN_TEST(test_attached_curtain_tethered_to_its_attachments);
+    RUN_TEST(test_torn_off_piece_falls);
     RUN_TEST(test_bad_tethers);
     return test_finish();
 }

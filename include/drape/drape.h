@@ -575,7 +575,9 @@ DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_a
  * from its anchor than max_length. A tether to a pinned anchor moves only the particle, so that a
  * hanging cloth cannot stretch however few the iterations. The cloth builder makes one from every
  * movable particle to its nearest pinned particle (drape_cloth_def.tethers). Solved in
- * DRAPE_MODE_PBD only, after the other constraints. */
+ * DRAPE_MODE_PBD only, after the other constraints. Tearing (drape_world_set_distance_break)
+ * removes the tether of a particle it splits and of one it cuts off from the anchor (no chain of
+ * distance links left between them): drape_world_constraint_count counts the rest. */
 typedef struct drape_tether_def {
     uint32_t particle, anchor; /* particle indices, distinct; the anchor is usually pinned */
     float max_length;          /* m, in [0, 1e10]; DRAPE_REST_FROM_POSITIONS (the default) takes the
@@ -592,6 +594,19 @@ DRAPE_API drape_result drape_world_add_tether(drape_world *world, const drape_te
 /* The tether `id` as stored: its max_length resolved (m). */
 DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t id,
                                               drape_tether_def *out);
+
+/* Tethers to the nearest of some anchors, as the cloth builder makes them for pins, for a cloth or
+ * rope held some other way (by attachments, say): every movable particle of [first_particle,
+ * first_particle + particle_count) that is not itself an anchor gets a tether to the anchor nearest
+ * to it now (ties to the lower index), max_length the current distance (m). anchors: particle
+ * indices, in any order; a movable anchor is pulled by its tethers too (mass-weighted). O(particles
+ * x anchors). A tether whose particle a tear cuts off from its anchor (no chain of distance links
+ * left between them) is removed after that step, so a torn-off piece falls. */
+DRAPE_API drape_result drape_world_add_nearest_tethers(drape_world *world, uint32_t first_particle,
+                                                       uint32_t particle_count,
+                                                       const uint32_t *anchors,
+                                                       uint32_t anchor_count,
+                                                       drape_stiffness stiffness);
 
 /* The volume of a tetrahedron (Müller et al., "Position Based Dynamics", 2007, section 4.3 with
  * k_s = 1): C = 6 (V - V0), where 6 V = (p1 - p0) . ((p2 - p0) x (p3 - p0)) is positive when

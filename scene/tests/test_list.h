@@ -15,7 +15,8 @@
     X(sweep)                                                                                       \
     X(tetgen)                                                                                      \
     X(self_collision)                                                                              \
-    X(soft_contacts)
+    X(soft_contacts)                                                                               \
+    X(tear_scene)
 
 TEST_LIST(TEST_DECLARE)
 

@@ -334,12 +334,15 @@ DR_FN void dr_solve_attachment(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
 }
 
 /* A tether (Kim et al., "Long Range Attachments", SCA 2012): the one-sided C = |pa - pb| - max <= 0
- * between a particle a and its anchor b, usually pinned. Inside max_length it does nothing; beyond,
- * it is the distance constraint to max_length (dr_distance_core, whose step then only shortens).
+ * between a particle a and its anchor b, which it moves as if pinned (the paper's attachment point:
+ * an anchor held by an attachment is not dragged down by the tethers of a whole cloth). Inside
+ * max_length it does nothing; beyond, it is the distance constraint to max_length
+ * (dr_distance_core, whose step then only shortens).
  * The test is on the squared length, so that a tether at rest costs one dot product. */
 DR_FN int dr_tether_core(const dr_vec4 *xs, dr_vec4 *ds, float max_length, float kprime,
                          float compliance, float inv_h2, float sag, float *lambda)
 {
+    ds[1].w = 0.0f; /* the anchor is never moved (so never stored: DR_KEEP stores w > 0 alone) */
     dr_vec4 r = dr_add3(dr_sub3(xs[0], xs[1]), dr_sub3(ds[0], ds[1]));
     if (dr_dot3(r, r) <= max_length * max_length)
         return 0;

@@ -1,7 +1,8 @@
 /* Tethers (long-range attachments, Kim et al. 2012): a long curtain that does not stretch at few
  * iterations, pinned or on attachments, the cloth builder's choice of anchors, the one-sided
- * constraint, a tether cut when a link between particle and anchor breaks, its colouring and its
- * bad input. Runs on the backend tu_def() picks (core.tethers on the CPU, opencl.core.tethers).
+ * constraint that never moves its anchor, a tether cut when a link between particle and anchor
+ * breaks, its colouring and its bad input. Runs on the backend tu_def() picks (core.tethers on the
+ * CPU, opencl.core.tethers).
  */
 #include "drape_test.h"
 #include "test_list.h"
@@ -204,6 +205,31 @@ static void test_one_sided(void)
  * the attachments' corrections down 40 rows), and tethers to the attached particles
  * (drape_world_add_nearest_tethers) cut that as the builder's cut it for pins: one per movable
  * particle, to the attached particle straight above it. */
+/* A tether moves only its particle: with a movable anchor in free space, the particle is pulled in
+ * to max_length and the anchor stays where it was, bit for bit. */
+static void test_anchor_never_moves(void)
+{
+    drape_world_def def = tu_def(NULL);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_particle_def p[2] = {drape_default_particle_def(), drape_default_particle_def()};
+    p[0].position = tu_v3(0.25f, 0.5f, -0.75f);
+    p[1].position = tu_v3(2.25f, 0.5f, -0.75f);
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    drape_tether_def t = drape_default_tether_def();
+    t.particle = 1, t.anchor = 0, t.max_length = 1.0f;
+    ENSURE_OK(drape_world_add_tether(w, &t, NULL));
+    ENSURE(tu_step(w, 1));
+    drape_vec3 x[2];
+    ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
+    printf("  anchor at (%g, %g, %g), the particle %.6f m from it\n", x[0].x, x[0].y, x[0].z,
+           tu_dist(x[1], x[0]));
+    ENSURE(x[0].x == 0.25f && x[0].y == 0.5f && x[0].z == -0.75f);
+    ENSURE_NEAR(tu_dist(x[1], x[0]), 1.0, 1e-5);
+    drape_world_destroy(w);
+}
+
 static void test_attached_curtain_tethered_to_its_attachments(void)
 {
     double mean[2], largest[2];
@@ -348,6 +374,7 @@ int suite_tethers(void)
     RUN_TEST(test_builder_ties_each_particle_to_its_nearest_pin);
     RUN_TEST(test_no_tethers_without_pins_or_when_off);
     RUN_TEST(test_one_sided);
+    RUN_TEST(test_anchor_never_moves);
     RUN_TEST(test_attached_curtain_tethered_to_its_attachments);
     RUN_TEST(test_torn_off_piece_falls);
     RUN_TEST(test_bad_tethers);

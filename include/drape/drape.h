@@ -572,14 +572,15 @@ DRAPE_API drape_result drape_world_remove_attachment(drape_world *world, drape_a
 
 /* A tether (long-range attachment, Kim, Chentanez, Müller, "Long Range Attachments", SCA 2012):
  * the one-sided C = |p - anchor| - max_length <= 0, projected only while the particle is farther
- * from its anchor than max_length. A tether to a pinned anchor moves only the particle, so that a
- * hanging cloth cannot stretch however few the iterations. The cloth builder makes one from every
+ * from its anchor than max_length. A tether moves only the particle, never its anchor (the
+ * paper's attachment point: pinned, or held by an attachment), so that a hanging cloth cannot
+ * stretch however few the iterations. The cloth builder makes one from every
  * movable particle to its nearest pinned particle (drape_cloth_def.tethers). Solved in
  * DRAPE_MODE_PBD only, after the other constraints. Tearing (drape_world_set_distance_break)
  * removes the tether of a particle it splits and of one it cuts off from the anchor (no chain of
  * distance links left between them): drape_world_constraint_count counts the rest. */
 typedef struct drape_tether_def {
-    uint32_t particle, anchor; /* particle indices, distinct; the anchor is usually pinned */
+    uint32_t particle, anchor; /* particle indices, distinct; the tether never moves the anchor */
     float max_length;          /* m, in [0, 1e10]; DRAPE_REST_FROM_POSITIONS (the default) takes the
                                   current distance between particle and anchor */
     float stiffness;           /* PBD k in [0, 1]; default 1 */
@@ -599,9 +600,9 @@ DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t
  * rope held some other way (by attachments, say): every movable particle of [first_particle,
  * first_particle + particle_count) that is not itself an anchor gets a tether to the anchor nearest
  * to it now (ties to the lower index), max_length the current distance (m). anchors: particle
- * indices, in any order; a movable anchor is pulled by its tethers too (mass-weighted). O(particles
- * x anchors). A tether whose particle a tear cuts off from its anchor (no chain of distance links
- * left between them) is removed after that step, so a torn-off piece falls. */
+ * indices, in any order (the tethers never move them). O(particles x anchors). A tether whose
+ * particle a tear cuts off from its anchor (no chain of distance links left between them) is
+ * removed after that step, so a torn-off piece falls. */
 DRAPE_API drape_result drape_world_add_nearest_tethers(drape_world *world, uint32_t first_particle,
                                                        uint32_t particle_count,
                                                        const uint32_t *anchors,

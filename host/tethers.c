@@ -17,6 +17,8 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* The longest max_length (m): its square must stay a float. */
@@ -171,8 +173,80 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
     return DRAPE_OK;
 }
 
-/* ---- tethers to given anchors ------------------------------------------------------------------
- */
+/* ---- tethers to given anchors --------------------------------------------------------------- */
+
+/* The anchors as an implicit k-d tree (Bentley 1975), so that finding the nearest is O(log anchors)
+ * rather than O(anchors): the node of range [lo, hi) is its middle element, split along the axis
+ * recorded for it; the anchors before it lie at or below it along that axis, those after it at or
+ * above. */
+typedef struct anchor_tree {
+    const drape_world *w;
+    uint32_t *anchor;
+    uint8_t *axis;
+} anchor_tree;
+
+static float along(dr_vec4 v, int axis) { return axis == 0 ? v.x : axis == 1 ? v.y : v.z; }
+
+static void build_tree(anchor_tree *t, int64_t lo, int64_t hi)
+{
+    if (hi - lo < 2)
+        return;
+    float low[3] = {INFINITY, INFINITY, INFINITY}, high[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int64_t k = lo; k < hi; ++k)
+        for (int c = 0; c < 3; ++c) {
+            const float v = along(t->w->x[t->anchor[k]], c);
+            low[c] = v < low[c] ? v : low[c];
+            high[c] = v > high[c] ? v : high[c];
+        }
+    int ax = 0;
+    for (int c = 1; c < 3; ++c)
+        ax = high[c] - low[c] > high[ax] - low[ax] ? c : ax;
+    /* Wirth's selection: the median along ax to mid, the smaller before it, the larger after */
+    const int64_t mid = lo + (hi - lo) / 2;
+    int64_t l = lo, r = hi - 1;
+    while (l < r) {
+        const float pivot = along(t->w->x[t->anchor[mid]], ax);
+        int64_t i = l, j = r;
+        do {
+            while (along(t->w->x[t->anchor[i]], ax) < pivot)
+                ++i;
+            while (pivot < along(t->w->x[t->anchor[j]], ax))
+                --j;
+            if (i <= j) {
+                const uint32_t swap = t->anchor[i];
+                t->anchor[i++] = t->anchor[j];
+                t->anchor[j--] = swap;
+            }
+        } while (i <= j);
+        if (j < mid)
+            l = i;
+        if (mid < i)
+            r = j;
+    }
+    t->axis[mid] = (uint8_t)ax;
+    build_tree(t, lo, mid);
+    build_tree(t, mid + 1, hi);
+}
+
+/* The nearest anchor to particle p as offer() ranks them: a far side is searched unless the plane
+ * alone puts it farther than the best so far (by the same float difference offer() squares, so
+ * that no anchor it would prefer, ties included, is skipped). */
+static void nearest_in_tree(const anchor_tree *t, int64_t lo, int64_t hi, uint32_t p, nearest *best)
+{
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        const uint32_t a = t->anchor[mid];
+        offer(t->w, p, a, best);
+        const int ax = hi - lo > 1 ? t->axis[mid] : 0;
+        const float diff = along(t->w->x[p], ax) - along(t->w->x[a], ax);
+        const bool below = diff < 0.0f;
+        nearest_in_tree(t, below ? lo : mid + 1, below ? mid : hi, p, best);
+        if (!((double)diff * diff <= best->dist2))
+            return;
+        hi = below ? hi : mid;
+        lo = below ? mid + 1 : lo;
+    }
+}
 
 drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uint32_t count,
                                              const uint32_t *anchors, uint32_t anchor_count,
@@ -198,28 +272,33 @@ drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uin
     if (r != DRAPE_OK)
         return r;
     uint8_t *is_anchor = calloc(n, 1);
-    if (!is_anchor)
-        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory", fn);
-    for (uint32_t k = 0; k < anchor_count; ++k)
-        is_anchor[anchors[k]] = 1;
+    anchor_tree tree = {w, malloc(anchor_count * sizeof *tree.anchor),
+                        calloc(anchor_count, sizeof *tree.axis)};
+    if (!is_anchor || !tree.anchor || !tree.axis)
+        r = dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u anchors", fn,
+                    anchor_count);
+    for (uint32_t k = 0; r == DRAPE_OK && k < anchor_count; ++k)
+        is_anchor[anchors[k]] = 1, tree.anchor[k] = anchors[k];
+    if (r == DRAPE_OK)
+        build_tree(&tree, 0, anchor_count);
     drape_tether_def t = drape_default_tether_def();
     DR_SET_STIFFNESS(&t, stiffness);
     for (uint32_t p = first; p < first + count && r == DRAPE_OK; ++p) {
         if (is_anchor[p] || !(w->x[p].w > 0.0f))
             continue;
         nearest best = {INFINITY, UINT32_MAX};
-        for (uint32_t k = 0; k < anchor_count; ++k)
-            offer(w, p, anchors[k], &best);
+        nearest_in_tree(&tree, 0, anchor_count, p, &best);
         t.particle = p;
         t.anchor = best.anchor;
         r = drape_world_add_tether(w, &t, NULL);
     }
     free(is_anchor);
+    free(tree.anchor);
+    free(tree.axis);
     return r;
 }
 
-/* ---- tethers across a tear
- * ----------------------------------------------------------------------- */
+/* ---- tethers across a tear ------------------------------------------------------------------ */
 
 static uint32_t root_of(uint32_t *parent, uint32_t p)
 {

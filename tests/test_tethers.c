@@ -258,6 +258,58 @@ static void test_attached_curtain_tethered_to_its_attachments(void)
     ENSURE_LE(5.0 * largest[1], largest[0]);
 }
 
+/* drape_world_add_nearest_tethers finds each particle's nearest anchor through a k-d tree: on a
+ * 40 x 40 cloth at whole metres (so many distances are exactly equal) with its first row and a
+ * random seventh of the rest as anchors, every tether goes to the anchor a search of all of them
+ * picks, ties to the lower index, with the same float differences squared in double. */
+static void test_nearest_anchor_as_a_full_search_finds_it(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 40;
+    c.origin = tu_v3(0.0f, 0.0f, 0.0f);
+    c.u_axis = tu_v3(39.0f, 0.0f, 0.0f); /* particles 1 m apart, at whole metres: exact ties */
+    c.v_axis = tu_v3(0.0f, 0.0f, 39.0f);
+    c.tethers = false;
+    ENSURE_OK(drape_world_add_cloth(w, &c, NULL));
+    uint32_t anchors[1600], n = 0;
+    uint8_t is_anchor[1600] = {0};
+    uint32_t seed = 12345u;
+    for (uint32_t p = 0; p < 1600; ++p) {
+        seed = seed * 1664525u + 1013904223u;
+        if (p < 40 || (seed >> 16) % 7 == 0)
+            anchors[n++] = p, is_anchor[p] = 1;
+    }
+    ENSURE_OK(drape_world_add_nearest_tethers(w, 0, 1600, anchors, n, drape_stiffness_pbd(1.0f)));
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 1600 - n);
+    drape_vec3 x[1600];
+    ENSURE_OK(drape_world_get_positions(w, 0, 1600, x));
+    uint32_t id = 0, ties = 0;
+    for (uint32_t p = 0; p < 1600; ++p) {
+        if (is_anchor[p])
+            continue;
+        double best = INFINITY;
+        uint32_t want = UINT32_MAX;
+        for (uint32_t k = 0; k < n; ++k) {
+            const float dx = x[p].x - x[anchors[k]].x, dy = x[p].y - x[anchors[k]].y,
+                        dz = x[p].z - x[anchors[k]].z;
+            const double d2 = (double)dx * dx + (double)dy * dy + (double)dz * dz;
+            ties += d2 == best;
+            if (d2 < best || (d2 == best && anchors[k] < want))
+                best = d2, want = anchors[k];
+        }
+        drape_tether_def t;
+        ENSURE_OK(drape_world_get_tether(w, id++, &t));
+        ENSURE(t.particle == p && t.anchor == want);
+    }
+    printf("  %u particles tied to the nearest of %u anchors (%u ties on the way)\n", 1600 - n, n,
+           ties);
+    ENSURE(ties > 0);
+    drape_world_destroy(w);
+}
+
 /* A chain of five particles hanging from a pinned one, every particle tethered to the pin; the
  * second link is inert (k = 0), shorter than the particles' distance (9 cm for 10) and breakable at
  * 1.05, so it breaks after the first step. The tethers of the three particles below it are removed
@@ -376,6 +428,7 @@ int suite_tethers(void)
     RUN_TEST(test_one_sided);
     RUN_TEST(test_anchor_never_moves);
     RUN_TEST(test_attached_curtain_tethered_to_its_attachments);
+    RUN_TEST(test_nearest_anchor_as_a_full_search_finds_it);
     RUN_TEST(test_torn_off_piece_falls);
     RUN_TEST(test_bad_tethers);
     return test_finish();

@@ -600,9 +600,9 @@ DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t
  * rope held some other way (by attachments, say): every movable particle of [first_particle,
  * first_particle + particle_count) that is not itself an anchor gets a tether to the anchor nearest
  * to it now (ties to the lower index), max_length the current distance (m). anchors: particle
- * indices, in any order (the tethers never move them). O(particles x anchors). A tether whose
- * particle a tear cuts off from its anchor (no chain of distance links left between them) is
- * removed after that step, so a torn-off piece falls. */
+ * indices, in any order (the tethers never move them). O((particles + anchors) log anchors). A
+ * tether whose particle a tear cuts off from its anchor (no chain of distance links left between
+ * them) is removed after that step, so a torn-off piece falls. */
 DRAPE_API drape_result drape_world_add_nearest_tethers(drape_world *world, uint32_t first_particle,
                                                        uint32_t particle_count,
                                                        const uint32_t *anchors,

@@ -5,8 +5,9 @@
  * chain of n links only one link per iteration. A tether ties each movable particle straight to a
  * pinned one with the one-sided C = |p - anchor| - max_length <= 0 (dr_solve_tether in
  * kernels/drape_shared.h), so no particle ever ends a projection farther from its anchor than its
- * rest distance, whatever the iteration count. Each particle has one tether and its anchor is
- * pinned, so all of a cloth's tethers share no movable particle: they colour in one colour.
+ * rest distance, whatever the iteration count. A tether never moves its anchor (a pinned particle,
+ * or one held by an attachment), so tethers that share an anchor no tether writes may share a
+ * colour (host/constraints.c): a cloth's tethers, one per particle, colour in one colour.
  *
  * The cloth builder ties every movable particle to its nearest pinned particle. On a grid whose
  * particle (i, j) rests at origin + U i + V j, the distance to the pinned particles of a pinned row

@@ -1,9 +1,10 @@
 /* The scenes of the race check (tests/race_check.sh), run under Oclgrind's simulator with its
  * data-race and out-of-bounds checks: tiny worlds with every constraint kind (distance PBD and
- * XPBD, dihedral, attachments, two of them on one pinned particle, the pinned cloth's tethers, a
- * soft box's tetrahedral volumes, Neo-Hookean tetrahedra), damping, every collider kind, both
- * solver modes, the diagnostics and the vertex normals, stepped with every distance-kernel variant.
- * Oclgrind reports what it finds in its log; this program only has to run every kernel.
+ * XPBD, dihedral, attachments, two of them on one pinned particle, the pinned cloth's tethers and
+ * tethers that share a movable anchor, a soft box's tetrahedral volumes, Neo-Hookean tetrahedra),
+ * damping, every collider kind, both solver modes, the diagnostics and the vertex normals, stepped
+ * with every distance-kernel variant. Oclgrind reports what it finds in its log; this program only
+ * has to run every kernel.
  *
  *   race_scenes             the solver's scenes; exit 0 when every step succeeded
  *   race_scenes planted F   launches the racy kernel of the .cl file F
@@ -90,8 +91,15 @@ static drape_result build(drape_world *w, bool contacts)
     rope.bending = true;
     if (!contacts)
         rope.radius = 0.0f;
+    drape_build_info rope_info;
     if (r == DRAPE_OK)
-        r = drape_world_add_rope(w, &rope, NULL);
+        r = drape_world_add_rope(w, &rope, &rope_info);
+    /* tethers from half the rope to one movable particle of it, which none of them writes: one
+     * colour reads it in every work-item */
+    const uint32_t rope_anchor = rope_info.first_particle + 10;
+    if (r == DRAPE_OK)
+        r = drape_world_add_nearest_tethers(w, rope_info.first_particle + 20, 20, &rope_anchor, 1,
+                                            drape_stiffness_pbd(1.0f));
     /* two attachments on one pinned particle (one colour may hold both), one on a movable one */
     uint32_t on[3] = {info.first_particle, info.first_particle, info.first_particle + 60};
     for (int i = 0; i < 3 && r == DRAPE_OK; ++i) {

@@ -230,6 +230,51 @@ static void test_anchor_never_moves(void)
     drape_world_destroy(w);
 }
 
+/* A world (tu_def) with five particles in a row, particle k at k * step (m); the first pinned if
+ * asked. */
+static drape_world *five_in_a_row(drape_vec3 step, bool pin_first)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    drape_particle_def p[5];
+    for (int k = 0; k < 5; ++k) {
+        p[k] = drape_default_particle_def();
+        p[k].position = tu_v3(step.x * (float)k, step.y * (float)k, step.z * (float)k);
+    }
+    p[0].mass = pin_first ? 0.0f : p[0].mass;
+    if (w && drape_world_add_particles(w, p, 5, NULL) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Tethers never write their anchors, so tethers that share a movable anchor share a colour, as
+ * they would a pinned one; but a tether whose anchor is another tether's particle reads what that
+ * one writes, so the two must differ in colour. */
+static void test_colours_around_read_only_anchors(void)
+{
+    drape_world *w = five_in_a_row(tu_v3(0.1f, 0.0f, 0.0f), false);
+    ENSURE(w);
+    drape_tether_def t = drape_default_tether_def();
+    uint32_t colors[4];
+    drape_coloring_stats st;
+    for (uint32_t k = 1; k < 4; ++k) { /* 1, 2, 3 to the movable particle 0 */
+        t.particle = k, t.anchor = 0;
+        ENSURE_OK(drape_world_add_tether(w, &t, NULL));
+    }
+    ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_TETHER, &st));
+    ENSURE(st.colors == 1);
+    t.particle = 4, t.anchor = 3; /* reads particle 3, which tether 2 writes */
+    ENSURE_OK(drape_world_add_tether(w, &t, NULL));
+    ENSURE_OK(drape_world_get_constraint_colors(w, DRAPE_CONSTRAINT_TETHER, 0, 4, colors));
+    printf("  tethers 1, 2, 3 -> 0 and 4 -> 3: colours %u %u %u %u\n", colors[0], colors[1],
+           colors[2], colors[3]);
+    ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_TETHER, &st));
+    ENSURE(st.colors == 2 && colors[3] != colors[2]);
+    drape_world_destroy(w);
+}
+
 static void test_attached_curtain_tethered_to_its_attachments(void)
 {
     double mean[2], largest[2];
@@ -238,6 +283,9 @@ static void test_attached_curtain_tethered_to_its_attachments(void)
         ENSURE(w);
         if (k == 1) {
             ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 11 * 40);
+            drape_coloring_stats st; /* 40 on each attached particle, all in one colour */
+            ENSURE_OK(drape_world_get_coloring(w, DRAPE_CONSTRAINT_TETHER, &st));
+            ENSURE(st.colors == 1);
             drape_tether_def t;
             ENSURE_OK(drape_world_get_tether(w, 8 * 11 + 3 - 11, &t)); /* particle (3, 8) */
             ENSURE(t.particle == 8 * 11 + 3 && t.anchor == 3);
@@ -316,16 +364,8 @@ static void test_nearest_anchor_as_a_full_search_finds_it(void)
  * with it, and they fall freely; the one above keeps its tether. */
 static void test_torn_off_piece_falls(void)
 {
-    drape_world_def def = tu_def(NULL);
-    drape_world *w = tu_world(&def);
+    drape_world *w = five_in_a_row(tu_v3(0.0f, -0.1f, 0.0f), true);
     ENSURE(w);
-    drape_particle_def p[5];
-    for (int k = 0; k < 5; ++k) {
-        p[k] = drape_default_particle_def();
-        p[k].position = tu_v3(0.0f, -0.1f * (float)k, 0.0f);
-    }
-    p[0].mass = 0.0f;
-    ENSURE_OK(drape_world_add_particles(w, p, 5, NULL));
     for (uint32_t k = 0; k < 4; ++k) {
         drape_distance_def d = drape_default_distance_def();
         d.a = k, d.b = k + 1;
@@ -427,6 +467,7 @@ int suite_tethers(void)
     RUN_TEST(test_no_tethers_without_pins_or_when_off);
     RUN_TEST(test_one_sided);
     RUN_TEST(test_anchor_never_moves);
+    RUN_TEST(test_colours_around_read_only_anchors);
     RUN_TEST(test_attached_curtain_tethered_to_its_attachments);
     RUN_TEST(test_nearest_anchor_as_a_full_search_finds_it);
     RUN_TEST(test_torn_off_piece_falls);

@@ -557,20 +557,15 @@ static drape_result rebuild_solver_set(drape_world *w, drape_constraint_type typ
         memcpy(&packed[(size_t)k * arity], &s->idx[(size_t)id * arity], arity * sizeof *packed);
         ++k;
     }
+    /* A tether writes only its particle (dr_tether_core never moves the anchor), so an anchor that
+     * is no tether's particle is only read in the tethers' pass: tethers may share it within a
+     * colour, as they share a pinned one. (A cloth hung by attachments has as many tethers on each
+     * attached particle as rows: 15 colours for scenes/tear.json, now 1.) */
+    const bool tethers = type == DRAPE_CONSTRAINT_TETHER;
     for (uint32_t i = 0; i < w->particle_count; ++i)
-        movable[i] = w->x[i].w > 0.0f;
-    if (type == DRAPE_CONSTRAINT_TETHER) {
-        /* A tether writes only its particle (dr_tether_core never moves the anchor), so an anchor
-         * that is no tether's particle is only read in the tethers' pass: tethers may share it
-         * within a colour, as they share a pinned one. (A cloth hung by attachments has as many
-         * tethers on each attached particle as rows: 15 colours for scenes/tear.json, now 1.) */
-        for (uint32_t i = 0; i < w->particle_count; ++i)
-            movable[i] = movable[i] ? 2 : 0;
-        for (uint32_t c = 0; c < n; ++c)
-            movable[packed[2 * (size_t)c]] |= 1;
-        for (uint32_t i = 0; i < w->particle_count; ++i)
-            movable[i] = movable[i] == 3;
-    }
+        movable[i] = !tethers && w->x[i].w > 0.0f;
+    for (uint32_t c = 0; tethers && c < n; ++c)
+        movable[packed[2 * (size_t)c]] = w->x[packed[2 * (size_t)c]].w > 0.0f;
 
     drape_color_input in = {packed,
                             arity,

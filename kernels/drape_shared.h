@@ -334,7 +334,7 @@ DR_FN void dr_solve_attachment(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL dr_vec4 *d,
 }
 
 /* A tether (Kim et al., "Long Range Attachments", SCA 2012): the one-sided C = |pa - pb| - max <= 0
- * between a particle a and its anchor b, which it moves as if pinned (the paper's attachment point:
+ * between a particle a and its anchor b, which it treats as pinned (the paper's attachment point:
  * an anchor held by an attachment is not dragged down by the tethers of a whole cloth). Inside
  * max_length it does nothing; beyond, it is the distance constraint to max_length
  * (dr_distance_core, whose step then only shortens).

@@ -109,7 +109,7 @@ typedef struct dr_pair_record {
     uint32_t pi, pj;
     float wi, wj;
     uint32_t ni, nj;
-    uint8_t grounded_i, grounded_j, both, impact; /* impact: dr_pair_impact */
+    uint8_t grounded_i, grounded_j, both, unstacked; /* unstacked: dr_pair_unstacked */
 } dr_pair_record;
 
 /* A pair of contact candidates as the CPU's candidate search finds it, each pair once: the two

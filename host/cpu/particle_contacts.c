@@ -300,7 +300,7 @@ typedef struct pair_writer {
     dr_vec4 *xij;
     uint32_t *ends;
     const dr_vec4 *x;
-    const uint32_t *local, *nbr;
+    const uint32_t *local, *nbr, *group;
     const uint8_t *grounded;
     const dr_vec4 *vpre;
     float fast; /* dr_particle_impact_speed */
@@ -315,9 +315,10 @@ static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j
     o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
     o.ends[2 * (size_t)q] = o.local[i];
     o.ends[2 * (size_t)q + 1] = o.local[j];
-    const uint8_t impact = (uint8_t)dr_pair_impact(o.xij[q], o.vpre, i, j, o.fast);
+    const uint8_t unstacked =
+        (uint8_t)dr_pair_unstacked(o.xij[q], o.vpre, i, j, o.fast, o.group[i], o.group[j]);
     o.pairs[q] = (dr_pair_record){
-        i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both, impact};
+        i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both, unstacked};
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -368,9 +369,9 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
         g->pass_start[p] = cursor[p];
     g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
-    const pair_writer o = {g->pairs,    g->pair_xij, g->pair_ends,
-                           w->x,        g->local,    g->nbr,
-                           g->grounded, g->vpre,     dr_particle_impact_speed(w)};
+    const pair_writer o = {
+        g->pairs, g->pair_xij, g->pair_ends, w->x,    g->local,
+        g->nbr,   w->group,    g->grounded,  g->vpre, dr_particle_impact_speed(w)};
     const dr_cand_pair *cand = g->cand_pairs;
     const uint32_t *ncand = g->ncand;
     const uint8_t *pass = g->pass;
@@ -611,13 +612,14 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
         const float D = g->pair_xij[p].w;
         const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
-        const float above = dr_pair_stack(r, up, D, pr->impact);
-        const float share_i = dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj,
-                                            pr->grounded_j, pr->nj, relax, above, stacked);
+        const float above = dr_pair_stack(r, up, D, pr->unstacked);
+        const float share_i =
+            dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj, pr->grounded_j, pr->nj,
+                          relax, above, stacked, pr->unstacked);
         float share_j = 0.0f;
         if (pr->both)
             share_j = dr_pair_weigh(&sum[j], pr->wj, pr->grounded_j, pr->nj, pr->wi, pr->grounded_i,
-                                    pr->ni, relax, -above, stacked);
+                                    pr->ni, relax, -above, stacked, pr->unstacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
         const dr_vec4 push =

@@ -16,6 +16,7 @@
     X(tetgen)                                                                                      \
     X(self_collision)                                                                              \
     X(soft_contacts)                                                                               \
+    X(scene_start)                                                                                 \
     X(tear_scene)
 
 TEST_LIST(TEST_DECLARE)

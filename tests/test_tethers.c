@@ -390,6 +390,15 @@ static void test_torn_off_piece_falls(void)
     ENSURE_NEAR(x[1].y, -0.1, 1e-3); /* still hanging */
     /* in free fall after the first step: 9.81 (0.5 - 1/60)^2 / 2 = 1.15 m below where it was */
     ENSURE(x[2].y < -0.2 - 1.1 && x[4].y < -0.4 - 1.1);
+    /* the removed tethers keep their ids and defs, without a colour */
+    uint32_t colors[4];
+    ENSURE_OK(drape_world_get_constraint_colors(w, DRAPE_CONSTRAINT_TETHER, 0, 4, colors));
+    for (uint32_t id = 0; id < 4; ++id) {
+        drape_tether_def t;
+        ENSURE_OK(drape_world_get_tether(w, id, &t));
+        ENSURE(t.particle == id + 1 && t.anchor == 0);
+        ENSURE((colors[id] == UINT32_MAX) == (id > 0));
+    }
     drape_world_destroy(w);
 }
 

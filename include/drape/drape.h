@@ -592,7 +592,9 @@ typedef struct drape_tether_def {
 DRAPE_API drape_tether_def drape_default_tether_def(void);
 DRAPE_API drape_result drape_world_add_tether(drape_world *world, const drape_tether_def *def,
                                               uint32_t *out_id);
-/* The tether `id` as stored: its max_length resolved (m). */
+/* The tether `id` as stored: its max_length resolved (m). A tether that a tear removed keeps its id
+ * and is copied as it was; it no longer counts in drape_world_constraint_count, and
+ * drape_world_get_constraint_colors gives UINT32_MAX for it (as for a broken distance). */
 DRAPE_API drape_result drape_world_get_tether(const drape_world *world, uint32_t id,
                                               drape_tether_def *out);
 

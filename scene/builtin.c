@@ -87,7 +87,7 @@ static drape_result build_ik_chain(drape_scene *s)
     a.particle = rope.count - 1;
     sc_target_path path = sc_default_target_path();
     path.centre = v3(0.6f, 1.0f, 0.0f);
-    path.radius = 0.3f;
+    path.radius = 0.4f; /* the circle starts at the chain's end, (1, 1, 0) */
     path.period = 3.0f;
     drape_result r = sc_scene_create_world(s, drape_default_world_def());
     if (r == DRAPE_OK)

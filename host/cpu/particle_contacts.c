@@ -622,9 +622,8 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
                                     pr->ni, relax, -above, stacked, pr->unstacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
-        const dr_vec4 push =
-            dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up,
-                                first ? g->lift[pr->pi] : 0.0f, first ? g->lift[pr->pj] : 0.0f);
+        const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up,
+                                                 g->lift[pr->pi], g->lift[pr->pj], first);
         if (share_i > 0.0f)
             dr_pair_add(&sum[i], push, share_i);
         if (share_j > 0.0f)

@@ -62,6 +62,10 @@ int st_has_all(const char *msg, ...);
 /* Options for tests: CPU backend, messages to stderr. */
 drape_scene_options st_cpu_options(void);
 
+/* Scene text `json` (size bytes) loaded on the CPU backend as `name`; stops the test with the
+ * message when it does not load. */
+drape_scene *st_load_cpu(const char *json, size_t size, const char *name);
+
 /* True when an OpenCL device is there (quietly). */
 int st_have_opencl(void);
 

@@ -47,6 +47,16 @@ drape_scene_options st_cpu_options(void)
     return o;
 }
 
+drape_scene *st_load_cpu(const char *json, size_t size, const char *name)
+{
+    drape_scene_options o = st_cpu_options();
+    drape_scene *s = NULL;
+    drape_scene_error e;
+    ENSURE_MSG(drape_scene_load_buffer(json, size, name, &o, &s, &e) == DRAPE_SCENE_OK, "%s: %s",
+               name, e.message);
+    return s;
+}
+
 int st_have_opencl(void)
 {
     uint32_t n = 0;

@@ -68,10 +68,6 @@ static double closest_pair(const drape_vec3 *rest, const drape_vec3 *x, const fl
 /* Runs built-in scene `name` for its own steps on the CPU, at `substeps` (0: the scene's). */
 static void run_scene(st_run *t, const char *name, int cloths, int substeps, settled *out)
 {
-    drape_scene_options o = drape_scene_default_options();
-    o.override_backend = true;
-    o.backend = DRAPE_BACKEND_CPU;
-    drape_scene *s = NULL;
     drape_scene_error e;
     size_t size = 0;
     const char *text = drape_scene_builtin_json(name, &size);
@@ -81,10 +77,7 @@ static void run_scene(st_run *t, const char *name, int cloths, int substeps, set
     if (substeps > 0)
         CHECK_MSG(t, drape_scene_json_set(text, size, set, &json, &e) == DRAPE_SCENE_OK, "%s",
                   e.message);
-    CHECK_MSG(t,
-              drape_scene_load_buffer(json ? json : text, json ? strlen(json) : size, name, &o, &s,
-                                      &e) == DRAPE_SCENE_OK,
-              "%s", e.message);
+    drape_scene *s = st_load_cpu(json ? json : text, json ? strlen(json) : size, name);
     free(json);
     drape_world *w = drape_scene_world(s);
     const uint32_t n = drape_world_particle_count(w), steps = drape_scene_default_steps(s);
@@ -180,18 +173,10 @@ static void cloth_on_cloth_on_a_slope(st_run *t)
         "                \"normal\": [0.258819, 0.965926, 0]}]}\n";
     const int substeps[2] = {4, 1};
     const double most[2] = {1e-3, 5e-3};
-    drape_scene_options o = drape_scene_default_options();
-    o.override_backend = true;
-    o.backend = DRAPE_BACKEND_CPU;
     for (int k = 0; k < 2; ++k) {
         char json[1024];
         snprintf(json, sizeof json, text, substeps[k]);
-        drape_scene *s = NULL;
-        drape_scene_error e;
-        CHECK_MSG(t,
-                  drape_scene_load_buffer(json, strlen(json), "slope.json", &o, &s, &e) ==
-                      DRAPE_SCENE_OK,
-                  "%s", e.message);
+        drape_scene *s = st_load_cpu(json, strlen(json), "slope.json");
         drape_world *w = drape_scene_world(s);
         drape_vec3 x[576];
         double before[2], moved[2];

@@ -273,6 +273,14 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
                        "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite and "
                        "within %g (m, m/s)",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+    const dr_vec4 area = dr_cross3(dr_vec4_from(d->u_axis, 0.0f), dr_vec4_from(d->v_axis, 0.0f));
+    if (!(dr_dot3(area, area) > 0.0f))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->u_axis (%g, %g, %g) m and def->v_axis (%g, %g, %g) m span no area "
+                       "(one is zero, or they are parallel): the cloth's particles would lie on a "
+                       "line",
+                       fn, (double)d->u_axis.x, (double)d->u_axis.y, (double)d->u_axis.z,
+                       (double)d->v_axis.x, (double)d->v_axis.y, (double)d->v_axis.z);
     static const char *const names[] = {"def->stretch.", "def->shear_stiffness.",
                                         "def->bend_stiffness.", "def->tether_stiffness."};
     const drape_stiffness stiffness[] = {d->stretch, d->shear_stiffness, d->bend_stiffness,
@@ -384,6 +392,12 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->mass = %g kg must be > 0 and start, end finite and within %g m",
                        fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+    if (!(length3((drape_vec3){d->end.x - d->start.x, d->end.y - d->start.y,
+                               d->end.z - d->start.z}) > 0.0f))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->start and def->end are the same point (%g, %g, %g) m: the rope "
+                       "has no length",
+                       fn, (double)d->start.x, (double)d->start.y, (double)d->start.z);
     static const char *const names[] = {"def->stretch.", "def->bend_stiffness."};
     const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness};
     drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, names, stiffness);

@@ -348,6 +348,18 @@ static void test_bad_particles_constraints_colliders(void)
     rd.count = 8, rd.mass = -1.0f;
     ENSURE_REFUSED(&log, drape_world_add_rope(w, &rd, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "mass",
                    NO_NEEDLE);
+    /* A rope of no length, a cloth of no area (a zero axis, parallel axes). */
+    rd = drape_default_rope_def();
+    rd.end = rd.start;
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rd, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->start and def->end are the same point", "no length");
+    cd = drape_default_cloth_def();
+    cd.u_axis = tu_v3(0.0f, 0.0f, 0.0f);
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cd, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->u_axis (0, 0, 0) m", "span no area");
+    cd.u_axis = tu_v3(0.0f, 0.0f, 2.0f);
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cd, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->v_axis (0, 0, 1) m", "parallel");
 
     /* Read-back: NULL out, ranges past the end, a range whose end overflows uint32_t. */
     drape_vec3 out[20];

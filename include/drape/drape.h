@@ -802,7 +802,9 @@ typedef struct drape_cloth_def {
     uint32_t nx, ny;                 /* particles along u and v, each >= 2; default 32 x 32 */
     drape_vec3 origin;               /* m, particle (0, 0); default (-0.5, 1, -0.5) */
     drape_vec3 u_axis;               /* m, from particle (0, 0) to (nx-1, 0); default (1, 0, 0) */
-    drape_vec3 v_axis;               /* m, from particle (0, 0) to (0, ny-1); default (0, 0, 1) */
+    drape_vec3 v_axis;               /* m, from particle (0, 0) to (0, ny-1); default (0, 0, 1);
+                                        u_axis and v_axis must span an area (neither zero, not
+                                        parallel) */
     drape_vec3 velocity;             /* m/s, initial velocity of every particle; default 0 */
     float mass;                      /* kg, the whole cloth, spread evenly; default 0.1 */
     uint32_t pins;                   /* drape_cloth_pin flags; default DRAPE_PIN_NONE */
@@ -856,7 +858,8 @@ DRAPE_API uint32_t drape_cloth_triangles(uint32_t nx, uint32_t ny, uint32_t firs
 
 typedef struct drape_rope_def {
     uint32_t count;          /* particles, >= 2; default 16 */
-    drape_vec3 start, end;   /* m, the first and the last particle; default (0,1,0) .. (1,1,0) */
+    drape_vec3 start, end;   /* m, the first and the last particle, distinct; default (0,1,0) ..
+                                (1,1,0) */
     float mass;              /* kg, the whole rope; default 0.1 */
     bool pin_start, pin_end; /* default true, false */
     drape_stiffness stretch; /* links between neighbours; default PBD k = 1 */

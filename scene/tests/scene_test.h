@@ -66,6 +66,10 @@ drape_scene_options st_cpu_options(void);
  * message when it does not load. */
 drape_scene *st_load_cpu(const char *json, size_t size, const char *name);
 
+/* The energy per kg of n particles of equal mass at positions x (m) and velocities v (m/s):
+ * kinetic plus gravitational, g = 9.81 m/s^2 along -y (J/kg). */
+double st_energy(const drape_vec3 *x, const drape_vec3 *v, uint32_t n);
+
 /* True when an OpenCL device is there (quietly). */
 int st_have_opencl(void);
 

@@ -57,6 +57,14 @@ drape_scene *st_load_cpu(const char *json, size_t size, const char *name)
     return s;
 }
 
+double st_energy(const drape_vec3 *x, const drape_vec3 *v, uint32_t n)
+{
+    double e = 0.0;
+    for (uint32_t i = 0; i < n; ++i)
+        e += 0.5 * (v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z) + 9.81 * x[i].y;
+    return e / n;
+}
+
 int st_have_opencl(void)
 {
     uint32_t n = 0;

@@ -19,20 +19,10 @@
 #include <string.h>
 
 typedef struct settled {
-    double
-        closest; /* the smallest distance / collision distance over the pairs that must not touch */
-    double rise; /* J/kg: the largest rise of the energy above its lowest so far */
-    double speed; /* m/s: the mean speed at the end */
+    double closest; /* the closest pair that must not touch, over its collision distance */
+    double rise;    /* J/kg: the largest rise of the energy above its lowest so far */
+    double speed;   /* m/s: the mean speed at the end */
 } settled;
-
-/* Energy per kg of particles of equal mass: kinetic plus gravitational (g along -y). */
-static double energy(const drape_vec3 *x, const drape_vec3 *v, uint32_t n, double g)
-{
-    double e = 0.0;
-    for (uint32_t i = 0; i < n; ++i)
-        e += 0.5 * (v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z) + g * x[i].y;
-    return e / n;
-}
 
 static double mean_speed(const drape_vec3 *v, uint32_t n)
 {
@@ -88,13 +78,13 @@ static void run_scene(st_run *t, const char *name, int cloths, int substeps, set
     CHECK(t, drape_world_get_positions(w, 0, n, rest) == DRAPE_OK &&
                  drape_world_get_radii(w, 0, n, r) == DRAPE_OK &&
                  drape_world_get_velocities(w, 0, n, v) == DRAPE_OK);
-    double lowest = energy(rest, v, n, 9.81);
+    double lowest = st_energy(rest, v, n);
     out->rise = 0.0;
     for (uint32_t k = 0; k < steps; ++k) {
         CHECK(t, drape_scene_step(s) == DRAPE_OK);
         CHECK(t, drape_world_get_positions(w, 0, n, x) == DRAPE_OK &&
                      drape_world_get_velocities(w, 0, n, v) == DRAPE_OK);
-        const double now = energy(x, v, n, 9.81);
+        const double now = st_energy(x, v, n);
         lowest = fmin(lowest, now);
         out->rise = fmax(out->rise, now - lowest);
     }

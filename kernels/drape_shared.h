@@ -1189,12 +1189,13 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
         return len - c->b.w;                                                                       \
     }                                                                                              \
                                                                                                    \
-    DR_FN real dr_friction_cut_l##S(real tx, real ty, real tz, real depth, float mu_s, float mu_k) \
+    DR_FN real dr_friction_cut_l##S(real tx, real ty, real tz, real hold, real depth, float mu_s,  \
+                                    float mu_k)                                                    \
     {                                                                                              \
         real lt = DR_SQRT(tx * tx + ty * ty + tz * tz);                                            \
         real kinetic = DR_FMIN(mu_k * depth / lt, (real)(1.0f));                                   \
         kinetic = lt > DR_EPS ? kinetic : (real)(0.0f);                                            \
-        return lt <= mu_s * depth ? (real)(1.0f) : kinetic;                                        \
+        return lt <= mu_s * hold ? (real)(1.0f) : kinetic;                                         \
     }                                                                                              \
                                                                                                    \
     DR_FN void dr_contact_push_l##S(real *dx, real *dy, real *dz, real nx, real ny, real nz,       \
@@ -1204,7 +1205,7 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
         real rx = px + c->vel.x * -h, ry = py + c->vel.y * -h, rz = pz + c->vel.z * -h;            \
         real rn = -(rx * nx + ry * ny + rz * nz);                                                  \
         real tx = rx + nx * rn, ty = ry + ny * rn, tz = rz + nz * rn;                              \
-        real cut = -dr_friction_cut_l##S(tx, ty, tz, depth, c->info.x, c->info.y);                 \
+        real cut = -dr_friction_cut_l##S(tx, ty, tz, depth, depth, c->info.x, c->info.y);          \
         *dx = px + tx * cut, *dy = py + ty * cut, *dz = pz + tz * cut;                             \
     }                                                                                              \
                                                                                                    \
@@ -1500,12 +1501,14 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
 }
 
 /* Coulomb friction at the position level (Macklin et al. 2014): the fraction of the tangential
- * motion dt (m, over the substep) that a contact `depth` deep takes away: all of it while it is
- * within the static cone (|dt| <= mu_s depth), else mu_k depth of it. Collider and particle
- * contacts both use it. */
-DR_FN float dr_friction_cut(dr_vec4 dt, float depth, float mu_s, float mu_k)
+ * motion dt (m, over the substep) that a contact takes away: all of it while it is within the
+ * static cone of the normal correction `hold` (|dt| <= mu_s hold), else mu_k `depth` of it. The
+ * collider contacts and the bounces pass one budget twice; the particle pairs hold against their
+ * support lifts in every iteration but count them in the kinetic cut once (dr_pair_push_vector).
+ * Collider and particle contacts both use it. */
+DR_FN float dr_friction_cut(dr_vec4 dt, float hold, float depth, float mu_s, float mu_k)
 {
-    return dr_friction_cut_l(dt.x, dt.y, dt.z, depth, mu_s, mu_k);
+    return dr_friction_cut_l(dt.x, dt.y, dt.z, hold, depth, mu_s, mu_k);
 }
 
 /* Every contact of one particle at its current prediction x + d (see above): the half-space of its
@@ -1929,11 +1932,11 @@ typedef struct dr_pair_sum {
  * pushes, so the pair closed twice its overlap: an over-relaxation of 2, the edge of stability. */
 #define DR_UNSTACKED_COUNT 0.75f
 DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned ni, float wj,
-                           int grounded_j, unsigned nj, float relax, float above, int stacked,
+                           int grounded_j, unsigned nj, float relax, float above, int gravity,
                            int unstacked)
 {
     acc->found = acc->found + 1u;
-    if (!stacked)
+    if (!gravity)
         return dr_pair_share(wi, grounded_i, ni, wj, grounded_j, nj, relax, above);
     float share = dr_pair_share(wi, grounded_i, 1u, wj, grounded_j, 1u, 1.0f, above);
     float counted = unstacked ? (share > 0.0f ? DR_UNSTACKED_COUNT : 0.0f) : share;
@@ -1972,9 +1975,7 @@ DR_HOT dr_vec4 dr_pair_push_vector(unsigned i, unsigned j, dr_vec4 r, float len2
     dr_vec4 lt = dr_madd3(lifted, n, -dr_dot3(lifted, n)); /* the lifts' tangential part */
     dr_vec4 u = dr_sub3(di, dj);
     dr_vec4 dt = dr_sub3(dr_madd3(u, n, -dr_dot3(u, n)), lt);
-    float cut = dr_friction_cut(dt, first ? depth + held : depth, mu_s, mu_k);
-    if (DR_SQRT(dr_dot3(dt, dt)) <= mu_s * (depth + held))
-        cut = 1.0f; /* stuck */
+    float cut = dr_friction_cut(dt, depth + held, first ? depth + held : depth, mu_s, mu_k);
     return dr_sub3(dr_madd3(dr_scale3(n, depth), dt, -cut), lt);
 }
 
@@ -2367,7 +2368,7 @@ DR_FN dr_vec4 dr_bounce_change(dr_vec4 vi, dr_vec4 vj, dr_vec4 n, float gap, flo
     if (!(stop > 0.0f))
         return dv;
     dr_vec4 t = dr_madd3(u, n, -vn);
-    return dr_madd3(dv, t, -dr_friction_cut(t, stop, mu_s, mu_k));
+    return dr_madd3(dv, t, -dr_friction_cut(t, stop, stop, mu_s, mu_k));
 }
 
 /* A pair's velocity change dv (dr_bounce_change) times i's share, into i's fixed-point sums (in

@@ -591,7 +591,7 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
     dr_particle_grid *g = &w->grid;
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
-    const int stacked = dr_dot3(up, up) > 0.0f;
+    const int gravity = dr_dot3(up, up) > 0.0f;
     const dr_vec4 *ld = g->ld;
     dr_pair_sum *sum = g->sum;
     /* first the pairs within their collision distance, without a branch (which pairs touch is
@@ -615,11 +615,11 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
         const float above = dr_pair_stack(r, up, D, pr->unstacked);
         const float share_i =
             dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj, pr->grounded_j, pr->nj,
-                          relax, above, stacked, pr->unstacked);
+                          relax, above, gravity, pr->unstacked);
         float share_j = 0.0f;
         if (pr->both)
             share_j = dr_pair_weigh(&sum[j], pr->wj, pr->grounded_j, pr->nj, pr->wi, pr->grounded_i,
-                                    pr->ni, relax, -above, stacked, pr->unstacked);
+                                    pr->ni, relax, -above, gravity, pr->unstacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
         const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up,

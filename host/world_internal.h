@@ -571,6 +571,10 @@ void dr_mass_spring_predict(drape_world *world, float h);
 /* Whether the update keeps the integrator's velocity instead of taking v = d / h: velocity Verlet
  * in the mass-spring mode (its velocity is not the displacement's). Both backends ask here. */
 int dr_keeps_integrator_velocity(const drape_world_def *def);
+/* The acceleration (m/s^2) that a substep's positions follow a parabola under, for the bounces off
+ * colliders (dr_contact_velocity_l): gravity under the semi-implicit Euler step of either mode,
+ * none under velocity Verlet (whose bounce takes the straight segment). Both backends ask here. */
+dr_vec4 dr_bounce_gravity(const drape_world_def *def);
 
 /* ---- adjacency.c ---- */
 /* The triangles (3 * count particle indices, each < n) incident to each of n particles, as CSR:

@@ -1544,16 +1544,28 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
  * A true division: a multiplication by a rounded 1/h would scale every velocity by the same
  * rounding error each substep, a drift of momentum that no longer averages out.
  * dr_contact_velocity_l: restitution, after v = d / h, for a particle whose continuous contact was
- * an impact, an approach faster than `threshold` (m/s): its normal velocity becomes e times the
- * approach speed, so with e = 0 it stops at the surface instead of keeping the speed it had into
- * it; and it goes on from the contact plane e times as far as its prediction went past it (d, in
- * place), where the bounce would have taken it in the rest of the substep. Without that it turned
- * at the plane, and at 1 substep a ball dropped from 1 m with e = 0.5 rose to 0.230 m, not 0.25.
- * Slower approaches rest, so that resting contact does not jitter. A particle that started the
- * substep inside is moved out without being launched: its outward normal velocity is capped at
- * what it had before. A lane's collider is the one of its contact, so the lanes go through the
- * colliders and each takes its own; x is the particle's position at the substep's start, q the
- * contact's point.
+ * an impact, an approach faster than `threshold` (m/s). With e = 0 its normal velocity becomes 0:
+ * it stops at the surface instead of keeping the speed it had into it. With e > 0 it bounces
+ * where its motion crossed the plane, within the substep. The semi-implicit Euler step puts the
+ * positions x_k on a parabola under gravity g whose velocity at t_k is v_k + g h / 2 (v_k the
+ * stored velocity; the substep moves along v_k+1 = v_k + g h, the parabola's velocity halfway),
+ * so the bounce is taken on that parabola: with a = -g . n, gravity towards the plane, it meets
+ * the plane at speed uc = sqrt(u0^2 + 2 a z0) (u0 its normal velocity and z0 its height at the
+ * substep's start) after tau = 2 z0 / (uc - u0), leaves at e uc, and in the r = h - tau left rises
+ * e uc r - a r^2 / 2 off the plane (d, in place) and reaches the normal velocity e uc - a r, which
+ * it stores as e uc - a r + a h / 2. So the next substeps follow the bounced parabola, and a ball
+ * dropped from y0 rises to e^2 y0 at any step and phase of the impact: with e = 0.5 from 0.9 to
+ * 1.1 m, within 0.05% at 1 and at 4 substeps. Taken as a reflection along the chord instead (the
+ * speed v_k+1 . n, e times the depth past the plane), the rise at 1 substep depended on when in
+ * the step the ball hit: from 7% short to 9% over. Without gravity along n (a = 0: a wall under
+ * gravity, or no gravity) the two are the same. A bounce that the parabola brings back to the
+ * plane within the substep (e uc < a r / 2) rests as with e = 0, and e = 0 is a rest also where
+ * gravity pulls away from the plane (the parabola would fall off it). Velocity Verlet, whose
+ * positions are not on that parabola, takes the chord (g = 0, dr_bounce_gravity). Slower approaches
+ * rest, so that resting contact does not jitter. A particle that started the substep inside is
+ * moved out without being launched: its outward normal velocity is capped at what it had before. A
+ * lane's collider is the one of its contact, so the lanes go through the colliders and each takes
+ * its own; x is the particle's position at the substep's start, q the contact's point.
  * dr_update_particle_l: both (dr_update_particle). */
 #define DR_UPDATE_LANE_FUNCTIONS(S, real, mask)                                                    \
     DR_FN void dr_update_velocity_l##S(real dx, real dy, real dz, real *vx, real *vy, real *vz,    \
@@ -1563,10 +1575,11 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
         *vx = same ? *vx : dx / h, *vy = same ? *vy : dy / h, *vz = same ? *vz : dz / h;           \
     }                                                                                              \
                                                                                                    \
-    DR_FN void dr_contact_velocity_l##S(                                                           \
-        real *vx, real *vy, real *vz, real *dx, real *dy, real *dz, real xx, real xy, real xz,     \
-        real qx, real qy, real qz, real qw, real nx, real ny, real nz, real nw,                    \
-        DR_GLOBAL const dr_collider *colliders, unsigned count, float h, float threshold)          \
+    DR_FN void dr_contact_velocity_l##S(real *vx, real *vy, real *vz, real *dx, real *dy,          \
+                                        real *dz, real xx, real xy, real xz, real qx, real qy,     \
+                                        real qz, real qw, real nx, real ny, real nz, real nw,      \
+                                        DR_GLOBAL const dr_collider *colliders, unsigned count,    \
+                                        float h, float threshold, dr_vec4 g)                       \
     {                                                                                              \
         mask has = !(qw < 0.0f);                                                                   \
         if (!DR_ANY##S(has))                                                                       \
@@ -1579,27 +1592,39 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
             DR_GLOBAL const dr_collider *c = &colliders[i];                                        \
             real vn = (ox - c->vel.x) * nx + (oy - c->vel.y) * ny + (oz - c->vel.z) * nz;          \
             mask inside = qw - (float)i > 0.25f; /* dr_started_inside */                           \
-            real cap = DR_FMAX(nw, (real)(0.0f)), target = -c->vel.w * nw;                         \
+            /* how far the prediction went past the contact plane, and where it started above it,  \
+             * in the collider's frame */                                                          \
+            real cv = c->vel.x * nx + c->vel.y * ny + c->vel.z * nz;                               \
+            real past = -((xx - qx) * nx + (xy - qy) * ny + (xz - qz) * nz + (cv + nw) * h);       \
+            past = DR_FMIN(DR_FMAX(past, (real)(0.0f)), -nw * h);                                  \
+            real z0 = -nw * h - past;                                                              \
+            /* the crossing on the positions' parabola: a = gravity towards the plane, u0 the      \
+             * parabola's normal velocity at the start, uc its speed at the plane, r the time      \
+             * left after it; the bounce leaves at e uc and rises `rise` by the substep's end */   \
+            real a = -(g.x * nx + g.y * ny + g.z * nz);                                            \
+            real u0 = nw + 0.5f * h * a;                                                           \
+            real uc = DR_SQRT(DR_FMAX(u0 * u0 + 2.0f * a * z0, (real)(0.0f)));                     \
+            real r = h - DR_FMIN(2.0f * z0 / DR_FMAX(uc - u0, (real)(DR_EPS)), (real)(h));         \
+            real eu = c->vel.w * uc;                                                               \
+            real rise = (eu - 0.5f * a * r) * r;                                                   \
+            mask flies = (rise > 0.0f) & (eu > 0.0f);                                              \
+            real cap = DR_FMAX(nw, (real)(0.0f));                                                  \
+            real target = flies ? eu - a * r + 0.5f * a * h : -c->vel.w * nw;                      \
             mask apply = own & (inside ? vn > cap : !(nw >= -threshold) & !(vn >= target));        \
             real k = inside ? cap - vn : target - vn;                                              \
             *vx = apply ? ox + nx * k : *vx, *vy = apply ? oy + ny * k : *vy;                      \
             *vz = apply ? oz + nz * k : *vz;                                                       \
-            /* how far the prediction went past the contact plane, in the collider's frame */      \
-            real cv = c->vel.x * nx + c->vel.y * ny + c->vel.z * nz;                               \
-            real past = -((xx - qx) * nx + (xy - qy) * ny + (xz - qz) * nz + (cv + nw) * h);       \
-            past = DR_FMIN(DR_FMAX(past, (real)(0.0f)), -nw * h);                                  \
-            real lift = c->vel.w * past;                                                           \
-            mask bounce = apply & !inside & (lift > 0.0f);                                         \
-            *dx = bounce ? *dx + nx * lift : *dx, *dy = bounce ? *dy + ny * lift : *dy;            \
-            *dz = bounce ? *dz + nz * lift : *dz;                                                  \
+            mask bounce = apply & !inside & flies;                                                 \
+            *dx = bounce ? *dx + nx * rise : *dx, *dy = bounce ? *dy + ny * rise : *dy;            \
+            *dz = bounce ? *dz + nz * rise : *dz;                                                  \
         }                                                                                          \
     }                                                                                              \
                                                                                                    \
-    DR_FN void dr_update_particle_l##S(real *dx, real *dy, real *dz, real *vx, real *vy, real *vz, \
-                                       real xx, real xy, real xz, real qx, real qy, real qz,       \
-                                       real qw, real nx, real ny, real nz, real nw,                \
-                                       DR_GLOBAL const dr_collider *colliders, unsigned count,     \
-                                       float h, float threshold, int keep_free_velocity)           \
+    DR_FN void dr_update_particle_l##S(                                                            \
+        real *dx, real *dy, real *dz, real *vx, real *vy, real *vz, real xx, real xy, real xz,     \
+        real qx, real qy, real qz, real qw, real nx, real ny, real nz, real nw,                    \
+        DR_GLOBAL const dr_collider *colliders, unsigned count, float h, float threshold,          \
+        dr_vec4 g, int keep_free_velocity)                                                         \
     {                                                                                              \
         real ux = *vx, uy = *vy, uz = *vz;                                                         \
         dr_update_velocity_l##S(*dx, *dy, *dz, &ux, &uy, &uz, h);                                  \
@@ -1608,7 +1633,7 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
             ux = has ? ux : *vx, uy = has ? uy : *vy, uz = has ? uz : *vz;                         \
         }                                                                                          \
         dr_contact_velocity_l##S(&ux, &uy, &uz, dx, dy, dz, xx, xy, xz, qx, qy, qz, qw, nx, ny,    \
-                                 nz, nw, colliders, count, h, threshold);                          \
+                                 nz, nw, colliders, count, h, threshold, g);                       \
         *vx = ux, *vy = uy, *vz = uz;                                                              \
     }
 
@@ -1630,11 +1655,11 @@ DR_FN dr_vec4 dr_update_velocity(dr_vec4 d, dr_vec4 v, float h)
  * it has its own velocity for particles no contact moved. */
 DR_FN dr_vec4 dr_update_particle(dr_vec4 *d, dr_vec4 v, dr_vec4 x, dr_contact ct,
                                  DR_GLOBAL const dr_collider *colliders, unsigned count, float h,
-                                 float threshold, int keep_free_velocity)
+                                 float threshold, dr_vec4 g, int keep_free_velocity)
 {
     float vx = v.x, vy = v.y, vz = v.z, dx = d->x, dy = d->y, dz = d->z;
     dr_update_particle_l(&dx, &dy, &dz, &vx, &vy, &vz, x.x, x.y, x.z, ct.q.x, ct.q.y, ct.q.z,
-                         ct.q.w, ct.n.x, ct.n.y, ct.n.z, ct.n.w, colliders, count, h, threshold,
+                         ct.q.w, ct.n.x, ct.n.y, ct.n.z, ct.n.w, colliders, count, h, threshold, g,
                          keep_free_velocity);
     *d = DR_V4(dx, dy, dz, d->w);
     return DR_V4(vx, vy, vz, v.w);

@@ -14,7 +14,7 @@
 #define DR_UPDATE_ARGS                                                                             \
     __global float4 *x, __global float4 *v, __global float4 *d,                                    \
         __global const dr_contact *contacts, __global const dr_collider *colliders, float h,       \
-        float threshold, int keep_free_velocity, __global uint *nonfinite, uint n,                 \
+        float threshold, float4 g, int keep_free_velocity, __global uint *nonfinite, uint n,       \
         int contact_pass, uint collider_count, float t, float margin,                              \
         __global const float *inflate
 
@@ -32,7 +32,7 @@ inline void dr_update_one(DR_UPDATE_ARGS, uint i)
     }
     float4 xi = x[i];
     float4 v1 = dr_update_particle(&di, vi, xi, contacts[i], colliders, collider_count, h,
-                                   threshold, keep_free_velocity);
+                                   threshold, g, keep_free_velocity);
     float4 x1 = dr_add3(xi, di);
     v[i] = v1;
     x[i] = x1;
@@ -45,8 +45,8 @@ __kernel void update_state(DR_UPDATE_ARGS)
 {
     uint i = get_global_id(0);
     if (i < n)
-        dr_update_one(x, v, d, contacts, colliders, h, threshold, keep_free_velocity, nonfinite, n,
-                      contact_pass, collider_count, t, margin, inflate, i);
+        dr_update_one(x, v, d, contacts, colliders, h, threshold, g, keep_free_velocity, nonfinite,
+                      n, contact_pass, collider_count, t, margin, inflate, i);
 }
 
 /* Sixteen consecutive particles i .. i + 15 per work-item (DR_P16_LOAD, DR_P16_STORE of
@@ -56,7 +56,7 @@ __kernel void update_state(DR_UPDATE_ARGS)
 __kernel void update_state_x16(DR_UPDATE_ARGS)
 {
     DR_X16_BLOCK(i, n,
-                 dr_update_one(x, v, d, contacts, colliders, h, threshold, keep_free_velocity,
+                 dr_update_one(x, v, d, contacts, colliders, h, threshold, g, keep_free_velocity,
                                nonfinite, n, contact_pass, collider_count, t, margin, inflate, i));
     float16 dx, dy, dz, dw, vx, vy, vz, vw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
     DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
@@ -74,7 +74,7 @@ __kernel void update_state_x16(DR_UPDATE_ARGS)
     }
     float16 ux = vx, uy = vy, uz = vz;
     dr_update_particle_l16(&dx, &dy, &dz, &ux, &uy, &uz, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
-                           colliders, collider_count, h, threshold, keep_free_velocity);
+                           colliders, collider_count, h, threshold, g, keep_free_velocity);
     float16 px = xx + dx, py = xy + dy, pz = xz + dz;
     DR_P16_STORE((__global float *)(v + i), ux, uy, uz, vw);
     DR_P16_STORE((__global float *)(x + i), px, py, pz, xw);

@@ -105,11 +105,12 @@ static void update(drape_world *w, float h)
 {
     const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
     const int verlet = dr_keeps_integrator_velocity(&w->def);
+    const dr_vec4 g = dr_bounce_gravity(&w->def);
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         const dr_vec4 v = w->v[i];
         dr_vec4 d = w->d[i];
         w->v[i] = dr_update_particle(&d, v, w->x[i], w->contacts[i], w->colliders,
-                                     w->collider_count, h, threshold, verlet);
+                                     w->collider_count, h, threshold, g, verlet);
         w->x[i] = dr_add3(w->x[i], d);
         int phase = dr_nonfinite_phase(v, d, w->v[i], w->x[i]);
         if (phase >= 0 && i < w->nonfinite[phase])

@@ -69,3 +69,9 @@ int dr_keeps_integrator_velocity(const drape_world_def *def)
     return def->mode == DRAPE_MODE_MASS_SPRING &&
            def->integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET;
 }
+
+dr_vec4 dr_bounce_gravity(const drape_world_def *def)
+{
+    const drape_vec3 none = {0.0f, 0.0f, 0.0f};
+    return dr_vec4_from(dr_keeps_integrator_velocity(def) ? none : def->gravity, 0.0f);
+}

@@ -976,9 +976,10 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     const cl_uint n = cl->particles;
     const cl_int verlet = dr_keeps_integrator_velocity(&w->def), pass = contact_pass;
     const float t = (float)w->time, margin = w->def.collision_margin;
+    const dr_vec4 g = dr_bounce_gravity(&w->def);
     const per_particle p = particle_kernel(cl, K_UPDATE, K_UPDATE_X16);
-    DR_TRY(set_args(cl, p.kernel, 0, 15, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
-                    A(cl->colliders), A(h), A(threshold), A(verlet), A(cl->nonfinite), A(n),
+    DR_TRY(set_args(cl, p.kernel, 0, 16, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+                    A(cl->colliders), A(h), A(threshold), A(g), A(verlet), A(cl->nonfinite), A(n),
                     A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
     return launch(cl, p.kernel, p.items, UPDATE);
 }

@@ -477,9 +477,9 @@ void dr_particle_grid_free(dr_particle_grid *grid);
  * contacts, the contact candidates and counts. */
 drape_result dr_cpu_particle_grid(drape_world *world);
 drape_result dr_cpu_particle_candidates(drape_world *world);
-/* CPU reference: restitution between particles, after the update (`slow`: m/s, see
- * dr_particle_bounce). */
-void dr_cpu_particle_bounce(drape_world *world, float slow);
+/* CPU reference: restitution between particles, after the update of a substep h (s) long
+ * (`slow`: m/s, see dr_particle_bounce). */
+void dr_cpu_particle_bounce(drape_world *world, float slow, float h);
 /* Whether the pass after the update runs: with restitution, or under gravity (slow > 0: the cap on
  * the separating speed). */
 bool dr_particle_bounces(const drape_world *world, float slow);
@@ -531,10 +531,12 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, struct dr_cl_context *ctx,
 /* After the collider contacts: the contact candidates and counts. */
 drape_result dr_cl_particles_candidates(dr_cl_particles *p, struct dr_cl_context *ctx,
                                         const drape_world *world, int phase);
-/* Restitution between particles after the update, into v. */
+/* Restitution between particles after the update of a substep h (s) long, into v; d holds the
+ * substep's displacements. */
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, struct dr_cl_context *ctx,
                                     const drape_world *world, struct _cl_mem *x, struct _cl_mem *v,
-                                    struct _cl_mem *contacts, float slow, int phase);
+                                    struct _cl_mem *d, struct _cl_mem *contacts, float slow,
+                                    float h, int phase);
 /* One gather pass of iteration `iteration`, then its output copied into d. */
 drape_result dr_cl_particles_project(dr_cl_particles *p, struct dr_cl_context *ctx,
                                      const drape_world *world, struct _cl_mem *x, struct _cl_mem *d,

@@ -385,12 +385,13 @@ __kernel void particle_gather(
 }
 
 __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
-                              __global const float4 *v, __global const float4 *vpre,
-                              __global const float4 *shape, __global const uint *group,
-                              __global const dr_contact *contacts, __global const uint *nbr,
-                              __global const uint *ncand, __global const uint *list,
-                              __global const uint *fullest, __global const uint *members,
-                              uint listed, float e, float slow, float mu_s, float mu_k, uint n)
+                              __global const float4 *v, __global const float4 *d,
+                              __global const float4 *vpre, __global const float4 *shape,
+                              __global const uint *group, __global const dr_contact *contacts,
+                              __global const uint *nbr, __global const uint *ncand,
+                              __global const uint *list, __global const uint *fullest,
+                              __global const uint *members, uint listed, float e, float slow,
+                              float mu_s, float mu_k, float4 g, float h, uint n)
 {
     /* listed: work-item t takes member t (n: the members), as particle_count did */
     uint t = get_global_id(0);
@@ -398,8 +399,8 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
         return;
     uint i = listed ? members[t] : t;
     vnew[i] = fullest[0] <= DR_CELL_CAP
-                  ? dr_particle_bounce(i, x, v, vpre, shape, group, contacts, nbr, ncand, list,
-                                       listed ? t : i, e, slow, mu_s, mu_k)
+                  ? dr_particle_bounce(i, x, v, d, vpre, shape, group, contacts, nbr, ncand, list,
+                                       listed ? t : i, e, slow, mu_s, mu_k, g, h)
                   : v[i];
 }
 

@@ -719,14 +719,14 @@ float dr_particle_impact_speed(const drape_world *w)
  * added with i's share to i and, negated, with j's share to j, in the pair sums by place in the
  * pass order (zero before and after). A pair too slow for any gap (dr_bounce_quiet) is skipped
  * before any square root. */
-void dr_cpu_particle_bounce(drape_world *w, float slow)
+void dr_cpu_particle_bounce(drape_world *w, float slow, float h)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
         return;
     const float e = w->def.particle_restitution, quiet = dr_bounce_quiet(e, slow),
                 mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction;
-    const dr_vec4 *x = w->x, *v = w->v;
+    const dr_vec4 *x = w->x, *v = w->v, gravity = dr_bounce_gravity(&w->def);
     dr_pair_sum *sum = g->sum;
     for (uint32_t c = 0; c < g->cand_count; ++c) {
         const dr_cand_pair cp = g->cand_pairs[c];
@@ -734,18 +734,18 @@ void dr_cpu_particle_bounce(drape_world *w, float slow)
         const dr_vec4 vi = v[i], vj = v[j], u = dr_sub3(vi, vj);
         if (dr_dot3(u, u) < quiet || g->ncand[i] > DR_NBR_CAP || g->ncand[j] > DR_NBR_CAP)
             continue;
-        const dr_vec4 xi = x[i], xj = x[j];
+        const dr_bounce_end pi = {x[i], vi, w->d[i], w->contacts[i]},
+                            pj = {x[j], vj, w->d[j], w->contacts[j]};
         dr_vec4 n;
-        const float gap = dr_bounce_gap(xi, xj, vi, vj, g->vpre, i, j, cp.D, e, slow, &n);
+        int gi, gj;
+        const float gap =
+            dr_bounce_gap(pi, pj, g->vpre, i, j, cp.D, e, slow, gravity, h, &n, &gi, &gj);
         if (gap == 0.0f)
             continue;
-        const dr_vec4 n_j = dr_scale3(n, -1.0f);
-        const int gi = dr_bounce_held(w->contacts[i], vi, n, slow),
-                  gj = dr_bounce_held(w->contacts[j], vj, n_j, slow);
         const uint32_t ni = g->nbr[i], nj = g->nbr[j];
         const dr_vec4 change = dr_bounce_change(vi, vj, n, gap, mu_s, mu_k);
-        dr_bounce_add(&sum[g->local[i]], change, xi.w, gi, ni, xj.w, gj, nj, slow);
-        dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), xj.w, gj, nj, xi.w, gi, ni,
+        dr_bounce_add(&sum[g->local[i]], change, pi.x.w, gi, ni, pj.x.w, gj, nj, slow);
+        dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), pj.x.w, gj, nj, pi.x.w, gi, ni,
                       slow);
     }
     for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)

@@ -364,7 +364,8 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
 }
 
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
-                                    cl_mem x, cl_mem v, cl_mem contacts, float slow, int phase)
+                                    cl_mem x, cl_mem v, cl_mem d, cl_mem contacts, float slow,
+                                    float h, int phase)
 {
     const cl_uint n = p->particles, listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
     const float e = w->def.particle_restitution, mu_s = w->def.particle_static_friction,
@@ -375,10 +376,11 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     const cl_uint size = listed ? p->first[DR_CONTACT_PASSES] : n;
     if (size == 0)
         return DRAPE_OK;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 18, A(p->dnew), A(x), A(v), A(p->vpre),
+    const dr_vec4 g = dr_bounce_gravity(&w->def);
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 21, A(p->dnew), A(x), A(v), A(d), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                           A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(mu_s), A(mu_k),
-                          A(size)));
+                          A(g), A(h), A(size)));
     DR_TRY(launch(p, ctx, K_BOUNCE, size, phase));
     return listed ? copy_members(p, ctx, v, phase) : copy(p, ctx, v, p->dnew, phase);
 }

@@ -1005,8 +1005,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     const float threshold = dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h);
     DR_TRY(update(cl, w, h, threshold, last_pass_in_update));
     if (pbd && w->plan.enabled)
-        DR_TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->contacts, threshold,
-                                      cl->phase[UPDATE]));
+        DR_TRY(dr_cl_particles_bounce(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->contacts,
+                                      threshold, h, cl->phase[UPDATE]));
     return DRAPE_OK;
 }
 

@@ -1555,7 +1555,7 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
  * e uc r - a r^2 / 2 off the plane (d, in place) and reaches the normal velocity e uc - a r, which
  * it stores as e uc - a r + a h / 2. So the next substeps follow the bounced parabola, and a ball
  * dropped from y0 rises to e^2 y0 at any step and phase of the impact: with e = 0.5 from 0.9 to
- * 1.1 m, within 0.05% at 1 and at 4 substeps. Taken as a reflection along the chord instead (the
+ * 1.1 m, within 0.15% at 1 and at 4 substeps. Taken as a reflection along the chord instead (the
  * speed v_k+1 . n, e times the depth past the plane), the rise at 1 substep depended on when in
  * the step the ball hit: from 7% short to 9% over. Without gravity along n (a = 0: a wall under
  * gravity, or no gravity) the two are the same. A bounce that the parabola brings back to the

@@ -181,21 +181,28 @@ bool viz_cloth_view_attach(viz_cloth_view *v, viz_sim *sim)
     v->positions = vertex_buffer(n * vec4, NULL);
     v->normals = vertex_buffer(n * vec4, NULL);
     v->colors = vertex_buffer(n * vec4, t->colors);
+    /* the spheres' buffer holds every particle: after a tear there may be more (a split particle
+     * that gave all its triangles to its copy; viz_topology_spheres) */
     const struct {
         GLuint vao, *elements;
         const uint32_t *indices;
-        size_t count;
+        size_t count, room;
     } vaos[2] = {
-        {v->vao, &v->elements, t->triangles, 3 * (size_t)t->triangle_count},
-        {v->sphere_vao, &v->sphere_elements, t->spheres, t->sphere_count},
+        {v->vao, &v->elements, t->triangles, 3 * (size_t)t->triangle_count,
+         3 * (size_t)t->triangle_count},
+        {v->sphere_vao, &v->sphere_elements, t->spheres, t->sphere_count, n},
     };
     for (int k = 0; k < 2; ++k) {
         GL_CHECK(glBindVertexArray(vaos[k].vao));
         GL_CHECK(glGenBuffers(1, vaos[k].elements));
         GL_CHECK(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, *vaos[k].elements));
         GL_CHECK(glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                              (GLsizeiptr)(vaos[k].count ? vaos[k].count * sizeof(uint32_t) : 4),
-                              vaos[k].count ? vaos[k].indices : NULL, GL_STATIC_DRAW));
+                              (GLsizeiptr)(vaos[k].room ? vaos[k].room * sizeof(uint32_t) : 4),
+                              NULL, GL_STATIC_DRAW));
+        if (vaos[k].count)
+            GL_CHECK(glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0,
+                                     (GLsizeiptr)(vaos[k].count * sizeof(uint32_t)),
+                                     vaos[k].indices));
         const GLuint attributes[3] = {v->positions, v->normals, v->colors};
         for (GLuint a = 0; a < 3; ++a) {
             GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, attributes[a]));
@@ -256,6 +263,20 @@ bool viz_cloth_view_update(viz_cloth_view *v, viz_sim *sim)
         GL_CHECK(glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0,
                                  (GLsizeiptr)(3 * (size_t)v->triangle_count * sizeof(uint32_t)),
                                  sim->topology.triangles));
+        /* the spheres and the colours too (viz_topology_spheres; the spheres' buffer has room
+         * for every particle) */
+        GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, v->colors));
+        GL_CHECK(glBufferSubData(GL_ARRAY_BUFFER, 0,
+                                 (GLsizeiptr)(4 * (size_t)v->particle_count * sizeof(float)),
+                                 sim->topology.colors));
+        GL_CHECK(glBindBuffer(GL_ARRAY_BUFFER, 0));
+        v->sphere_count = sim->topology.sphere_count;
+        GL_CHECK(glBindVertexArray(v->sphere_vao));
+        GL_CHECK(glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, v->sphere_elements));
+        if (v->sphere_count)
+            GL_CHECK(glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0,
+                                     (GLsizeiptr)(v->sphere_count * sizeof(uint32_t)),
+                                     sim->topology.spheres));
         GL_CHECK(glBindVertexArray(0));
         sim->triangles_changed = false;
     }

@@ -168,6 +168,7 @@ bool viz_sim_step(viz_sim *s)
     if (splits != s->splits &&
         drape_world_get_triangles(s->world, NULL) == s->topology.triangle_count) {
         drape_world_get_triangles(s->world, s->topology.triangles);
+        viz_topology_spheres(&s->topology); /* a copy on a triangle is no longer a sphere */
         s->triangles_changed = true;
     }
     s->splits = splits;

@@ -5,6 +5,8 @@
  *   triangle (the chain's 16 beads) and for the loose particles (the triangle's three; the balls
  *   of balls and brazil-nut, each at its contact radius), colours by object.
  * - A scene file loads by path; --resolution resizes its cloths.
+ * - A tearing cloth draws neither its spares nor, once torn, the copies on its triangles as
+ * spheres.
  * - Every solver mode builds and stays finite (XPBD puts compliance on every family).
  * - The mouse grab picks the particle under a ray, pulls it to a moving target through an
  *   attachment, and lets go; a ray through a rope's bead grabs that bead. */
@@ -84,6 +86,42 @@ static void check_file_and_resolution(void)
     EXPECT(viz_sim_check_scene("curtain"));
 }
 
+/* The tear scene: its 200 spares (pinned at the cloth's origin until a split uses them) are not
+ * drawn, and after the cloth tore in two, no particle on a triangle is drawn as a sphere and every
+ * triangle's particles have the cloth's colour. Before, the spares were spheres from the start
+ * (one ball at the origin), and stayed spheres of the loose particles' colour once copies on the
+ * tear's edge: a column of balls along either piece's torn edge. */
+static void check_tear(void)
+{
+    viz_sim s = {.scene_name = DRAPE_SCENES_DIR "/tear.json", .backend = DRAPE_BACKEND_CPU};
+    EXPECT(viz_sim_build(&s));
+    if (!s.world)
+        return;
+    const viz_topology *t = &s.topology;
+    EXPECT(t->sphere_count == 0);
+    for (int k = 0; k < 90; ++k)
+        EXPECT(viz_sim_step(&s));
+    const uint32_t splits = drape_world_get_tear_stats(s.world).splits;
+    uint8_t *on = calloc(t->particle_count, 1);
+    EXPECT(on != NULL);
+    float cloth[3];
+    viz_object_color(0, cloth);
+    uint32_t wrong_colour = 0, spheres_on_triangles = 0;
+    for (uint32_t k = 0; on && k < 3 * t->triangle_count; ++k) {
+        on[t->triangles[k]] = 1;
+        wrong_colour += memcmp(&t->colors[4 * (size_t)t->triangles[k]], cloth, sizeof cloth) != 0;
+    }
+    for (uint32_t k = 0; on && k < t->sphere_count; ++k)
+        spheres_on_triangles += on[t->spheres[k]];
+    printf("tear: %u splits after 90 steps, %u spheres (%u on a triangle), %u triangle corners "
+           "not of the cloth's colour\n",
+           splits, t->sphere_count, spheres_on_triangles, wrong_colour);
+    EXPECT(splits > 10 && spheres_on_triangles == 0 && wrong_colour == 0);
+    EXPECT(t->sphere_count < 5);
+    free(on);
+    viz_sim_destroy(&s);
+}
+
 static void check_modes(void)
 {
     for (int m = 0; m < VIZ_MODE_COUNT; ++m) {
@@ -149,6 +187,7 @@ int suite_sim(void)
 {
     check_builtins();
     check_file_and_resolution();
+    check_tear();
     check_modes();
     check_grab();
     return test_finish();

@@ -1592,24 +1592,29 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
             DR_GLOBAL const dr_collider *c = &colliders[i];                                        \
             real vn = (ox - c->vel.x) * nx + (oy - c->vel.y) * ny + (oz - c->vel.z) * nz;          \
             mask inside = qw - (float)i > 0.25f; /* dr_started_inside */                           \
-            /* how far the prediction went past the contact plane, and where it started above it,  \
-             * in the collider's frame */                                                          \
-            real cv = c->vel.x * nx + c->vel.y * ny + c->vel.z * nz;                               \
-            real past = -((xx - qx) * nx + (xy - qy) * ny + (xz - qz) * nz + (cv + nw) * h);       \
-            past = DR_FMIN(DR_FMAX(past, (real)(0.0f)), -nw * h);                                  \
-            real z0 = -nw * h - past;                                                              \
-            /* the crossing on the positions' parabola: a = gravity towards the plane, u0 the      \
-             * parabola's normal velocity at the start, uc its speed at the plane, r the time      \
-             * left after it; the bounce leaves at e uc and rises `rise` by the substep's end */   \
-            real a = -(g.x * nx + g.y * ny + g.z * nz);                                            \
-            real u0 = nw + 0.5f * h * a;                                                           \
-            real uc = DR_SQRT(DR_FMAX(u0 * u0 + 2.0f * a * z0, (real)(0.0f)));                     \
-            real r = h - DR_FMIN(2.0f * z0 / DR_FMAX(uc - u0, (real)(DR_EPS)), (real)(h));         \
-            real eu = c->vel.w * uc;                                                               \
-            real rise = (eu - 0.5f * a * r) * r;                                                   \
-            mask flies = (rise > 0.0f) & (eu > 0.0f);                                              \
+            real rise = (real)(0.0f), target = -c->vel.w * nw;                                     \
+            if (c->vel.w > 0.0f) { /* the collider's restitution: the same for every lane */       \
+                /* how far the prediction went past the contact plane, and where it started above  \
+                 * it, in the collider's frame */                                                  \
+                real cv = c->vel.x * nx + c->vel.y * ny + c->vel.z * nz;                           \
+                real past = -((xx - qx) * nx + (xy - qy) * ny + (xz - qz) * nz + (cv + nw) * h);   \
+                past = DR_FMIN(DR_FMAX(past, (real)(0.0f)), -nw * h);                              \
+                real z0 = -nw * h - past;                                                          \
+                /* the crossing on the positions' parabola: a = gravity towards the plane, u0 the  \
+                 * parabola's normal velocity at the start, uc its speed at the plane, r the time  \
+                 * left after it; the bounce leaves at e uc and rises `up` by the substep's end */ \
+                real a = -(g.x * nx + g.y * ny + g.z * nz);                                        \
+                real u0 = nw + 0.5f * h * a;                                                       \
+                real uc = DR_SQRT(DR_FMAX(u0 * u0 + 2.0f * a * z0, (real)(0.0f)));                 \
+                real r = h - DR_FMIN(2.0f * z0 / DR_FMAX(uc - u0, (real)(DR_EPS)), (real)(h));     \
+                real eu = c->vel.w * uc;                                                           \
+                real up = (eu - 0.5f * a * r) * r;                                                 \
+                mask f = (up > 0.0f) & (eu > 0.0f);                                                \
+                rise = f ? up : rise;                                                              \
+                target = f ? eu - a * r + 0.5f * a * h : target;                                   \
+            }                                                                                      \
+            mask flies = rise > 0.0f;                                                              \
             real cap = DR_FMAX(nw, (real)(0.0f));                                                  \
-            real target = flies ? eu - a * r + 0.5f * a * h : -c->vel.w * nw;                      \
             mask apply = own & (inside ? vn > cap : !(nw >= -threshold) & !(vn >= target));        \
             real k = inside ? cap - vn : target - vn;                                              \
             *vx = apply ? ox + nx * k : *vx, *vy = apply ? oy + ny * k : *vy;                      \
@@ -2333,18 +2338,12 @@ DR_FN int dr_bounce_held(dr_contact ct, dr_vec4 v, dr_vec4 n, float slow)
     return dr_has_contact(ct) && dr_dot3(n, ct.n) < 0.0f && dr_dot3(v, n) >= -slow;
 }
 
-/* One end of a pair for the bounce (dr_bounce_gap): the particle's new position x (w: inverse
- * mass), its new velocity v, the substep's displacement d (so that x - d is where the substep
- * started) and its collider contact ct. */
-typedef struct dr_bounce_end {
-    dr_vec4 x, v, d;
-    dr_contact ct;
-} dr_bounce_end;
-
 /* One candidate pair's change of separating normal velocity for dr_particle_bounce (see below):
  * 0 for none (not within reach, no bounce and not separating faster than slow, or not finite),
  * with the pair's normal n, from j to i, and whether each end is held by its collider against the
- * pair (dr_bounce_held, in *held_i and *held_j). vpre[i], vpre[j]: the velocities before the
+ * pair (dr_bounce_held, in *held_i and *held_j). x, v: the new positions (w: inverse mass) and
+ * velocities; d: the substep's displacements (x - d is where it started) and contacts: the collider
+ * contacts, read only for a pair that bounces; vpre[i], vpre[j]: the velocities before the
  * solve, read only when e > 0; D: the pair's collision distance; g: gravity (m/s^2), h: the
  * substep (s). A bounce takes a pair within DR_BOUNCE_TOUCH distances, the cap on the separating
  * speed one within the candidates' reach.
@@ -2367,31 +2366,35 @@ typedef struct dr_bounce_end {
  * alike (a = 0, no end held): e |before|, bitwise as before, and so is e = 0.
  * (j, i) gets bitwise the same gap and held flags swapped, and the negated n: r, n and the
  * relative velocities and positions are exact negations, their dot products the same products. */
-DR_FN float dr_bounce_gap(dr_bounce_end pi, dr_bounce_end pj, DR_GLOBAL const dr_vec4 *vpre,
-                          unsigned i, unsigned j, float D, float e, float slow, dr_vec4 g, float h,
-                          dr_vec4 *n, int *held_i, int *held_j)
+DR_FN float dr_bounce_gap(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v,
+                          DR_GLOBAL const dr_vec4 *d, DR_GLOBAL const dr_contact *contacts,
+                          DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j, float D, float e,
+                          float slow, dr_vec4 g, float h, dr_vec4 *n, int *held_i, int *held_j)
 {
-    dr_vec4 r = dr_sub3(pi.x, pj.x);
+    dr_vec4 xi = x[i], xj = x[j], vi = v[i], vj = v[j];
+    dr_vec4 r = dr_sub3(xi, xj);
     float len2 = dr_dot3(r, r), reach = D * (1.0f + DR_NBR_MARGIN), touch = D * DR_BOUNCE_TOUCH;
     if (!(len2 < reach * reach) || !(len2 > 0.0f))
         return 0.0f;
     float len = DR_SQRT(len2);
     *n = dr_scale3(r, 1.0f / len);
-    float vn = dr_dot3(dr_sub3(pi.v, pj.v), *n);
+    float vn = dr_dot3(dr_sub3(vi, vj), *n);
     float before = e > 0.0f ? dr_dot3(dr_sub3(vpre[i], vpre[j]), *n) : 0.0f;
     float gap = 0.0f;
+    int held = 0; /* *held_i and *held_j set */
     if (e > 0.0f && len2 < touch * touch) {
         if (before < -slow) {
             /* a bounce: raise the separation to e times the speed at the meeting */
-            int held_i0 = dr_bounce_held(pi.ct, pi.v, *n, slow), free_i = pi.x.w > 0.0f;
-            int held_j0 = dr_bounce_held(pj.ct, pj.v, dr_scale3(*n, -1.0f), slow),
-                free_j = pj.x.w > 0.0f;
-            float fall_i = !held_i0 && free_i ? 1.0f : 0.0f,
-                  stop_i = held_i0 && free_i ? 1.0f : 0.0f;
-            float fall_j = !held_j0 && free_j ? 1.0f : 0.0f,
-                  stop_j = held_j0 && free_j ? 1.0f : 0.0f;
+            *held_i = dr_bounce_held(contacts[i], vi, *n, slow);
+            *held_j = dr_bounce_held(contacts[j], vj, dr_scale3(*n, -1.0f), slow);
+            held = 1;
+            int free_i = xi.w > 0.0f, free_j = xj.w > 0.0f;
+            float fall_i = !*held_i && free_i ? 1.0f : 0.0f,
+                  stop_i = *held_i && free_i ? 1.0f : 0.0f;
+            float fall_j = !*held_j && free_j ? 1.0f : 0.0f,
+                  stop_j = *held_j && free_j ? 1.0f : 0.0f;
             float gn = dr_dot3(g, *n), a = (fall_j - fall_i) * gn;
-            float z0 = dr_dot3(dr_sub3(dr_sub3(pi.x, pi.d), dr_sub3(pj.x, pj.d)), *n) - D;
+            float z0 = dr_dot3(dr_sub3(dr_sub3(xi, d[i]), dr_sub3(xj, d[j])), *n) - D;
             float u0 = before - (stop_i - stop_j) * gn * h + 0.5f * h * a;
             float eu = e * DR_SQRT(DR_FMAX(u0 * u0 + 2.0f * a * DR_FMAX(z0, 0.0f), 0.0f));
             gap = 0.5f * a * h + DR_SQRT(DR_FMAX(eu * eu - 2.0f * a * (len - D), 0.0f)) - vn;
@@ -2408,8 +2411,10 @@ DR_FN float dr_bounce_gap(dr_bounce_end pi, dr_bounce_end pj, DR_GLOBAL const dr
     }
     if (!(gap == gap) || gap == 0.0f)
         return 0.0f;
-    *held_i = dr_bounce_held(pi.ct, pi.v, *n, slow);
-    *held_j = dr_bounce_held(pj.ct, pj.v, dr_scale3(*n, -1.0f), slow);
+    if (!held) {
+        *held_i = dr_bounce_held(contacts[i], vi, *n, slow);
+        *held_j = dr_bounce_held(contacts[j], vj, dr_scale3(*n, -1.0f), slow);
+    }
     return gap;
 }
 
@@ -2490,23 +2495,22 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
     if (!(si.w > 0.0f) || count > DR_NBR_CAP)
         return vi;
     unsigned gi = group[i], ni = nbr[i];
-    const dr_bounce_end pi = {x[i], vi, d[i], contacts[i]};
-    const float quiet = dr_bounce_quiet(e, slow);
+    const float wi = x[i].w, quiet = dr_bounce_quiet(e, slow);
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     for (unsigned k = 0u; k < count; ++k) {
         unsigned j = list[row * DR_NBR_CAP + k];
         dr_vec4 vj = v[j], dv = dr_sub3(vi, vj);
         if (dr_dot3(dv, dv) < quiet || ncand[j] > DR_NBR_CAP)
             continue;
-        dr_bounce_end pj = {x[j], vj, d[j], contacts[j]};
         dr_vec4 n;
         int held_i, held_j;
-        float gap = dr_bounce_gap(pi, pj, vpre, i, j, dr_pair_distance(si, gi, shape[j], group[j]),
-                                  e, slow, g, h, &n, &held_i, &held_j);
+        float gap = dr_bounce_gap(x, v, d, contacts, vpre, i, j,
+                                  dr_pair_distance(si, gi, shape[j], group[j]), e, slow, g, h, &n,
+                                  &held_i, &held_j);
         if (gap == 0.0f)
             continue;
-        dr_bounce_add(&acc, dr_bounce_change(vi, vj, n, gap, mu_s, mu_k), pi.x.w, held_i, ni,
-                      pj.x.w, held_j, nbr[j], slow);
+        dr_bounce_add(&acc, dr_bounce_change(vi, vj, n, gap, mu_s, mu_k), wi, held_i, ni, x[j].w,
+                      held_j, nbr[j], slow);
     }
     return dr_pair_sum_apply(acc, vi, 1.0f);
 }

@@ -734,19 +734,17 @@ void dr_cpu_particle_bounce(drape_world *w, float slow, float h)
         const dr_vec4 vi = v[i], vj = v[j], u = dr_sub3(vi, vj);
         if (dr_dot3(u, u) < quiet || g->ncand[i] > DR_NBR_CAP || g->ncand[j] > DR_NBR_CAP)
             continue;
-        const dr_bounce_end pi = {x[i], vi, w->d[i], w->contacts[i]},
-                            pj = {x[j], vj, w->d[j], w->contacts[j]};
         dr_vec4 n;
         int gi, gj;
-        const float gap =
-            dr_bounce_gap(pi, pj, g->vpre, i, j, cp.D, e, slow, gravity, h, &n, &gi, &gj);
+        const float gap = dr_bounce_gap(x, v, w->d, w->contacts, g->vpre, i, j, cp.D, e, slow,
+                                        gravity, h, &n, &gi, &gj);
         if (gap == 0.0f)
             continue;
         const uint32_t ni = g->nbr[i], nj = g->nbr[j];
+        const float wi = x[i].w, wj = x[j].w;
         const dr_vec4 change = dr_bounce_change(vi, vj, n, gap, mu_s, mu_k);
-        dr_bounce_add(&sum[g->local[i]], change, pi.x.w, gi, ni, pj.x.w, gj, nj, slow);
-        dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), pj.x.w, gj, nj, pi.x.w, gi, ni,
-                      slow);
+        dr_bounce_add(&sum[g->local[i]], change, wi, gi, ni, wj, gj, nj, slow);
+        dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), wj, gj, nj, wi, gi, ni, slow);
     }
     for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
         if (sum[k].found) {

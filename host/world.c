@@ -41,6 +41,7 @@ drape_world_def drape_default_world_def(void)
     def.particle_max_substeps = 32;
     def.particle_restitution = 0.0f;
     def.contact_relaxation = 1.0f;
+    def.contact_passes = 8;
     def.backend = drape_default_backend_def();
     def.log = drape_log_stderr;
     def.cookie = DR_DEF_COOKIE;
@@ -169,6 +170,10 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.contact_relaxation = %g must be in (0, 2)", fn,
                        (double)def->contact_relaxation);
+    if (def->contact_passes < 0 || def->contact_passes > DRAPE_MAX_ITERATIONS)
+        return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def.contact_passes = %d must be in [0, %d]", fn, def->contact_passes,
+                       DRAPE_MAX_ITERATIONS);
     if (def->mode != DRAPE_MODE_PBD && def->mode != DRAPE_MODE_MASS_SPRING)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.mode = %d is not a solver mode",
                        fn, (int)def->mode);

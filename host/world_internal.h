@@ -99,6 +99,7 @@ typedef struct dr_particle_plan {
     uint32_t members; /* particles with a radius */
     float cell;       /* m, cell size: the largest collision distance */
     uint32_t buckets; /* hash-table buckets, a power of two */
+    bool mesh;        /* some member belongs to a mesh (DR_GROUP_MESH): contact_passes apply */
 } dr_particle_plan;
 
 /* A pair of the CPU's pair pass: the two particles' indices pi and pj, and what the pair's share
@@ -483,6 +484,9 @@ void dr_cpu_particle_bounce(drape_world *world, float slow, float h);
 /* Whether the pass after the update runs: with restitution, or under gravity (slow > 0: the cap on
  * the separating speed). */
 bool dr_particle_bounces(const drape_world *world, float slow);
+/* The contact passes after a substep's iterations (def.contact_passes where a mesh's particles
+ * collide in the PBD mode, else 0), on both backends. */
+int dr_contact_tail(const drape_world *world);
 /* The approach speed (m/s) above which a pair is an impact (dr_pair_impact): with restitution
  * between particles the resting speed dr_restitution_threshold of the substep, else 0 (none). */
 float dr_particle_impact_speed(const drape_world *world);

@@ -31,6 +31,7 @@ static const char *const solver_keys[] = {"dt",
                                           "particle_max_substeps",
                                           "contact_relaxation",
                                           "particle_restitution",
+                                          "contact_passes",
                                           NULL};
 
 static const char *const modes[] = {"pbd", "mass-spring", NULL};
@@ -48,6 +49,7 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
     int order = (int)def->color_order, backend = (int)def->backend.type;
     uint32_t substeps = (uint32_t)def->substeps, iterations = (uint32_t)def->iterations;
     uint32_t seed = (uint32_t)def->color_seed, most = (uint32_t)def->particle_max_substeps;
+    uint32_t passes = (uint32_t)def->contact_passes;
     bool ok =
         sc_json_object(j, o, solver_keys) && sc_json_get_float(j, o, "dt", seconds, &def->dt) &&
         sc_json_get_u32(j, o, "substeps", 1, DRAPE_MAX_SUBSTEPS, &substeps) &&
@@ -73,10 +75,12 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
         sc_json_get_float(j, o, "particle_travel_limit", sc_nonneg, &def->particle_travel_limit) &&
         sc_json_get_u32(j, o, "particle_max_substeps", 0, DRAPE_MAX_SUBSTEPS, &most) &&
         sc_json_get_float(j, o, "contact_relaxation", relaxation, &def->contact_relaxation) &&
-        sc_json_get_float(j, o, "particle_restitution", sc_unit, &def->particle_restitution);
+        sc_json_get_float(j, o, "particle_restitution", sc_unit, &def->particle_restitution) &&
+        sc_json_get_u32(j, o, "contact_passes", 0, DRAPE_MAX_ITERATIONS, &passes);
     def->substeps = (int)substeps;
     def->iterations = (int)iterations;
     def->particle_max_substeps = (int)most;
+    def->contact_passes = (int)passes;
     def->mode = (drape_solver_mode)mode;
     def->integrator = (drape_integrator)integrator;
     def->color_order = (drape_color_order)order;

@@ -771,6 +771,70 @@ static void test_cloth_neighbours_are_filtered(void)
     drape_world_destroy(w);
 }
 
+/* The state after `steps` steps at 1 substep of 150 balls poured into a box (`cloths` 0) or of two
+ * self-colliding 12 x 12 cloths stacked 2 cm apart dropped on a sphere (`cloths` 1), with
+ * def.contact_passes = `passes`. */
+static bool contact_passes_run(bool cloths, int passes, int steps, tu_state *s)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = 1;
+    def.contact_passes = passes;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    bool ok = true;
+    if (cloths) {
+        for (int k = 0; k < 2 && ok; ++k) {
+            drape_cloth_def c = drape_default_cloth_def();
+            c.nx = c.ny = 12;
+            c.self_collision = true;
+            c.origin = tu_v3(-0.5f, 0.4f + 0.02f * (float)k, -0.5f);
+            ok = drape_world_add_cloth(w, &c, NULL) == DRAPE_OK;
+        }
+        drape_collider_def sphere = drape_default_collider_def();
+        sphere.type = DRAPE_COLLIDER_SPHERE;
+        sphere.radius = 0.3f;
+        ok = ok && drape_world_add_collider(w, &sphere, NULL) == DRAPE_OK;
+    } else {
+        drape_particle_block_def b = drape_default_particle_block_def();
+        b.radius = 0.015f;
+        b.size = tu_v3(0.2f, 0.3f, 0.2f);
+        b.centre = tu_v3(0.0f, 0.2f, 0.0f);
+        b.packing = DRAPE_PACKING_RANDOM;
+        b.max_count = 150;
+        drape_collider_def walls[5];
+        drape_open_box_colliders(0.1f, walls);
+        ok = drape_world_add_particle_block(w, &b, NULL) == DRAPE_OK;
+        for (int i = 0; ok && i < 5; ++i)
+            ok = drape_world_add_collider(w, &walls[i], NULL) == DRAPE_OK;
+    }
+    ok = ok && tu_step(w, steps) && tu_read(w, s);
+    drape_world_destroy(w);
+    return ok;
+}
+
+/* def.contact_passes run only where a mesh's particles collide: loose balls step bitwise the same
+ * with 8 passes as with none, stacked cloths do not (the physics the passes are for, stacked
+ * cloths keeping their distance at one substep, is checked on the cloth-layers scene in the scene
+ * tests). */
+static void test_contact_passes_only_for_meshes(void)
+{
+    for (int cloths = 0; cloths < 2; ++cloths) {
+        tu_state none = {0}, eight = {0};
+        ENSURE(contact_passes_run(cloths, 0, 40, &none));
+        ENSURE(contact_passes_run(cloths, 8, 40, &eight));
+        ENSURE(none.n == eight.n && none.n > 0);
+        const bool same = none.n == eight.n &&
+                          memcmp(none.x, eight.x, none.n * sizeof *none.x) == 0 &&
+                          memcmp(none.v, eight.v, none.n * sizeof *none.v) == 0;
+        printf("  %s, 0 and 8 contact passes: %s\n", cloths ? "two stacked cloths" : "150 balls",
+               same ? "bitwise the same" : "different");
+        ENSURE(same == !cloths);
+        tu_state_free(&none);
+        tu_state_free(&eight);
+    }
+}
+
 /* ---- bad input ------------------------------------------------------------------------------- */
 
 static void test_bad_radius_and_group(void)
@@ -813,6 +877,10 @@ static void test_bad_radius_and_group(void)
     bad.particle_restitution = 1.5f;
     ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "particle_restitution"));
+    bad = def;
+    bad.contact_passes = -1;
+    ENSURE_RESULT(drape_world_set_def(w, &bad), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def.contact_passes = -1 must be in [0, 1000]"));
     drape_world_destroy(w);
 }
 
@@ -991,6 +1059,7 @@ int suite_particles(void)
     RUN_TEST(test_split_stops_at_the_shortest_substep);
     RUN_TEST(test_groups);
     RUN_TEST(test_cloth_neighbours_are_filtered);
+    RUN_TEST(test_contact_passes_only_for_meshes);
     RUN_TEST(test_bad_radius_and_group);
     RUN_TEST(test_radius_larger_than_the_scene);
     RUN_TEST(test_a_million_particles_at_one_point);

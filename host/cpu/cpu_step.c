@@ -157,6 +157,11 @@ static drape_result substep(drape_world *w, float h)
             dr_balloons_project_cpu(w, h, it == 0);
             project_contacts(w, h);
         }
+        /* the contacts alone, with the last word over the meshes' constraints */
+        for (int pass = 0, tail = dr_contact_tail(w); pass < tail; ++pass) {
+            dr_cpu_particle_contacts(w, w->def.iterations + pass);
+            project_contacts(w, h);
+        }
         if (w->shapes.count) /* rigid clusters end the substep rigid */
             dr_shapes_project(w);
     } else {

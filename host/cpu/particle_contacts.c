@@ -39,7 +39,7 @@ void dr_particle_plan_update(drape_world *w)
         return;
     /* At least 64 buckets: the 27 cells around a point then take 27 distinct buckets (dr_cell_walk
      * in kernels/drape_shared.h). */
-    dr_particle_plan plan = {false, 0, 0.0f, 64};
+    dr_particle_plan plan = {false, 0, 0.0f, 64, false};
     uint32_t first_group = 0, self_members = 0;
     bool two_groups = false;
     float rmax = 0.0f;
@@ -52,6 +52,7 @@ void dr_particle_plan_update(drape_world *w)
             first_group = g;
         two_groups |= g != first_group;
         self_members += (w->group[i] & DR_GROUP_SELF) != 0;
+        plan.mesh |= (w->group[i] & DR_GROUP_MESH) != 0;
         rmax = r > rmax ? r : rmax;
         plan.members++;
     }
@@ -700,6 +701,12 @@ void dr_cpu_particle_contacts(drape_world *w, int iteration)
         pass_gather(w, up, first, pass);
     for (uint32_t k = 0; k < members; ++k)
         w->d[g->member[k]] = g->ld[k];
+}
+
+int dr_contact_tail(const drape_world *w)
+{
+    return w->plan.enabled && w->plan.mesh && w->def.mode == DRAPE_MODE_PBD ? w->def.contact_passes
+                                                                            : 0;
 }
 
 bool dr_particle_bounces(const drape_world *w, float slow)

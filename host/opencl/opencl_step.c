@@ -916,6 +916,7 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h,
                                                       K_SOLVE_VOLUME,      K_SOLVE_NEO_HOOKEAN};
     const uint32_t per_item[DRAPE_CONSTRAINT_TYPE_COUNT] = {cl->distance_lanes, 1, 1, 1, 1, 1};
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h), zero = 0.0f;
+    const int tail = dr_contact_tail(w);
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         const cl_set *s = &cl->set[t];
         if (s->count == 0)
@@ -938,7 +939,14 @@ static drape_result project(dr_opencl *cl, const drape_world *w, float h,
                                            cl->phase[PROJECT]));
         DR_TRY(dr_balloons_cl_project(cl->ctx, &cl->balloons, w, cl->x, cl->d, h, it == 0,
                                       cl->phase[PROJECT]));
-        if (!last_contacts_in_update || it + 1 < w->def.iterations)
+        if (!last_contacts_in_update || it + 1 < w->def.iterations || tail > 0)
+            DR_TRY(project_contacts(cl, w, h));
+    }
+    /* the contacts alone, with the last word over the meshes' constraints (dr_contact_tail) */
+    for (int pass = 0; pass < tail; ++pass) {
+        DR_TRY(dr_cl_particles_project(cl->pc, cl->ctx, w, cl->x, cl->d, cl->contacts,
+                                       w->def.iterations + pass, cl->phase[PROJECT]));
+        if (!last_contacts_in_update || pass + 1 < tail)
             DR_TRY(project_contacts(cl, w, h));
     }
     return shape_match(cl, w); /* rigid clusters end the substep rigid */

@@ -239,6 +239,14 @@ typedef struct drape_world_def {
                                       default 1 */
     float particle_restitution;    /* fraction of the normal approach speed two colliding
                                       particles separate with, [0, 1]; default 0 */
+    int contact_passes;            /* passes of the contacts alone (between particles, then with
+                                      the colliders) after each substep's constraint iterations,
+                                      in a world where a cloth's, rope's or other mesh's particles
+                                      collide with particles: the contacts then have the last word
+                                      over the mesh's stiff constraints, so that stacked cloths
+                                      keep their distance at one substep too. No effect on a
+                                      world of loose particles alone. 0 .. DRAPE_MAX_ITERATIONS;
+                                      default 8 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
     uint32_t cookie; /* set by drape_default_world_def(); a def without it is refused */

@@ -67,7 +67,8 @@ int main(void)
     num("particle_travel_limit", w.particle_travel_limit, ",");
     num("particle_max_substeps", w.particle_max_substeps, ",");
     num("contact_relaxation", w.contact_relaxation, ",");
-    num("particle_restitution", w.particle_restitution, "");
+    num("particle_restitution", w.particle_restitution, ",");
+    num("contact_passes", w.contact_passes, "");
 
     const drape_particle_def p = drape_default_particle_def();
     printf("  },\n  \"Particles\": {\n");

@@ -118,19 +118,21 @@ static void cloth_layers(st_run *t)
     check_settled(t, &s);
 }
 
-/* At one substep the energy stays bounded as well. */
+/* At one substep as well: the contact passes after the iterations (def.contact_passes) keep the
+ * stacked cloths apart, where the iterations alone left cloth-layers' closest pair at 0.64 of its
+ * collision distance (0.81 with 16 iterations, 0.89 with 32). */
 static void cloth_layers_one_substep(st_run *t)
 {
     settled s;
     run_scene(t, "cloth-layers", 4, 1, &s);
-    CHECK(t, s.rise < 0.5);
+    check_settled(t, &s);
 }
 
 static void cloth_fold_one_substep(st_run *t)
 {
     settled s;
     run_scene(t, "cloth-fold", 1, 1, &s);
-    CHECK(t, s.rise < 0.5);
+    check_settled(t, &s);
 }
 
 /* Mean x (m) of particles [first, first + count) of the scene. */

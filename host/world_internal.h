@@ -170,6 +170,12 @@ typedef struct dr_particle_grid {
      * particle's anchor with its radius in w, and its group. */
     uint32_t *member, *local;
     uint32_t member_start[DR_CONTACT_PASSES + 1];
+    /* restitution's rounds (dr_cpu_particle_bounce): per candidate pair the separating velocity
+     * its bounce added so far (m/s); per particle its collider's target and what that added
+     * (dr_bounce_wall); per particle twice whether a round changed its velocity */
+    float *applied, *wall;
+    uint8_t *moved;
+    uint32_t applied_capacity;
     dr_vec4 *ld;
     bool overflow;
     dr_vec4 *dense_anchor;
@@ -480,7 +486,10 @@ drape_result dr_cpu_particle_grid(drape_world *world);
 drape_result dr_cpu_particle_candidates(drape_world *world);
 /* CPU reference: restitution between particles, after the update of a substep h (s) long
  * (`slow`: m/s, see dr_particle_bounce). */
-void dr_cpu_particle_bounce(drape_world *world, float slow, float h);
+drape_result dr_cpu_particle_bounce(drape_world *world, float slow, float h);
+/* The rounds of restitution between particles in a substep: DR_BOUNCE_ROUNDS with restitution,
+ * else one (the cap on the separating speed alone). */
+uint32_t dr_bounce_rounds(const drape_world *world);
 /* Whether the pass after the update runs: with restitution, or under gravity (slow > 0: the cap on
  * the separating speed). */
 bool dr_particle_bounces(const drape_world *world, float slow);

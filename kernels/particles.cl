@@ -391,17 +391,26 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const uint *nbr, __global const uint *ncand,
                               __global const uint *list, __global const uint *fullest,
                               __global const uint *members, uint listed, float e, float slow,
-                              float mu_s, float mu_k, float4 g, float h, uint n)
+                              float mu_s, float mu_k, float4 g, float h, uint n,
+                              __global float *applied, __global float *wall, __global uchar *moved,
+                              uint total, uint round)
 {
     /* listed: work-item t takes member t (n: the members), as particle_count did */
     uint t = get_global_id(0);
     if (t >= n)
         return;
     uint i = listed ? members[t] : t;
-    vnew[i] = fullest[0] <= DR_CELL_CAP
-                  ? dr_particle_bounce(i, x, v, d, vpre, shape, group, contacts, nbr, ncand, list,
-                                       listed ? t : i, e, slow, mu_s, mu_k, g, h)
-                  : v[i];
+    /* with restitution, whether each particle's velocity changed: round r reads the flags of
+     * round r - 1 from one half of `moved` and writes its own to the other */
+    float4 vi = v[i];
+    float4 out = fullest[0] <= DR_CELL_CAP
+                     ? dr_particle_bounce(i, x, v, d, vpre, shape, group, contacts, nbr, ncand,
+                                          list, listed ? t : i, e, slow, mu_s, mu_k, g, h, applied,
+                                          wall, moved + ((round + 1u) & 1u) * total, round)
+                     : vi;
+    vnew[i] = out;
+    if (e > 0.0f)
+        moved[(round & 1u) * total + i] = dr_bounce_moved(vi, out);
 }
 
 /* The largest dr_substeps_needed of the particles with a radius, as its float's bits, into out[1]

@@ -3,8 +3,9 @@
  * XPBD, dihedral, attachments, two of them on one pinned particle, the pinned cloth's tethers and
  * tethers that share a movable anchor, a soft box's tetrahedral volumes, Neo-Hookean tetrahedra),
  * damping, every collider kind, both solver modes, the diagnostics and the vertex normals, stepped
- * with every distance-kernel variant. Oclgrind reports what it finds in its log; this program only
- * has to run every kernel.
+ * with every distance-kernel variant; the particle contacts with and without restitution between
+ * particles (its rounds, dr_particle_bounce, by variant in turn) and the contact passes. Oclgrind
+ * reports what it finds in its log; this program only has to run every kernel.
  *
  *   race_scenes             the solver's scenes; exit 0 when every step succeeded
  *   race_scenes planted F   launches the racy kernel of the .cl file F
@@ -154,6 +155,7 @@ static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_int
     def.iterations = 2;
     def.damping = 0.05f;
     def.dt = 1.0f / 240.0f;
+    def.particle_restitution = kernel % 2 ? 0.5f : 0.0f;
     drape_world *w = NULL;
     drape_result r = drape_world_create(&def, &w);
     if (r == DRAPE_OK)
@@ -168,11 +170,11 @@ static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_int
         r = drape_world_get_render_data(w, 0, drape_world_particle_count(w), positions, normals);
     const drape_distance_kernel ran = w ? drape_world_distance_kernel(w) : kernel;
     drape_world_destroy(w);
-    printf("race_scenes: %s kernel, %s: %s\n", drape_distance_kernel_name(ran),
+    printf("race_scenes: %s kernel, %s, restitution %g: %s\n", drape_distance_kernel_name(ran),
            mode == DRAPE_MODE_PBD                           ? "PBD"
            : integrator == DRAPE_INTEGRATOR_VELOCITY_VERLET ? "mass-spring Verlet"
                                                             : "mass-spring Euler",
-           drape_result_string(r));
+           (double)def.particle_restitution, drape_result_string(r));
     return r == DRAPE_OK ? 0 : 1;
 }
 

@@ -169,9 +169,12 @@ static drape_result substep(drape_world *w, float h)
     }
     double t3 = now_ms();
     update(w, h);
-    if (particles)
-        dr_cpu_particle_bounce(w, dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h),
-                               h);
+    if (particles) {
+        drape_result r = dr_cpu_particle_bounce(
+            w, dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), h), h);
+        if (r != DRAPE_OK)
+            return r;
+    }
     w->time += h;
     double t4 = now_ms();
     prof->predict_ms += tg - t0;

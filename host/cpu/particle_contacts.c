@@ -97,6 +97,9 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->ld);
     free(g->dense_anchor);
     free(g->dense_group);
+    free(g->applied);
+    free(g->wall);
+    free(g->moved);
     memset(g, 0, sizeof *g);
 }
 
@@ -129,12 +132,15 @@ static drape_result grid_alloc(drape_world *w)
     g->ld = malloc((size_t)n * sizeof *g->ld);
     g->dense_anchor = malloc((size_t)n * sizeof *g->dense_anchor);
     g->dense_group = malloc((size_t)n * sizeof *g->dense_group);
+    g->wall = malloc(2 * (size_t)n * sizeof *g->wall);
+    g->moved = malloc(2 * (size_t)n * sizeof *g->moved);
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
         !g->grid_anchor || !g->grid_group || !g->support || !g->lift || !g->pass || !g->member ||
-        !g->local || !g->ld || !g->dense_anchor || !g->dense_group || !g->counts || !g->start) {
+        !g->local || !g->ld || !g->dense_anchor || !g->dense_group || !g->wall || !g->moved ||
+        !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -316,8 +322,8 @@ static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j
     o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
     o.ends[2 * (size_t)q] = o.local[i];
     o.ends[2 * (size_t)q + 1] = o.local[j];
-    const uint8_t unstacked =
-        (uint8_t)dr_pair_unstacked(o.xij[q], o.vpre, i, j, o.fast, o.group[i], o.group[j]);
+    const uint8_t unstacked = (uint8_t)dr_pair_unstacked(o.xij[q], o.vpre, i, j, o.fast, o.group[i],
+                                                         o.group[j], o.nbr[i], o.nbr[j]);
     o.pairs[q] = (dr_pair_record){
         i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both, unstacked};
 }
@@ -703,6 +709,11 @@ void dr_cpu_particle_contacts(drape_world *w, int iteration)
         w->d[g->member[k]] = g->ld[k];
 }
 
+uint32_t dr_bounce_rounds(const drape_world *w)
+{
+    return w->def.particle_restitution > 0.0f ? DR_BOUNCE_ROUNDS : 1u;
+}
+
 int dr_contact_tail(const drape_world *w)
 {
     return w->plan.enabled && w->plan.mesh && w->def.mode == DRAPE_MODE_PBD ? w->def.contact_passes
@@ -726,39 +737,82 @@ float dr_particle_impact_speed(const drape_world *w)
  * added with i's share to i and, negated, with j's share to j, in the pair sums by place in the
  * pass order (zero before and after). A pair too slow for any gap (dr_bounce_quiet) is skipped
  * before any square root. */
-void dr_cpu_particle_bounce(drape_world *w, float slow, float h)
+drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
 {
     dr_particle_grid *g = &w->grid;
     if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
-        return;
+        return DRAPE_OK;
     const float e = w->def.particle_restitution, quiet = dr_bounce_quiet(e, slow),
                 mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction;
-    const dr_vec4 *x = w->x, *v = w->v, gravity = dr_bounce_gravity(&w->def);
-    dr_pair_sum *sum = g->sum;
-    for (uint32_t c = 0; c < g->cand_count; ++c) {
-        const dr_cand_pair cp = g->cand_pairs[c];
-        const uint32_t i = cp.i, j = cp.j;
-        const dr_vec4 vi = v[i], vj = v[j], u = dr_sub3(vi, vj);
-        if (dr_dot3(u, u) < quiet || g->ncand[i] > DR_NBR_CAP || g->ncand[j] > DR_NBR_CAP)
-            continue;
-        dr_vec4 n;
-        int gi, gj;
-        const float gap = dr_bounce_gap(x, v, w->d, w->contacts, g->vpre, i, j, cp.D, e, slow,
-                                        gravity, h, &n, &gi, &gj);
-        if (gap == 0.0f)
-            continue;
-        const uint32_t ni = g->nbr[i], nj = g->nbr[j];
-        const float wi = x[i].w, wj = x[j].w;
-        const dr_vec4 change = dr_bounce_change(vi, vj, n, gap, mu_s, mu_k);
-        dr_bounce_add(&sum[g->local[i]], change, wi, gi, ni, wj, gj, nj, slow);
-        dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), wj, gj, nj, wi, gi, ni, slow);
+    const dr_vec4 *x = w->x, gravity = dr_bounce_gravity(&w->def);
+    const uint32_t rounds = dr_bounce_rounds(w), members = g->member_start[DR_CONTACT_PASSES];
+    if (e > 0.0f && g->applied_capacity < g->cand_count) {
+        float *a = realloc(g->applied, (size_t)g->cand_capacity * sizeof *a);
+        if (!a)
+            return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                           "drape_world_step: no memory for the restitution of %u particle pairs",
+                           g->cand_count);
+        g->applied = a;
+        g->applied_capacity = g->cand_capacity;
     }
-    for (uint32_t k = 0; k < g->member_start[DR_CONTACT_PASSES]; ++k)
-        if (sum[k].found) {
-            const uint32_t i = g->member[k];
-            w->v[i] = dr_pair_sum_apply(sum[k], w->v[i], 1.0f);
-            memset(&sum[k], 0, sizeof sum[k]);
+    dr_pair_sum *sum = g->sum;
+    const size_t total = w->particle_count;
+    for (uint32_t round = 0; round < rounds; ++round) {
+        const dr_vec4 *v = w->v;
+        /* as particle_bounce: this round's flags in one half of `moved`, the round before's in
+         * the other */
+        const uint8_t *before = &g->moved[((round + 1) & 1) * total];
+        uint8_t *now = &g->moved[(round & 1) * total];
+        for (uint32_t c = 0; c < g->cand_count; ++c) {
+            const float done = e > 0.0f && round > 0 ? g->applied[c] : 0.0f;
+            if (done < 0.0f) /* nothing to do in this round */
+                continue;
+            const dr_cand_pair cp = g->cand_pairs[c];
+            const uint32_t i = cp.i, j = cp.j;
+            if (round > 0 && !before[i] && !before[j])
+                continue;
+            const dr_vec4 vi = v[i], vj = v[j], u = dr_sub3(vi, vj);
+            float gap = 0.0f;
+            int bounce = -1;
+            if (!(dr_dot3(u, u) < quiet) && g->ncand[i] <= DR_NBR_CAP &&
+                g->ncand[j] <= DR_NBR_CAP) {
+                dr_vec4 n;
+                int gi, gj;
+                gap = dr_bounce_gap(x, v, w->d, w->contacts, g->vpre, i, j, cp.D, e, slow, gravity,
+                                    h, &n, &gi, &gj, done, &bounce);
+                if (gap != 0.0f) {
+                    const uint32_t ni = g->nbr[i], nj = g->nbr[j];
+                    const float wi = x[i].w, wj = x[j].w;
+                    const dr_vec4 change = dr_bounce_change(vi, vj, n, gap, mu_s, mu_k);
+                    dr_bounce_add(&sum[g->local[i]], change, wi, gi, ni, wj, gj, nj, slow);
+                    dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), wj, gj, nj, wi, gi,
+                                  ni, slow);
+                }
+            }
+            if (e > 0.0f && round + 1 < rounds)
+                g->applied[c] = dr_bounce_applied(bounce, done, gap);
         }
+        /* dr_particle_bounce's end, for every member: the pairs' sum, then the collider's part */
+        bool any = false;
+        for (uint32_t k = 0; k < members; ++k) {
+            const uint32_t i = g->member[k];
+            const dr_vec4 vi = w->v[i];
+            dr_vec4 vnew = vi;
+            if (sum[k].found) {
+                vnew = dr_pair_sum_apply(sum[k], vi, 1.0f);
+                memset(&sum[k], 0, sizeof sum[k]);
+            }
+            if (e > 0.0f) {
+                vnew = dr_bounce_wall(vnew, vi, w->contacts[i], &g->wall[2 * (size_t)i], round);
+                now[i] = dr_bounce_moved(vi, vnew);
+                any |= now[i] != 0;
+            }
+            w->v[i] = vnew;
+        }
+        if (!any) /* every round after would skip every pair, as the device's do */
+            break;
+    }
+    return DRAPE_OK;
 }
 
 drape_result dr_particle_check(drape_world *w)

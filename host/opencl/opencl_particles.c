@@ -74,6 +74,10 @@ struct dr_cl_particles {
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
     cl_mem members, row_of, pass_counts, pass_start, pass_first;
+    /* restitution's rounds (dr_particle_bounce), made at the first step with restitution: per
+     * candidate slot what its pair's bounce added, per particle its collider's target and part,
+     * and per particle twice whether a round changed its velocity */
+    cl_mem applied, wall, moved;
     uint32_t first[DR_CONTACT_PASSES + 1]; /* pass_first, read back once per substep */
     uint32_t particles, buckets;           /* sizes allocated */
     bool reset_fullest; /* the next grid is a step's first: the fullest bucket from 0 */
@@ -88,7 +92,8 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->nbr,        &p->ncand,   &p->list,    &p->anchor,      &p->grid_anchor,
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
-                     &p->pass_first, &p->pass_of, &p->row_of,  &p->lift};
+                     &p->pass_first, &p->pass_of, &p->row_of,  &p->lift,        &p->applied,
+                     &p->wall,       &p->moved};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -377,11 +382,53 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     if (size == 0)
         return DRAPE_OK;
     const dr_vec4 g = dr_bounce_gravity(&w->def);
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 21, A(p->dnew), A(x), A(v), A(d), A(p->vpre),
+    const cl_uint total = p->particles;
+    if (e > 0.0f && !p->moved) { /* all three, or none */
+        struct {
+            cl_mem *buf;
+            size_t bytes;
+            const char *what;
+        } made[] = {
+            {&p->applied, (size_t)total * DR_NBR_CAP * sizeof(float),
+             "restitution per contact candidate"},
+            {&p->wall, 2 * (size_t)total * sizeof(float), "restitution at the colliders"},
+            {&p->moved, 2 * (size_t)total, "restitution's changed velocities"},
+        };
+        drape_result r = DRAPE_OK;
+        for (size_t k = 0; r == DRAPE_OK && k < sizeof made / sizeof *made; ++k) {
+            dr_cl_buffer_release(ctx, made[k].buf);
+            r = dr_cl_buffer_create(ctx, CL_MEM_READ_WRITE, made[k].bytes, made[k].what,
+                                    made[k].buf);
+            p->bytes += r == DRAPE_OK ? made[k].bytes : 0;
+        }
+        if (r != DRAPE_OK) {
+            for (size_t k = 0; k < sizeof made / sizeof *made; ++k)
+                if (*made[k].buf) {
+                    p->bytes -= made[k].bytes;
+                    dr_cl_buffer_release(ctx, made[k].buf);
+                }
+            return r;
+        }
+    }
+    /* without restitution never read or written: any valid buffers */
+    cl_mem applied = p->moved ? p->applied : p->dnew, wall = p->moved ? p->wall : p->dnew,
+           moved = p->moved ? p->moved : p->dnew;
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 25, A(p->dnew), A(x), A(v), A(d), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                           A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(mu_s), A(mu_k),
-                          A(g), A(h), A(size)));
-    DR_TRY(launch(p, ctx, K_BOUNCE, size, phase));
+                          A(g), A(h), A(size), A(applied), A(wall), A(moved), A(total)));
+    /* the rounds go from v to dnew and back (each reads only members' velocities, which each
+     * round writes), and an odd count's last result is copied to v */
+    const cl_uint rounds = dr_bounce_rounds(w);
+    for (cl_uint round = 0; round < rounds; ++round) {
+        cl_mem from = round % 2 ? p->dnew : v, to = round % 2 ? v : p->dnew;
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 1, A(to)));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 2, 1, A(from)));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 25, 1, A(round)));
+        DR_TRY(launch(p, ctx, K_BOUNCE, size, phase));
+    }
+    if (rounds % 2 == 0)
+        return DRAPE_OK;
     return listed ? copy_members(p, ctx, v, phase) : copy(p, ctx, v, p->dnew, phase);
 }
 

@@ -833,14 +833,16 @@ static uint64_t grid_bytes(const drape_world *w)
     /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (2 x 16 B), group,
      * support (4 B each), the candidate lists, the pair sums, grounded (1 B), the dense grid (at
      * most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16 B),
-     * pass (1 B); the dense grid's anchors (16 B) and groups (4 B); counts, start; the pair pass's
-     * pairs (a record, x_i - x_j, the two places, a place in `touching`) and the candidate pairs */
+     * pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's collider parts
+     * (8 B) and changed flags (2 B); counts, start; the pair pass's pairs (a record, x_i - x_j, the
+     * two places, a place in `touching`), the candidate pairs and restitution's sums per pair */
     const dr_particle_grid *g = &w->grid;
     return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
-                sizeof(dr_pair_sum) + 1 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4) +
+                sizeof(dr_pair_sum) + 1 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2) +
            b * 4 + (b + 1) * 4 +
            (uint64_t)g->pair_capacity * (sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4) +
-           (uint64_t)g->cand_capacity * sizeof(dr_cand_pair);
+           (uint64_t)g->cand_capacity * sizeof(dr_cand_pair) +
+           (uint64_t)g->applied_capacity * sizeof(float);
 }
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)

@@ -2404,8 +2404,7 @@ DR_FN float dr_bounce_gap(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v
         float u0 = before - (stop_i - stop_j) * gn * h + 0.5f * h * a;
         float eu = e * DR_SQRT(DR_FMAX(u0 * u0 + 2.0f * a * DR_FMAX(z0, 0.0f), 0.0f));
         gap = 0.5f * a * h + DR_SQRT(DR_FMAX(eu * eu - 2.0f * a * (len - D), 0.0f)) - vn;
-        /* the rounds before raised it by `applied` in all; this round may take that back, no more
-         */
+        /* the rounds before added `applied`: this round may take it back, no more */
         gap = gap > -applied ? gap : -applied;
         return gap == gap ? gap : 0.0f;
     }

@@ -178,26 +178,38 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
         return (pbd ? -C * kprime : -C - alpha * lambda) / (pbd ? wsum : wsum + alpha);            \
     }                                                                                              \
                                                                                                    \
-    DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz, real *ax, \
-                                   real *ay, real *az, real aw, real *bx, real *by, real *bz,      \
-                                   real bw, real rest, real kprime, real compliance, float inv_h2, \
-                                   float sag, real *lambda)                                        \
+    /* beta_sag: the weight of the current gradient from the sag of a substep alone (1: PBD). */   \
+    DR_FN real dr_sag_weight##S(real rest, float sag)                                              \
+    {                                                                                              \
+        /* sag / rest, divided only where it can reach DR_SHAKE_SAG (a select on vector lanes) */  \
+        real sag_ratio = sag > DR_SHAKE_SAG * rest ? sag / rest : 0.0f, beta_sag;                  \
+        DR_SMOOTHSTEP(real, sag_ratio, DR_SHAKE_SAG, DR_PBD_SAG, beta_sag);                        \
+        return beta_sag;                                                                           \
+    }                                                                                              \
+                                                                                                   \
+    /* The step's multiplier, accumulated into *lambda, as shares: the corrections are             \
+     * a += aw (sr r + se e), b -= bw (sr r + se e); se is 0 where *pbd (the lanes of beta_sag =   \
+     * 1, which take sr r alone); e is not read where every lane is *pbd, and is replaced by r     \
+     * where it is too short to give a direction. */                                               \
+    DR_FN mask dr_distance_shares##S(real *ex, real *ey, real *ez, real rx, real ry, real rz,      \
+                                     real aw, real bw, real rest, real kprime, real compliance,    \
+                                     float inv_h2, float sag, real *lambda, real *sr, real *se,    \
+                                     mask *pbd)                                                    \
     {                                                                                              \
         real wsum = aw + bw;                                                                       \
         real len = DR_SQRT(rx * rx + ry * ry + rz * rz);                                           \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
-        /* sag / rest, divided only where it can reach DR_SHAKE_SAG (a select on vector lanes) */  \
-        real sag_ratio = sag > DR_SHAKE_SAG * rest ? sag / rest : 0.0f;                            \
-        real beta_sag, beta = 1.0f, along = 1.0f, elen = 1.0f;                                     \
-        DR_SMOOTHSTEP(real, sag_ratio, DR_SHAKE_SAG, DR_PBD_SAG, beta_sag);                        \
+        real beta_sag = dr_sag_weight##S(rest, sag), beta = 1.0f, along = 1.0f, elen = 1.0f;       \
         /* beta_sag = 1: G = r/|r| whatever the turn; e is not needed where every lane is so */    \
-        mask pbd = beta_sag >= 1.0f;                                                               \
-        int blend = !DR_ALL##S(pbd);                                                               \
+        *pbd = beta_sag >= 1.0f;                                                                   \
+        int blend = !DR_ALL##S(*pbd);                                                              \
         if (blend) { /* beta and along come out 1 on the lanes of pbd */                           \
-            mask have_e = (ex * ex + ey * ey + ez * ez) >= DR_EPS * DR_EPS;                        \
-            ex = have_e ? ex : rx, ey = have_e ? ey : ry, ez = have_e ? ez : rz;                   \
-            elen = DR_SQRT(ex * ex + ey * ey + ez * ez);                                           \
-            real cosine = (rx * ex + ry * ey + rz * ez) / (len * elen);                            \
+            real ux = *ex, uy = *ey, uz = *ez;                                                     \
+            mask have_e = (ux * ux + uy * uy + uz * uz) >= DR_EPS * DR_EPS;                        \
+            ux = have_e ? ux : rx, uy = have_e ? uy : ry, uz = have_e ? uz : rz;                   \
+            *ex = ux, *ey = uy, *ez = uz; /* the direction the correction takes */                 \
+            elen = DR_SQRT(ux * ux + uy * uy + uz * uz);                                           \
+            real cosine = (rx * ux + ry * uy + rz * uz) / (len * elen);                            \
             DR_BLEND_WEIGHT(real, cosine, beta);                                                   \
             beta = beta > beta_sag ? beta : beta_sag;                                              \
             along = (1.0f - beta) * cosine + beta; /* r/|r| . G */                                 \
@@ -206,11 +218,28 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
             dr_delta_lambda##S(len - rest, wsum * along, kprime, compliance, inv_h2, *lambda);     \
         *lambda = (ok & (compliance >= 0.0f)) ? *lambda + dl : *lambda;                            \
         /* along r/|r| and e/|e|: the unnormalised vectors scaled by their share of dl / length */ \
-        real sr = beta > 0.0f ? dl * beta / len : 0.0f, sra = aw * sr, srb = -bw * sr;             \
+        *sr = beta > 0.0f ? dl * beta / len : 0.0f;                                                \
+        *se = 0.0f;                                                                                \
+        if (blend)                                                                                 \
+            *se = dl * (1.0f - beta) / elen;                                                       \
+        return ok;                                                                                 \
+    }                                                                                              \
+                                                                                                   \
+    DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz, real *ax, \
+                                   real *ay, real *az, real aw, real *bx, real *by, real *bz,      \
+                                   real bw, real rest, real kprime, real compliance, float inv_h2, \
+                                   float sag, real *lambda)                                        \
+    {                                                                                              \
+        real sr, se;                                                                               \
+        mask pbd;                                                                                  \
+        mask ok = dr_distance_shares##S(&ex, &ey, &ez, rx, ry, rz, aw, bw, rest, kprime,           \
+                                        compliance, inv_h2, sag, lambda, &sr, &se, &pbd);          \
+        real sra = aw * sr, srb = -bw * sr;                                                        \
         real ax_ = *ax + rx * sra, ay_ = *ay + ry * sra, az_ = *az + rz * sra;                     \
         real bx_ = *bx + rx * srb, by_ = *by + ry * srb, bz_ = *bz + rz * srb;                     \
-        if (blend) { /* both operands of a select vectors: Oclgrind miscomputed a scalar one */    \
-            real se = dl * (1.0f - beta) / elen, sea = aw * se, seb = -bw * se;                    \
+        if (!DR_ALL##S(pbd)) { /* both operands of a select vectors: Oclgrind miscomputed a        \
+                                  scalar one */                                                    \
+            real sea = aw * se, seb = -bw * se;                                                    \
             ax_ = pbd ? ax_ : *ax + ex * sea + rx * sra;                                           \
             ay_ = pbd ? ay_ : *ay + ey * sea + ry * sra;                                           \
             az_ = pbd ? az_ : *az + ez * sea + rz * sra;                                           \

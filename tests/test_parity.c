@@ -71,6 +71,19 @@ static void build_cloth_sphere(drape_world *w)
 
 static void damped(drape_world_def *def) { def->damping = 0.02f; }
 
+/* The cloth on a sphere with every third particle three times as heavy, so that the two ends of
+ * a link differ in inverse mass (w) and the sixteen-lane kernel must keep each particle's own. */
+static void build_uneven_cloth(drape_world *w)
+{
+    build_cloth_sphere(w);
+    for (uint32_t i = 0; i < drape_world_particle_count(w); i += 3) {
+        drape_particle_def p = drape_default_particle_def();
+        ENSURE(drape_world_get_positions(w, i, 1, &p.position) == DRAPE_OK);
+        p.mass = 3.0f * 0.1f / (24.0f * 24.0f); /* the default cloth's 0.1 kg over 24 x 24 */
+        ENSURE(drape_world_set_particle(w, i, &p) == DRAPE_OK);
+    }
+}
+
 /* One substep of 1/60 s: the 4.3 cm links sag 6% of their length per substep and are projected
  * along the current gradient alone, the 8.7 cm skip-one links 3% and along the blend with the
  * start's (dr_distance_step), so that the sixteen-lane kernel meets blocks of either kind and of
@@ -536,6 +549,7 @@ static const scene scenes[] = {
     {"cloths of four sizes, one work-group each", false, build_cloth_pieces, shuffled, NULL},
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
     {"cloth on a sphere, one substep", false, build_cloth_sphere, one_substep, NULL},
+    {"cloth of unequal masses, one substep", false, build_uneven_cloth, one_substep, NULL},
     {"curtain in wind, dihedral, XPBD", true, build_curtain, windy, NULL},
     {"cloth sliding with friction", false, build_slide, NULL, NULL},
     {"IK chain", false, build_chain, NULL, move_target},

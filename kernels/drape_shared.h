@@ -2520,6 +2520,26 @@ DR_FN dr_vec4 dr_bounce_change(dr_vec4 vi, dr_vec4 vj, dr_vec4 n, float gap, flo
     return dr_madd3(dv, t, -dr_friction_cut(t, stop, stop, mu_s, mu_k));
 }
 
+/* A candidate pair (i, j) in a round of the bounce pass, as the CPU reference (each pair once) and
+ * dr_particle_bounce (each pair from both ends) take it: 0 where it has nothing to do, since the
+ * two approach more slowly than dr_bounce_quiet allows or one has more than DR_NBR_CAP candidates
+ * (then *bounce = -1), else its gap, normal and held flags from dr_bounce_gap; v: this round's
+ * velocities, done: what the pair's rounds added so far. */
+DR_FN float dr_bounce_pair(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v,
+                           DR_GLOBAL const dr_vec4 *d, DR_GLOBAL const dr_contact *contacts,
+                           DR_GLOBAL const dr_vec4 *vpre, DR_GLOBAL const unsigned *ncand,
+                           unsigned i, unsigned j, float D, float e, float slow, float quiet,
+                           dr_vec4 g, float h, float done, dr_vec4 *n, int *held_i, int *held_j,
+                           int *bounce)
+{
+    dr_vec4 u = dr_sub3(v[i], v[j]);
+    *bounce = -1;
+    if (dr_dot3(u, u) < quiet || ncand[i] > DR_NBR_CAP || ncand[j] > DR_NBR_CAP)
+        return 0.0f;
+    return dr_bounce_gap(x, v, d, contacts, vpre, i, j, D, e, slow, g, h, n, held_i, held_j, done,
+                         bounce);
+}
+
 /* A pair's velocity change dv (dr_bounce_change) times i's share, into i's fixed-point sums (in
  * units of 2^-32 m/s). The share is dr_pair_weigh's without the stack scaling, held_i and held_j
  * from dr_bounce_held: under gravity (slow > 0) the bounces are averaged by the sum of i's shares,
@@ -2596,18 +2616,14 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
         unsigned j = list[row * DR_NBR_CAP + k];
         if (!moved_i && !moved[j]) /* the same as in the round before, which it did */
             continue;
-        dr_vec4 vj = v[j], dv = dr_sub3(vi, vj);
-        int bounce = -1;
-        if (!(dr_dot3(dv, dv) < quiet) && ncand[j] <= DR_NBR_CAP) {
-            dr_vec4 n;
-            int held_i, held_j;
-            gap = dr_bounce_gap(x, v, d, contacts, vpre, i, j,
-                                dr_pair_distance(si, gi, shape[j], group[j]), e, slow, g, h, &n,
-                                &held_i, &held_j, done, &bounce);
-            if (gap != 0.0f)
-                dr_bounce_add(&acc, dr_bounce_change(vi, vj, n, gap, mu_s, mu_k), wi, held_i, ni,
-                              x[j].w, held_j, nbr[j], slow);
-        }
+        dr_vec4 n;
+        int held_i, held_j, bounce;
+        gap = dr_bounce_pair(x, v, d, contacts, vpre, ncand, i, j,
+                             dr_pair_distance(si, gi, shape[j], group[j]), e, slow, quiet, g, h,
+                             done, &n, &held_i, &held_j, &bounce);
+        if (gap != 0.0f)
+            dr_bounce_add(&acc, dr_bounce_change(vi, v[j], n, gap, mu_s, mu_k), wi, held_i, ni,
+                          x[j].w, held_j, nbr[j], slow);
         if (e > 0.0f && round + 1u < DR_BOUNCE_ROUNDS)
             applied[row * DR_NBR_CAP + k] = dr_bounce_applied(bounce, done, gap);
     }

@@ -771,23 +771,18 @@ drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
             const uint32_t i = cp.i, j = cp.j;
             if (round > 0 && !before[i] && !before[j])
                 continue;
-            const dr_vec4 vi = v[i], vj = v[j], u = dr_sub3(vi, vj);
-            float gap = 0.0f;
-            int bounce = -1;
-            if (!(dr_dot3(u, u) < quiet) && g->ncand[i] <= DR_NBR_CAP &&
-                g->ncand[j] <= DR_NBR_CAP) {
-                dr_vec4 n;
-                int gi, gj;
-                gap = dr_bounce_gap(x, v, w->d, w->contacts, g->vpre, i, j, cp.D, e, slow, gravity,
-                                    h, &n, &gi, &gj, done, &bounce);
-                if (gap != 0.0f) {
-                    const uint32_t ni = g->nbr[i], nj = g->nbr[j];
-                    const float wi = x[i].w, wj = x[j].w;
-                    const dr_vec4 change = dr_bounce_change(vi, vj, n, gap, mu_s, mu_k);
-                    dr_bounce_add(&sum[g->local[i]], change, wi, gi, ni, wj, gj, nj, slow);
-                    dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), wj, gj, nj, wi, gi,
-                                  ni, slow);
-                }
+            dr_vec4 n;
+            int gi, gj, bounce;
+            const float gap =
+                dr_bounce_pair(x, v, w->d, w->contacts, g->vpre, g->ncand, i, j, cp.D, e, slow,
+                               quiet, gravity, h, done, &n, &gi, &gj, &bounce);
+            if (gap != 0.0f) {
+                const uint32_t ni = g->nbr[i], nj = g->nbr[j];
+                const float wi = x[i].w, wj = x[j].w;
+                const dr_vec4 change = dr_bounce_change(v[i], v[j], n, gap, mu_s, mu_k);
+                dr_bounce_add(&sum[g->local[i]], change, wi, gi, ni, wj, gj, nj, slow);
+                dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), wj, gj, nj, wi, gi, ni,
+                              slow);
             }
             if (e > 0.0f && round + 1 < rounds)
                 g->applied[c] = dr_bounce_applied(bounce, done, gap);

@@ -84,6 +84,21 @@ static void build_uneven_cloth(drape_world *w)
     }
 }
 
+/* The cloth on a sphere with the first two particles of every row started at one point, the
+ * second moving: the links between them have no direction at the start (e = 0), which the
+ * projection replaces by the predicted one (dr_distance_shares), in every lane of a block. */
+static void build_coincident_cloth(drape_world *w)
+{
+    build_cloth_sphere(w);
+    for (uint32_t row = 0; row < 24; ++row) {
+        drape_particle_def p = drape_default_particle_def();
+        ENSURE(drape_world_get_positions(w, 24 * row, 1, &p.position) == DRAPE_OK);
+        p.mass = 0.1f / (24.0f * 24.0f);
+        p.velocity = tu_v3(0.5f, 0.2f, 0.1f);
+        ENSURE(drape_world_set_particle(w, 24 * row + 1, &p) == DRAPE_OK);
+    }
+}
+
 /* One substep of 1/60 s: the 4.3 cm links sag 6% of their length per substep and are projected
  * along the current gradient alone, the 8.7 cm skip-one links 3% and along the blend with the
  * start's (dr_distance_step), so that the sixteen-lane kernel meets blocks of either kind and of
@@ -550,6 +565,7 @@ static const scene scenes[] = {
     {"cloth on a sphere, damped", true, build_cloth_sphere, damped, NULL},
     {"cloth on a sphere, one substep", false, build_cloth_sphere, one_substep, NULL},
     {"cloth of unequal masses, one substep", false, build_uneven_cloth, one_substep, NULL},
+    {"cloth with coincident links at the start", false, build_coincident_cloth, NULL, NULL},
     {"curtain in wind, dihedral, XPBD", true, build_curtain, windy, NULL},
     {"cloth sliding with friction", false, build_slide, NULL, NULL},
     {"IK chain", false, build_chain, NULL, move_target},

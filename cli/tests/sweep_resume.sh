@@ -22,12 +22,6 @@ mkdir -p "$(dirname "$out")"
 . "$(dirname "$0")/sweep_background.sh"
 
 start_sweep 3
-# kill while a case is staged: between two cases a killed worker leaves no staging folder
-tries=0
-while [ -z "$(ls -A "$out/.partial" 2>/dev/null)" ] && [ $tries -lt 500 ]; do
-    sleep 0.01
-    tries=$((tries + 1))
-done
 victim=""
 for p in $(pgrep -P "$parent"); do
     if [ -z "$launcher" ] ||
@@ -37,6 +31,21 @@ for p in $(pgrep -P "$parent"); do
     fi
 done
 [ -n "$victim" ] || fail "no worker process to kill"
+# Kill while the victim's own case is staged (OUT/.partial/case-NNNNN.TAG, TAG r1 for MPI rank 1,
+# else p and the worker's pid): between two cases a killed worker leaves no staging folder, and
+# another worker's staging folder says nothing of the victim's. The victim is stopped while its
+# folder is looked for, so that it cannot finish the case between the look and the kill.
+tag="p$victim"
+[ -z "$launcher" ] || tag="r1"
+tries=0
+while :; do
+    kill -STOP "$victim" 2>/dev/null || fail "the worker to kill ended early: $(cat "$out.log")"
+    ls "$out/.partial" 2>/dev/null | grep -q -x "case-[0-9]*\.$tag" && break
+    kill -CONT "$victim"
+    tries=$((tries + 1))
+    [ $tries -lt 2000 ] || fail "the worker to kill never had a case staged"
+    sleep 0.005
+done
 kill -KILL "$victim"
 rc=0
 wait "$parent" || rc=$?
@@ -46,7 +55,8 @@ if [ -z "$launcher" ]; then
 else
     [ "$rc" != 0 ] || fail "the first run exited with 0 although rank 1 was killed"
 fi
-[ -n "$(ls -A "$out/.partial" 2>/dev/null)" ] || fail "the killed case left no staging folder"
+ls "$out/.partial" 2>/dev/null | grep -q -x "case-[0-9]*\.$tag" ||
+    fail "the killed case left no staging folder"
 first=$(done_cases)
 [ "$first" -lt 16 ] || fail "every case is done although a worker was killed"
 (cd "$out" && stat -c '%n %i' case-*/done case-*/summary.json | sort) > "$out.first"

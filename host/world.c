@@ -41,7 +41,7 @@ drape_world_def drape_default_world_def(void)
     def.particle_max_substeps = 32;
     def.particle_restitution = 0.0f;
     def.contact_relaxation = 1.0f;
-    def.contact_passes = 8;
+    def.contact_passes = 16;
     def.backend = drape_default_backend_def();
     def.log = drape_log_stderr;
     def.cookie = DR_DEF_COOKIE;

@@ -103,14 +103,15 @@ typedef struct dr_particle_plan {
 } dr_particle_plan;
 
 /* A pair of the CPU's pair pass: the two particles' indices pi and pj, and what the pair's share
- * reads, fixed for the substep: the inverse masses, the contact counts at the substep's start and
- * whether each is grounded (dr_particle_grounded); j's pushes are summed too when `both`. What
- * the test for contact reads is kept apart (dr_particle_grid's pair_xij, pair_ends). */
+ * reads, fixed for the substep: the inverse masses and the contact counts at the substep's start
+ * (whether each end is grounded comes from the grid's ground planes); j's pushes are summed too
+ * when `both`. What the test for contact reads is kept apart (dr_particle_grid's pair_xij,
+ * pair_ends). */
 typedef struct dr_pair_record {
     uint32_t pi, pj;
     float wi, wj;
     uint32_t ni, nj;
-    uint8_t grounded_i, grounded_j, both, unstacked; /* unstacked: dr_pair_unstacked */
+    uint8_t both, unstacked; /* unstacked: dr_pair_unstacked */
 } dr_pair_record;
 
 /* A pair of contact candidates as the CPU's candidate search finds it, each pair once: the two
@@ -140,14 +141,14 @@ typedef struct dr_particle_grid {
 
     /* The CPU's pair pass (particle_contacts.c): per particle its cell's integer coordinates (3
      * ints and a spare), then per slot of `sorted` its particle's and the particle's index; per
-     * particle its pushes in one iteration and whether it is grounded (dr_particle_grounded); the
-     * pairs of the substep; a dense grid of the cells' box when it is small: per cell the start
+     * place in the pass order its pushes in one iteration and its ground plane (dr_ground_plane);
+     * the pairs of the substep; a dense grid of the cells' box when it is small: per cell the start
      * of its particles in dense_sorted, and dense_sorted. */
     int32_t *coord;
     uint32_t *dense_start, *dense_sorted;
     uint64_t dense_capacity;
     dr_pair_sum *sum;
-    uint8_t *grounded;
+    dr_vec4 *ground;
     dr_pair_record *pairs;
     /* per pair: x_i - x_j (m) in xyz, the collision distance D (m) in w; i's and j's places in
      * the pass order (`member`), two per pair */

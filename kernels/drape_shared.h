@@ -1938,6 +1938,40 @@ DR_FN int dr_particle_grounded(dr_contact ct, dr_vec4 up)
     return dr_has_contact(ct) && (dr_dot3(up, up) == 0.0f || dr_dot3(ct.n, up) > 0.5f);
 }
 
+/* How far above its collider contact's surface a grounded particle's prediction may be and still
+ * rest on it, in radii: the rounding of the push-out that puts it on the surface (0.2 um for a
+ * cloth particle of 2 cm). Without it, a cloth lying on a cloth on a 15 degree slope crept down
+ * it, 7.6 mm in 2.5 s at 1 substep: its particles, on the slope to a rounding error, counted as
+ * lifted half the time, and the upper cloth's friction dragged them. */
+#define DR_GROUND_SLACK 1e-5f
+
+/* The plane that holds a particle of the given radius (m) up, for dr_grounded_at: its collider
+ * contact's normal in xyz, in w the largest displacement along it (d . n, m) at which its
+ * prediction x + d still rests on the contact's surface or is under it: (q - x) . n plus the
+ * slack. No grounding contact (dr_particle_grounded): a w that no displacement reaches. Worked
+ * out once per substep (the CPU reference's pass order) or per pair (the device's gather), the
+ * same operations either way. */
+DR_FN dr_vec4 dr_ground_plane(dr_contact ct, dr_vec4 x, dr_vec4 up, float radius)
+{
+    if (!dr_particle_grounded(ct, up))
+        return DR_V4(0.0f, 0.0f, 0.0f, -1.0f);
+    return DR_V4(ct.n.x, ct.n.y, ct.n.z,
+                 dr_dot3(dr_sub3(ct.q, x), ct.n) + DR_GROUND_SLACK * radius);
+}
+
+/* Whether a particle with ground plane `plane` (dr_ground_plane) and current displacement d is
+ * grounded: immovable against the particles it touches (dr_pair_share), only while its prediction
+ * still rests on its contact's surface or under it (the collider pushes it back there at the end
+ * of the iteration). Lifted off it by its own constraints (a cloth's links, a soft body's
+ * elasticity), it takes its share of the pushes of the particles above it again. Grounded for the
+ * whole substep instead, a cloth particle on the floor that its links lifted in the step after it
+ * landed carried a particle lying on it up too, unopposed, and in the next step, its path clear of
+ * the floor and so without a contact, was pushed back down by it: a two-step cycle of 5 to 15 mm
+ * that never died out (scenes/cloth-layers.json at one substep: 24 particles reversing their
+ * velocity every step, up to 0.75 m/s, 20 s after the drop; now 7, up to 0.28 m/s; docs/
+ * particle-contacts.md). */
+DR_FN int dr_grounded_at(dr_vec4 plane, dr_vec4 d) { return dr_dot3(d, plane) <= plane.w; }
+
 /* Warm-started support: a particle resting in a pile is held up, substep after substep, by its
  * contacts, which the iterations must find again each time from the overlap that gravity's
  * prediction makes. A Jacobi pass moves a pile as a whole only a little per iteration, so the
@@ -2105,9 +2139,10 @@ DR_HOT void dr_pair_push(dr_pair_sum *acc, unsigned i, unsigned j, dr_vec4 xi, d
     if (!(len2 < D * D))
         return;
     int unstacked = dr_pair_unstacked(dr_sub3(xi, xj), vpre, i, j, fast, gi, group[j], ni, nbr[j]);
-    float share = dr_pair_weigh(
-        acc, xi.w, grounded_i, ni, xj.w, dr_particle_grounded(contacts[j], up), nbr[j], relax,
-        dr_pair_stack(r, up, D, unstacked), dr_dot3(up, up) > 0.0f, unstacked);
+    float share =
+        dr_pair_weigh(acc, xi.w, grounded_i, ni, xj.w,
+                      dr_grounded_at(dr_ground_plane(contacts[j], xj, up, sj.w), dj), nbr[j], relax,
+                      dr_pair_stack(r, up, D, unstacked), dr_dot3(up, up) > 0.0f, unstacked);
     if (!(share > 0.0f))
         return;
     dr_pair_add(
@@ -2333,7 +2368,7 @@ DR_FN dr_vec4 dr_particle_gather(
     *found = 0u;
     if (!(si.w > 0.0f))
         return di;
-    int grounded_i = dr_particle_grounded(contacts[i], up);
+    int grounded_i = dr_grounded_at(dr_ground_plane(contacts[i], xi, up, si.w), di);
     unsigned ni = nbr[i], count = ncand[i];
     dr_pair_sum acc = {0, 0, 0, 0, 0.0f, 0u};
     if (count <= DR_NBR_CAP) {

@@ -5,6 +5,8 @@
  *    momentum to 1e-5 (of the sum of |m v|), and its kinetic energy never increases;
  *  - 1000:1 masses: a heavy ball on a light one on the floor neither squeezes it into the floor nor
  *    sinks into it, and a light ball on a heavy one does not sink either;
+ *  - a rope lying on a rope on the floor, the lower one tied up by soft links that its weight
+ *    overcomes, rests at 1 and 4 substeps (a particle grounded only while it rests on the floor);
  *  - 2000 balls poured into a 0.5 m box (a pile seven balls deep) settle with none outside the box
  *    and nothing non-finite; at the default 4 substeps x 8 iterations and at 1 substep x 8
  *    iterations no pair overlaps by more than 1% of a diameter and 99% of the pairs in contact by
@@ -218,6 +220,81 @@ static void test_mass_ratio_stacking(void)
             100.0 * overlap / 0.1);
         ENSURE(gap >= 0.05 - 1e-4);     /* not pushed into the floor */
         ENSURE_LE(overlap, 0.01 * 0.1); /* no more than 1% of the diameter */
+    }
+}
+
+/* Two ropes of two particles (radius 5 cm: contacts between meshes, without the mass scaling for
+ * stacks) lying on the floor one on the other, each particle of the lower one (0.05 kg) tied by a
+ * soft link (XPBD, 4 mm/N) to a pinned point above it that pulls it up with 5 N, and the upper
+ * one (2 kg) holding them down with its weight (9.8 N on each): after `settle` steps at
+ * `substeps`, the fastest particle over the next 60 steps (m/s) and the lower rope's largest gap
+ * to the floor's margin (m). */
+static void tied_ropes(int substeps, int settle, double *vmax, double *gap)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    const float r = 0.05f, margin = def.collision_margin, stretch = 0.02f;
+    const float y[2] = {margin, margin + 2.0f * r}, mass[2] = {0.1f, 2.0f};
+    for (int k = 0; k < 2; ++k) {
+        drape_rope_def rope = drape_default_rope_def();
+        rope.count = 2;
+        rope.start = tu_v3(-r, y[k], 0.0f);
+        rope.end = tu_v3(r, y[k], 0.0f);
+        rope.mass = mass[k];
+        rope.pin_start = false;
+        ENSURE_OK(drape_world_add_rope(w, &rope, NULL));
+    }
+    drape_particle_def pin[2];
+    for (int i = 0; i < 2; ++i) {
+        pin[i] = drape_default_particle_def();
+        pin[i].mass = 0.0f; /* without a radius: no contacts */
+        pin[i].position = tu_v3(i ? 0.4f : -0.4f, 0.5f, 0.0f);
+    }
+    uint32_t first = 0;
+    ENSURE_OK(drape_world_add_particles(w, pin, 2, &first));
+    for (uint32_t i = 0; i < 2; ++i) {
+        drape_distance_def link = drape_default_distance_def();
+        link.a = i;
+        link.b = first + i;
+        link.rest_length = tu_dist(tu_v3(i ? r : -r, y[0], 0.0f), pin[i].position) - stretch;
+        link.model = DRAPE_STIFFNESS_XPBD;
+        link.compliance = stretch / 5.0f;
+        ENSURE_OK(drape_world_add_distance(w, &link, NULL));
+    }
+    drape_collider_def ground = plane(tu_v3(0.0f, 0.0f, 0.0f), tu_v3(0.0f, 1.0f, 0.0f));
+    ENSURE_OK(drape_world_add_collider(w, &ground, NULL));
+    ENSURE(tu_step(w, settle));
+    *vmax = *gap = 0.0;
+    for (int k = 0; k < 60; ++k) {
+        tu_state s = {0};
+        ENSURE(tu_step(w, 1) && tu_read(w, &s));
+        for (uint32_t i = 0; i < 4; ++i)
+            *vmax = fmax(*vmax, sqrt((double)s.v[i].x * s.v[i].x + (double)s.v[i].y * s.v[i].y +
+                                     (double)s.v[i].z * s.v[i].z));
+        for (uint32_t i = 0; i < 2; ++i)
+            *gap = fmax(*gap, s.x[i].y - margin);
+        tu_state_free(&s);
+    }
+    drape_world_destroy(w);
+}
+
+/* The tied ropes above rest, at 1 substep and at the default 4. A particle that a collider holds
+ * up stays immovable against the particles above it only while it still rests on the collider:
+ * held there for the whole substep, the links lifted the lower rope in the iterations of the step
+ * after it landed, the upper rope with it, and in the next step, its path clear of the floor, the
+ * upper rope pushed it back down, a two-step cycle that never died out. */
+static void test_tied_ropes_rest(void)
+{
+    const int substeps[2] = {1, 4};
+    for (int k = 0; k < 2; ++k) {
+        double vmax = 1.0, gap = 1.0;
+        tied_ropes(substeps[k], 180, &vmax, &gap);
+        printf("  %d substep(s): fastest %.3g m/s, the lower rope at most %.3g mm off the floor\n",
+               substeps[k], vmax, 1e3 * gap);
+        ENSURE_LE(vmax, 0.02);
+        ENSURE_LE(gap, 1e-4);
     }
 }
 
@@ -1174,6 +1251,7 @@ int suite_particles(void)
     RUN_TEST(test_free_space_momentum_and_energy);
     RUN_TEST(test_far_apart_particles);
     RUN_TEST(test_mass_ratio_stacking);
+    RUN_TEST(test_tied_ropes_rest);
     RUN_TEST(test_restitution);
     RUN_TEST(test_elastic_balls_gain_no_energy);
     RUN_TEST(test_ball_hits_two_balls);

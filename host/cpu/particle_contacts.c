@@ -78,7 +78,7 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->vpre);
     free(g->dnew);
     free(g->sum);
-    free(g->grounded);
+    free(g->ground);
     free(g->pairs);
     free(g->touching);
     free(g->pair_xij);
@@ -120,7 +120,7 @@ static drape_result grid_alloc(drape_world *w)
     g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
     g->sum = calloc(n, sizeof *g->sum); /* zero, and left zero by every pass over them */
-    g->grounded = malloc((size_t)n * sizeof *g->grounded);
+    g->ground = malloc((size_t)n * sizeof *g->ground);
     g->anchor = malloc((size_t)n * sizeof *g->anchor);
     g->grid_anchor = malloc((size_t)n * sizeof *g->grid_anchor);
     g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
@@ -137,7 +137,7 @@ static drape_result grid_alloc(drape_world *w)
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
-        !g->list || !g->vpre || !g->dnew || !g->sum || !g->grounded || !g->anchor ||
+        !g->list || !g->vpre || !g->dnew || !g->sum || !g->ground || !g->anchor ||
         !g->grid_anchor || !g->grid_group || !g->support || !g->lift || !g->pass || !g->member ||
         !g->local || !g->ld || !g->dense_anchor || !g->dense_group || !g->wall || !g->moved ||
         !g->counts || !g->start) {
@@ -271,9 +271,9 @@ static void pair_bucket(drape_world *w, uint32_t i, const int32_t *c, uint32_t b
 }
 
 /* The pass order (dr_particle_grid's `member`): the particles with a radius in `order` (the grid's,
- * dense or hashed), counted out by contact pass; whether each is grounded; overflow. The pair sums
- * are zero already: zero from their allocation, and every pass over them (pass_gather,
- * dr_cpu_particle_bounce) zeroes those it added to. */
+ * dense or hashed), counted out by contact pass; each one's ground plane (dr_ground_plane);
+ * overflow. The pair sums are zero already: zero from their allocation, and every pass over them
+ * (pass_gather, dr_cpu_particle_bounce) zeroes those it added to. */
 static void pass_order(drape_world *w, const uint32_t *order)
 {
     dr_particle_grid *g = &w->grid;
@@ -294,7 +294,7 @@ static void pass_order(drape_world *w, const uint32_t *order)
         const uint32_t i = order[k], place = cursor[g->pass[i]]++;
         g->member[place] = i;
         g->local[i] = place;
-        g->grounded[i] = (uint8_t)dr_particle_grounded(w->contacts[i], up);
+        g->ground[place] = dr_ground_plane(w->contacts[i], w->x[i], up, w->shape[i].w);
         g->overflow |= g->ncand[i] > DR_NBR_CAP;
     }
 }
@@ -308,7 +308,6 @@ typedef struct pair_writer {
     uint32_t *ends;
     const dr_vec4 *x;
     const uint32_t *local, *nbr, *group;
-    const uint8_t *grounded;
     const dr_vec4 *vpre;
     float fast; /* dr_particle_impact_speed */
 } pair_writer;
@@ -324,8 +323,7 @@ static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j
     o.ends[2 * (size_t)q + 1] = o.local[j];
     const uint8_t unstacked = (uint8_t)dr_pair_unstacked(o.xij[q], o.vpre, i, j, o.fast, o.group[i],
                                                          o.group[j], o.nbr[i], o.nbr[j]);
-    o.pairs[q] = (dr_pair_record){
-        i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], o.grounded[i], o.grounded[j], both, unstacked};
+    o.pairs[q] = (dr_pair_record){i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], both, unstacked};
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -376,9 +374,9 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
         g->pass_start[p] = cursor[p];
     g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
-    const pair_writer o = {
-        g->pairs, g->pair_xij, g->pair_ends, w->x,    g->local,
-        g->nbr,   w->group,    g->grounded,  g->vpre, dr_particle_impact_speed(w)};
+    const pair_writer o = {g->pairs, g->pair_xij, g->pair_ends,
+                           w->x,     g->local,    g->nbr,
+                           w->group, g->vpre,     dr_particle_impact_speed(w)};
     const dr_cand_pair *cand = g->cand_pairs;
     const uint32_t *ncand = g->ncand;
     const uint8_t *pass = g->pass;
@@ -620,13 +618,14 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
         const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
         const float above = dr_pair_stack(r, up, D, pr->unstacked);
-        const float share_i =
-            dr_pair_weigh(&sum[i], pr->wi, pr->grounded_i, pr->ni, pr->wj, pr->grounded_j, pr->nj,
-                          relax, above, gravity, pr->unstacked);
+        const int grounded_i = dr_grounded_at(g->ground[i], di),
+                  grounded_j = dr_grounded_at(g->ground[j], dj);
+        const float share_i = dr_pair_weigh(&sum[i], pr->wi, grounded_i, pr->ni, pr->wj, grounded_j,
+                                            pr->nj, relax, above, gravity, pr->unstacked);
         float share_j = 0.0f;
         if (pr->both)
-            share_j = dr_pair_weigh(&sum[j], pr->wj, pr->grounded_j, pr->nj, pr->wi, pr->grounded_i,
-                                    pr->ni, relax, -above, gravity, pr->unstacked);
+            share_j = dr_pair_weigh(&sum[j], pr->wj, grounded_j, pr->nj, pr->wi, grounded_i, pr->ni,
+                                    relax, -above, gravity, pr->unstacked);
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
         const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up,
@@ -826,14 +825,16 @@ static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
     /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (2 x 16 B), group,
-     * support (4 B each), the candidate lists, the pair sums, grounded (1 B), the dense grid (at
+     * support (4 B each), the candidate lists, the pair sums, the ground plane (16 B), the dense
+     * grid (at
      * most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16 B),
      * pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's collider parts
      * (8 B) and changed flags (2 B); counts, start; the pair pass's pairs (a record, x_i - x_j, the
      * two places, a place in `touching`), the candidate pairs and restitution's sums per pair */
     const dr_particle_grid *g = &w->grid;
     return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
-                sizeof(dr_pair_sum) + 1 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2) +
+                sizeof(dr_pair_sum) + 16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 +
+                2) +
            b * 4 + (b + 1) * 4 +
            (uint64_t)g->pair_capacity * (sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4) +
            (uint64_t)g->cand_capacity * sizeof(dr_cand_pair) +

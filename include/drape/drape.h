@@ -246,7 +246,7 @@ typedef struct drape_world_def {
                                       over the mesh's stiff constraints, so that stacked cloths
                                       keep their distance at one substep too. No effect on a
                                       world of loose particles alone. 0 .. DRAPE_MAX_ITERATIONS;
-                                      default 8 */
+                                      default 16 */
     drape_log_fn log;              /* default drape_log_stderr */
     void *log_user;                /* passed to `log` */
     uint32_t cookie; /* set by drape_default_world_def(); a def without it is refused */

@@ -122,9 +122,10 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
  * alpha~ = compliance / h^2 and the multiplier lambda accumulated so far in this substep.
  *
  * dr_distance_step: C = |r| - rest, where r = (rx, ry, rz) is the predicted a - b and e = (ex, ey,
- * ez) the same pair at the substep's start (inverse masses aw, bw). Moves the displacements of a
- * and b in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of the
- * lanes where the constraint applies (some mass is free and a, b do not coincide); the caller
+ * ez) the same pair at the substep's start (inverse masses aw, bw), beta_sag the weight of the sag
+ * (dr_sag_weight, below: worked out by the caller, which may choose by it). Moves the displacements
+ * of a and b in place by the PBD/XPBD step, accumulates lambda for XPBD, and returns the mask of
+ * the lanes where the constraint applies (some mass is free and a, b do not coincide); the caller
  * writes back only those lanes, and of them only unpinned particles.
  *
  * The direction of the correction. Along e, the gradient at the substep's start, a correction of
@@ -193,13 +194,13 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
      * where it is too short to give a direction. */                                               \
     DR_FN mask dr_distance_shares##S(real *ex, real *ey, real *ez, real rx, real ry, real rz,      \
                                      real aw, real bw, real rest, real kprime, real compliance,    \
-                                     float inv_h2, float sag, real *lambda, real *sr, real *se,    \
-                                     mask *pbd)                                                    \
+                                     float inv_h2, real beta_sag, real *lambda, real *sr,          \
+                                     real *se, mask *pbd)                                          \
     {                                                                                              \
         real wsum = aw + bw;                                                                       \
         real len = DR_SQRT(rx * rx + ry * ry + rz * rz);                                           \
         mask ok = !(wsum <= 0.0f) & !(len < DR_EPS);                                               \
-        real beta_sag = dr_sag_weight##S(rest, sag), beta = 1.0f, along = 1.0f, elen = 1.0f;       \
+        real beta = 1.0f, along = 1.0f, elen = 1.0f;                                               \
         /* beta_sag = 1: G = r/|r| whatever the turn; e is not needed where every lane is so */    \
         *pbd = beta_sag >= 1.0f;                                                                   \
         int blend = !DR_ALL##S(*pbd);                                                              \
@@ -228,12 +229,12 @@ DR_FN dr_vec4 dr_madd3(dr_vec4 a, dr_vec4 b, float s)
     DR_FN mask dr_distance_step##S(real ex, real ey, real ez, real rx, real ry, real rz, real *ax, \
                                    real *ay, real *az, real aw, real *bx, real *by, real *bz,      \
                                    real bw, real rest, real kprime, real compliance, float inv_h2, \
-                                   float sag, real *lambda)                                        \
+                                   real beta_sag, real *lambda)                                    \
     {                                                                                              \
         real sr, se;                                                                               \
         mask pbd;                                                                                  \
         mask ok = dr_distance_shares##S(&ex, &ey, &ez, rx, ry, rz, aw, bw, rest, kprime,           \
-                                        compliance, inv_h2, sag, lambda, &sr, &se, &pbd);          \
+                                        compliance, inv_h2, beta_sag, lambda, &sr, &se, &pbd);     \
         real sra = aw * sr, srb = -bw * sr;                                                        \
         real ax_ = *ax + rx * sra, ay_ = *ay + ry * sra, az_ = *az + rz * sra;                     \
         real bx_ = *bx + rx * srb, by_ = *by + ry * srb, bz_ = *bz + rz * srb;                     \
@@ -317,7 +318,7 @@ DR_FN int dr_distance_core(const dr_vec4 *xs, dr_vec4 *ds, float rest, float kpr
     dr_vec4 r = dr_add3(e, dr_sub3(da, db));
     float ax = da.x, ay = da.y, az = da.z, bx = db.x, by = db.y, bz = db.z;
     if (!dr_distance_step(e.x, e.y, e.z, r.x, r.y, r.z, &ax, &ay, &az, da.w, &bx, &by, &bz, db.w,
-                          rest, kprime, compliance, inv_h2, sag, lambda))
+                          rest, kprime, compliance, inv_h2, dr_sag_weight(rest, sag), lambda))
         return 0;
     ds[0] = DR_V4(ax, ay, az, da.w);
     ds[1] = DR_V4(bx, by, bz, db.w);

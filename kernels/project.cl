@@ -105,7 +105,8 @@ inline bool dr_x16_materials(__global const uint *material, __global const dr_ma
  */
 inline void dr_x16_pbd_links(__global const float4 *x, __global float4 *d, uint16 ia, uint16 ib,
                              __global const uint *material, __global const dr_material *materials,
-                             __global float *lambda, float16 rest, float inv_h2, float sag, uint c)
+                             __global float *lambda, float16 rest, float inv_h2, float16 beta_sag,
+                             uint c)
 {
     float16 da0, da1, da2, da3, db0, db1, db2, db3, e0, e1, e2, e3, xb0, xb1, xb2, xb3;
     DR_X16_GROUPS(d, ia, da0, da1, da2, da3);
@@ -122,7 +123,7 @@ inline void dr_x16_pbd_links(__global const float4 *x, __global float4 *d, uint1
     DR_X16_SPLIT(db0, db1, db2, db3, bx, by, bz, bw);
     const bool xpbd = dr_x16_materials(material, materials, lambda, c, &kp, &cm, &l);
     int16 pbd, ok = dr_distance_shares16(&rx, &ry, &rz, rx, ry, rz, aw, bw, rest, kp, cm, inv_h2,
-                                         sag, &l, &sr, &se, &pbd);
+                                         beta_sag, &l, &sr, &se, &pbd);
     if (xpbd)
         vstore16(l, 0, lambda + c);
     /* d + r (w sr) per component, as dr_distance_step adds it; w kept */
@@ -144,7 +145,7 @@ inline void dr_x16_pbd_links(__global const float4 *x, __global float4 *d, uint1
  * (dr_distance_step16), the results joined back into groups. */
 inline void dr_x16_blend_links(__global const float4 *x, __global float4 *d, uint16 ia, uint16 ib,
                                __global const uint *material, __global const dr_material *materials,
-                               __global float *lambda, float16 rest, float inv_h2, float sag,
+                               __global float *lambda, float16 rest, float inv_h2, float16 beta_sag,
                                uint c)
 {
     float16 ax, ay, az, aw, bx, by, bz, bw, xax, xay, xaz, xaw, xbx, xby, xbz, xbw, g0, g1, g2, g3;
@@ -161,7 +162,7 @@ inline void dr_x16_blend_links(__global const float4 *x, __global float4 *d, uin
     float16 rx = ex + (ax - bx), ry = ey + (ay - by), rz = ez + (az - bz), kp, cm, l;
     const bool xpbd = dr_x16_materials(material, materials, lambda, c, &kp, &cm, &l);
     int16 ok = dr_distance_step16(ex, ey, ez, rx, ry, rz, &ax, &ay, &az, aw, &bx, &by, &bz, bw,
-                                  rest, kp, cm, inv_h2, sag, &l);
+                                  rest, kp, cm, inv_h2, beta_sag, &l);
     if (xpbd)
         vstore16(l, 0, lambda + c);
     int16 move_a = ok & (aw > 0.0f), move_b = ok & (bw > 0.0f);
@@ -180,11 +181,11 @@ inline void dr_x16_block(__global const float4 *x, __global float4 *d, __global 
 {
     uint16 i0 = vload16(0, idx + 2 * c), i1 = vload16(1, idx + 2 * c);
     uint16 ia = (uint16)(i0.even, i1.even), ib = (uint16)(i0.odd, i1.odd);
-    float16 r = vload16(0, rest + c);
-    if (all(dr_sag_weight16(r, sag) >= 1.0f))
-        dr_x16_pbd_links(x, d, ia, ib, material, materials, lambda, r, inv_h2, sag, c);
+    float16 r = vload16(0, rest + c), beta_sag = dr_sag_weight16(r, sag);
+    if (all(beta_sag >= 1.0f))
+        dr_x16_pbd_links(x, d, ia, ib, material, materials, lambda, r, inv_h2, beta_sag, c);
     else
-        dr_x16_blend_links(x, d, ia, ib, material, materials, lambda, r, inv_h2, sag, c);
+        dr_x16_blend_links(x, d, ia, ib, material, materials, lambda, r, inv_h2, beta_sag, c);
 }
 
 /* Launched over ceil(count / 32) work-items, each two blocks of sixteen, one after the other: the

@@ -144,9 +144,12 @@ static drape_result build(drape_world *w, bool contacts)
     return r;
 }
 
-/* dt: 1/240 s, where the cloth's links are projected along the blend of the two gradients; 1/30 s,
- * where they sag more than 4% a substep and the sixteen-lane kernel takes its path for PBD links
- * (dr_x16_block). */
+/* The steps the scenes take: BLEND_DT, where the cloth's links are projected along the blend of
+ * the two gradients; PBD_DT, where they sag more than 4% a substep and the sixteen-lane kernel
+ * takes its path for PBD links (dr_x16_block). */
+#define BLEND_DT (1.0f / 240.0f)
+#define PBD_DT (1.0f / 30.0f)
+
 static int scene(drape_distance_kernel kernel, drape_solver_mode mode, drape_integrator integrator,
                  float dt)
 {
@@ -192,7 +195,7 @@ int main(int argc, char **argv)
         int failed = planted(argv[2]);
         setvbuf(stdout, NULL, _IONBF, 0);
         failed += scene(DRAPE_DISTANCE_KERNEL_PER_CONSTRAINT, DRAPE_MODE_PBD,
-                        DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, 1.0f / 240.0f);
+                        DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, BLEND_DT);
         _Exit(failed ? 1 : 0); /* as below */
     }
     if (argc != 1) {
@@ -201,16 +204,15 @@ int main(int argc, char **argv)
     }
     setvbuf(stdout, NULL, _IONBF, 0);
     int failed = 0;
-    const float dt = 1.0f / 240.0f;
     for (int k = 1; k < DRAPE_DISTANCE_KERNEL_COUNT; ++k)
         failed += scene((drape_distance_kernel)k, DRAPE_MODE_PBD,
-                        DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, dt);
+                        DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, BLEND_DT);
     failed += scene(DRAPE_DISTANCE_KERNEL_LANES16, DRAPE_MODE_PBD,
-                    DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, 1.0f / 30.0f);
+                    DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, PBD_DT);
     failed += scene(DRAPE_DISTANCE_KERNEL_AUTO, DRAPE_MODE_MASS_SPRING,
-                    DRAPE_INTEGRATOR_VELOCITY_VERLET, dt);
+                    DRAPE_INTEGRATOR_VELOCITY_VERLET, BLEND_DT);
     failed += scene(DRAPE_DISTANCE_KERNEL_AUTO, DRAPE_MODE_MASS_SPRING,
-                    DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, dt);
+                    DRAPE_INTEGRATOR_SEMI_IMPLICIT_EULER, BLEND_DT);
     /* Debian's Oclgrind 21.10 corrupts its heap while tearing down at exit once CLBlast has run
      * (every world here released everything): leave without running the exit handlers. */
     _Exit(failed ? 1 : 0);

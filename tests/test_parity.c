@@ -71,17 +71,24 @@ static void build_cloth_sphere(drape_world *w)
 
 static void damped(drape_world_def *def) { def->damping = 0.02f; }
 
+/* Particle `to` of w moved to where particle `from` is, with the given mass (kg) and velocity. */
+static void set_particle_at(drape_world *w, uint32_t to, uint32_t from, float mass,
+                            drape_vec3 velocity)
+{
+    drape_particle_def p = drape_default_particle_def();
+    ENSURE(drape_world_get_positions(w, from, 1, &p.position) == DRAPE_OK);
+    p.mass = mass;
+    p.velocity = velocity;
+    ENSURE(drape_world_set_particle(w, to, &p) == DRAPE_OK);
+}
+
 /* The cloth on a sphere with every third particle three times as heavy, so that the two ends of
  * a link differ in inverse mass (w) and the sixteen-lane kernel must keep each particle's own. */
 static void build_uneven_cloth(drape_world *w)
 {
     build_cloth_sphere(w);
-    for (uint32_t i = 0; i < drape_world_particle_count(w); i += 3) {
-        drape_particle_def p = drape_default_particle_def();
-        ENSURE(drape_world_get_positions(w, i, 1, &p.position) == DRAPE_OK);
-        p.mass = 3.0f * 0.1f / (24.0f * 24.0f); /* the default cloth's 0.1 kg over 24 x 24 */
-        ENSURE(drape_world_set_particle(w, i, &p) == DRAPE_OK);
-    }
+    for (uint32_t i = 0; i < drape_world_particle_count(w); i += 3) /* 3x the default cloth's */
+        set_particle_at(w, i, i, 3.0f * 0.1f / (24.0f * 24.0f), tu_v3(0.0f, 0.0f, 0.0f));
 }
 
 /* The cloth on a sphere with the first two particles of every row started at one point, the
@@ -90,13 +97,8 @@ static void build_uneven_cloth(drape_world *w)
 static void build_coincident_cloth(drape_world *w)
 {
     build_cloth_sphere(w);
-    for (uint32_t row = 0; row < 24; ++row) {
-        drape_particle_def p = drape_default_particle_def();
-        ENSURE(drape_world_get_positions(w, 24 * row, 1, &p.position) == DRAPE_OK);
-        p.mass = 0.1f / (24.0f * 24.0f);
-        p.velocity = tu_v3(0.5f, 0.2f, 0.1f);
-        ENSURE(drape_world_set_particle(w, 24 * row + 1, &p) == DRAPE_OK);
-    }
+    for (uint32_t row = 0; row < 24; ++row)
+        set_particle_at(w, 24 * row + 1, 24 * row, 0.1f / (24.0f * 24.0f), tu_v3(0.5f, 0.2f, 0.1f));
 }
 
 /* One substep of 1/60 s: the 4.3 cm links sag 6% of their length per substep and are projected
@@ -281,11 +283,7 @@ static void build_shapes(drape_world *w)
             ENSURE(drape_world_add_shape_match(w, &m, NULL) == DRAPE_OK);
         }
     }
-    drape_particle_def p;
-    ENSURE(drape_world_get_positions(w, 20, 1, &p.position) == DRAPE_OK);
-    p.velocity = tu_v3(2.0f, 0.0f, 0.0f);
-    p.mass = 0.5f / 27.0f;
-    ENSURE(drape_world_set_particle(w, 20, &p) == DRAPE_OK);
+    set_particle_at(w, 20, 20, 0.5f / 27.0f, tu_v3(2.0f, 0.0f, 0.0f));
     drape_collider_def s = sphere_at(0.0f, 0.0f, 0.0f, 0.3f), g = ground(-0.3f);
     ENSURE(drape_world_add_collider(w, &s, NULL) == DRAPE_OK);
     ENSURE(drape_world_add_collider(w, &g, NULL) == DRAPE_OK);

@@ -826,11 +826,11 @@ static uint64_t grid_bytes(const drape_world *w)
     const uint64_t n = w->particle_count, b = w->plan.buckets;
     /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (2 x 16 B), group,
      * support (4 B each), the candidate lists, the pair sums, the ground plane (16 B), the dense
-     * grid (at
-     * most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16 B),
-     * pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's collider parts
-     * (8 B) and changed flags (2 B); counts, start; the pair pass's pairs (a record, x_i - x_j, the
-     * two places, a place in `touching`), the candidate pairs and restitution's sums per pair */
+     * grid (at most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16
+     * B), pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's collider
+     * parts (8 B) and changed flags (2 B); counts, start; the pair pass's pairs (a record, x_i -
+     * x_j, the two places, a place in `touching`), the candidate pairs and restitution's sums per
+     * pair */
     const dr_particle_grid *g = &w->grid;
     return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
                 sizeof(dr_pair_sum) + 16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 +

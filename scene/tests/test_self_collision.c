@@ -130,8 +130,8 @@ static void cloth_layers(st_run *t)
 
 /* At one substep as well: the contact passes after the iterations (def.contact_passes, 16) keep
  * the stacked cloths apart, where the iterations alone left cloth-layers' closest pair at 0.64 of
- * its collision distance (0.81 with 16 iterations, 0.89 with 32), and 8 passes at 0.89 to 0.95
- * from step 300 to 2400. */
+ * its collision distance (0.81 with 16 iterations, 0.89 with 32), and 8 passes at 0.85 to 0.95
+ * after 300 to 2400 steps (bench/results/settling-one-substep). */
 static void cloth_layers_one_substep(st_run *t)
 {
     settled s;

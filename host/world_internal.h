@@ -494,6 +494,9 @@ uint32_t dr_bounce_rounds(const drape_world *world);
 /* Whether the pass after the update runs: with restitution, or under gravity (slow > 0: the cap on
  * the separating speed). */
 bool dr_particle_bounces(const drape_world *world, float slow);
+/* Whether this substep's pass after the update runs (dr_particle_bounces at the substep's resting
+ * speed), and so reads the velocities after the prediction (vpre), which the grid build keeps. */
+bool dr_particle_keeps_vpre(const drape_world *world);
 /* The contact passes after a substep's iterations (def.contact_passes where a mesh's particles
  * collide in the PBD mode, else 0), on both backends. */
 int dr_contact_tail(const drape_world *world);

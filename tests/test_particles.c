@@ -23,6 +23,8 @@
  *    CPU reference's grid: a dense grid of the occupied cells' box, or the hashed grid alone);
  *  - free fall: a ball with contacts dropped for 1 s falls as gravity says at one substep and at
  *    four (the steps split, not the ball slowed); at most one substep, the velocity limit holds it;
+ *  - pairs that do not touch keep their speed: a ball falling past a pinned one 1 cm away falls
+ *    freely, one sliding off a pinned one leaves it at the analytic speed and keeps it;
  *  - restitution: two balls of masses 1 and 4 kg meeting head-on at 2 m/s separate at
  *    particle_restitution times that speed (0, 0.5, 1), and keep their momentum; elastic balls in
  *    an elastic box gain no energy, without gravity and with it, at 1 and 4 substeps;
@@ -525,6 +527,57 @@ static bool head_on(uint32_t ga, uint32_t gb, bool self)
               drape_world_get_positions(w, 0, 2, x) == DRAPE_OK;
     drape_world_destroy(w);
     return ok && x[0].x < x[1].x;
+}
+
+/* A ball (radius 5 cm, 1 kg) released at rest at `start` (m) beside a pinned ball of the same
+ * radius at the origin, frictionless between particles, at `substeps`: its velocity after `steps`
+ * steps of 1/60 s. */
+static drape_vec3 beside_a_pinned_ball(drape_vec3 start, int substeps, int steps)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    def.particle_static_friction = 0.0f;
+    def.particle_kinetic_friction = 0.0f;
+    drape_world *w = tu_world(&def);
+    drape_vec3 v[2] = {{0, 0, 0}, {0, 0, 0}};
+    ENSURE(w);
+    if (!w)
+        return v[1];
+    drape_particle_def p[2] = {drape_default_particle_def(), drape_default_particle_def()};
+    p[0].radius = p[1].radius = 0.05f;
+    p[0].mass = 0.0f;
+    p[1].position = start;
+    ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
+    ENSURE(tu_step(w, steps));
+    ENSURE_OK(drape_world_get_velocities(w, 0, 2, v));
+    drape_world_destroy(w);
+    return v[1];
+}
+
+/* Pairs keep what no contact took: a ball falling past a pinned one 1 cm away (its centre 0.11 m
+ * from the pinned one's line of fall, 0.1 m the collision distance) falls freely, and a ball that
+ * slides off a pinned one from 30 degrees off its top leaves it with the horizontal speed of the
+ * analytic slide, sqrt(2 g D cos30 / 3) * 2 cos30 / 3 = 0.4345 m/s (it parts at cos = 2/3 cos30),
+ * and keeps it in flight. Capped at the resting speed wherever the pair was within reach, the
+ * falling ball was swung under the pinned one and thrown sideways at 3.9 m/s (1.9 at one substep),
+ * and the sliding one turned back at 4 substeps (-0.105 m/s) and stopped at one (0.014). */
+static void test_pairs_apart_keep_their_speed(void)
+{
+    const int substeps[2] = {4, 1};
+    for (int k = 0; k < 2; ++k) {
+        const drape_vec3 fall = beside_a_pinned_ball(tu_v3(0.11f, 1.0f, 0.0f), substeps[k], 40);
+        const double free_fall = -9.81 * 40.0 / 60.0;
+        const drape_vec3 left = beside_a_pinned_ball(tu_v3(0.05f, 0.0866f, 0.0f), substeps[k], 24),
+                         later = beside_a_pinned_ball(tu_v3(0.05f, 0.0866f, 0.0f), substeps[k], 36);
+        printf("  %d substeps: past the pinned ball at (%.3g, %.4g) m/s (free fall %.4g); off it "
+               "at %.4f then %.4f m/s (analytic 0.4345)\n",
+               substeps[k], (double)fall.x, (double)fall.y, free_fall, (double)left.x,
+               (double)later.x);
+        ENSURE_LE(fabs((double)fall.x), 1e-6);
+        ENSURE_LE(fabs((double)fall.y - free_fall), 1e-4 * fabs(free_fall));
+        ENSURE_LE(fabs((double)left.x / 0.4345 - 1.0), 0.03);
+        ENSURE_LE(fabs((double)later.x - (double)left.x), 1e-6);
+    }
 }
 
 /* Balls of 1 and 4 kg, radius 2 cm, meeting head-on at 2 m/s without gravity with restitution e:
@@ -1254,6 +1307,7 @@ int suite_particles(void)
     RUN_TEST(test_far_apart_particles);
     RUN_TEST(test_mass_ratio_stacking);
     RUN_TEST(test_tied_ropes_rest);
+    RUN_TEST(test_pairs_apart_keep_their_speed);
     RUN_TEST(test_restitution);
     RUN_TEST(test_elastic_balls_gain_no_energy);
     RUN_TEST(test_ball_hits_two_balls);

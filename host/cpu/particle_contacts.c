@@ -162,7 +162,7 @@ drape_result dr_cpu_particle_grid(drape_world *w)
     const float inv_cell = 1.0f / w->plan.cell, travel = w->def.particle_travel_limit,
                 cap = dr_particle_support_cap(w);
     const dr_vec4 up = dr_particle_up(w);
-    if (w->def.particle_restitution > 0.0f)
+    if (dr_particle_keeps_vpre(w))
         memcpy(g->vpre, w->v, (size_t)n * sizeof *g->vpre);
     /* cell ids and the histogram */
     memset(g->counts, 0, (size_t)w->plan.buckets * sizeof *g->counts);
@@ -724,6 +724,12 @@ bool dr_particle_bounces(const drape_world *w, float slow)
     return w->def.particle_restitution > 0.0f || slow > 0.0f;
 }
 
+bool dr_particle_keeps_vpre(const drape_world *w)
+{
+    return dr_particle_bounces(
+        w, dr_restitution_threshold(dr_vec4_from(w->def.gravity, 0.0f), w->substep));
+}
+
 float dr_particle_impact_speed(const drape_world *w)
 {
     return w->def.particle_restitution > 0.0f
@@ -772,9 +778,9 @@ drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
                 continue;
             dr_vec4 n;
             int gi, gj, bounce;
-            const float gap =
-                dr_bounce_pair(x, v, w->d, w->contacts, g->vpre, g->ncand, i, j, cp.D, e, slow,
-                               quiet, gravity, h, done, &n, &gi, &gj, &bounce);
+            const float gap = dr_bounce_pair(
+                x, v, w->d, w->contacts, g->vpre, g->ncand, i, j, cp.D, e, slow, quiet, gravity, h,
+                ((w->group[i] | w->group[j]) & DR_GROUP_MESH) != 0, done, &n, &gi, &gj, &bounce);
             if (gap != 0.0f) {
                 const uint32_t ni = g->nbr[i], nj = g->nbr[j];
                 const float wi = x[i].w, wj = x[j].w;

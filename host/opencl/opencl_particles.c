@@ -269,7 +269,7 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
                 cap = dr_particle_support_cap(w);
     const dr_vec4 up = dr_particle_up(w);
     const cl_uint zero = 0;
-    if (w->def.particle_restitution > 0.0f)
+    if (dr_particle_keeps_vpre(w))
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, entries * sizeof zero));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 18, A(d), A(x), A(p->anchor), A(p->shape),

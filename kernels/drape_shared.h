@@ -1592,10 +1592,18 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
  * plane within the substep (e uc < a r / 2) rests as with e = 0, and e = 0 is a rest also where
  * gravity pulls away from the plane (the parabola would fall off it). Velocity Verlet, whose
  * positions are not on that parabola, takes the chord (g = 0, dr_bounce_gravity). Slower approaches
- * rest, so that resting contact does not jitter. A particle that started the substep inside is
- * moved out without being launched: its outward normal velocity is capped at what it had before. A
- * lane's collider is the one of its contact, so the lanes go through the colliders and each takes
- * its own; x is the particle's position at the substep's start, q the contact's point.
+ * rest, so that resting contact does not jitter. An impact has Coulomb friction too: the
+ * velocity's tangential part (relative to the collider) loses mu_k times the part of the normal
+ * change that stops the approach (all of it within mu_s times that), the restitution's part not
+ * counted (as dr_bounce_change). The friction of the position pass counts only how far the
+ * prediction went past the contact plane, so it took mu_k of the approach speed only from a
+ * particle that hit at the start of its step; one that hit at its end kept its whole sliding speed
+ * (at 45 degrees onto a plane at 14 m/s with mu_k 0.3, 7.0 to 10.0 m/s left of 10 at 1 substep, by
+ * the moment of the hit). The two together take mu_k of it wherever the hit falls (7.0). A
+ * particle that started the substep inside is moved out without being launched: its outward
+ * normal velocity is capped at what it had before. A lane's collider is the one of its contact, so
+ * the lanes go through the colliders and each takes its own; x is the particle's position at the
+ * substep's start, q the contact's point.
  * dr_update_particle_l: both (dr_update_particle). */
 #define DR_UPDATE_LANE_FUNCTIONS(S, real, mask)                                                    \
     DR_FN void dr_update_velocity_l##S(real dx, real dy, real dz, real *vx, real *vy, real *vz,    \
@@ -1647,8 +1655,14 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
             real cap = DR_FMAX(nw, (real)(0.0f));                                                  \
             mask apply = own & (inside ? vn > cap : !(nw >= -threshold) & !(vn >= target));        \
             real k = inside ? cap - vn : target - vn;                                              \
-            *vx = apply ? ox + nx * k : *vx, *vy = apply ? oy + ny * k : *vy;                      \
-            *vz = apply ? oz + nz * k : *vz;                                                       \
+            /* an impact's friction: against the part of k that stops the approach */              \
+            real stop = DR_FMIN(k, -vn), tx = (ox - c->vel.x) - nx * vn;                           \
+            real ty = (oy - c->vel.y) - ny * vn, tz = (oz - c->vel.z) - nz * vn;                   \
+            real cut = dr_friction_cut_l##S(tx, ty, tz, stop, stop, c->info.x, c->info.y);         \
+            cut = !inside & (stop > 0.0f) ? cut : (real)(0.0f);                                    \
+            *vx = apply ? ox + nx * k - tx * cut : *vx,                                            \
+            *vy = apply ? oy + ny * k - ty * cut : *vy;                                            \
+            *vz = apply ? oz + nz * k - tz * cut : *vz;                                            \
             mask bounce = apply & !inside & flies;                                                 \
             *dx = bounce ? *dx + nx * rise : *dx, *dy = bounce ? *dy + ny * rise : *dy;            \
             *dz = bounce ? *dz + nz * rise : *dz;                                                  \

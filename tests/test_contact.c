@@ -11,6 +11,8 @@
  *  - bounces: a particle dropped from 0.9 .. 1.1 m onto a plane of restitution e rises to e^2 times
  *    that (within 0.5%, e = 0.5 and 1) at 1 substep and at 4, and with e = 1 keeps that height for
  *    four bounces; thrown against a wall under gravity, it bounces off exactly;
+ *  - friction in impacts: a particle hitting a plane at 45 degrees slides on at 10 (1 - mu_k) m/s
+ *    whenever in its step it hits, at 1 and 4 substeps, with restitution 0 and 0.5;
  *  - a 40-link chain between two pins with air drag comes to rest at 1 substep, and with enough
  *    iterations its sag is the catenary's;
  *  - an unstable mass-spring cloth makes drape_world_step return DRAPE_ERROR_NON_FINITE, naming a
@@ -287,6 +289,50 @@ static void test_bounce_wall(void)
         }
 }
 
+/* Friction in an impact takes mu_k times the approach speed off the sliding speed, whenever in its
+ * step the particle hits: without gravity, at (10, -10) m/s onto a plane (mu_k 0.3, restitution 0
+ * and 0.5), from ten heights that put the hit at ten moments of a step, it slides on at 7 m/s at 1
+ * substep and at 4, and leaves at e times 10 m/s. The position-level friction alone counts only
+ * how far the prediction went past the plane: a particle that hit late in its step kept up to the
+ * whole 10 m/s (7.0 to 10.0 at 1 substep, 7.0 to 9.7 at 4). */
+static void test_impact_friction(void)
+{
+    for (int substeps = 1; substeps <= 4; substeps += 3)
+        for (int k = 0; k < 2; ++k) {
+            const float e = k ? 0.5f : 0.0f;
+            double lo = 1e30, hi = -1e30, normal = 0.0;
+            for (int phase = 0; phase < 10; ++phase) {
+                drape_world_def def = tu_def(NULL);
+                def.substeps = substeps;
+                def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+                drape_world *w = tu_world(&def);
+                ENSURE(w != NULL);
+                if (!w)
+                    return;
+                drape_collider_def floor = drape_default_collider_def();
+                floor.restitution = e;
+                drape_particle_def p = drape_default_particle_def();
+                p.position =
+                    tu_v3(0.0f, def.collision_margin + 10.0f * (2.0f + 0.1f * (float)phase) / 60.0f,
+                          0.0f);
+                p.velocity = tu_v3(10.0f, -10.0f, 0.0f);
+                drape_vec3 v = {0, 0, 0};
+                ENSURE_OK(drape_world_add_collider(w, &floor, NULL));
+                ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+                ENSURE(tu_step(w, 4) && drape_world_get_velocities(w, 0, 1, &v) == DRAPE_OK);
+                drape_world_destroy(w);
+                lo = fmin(lo, (double)v.x), hi = fmax(hi, (double)v.x);
+                normal = (double)v.y;
+            }
+            printf("  e %g, %d substep(s): sliding on at %.4f .. %.4f m/s (Coulomb 7), leaving at "
+                   "%.4f m/s\n",
+                   (double)e, substeps, lo, hi, normal);
+            ENSURE_LE(fabs(lo - 7.0), 0.01 * 7.0);
+            ENSURE_LE(fabs(hi - 7.0), 0.01 * 7.0);
+            ENSURE_LE(fabs(normal - 10.0 * (double)e), 0.01 * 10.0);
+        }
+}
+
 /* ---- a chain between two pins ---------------------------------------------------------------- */
 
 enum { CHAIN_LINKS = 40 };
@@ -408,6 +454,7 @@ int suite_contact(void)
     RUN_TEST(test_impact_into_large_sphere_stops_on_near_side);
     RUN_TEST(test_bounce_height);
     RUN_TEST(test_bounce_wall);
+    RUN_TEST(test_impact_friction);
     RUN_TEST(test_chain_comes_to_rest_at_one_substep);
     RUN_TEST(test_unstable_step_reports_non_finite);
     RUN_TEST(test_stable_steps_report_nothing);

@@ -5,6 +5,7 @@
  * substep of 1/60 s). Rather than slow it, the step is split into as many substeps as its fastest
  * particle needs, up to particle_max_substeps: the fix that small steps are for fast motion
  * (Macklin et al. 2019, "Small steps in physics simulation"), taken only in the steps that need it.
+ * Past that the limit slows the particle, and the world's log says so once.
  *
  * The measure comes from the velocities at the step's start: on the CPU from the host's, on the
  * OpenCL backend from the device's particle_speed after the step before (or the host's when they
@@ -53,9 +54,20 @@ int dr_step_substeps(drape_world *w, uint32_t speed_bits)
     if (dr_substeps_vary(w)) {
         float q;
         memcpy(&q, &speed_bits, sizeof q);
-        if (!(q <= (float)most))
+        if (!(q <= (float)most)) {
             substeps = most;
-        else if (ceilf(q) > (float)base)
+            if (q > (float)most && !w->travel_warned) { /* not for NaN */
+                w->travel_warned = true;
+                dr_log(
+                    &w->def, DRAPE_LOG_WARNING,
+                    "drape_world_step: a particle with a radius needs %.0f substeps to keep to "
+                    "particle_travel_limit = %g (radii per substep), more than the %d a step may "
+                    "take (particle_max_substeps); the limit slows it, whether or not another "
+                    "particle is near. Raise particle_max_substeps or particle_travel_limit, or "
+                    "set particle_travel_limit to 0 (no limit). Said once per world",
+                    ceil((double)q), (double)w->def.particle_travel_limit, most);
+            }
+        } else if (ceilf(q) > (float)base)
             substeps = (int)ceilf(q);
     }
     w->substep = w->def.dt / (float)substeps;

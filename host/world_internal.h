@@ -214,7 +214,8 @@ struct drape_world {
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
     float substep;           /* s: h of the step being taken (dr_step_substeps) */
-    uint32_t speed_bits;     /* OpenCL: the device's dr_particle_speed_bits after the last step */
+    bool travel_warned;  /* the velocity limit was found to slow a particle (dr_step_substeps) */
+    uint32_t speed_bits; /* OpenCL: the device's dr_particle_speed_bits after the last step */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
     dr_solver_set solver[DRAPE_CONSTRAINT_TYPE_COUNT];

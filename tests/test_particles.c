@@ -1142,9 +1142,9 @@ static void test_bad_radius_and_group(void)
 /* A ball of radius 1 cm dropped from 10 m for 1 s, beside a pinned ball 3 m away (so that contacts
  * between particles are on), at `substeps` a step, at most `most`: its height and velocity, and the
  * substeps taken. */
-static void drop(int substeps, int most, drape_vec3 *x, drape_vec3 *v, uint64_t *taken)
+static void drop(int substeps, int most, drape_vec3 *x, drape_vec3 *v, uint64_t *taken, tu_log *log)
 {
-    drape_world_def def = tu_def(NULL);
+    drape_world_def def = tu_def(log);
     def.substeps = substeps;
     def.particle_max_substeps = most;
     drape_world *w = tu_world(&def);
@@ -1167,28 +1167,38 @@ static void drop(int substeps, int most, drape_vec3 *x, drape_vec3 *v, uint64_t 
 
 /* Free fall of a ball with contacts: at one substep and at the default four, it falls as gravity
  * says (10 - g/2 = 5.095 m and -9.81 m/s after 1 s; semi-implicit Euler lands a little lower), the
- * steps being split once the velocity limit would slow it; with particle_max_substeps at the
- * substeps, the limit holds it at 1 radius a substep, 0.6 m/s at 1/60 s. */
+ * steps being split once the velocity limit would slow it, and nothing is logged; with
+ * particle_max_substeps at the substeps, the limit holds it at 1 radius a substep, 0.6 m/s at
+ * 1/60 s; with at most 2 substeps, at 1.2 m/s, and the log says that the limit slows a particle
+ * (once: the world's log). */
 static void test_free_fall_is_not_slowed(void)
 {
     const int counts[2] = {1, 4};
     for (int k = 0; k < 2; ++k) {
         drape_vec3 x = {0, 0, 0}, v = {0, 0, 0};
         uint64_t taken = 0;
-        drop(counts[k], 32, &x, &v, &taken);
+        tu_log log = {0};
+        drop(counts[k], 32, &x, &v, &taken, &log);
         printf("  %d substep(s): after 1 s at y = %.4f m, v = %.4f m/s, %llu substeps in 60 "
                "steps\n",
                counts[k], (double)x.y, (double)v.y, (unsigned long long)taken);
         ENSURE_LE(fabs((double)v.y + 9.81), 0.01);
         ENSURE_LE(fabs((double)x.y - 5.095), 0.03);
         ENSURE(taken > 60u * (uint64_t)counts[k]);
+        ENSURE(!tu_log_has(&log, "particle_travel_limit"));
     }
     drape_vec3 x = {0, 0, 0}, v = {0, 0, 0};
     uint64_t taken = 0;
-    drop(1, 1, &x, &v, &taken);
+    drop(1, 1, &x, &v, &taken, NULL);
     printf("  1 substep, at most 1: v = %.4f m/s\n", (double)v.y);
     ENSURE_LE(fabs((double)v.y + 0.6), 1e-4);
     ENSURE(taken == 60u);
+    tu_log log = {0};
+    drop(1, 2, &x, &v, &taken, &log);
+    printf("  1 substep, at most 2: v = %.4f m/s; %s\n", (double)v.y, log.last);
+    ENSURE_LE(fabs((double)v.y + 1.2), 1e-4);
+    ENSURE(tu_log_has(&log, "more than the 2 a step may take (particle_max_substeps); the limit "
+                            "slows it"));
 }
 
 /* A step of 4e-9 s splits into no substep shorter than the solver's 1e-9 s, however fast its balls:

@@ -222,10 +222,12 @@ typedef struct drape_world_def {
                                        together; default 0.4 */
     float
         particle_kinetic_friction; /* Coulomb coefficient that slows a sliding pair; default 0.3 */
-    float particle_travel_limit;   /* the velocity limit of a particle with contacts: it moves at
-                                      most this many of its radii in one substep, so that two
-                                      particles cannot pass through each other (fast particles
-                                      first split the step: particle_max_substeps); 0: no limit;
+    float particle_travel_limit;   /* the velocity limit of every particle with a radius in a
+                                      world whose particles collide, near another one or not: it
+                                      moves at most this many of its radii in one substep, so that
+                                      two particles cannot pass through each other (fast particles
+                                      first split the step: particle_max_substeps; past that the
+                                      limit slows them, and the log says so once); 0: no limit;
                                       default 1 */
     int particle_max_substeps;     /* the most substeps a step is split into so that its particles
                                       with contacts keep to particle_travel_limit: a step takes

@@ -1,7 +1,8 @@
 /* Self-collision and collisions between cloths, shown on the built-in scenes cloth-fold (one cloth
  * that folds onto itself) and cloth-layers (four cloths stacked on a sphere), on the CPU reference:
  *
- * - after the scene's own run (its "steps"), when it has settled (mean speed under 5 cm/s), no two
+ * - after the scene's own run (its "steps"; twice that for cloth-layers, which is still sliding off
+ *   its sphere then), when it has settled (mean speed under 5 cm/s), no two
  *   particles of different cloths, or of one cloth but not neighbours in the rest pose, are closer
  *   than 90% of their collision distance (the sum of their radii); at one substep also every 50
  *   steps for as long again (one sample is a throw of the dice: with 8 contact passes cloth-layers'
@@ -121,10 +122,13 @@ static void cloth_fold(st_run *t)
     check_settled(t, &s);
 }
 
+/* For twice its own steps (10 s): its cloths slide off the sphere onto the floor for several
+ * seconds, and its own 5 s can end in the middle of the slide (a mean 2.7 cm/s there before
+ * impacts on colliders had friction, against the 5 cm/s asked for; 0.5 cm/s since). */
 static void cloth_layers(st_run *t)
 {
     settled s;
-    run_scene(t, "cloth-layers", 4, 0, 1, &s);
+    run_scene(t, "cloth-layers", 4, 0, 2, &s);
     check_settled(t, &s);
 }
 

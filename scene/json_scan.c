@@ -6,6 +6,8 @@
  *   that is more than the process can allocate, instead of spending it and then failing (cJSON's
  *   NULL on an allocation failure reads like "malformed JSON").
  * - A string with an escaped NUL ("a\u0000b"), which cJSON would silently cut at the NUL.
+ * - Arrays and objects nested deeper than cJSON's limit (CJSON_NESTING_LIMIT), which it reports
+ *   as a syntax error like any other.
  *
  * The counts are upper bounds for any text; they are exact for valid JSON.
  */
@@ -16,7 +18,7 @@
 void sc_json_scan(const char *data, size_t size, sc_json_scan_result *out)
 {
     uint64_t values = 1, strings = 0, string_bytes = 0;
-    size_t nul = SIZE_MAX;
+    size_t nul = SIZE_MAX, deep = SIZE_MAX, depth = 0;
     bool in_string = false;
     for (size_t i = 0; i < size; ++i) {
         const char c = data[i];
@@ -37,10 +39,15 @@ void sc_json_scan(const char *data, size_t size, sc_json_scan_result *out)
             ++strings;
         } else if (c == ',' || c == '[' || c == '{') {
             ++values;
+            if (c != ',' && ++depth > CJSON_NESTING_LIMIT && deep == SIZE_MAX)
+                deep = i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
         }
     }
     out->values = values;
     out->nul_offset = nul;
+    out->deep_offset = deep;
     /* Each allocation also costs the allocator's header; 16 bytes on glibc. */
     out->bytes = values * (sizeof(cJSON) + 16) + strings * 16 + string_bytes + strings;
 }

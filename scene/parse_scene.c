@@ -77,6 +77,12 @@ drape_scene_status sc_parse_json_text(const char *data, size_t size, const char 
     if (scan.nul_offset != SIZE_MAX)
         return syntax_error(file, data, size, bom + scan.nul_offset,
                             "a string holds \\u0000, which would cut it short", err);
+    if (scan.deep_offset != SIZE_MAX) {
+        char what[96];
+        snprintf(what, sizeof what, "arrays and objects nested more than %d deep (the limit)",
+                 CJSON_NESTING_LIMIT);
+        return syntax_error(file, data, size, bom + scan.deep_offset, what, err);
+    }
     const uint64_t available = drape_host_memory_available();
     if (scan.bytes > available)
         return sc_fail(

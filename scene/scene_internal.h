@@ -289,9 +289,11 @@ void sc_name_index_free(sc_name_index *index);
 /* ---- json_scan.c: what the text will cost cJSON, and NULs it would cut strings at ---- */
 
 typedef struct sc_json_scan_result {
-    uint64_t values;   /* JSON values (cJSON nodes), at most */
-    uint64_t bytes;    /* the memory cJSON's tree will take, about */
-    size_t nul_offset; /* the offset of the first "\u0000" in a string, or SIZE_MAX */
+    uint64_t values;    /* JSON values (cJSON nodes), at most */
+    uint64_t bytes;     /* the memory cJSON's tree will take, about */
+    size_t nul_offset;  /* the offset of the first "\u0000" in a string, or SIZE_MAX */
+    size_t deep_offset; /* the offset of the first '[' or '{' nested deeper than cJSON reads
+                           (CJSON_NESTING_LIMIT), or SIZE_MAX */
 } sc_json_scan_result;
 
 void sc_json_scan(const char *data, size_t size, sc_json_scan_result *out);

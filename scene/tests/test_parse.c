@@ -1,6 +1,7 @@
 /* Scene files: every shipped scene and the documentation's complete example load; each kind of bad
  * input (the files in data/bad) fails with a message that names the file and the line or JSON path
- * and says what is wrong; the options that limit a load (no files, a particle budget) hold.
+ * and says what is wrong; the options that limit a load (no files, a particle budget) hold, and
+ * arrays nested deeper than the JSON reader goes are named as such.
  */
 #include "scene_test.h"
 
@@ -131,6 +132,24 @@ static void limits(st_run *t)
     CHECK(t,
           st_has_all(e.message, "m.json: $.meshes[0].obj: reading mesh files is turned off", NULL));
     CHECK(t, drape_scene_load_buffer(NULL, 0, NULL, &o, &s, &e) == DRAPE_SCENE_BAD_INPUT);
+    /* nesting: 1000 levels are read (and the top is not an object), 1001 are named as too deep */
+    enum { DEEP = 1001 };
+    char *deep = malloc(2 * DEEP);
+    CHECK(t, deep != NULL);
+    for (int levels = DEEP - 1; deep && levels <= DEEP; ++levels) {
+        memset(deep, '[', (size_t)levels);
+        memset(deep + levels, ']', (size_t)levels);
+        CHECK(t, drape_scene_load_buffer(deep, 2 * (size_t)levels, "deep.json", &o, &s, &e) ==
+                     DRAPE_SCENE_BAD_INPUT);
+        CHECK_MSG(t,
+                  st_has_all(e.message,
+                             levels < DEEP ? "deep.json: $: must be an object, got an array"
+                                           : "deep.json:1:1001: arrays and objects nested more "
+                                             "than 1000 deep",
+                             NULL),
+                  "%s", e.message);
+    }
+    free(deep);
 }
 
 static void drop(drape_log_level level, const char *message, void *user)

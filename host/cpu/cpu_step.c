@@ -32,9 +32,12 @@ static double now_ms(void)
 static void predict_pbd(drape_world *w, float h)
 {
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
+    /* the aerodynamic forces from the velocities at the substep's start, as the drag of
+     * dr_apply_external: taken after gravity's kick, they held a falling cloth g h under its
+     * terminal velocity */
+    dr_aero_predict_cpu(w, h);
     for (uint32_t i = 0; i < w->particle_count; ++i)
         w->v[i] = dr_apply_external(w->v[i], w->x[i].w, g, wind, w->def.air_drag, h);
-    dr_aero_predict_cpu(w, h);
     if (w->def.damping > 0.0f)
         dr_damp_velocities(w, w->def.damping);
     for (uint32_t i = 0; i < w->particle_count; ++i)

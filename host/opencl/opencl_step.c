@@ -779,11 +779,11 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bo
     /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
     const bool damp = k > 0.0f && cl->origin != DR_NO_ORIGIN;
     const cl_int external = !damp && !dr_aero_active(w);
-    if (!external) {
+    if (!external) { /* the aerodynamic forces first, from the substep's start (cpu_step.c) */
+        DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
         DR_TRY(set_args(cl, K_PREDICT_VELOCITY, 0, 7, A(cl->v), A(cl->x), A(g), A(wind), A(drag),
                         A(h), A(n)));
         DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
-        DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
     }
     if (damp) {
         DR_TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),

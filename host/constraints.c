@@ -618,6 +618,9 @@ drape_result dr_world_prepare(drape_world *w)
      * colouring settings changed): a grab or a release recolours the attachments alone. */
     const unsigned all = (1u << DRAPE_CONSTRAINT_TYPE_COUNT) - 1u;
     const unsigned types = w->solver_dirty ? all : w->type_dirty & all;
+    /* a grab or a release (attachments alone) leaves the bodies as they were */
+    if ((types & ~(1u << DRAPE_CONSTRAINT_ATTACHMENT)) || w->shapes.dirty)
+        w->bodies.dirty = true;
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t) {
         if (!(types & (1u << t)))
             continue;
@@ -641,5 +644,7 @@ drape_result dr_world_prepare(drape_world *w)
         w->stiffness_dirty = false;
         w->stale |= DR_STALE_CONSTRAINTS;
     }
+    if (w->bodies.dirty && w->def.damping > 0.0f) /* the bodies only damping needs */
+        return dr_bodies_build(w);
     return DRAPE_OK;
 }

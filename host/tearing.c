@@ -319,8 +319,10 @@ drape_result dr_tear_after_step(drape_world *w)
         w->stale |= DR_STALE_PARTICLES;
     if (broke)
         w->type_dirty |= 1u << DRAPE_CONSTRAINT_DISTANCE;
-    if (broke || split_any)
+    if (broke || split_any) {
         t->version++;
+        w->bodies.dirty = true; /* a piece may have come off, a spare joined */
+    }
     r = dr_cut_torn_tethers(w, linked); /* a piece torn off its anchors falls */
     free(linked);
     return r;

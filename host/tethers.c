@@ -301,13 +301,6 @@ drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uin
 
 /* ---- tethers across a tear ------------------------------------------------------------------ */
 
-static uint32_t root_of(uint32_t *parent, uint32_t p)
-{
-    while (parent[p] != p)
-        p = parent[p] = parent[parent[p]]; /* path halving */
-    return p;
-}
-
 drape_result dr_link_components(drape_world *w, uint32_t **out)
 {
     *out = NULL;
@@ -320,13 +313,10 @@ drape_result dr_link_components(drape_world *w, uint32_t **out)
         parent[p] = p;
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     for (uint32_t id = 0; id < s->count; ++id)
-        if (!s->removed[id]) {
-            const uint32_t a = root_of(parent, s->idx[2 * (size_t)id]);
-            const uint32_t b = root_of(parent, s->idx[2 * (size_t)id + 1]);
-            parent[a > b ? a : b] = a < b ? a : b;
-        }
+        if (!s->removed[id])
+            dr_join_roots(parent, s->idx[2 * (size_t)id], s->idx[2 * (size_t)id + 1]);
     for (uint32_t p = 0; p < w->particle_count; ++p)
-        parent[p] = root_of(parent, p);
+        parent[p] = dr_root_of(parent, p);
     *out = parent;
     return DRAPE_OK;
 }

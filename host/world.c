@@ -326,6 +326,7 @@ void drape_world_destroy(drape_world *w)
     dr_particle_grid_free(&w->grid);
     free(w->colliders);
     dr_shapes_free(&w->shapes);
+    dr_bodies_free(&w->bodies);
     dr_render_destroy(w);
     dr_tear_destroy(w); /* its device buffers belong to the backend's context */
     dr_opencl_destroy(w->cl);

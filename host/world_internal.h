@@ -65,8 +65,9 @@ enum {
     DR_STALE_COLLIDERS = 1 << 3,
     DR_STALE_SET0 = 1 << 4, /* DR_STALE_SET0 << type: that constraint type's solver set */
     DR_STALE_CONSTRAINTS = (DR_STALE_SET0 << DRAPE_CONSTRAINT_TYPE_COUNT) - DR_STALE_SET0,
+    DR_STALE_BODIES = DR_STALE_SET0 << DRAPE_CONSTRAINT_TYPE_COUNT, /* the damping's bodies */
     DR_STALE_ALL = DR_STALE_PARTICLES | DR_STALE_TARGETS | DR_STALE_COLLIDERS |
-                   DR_STALE_CONSTRAINTS | DR_STALE_SHAPES,
+                   DR_STALE_CONSTRAINTS | DR_STALE_SHAPES | DR_STALE_BODIES,
 };
 #define DR_STALE_SET(type) ((unsigned)DR_STALE_SET0 << (type))
 
@@ -89,6 +90,17 @@ typedef struct dr_shape_matches {
     uint32_t colors;
     uint32_t *offsets; /* colors + 1: colour c is slots [offsets[c], offsets[c+1]) */
 } dr_shape_matches;
+
+/* The bodies that damping treats one by one (host/bodies.c): the connected components of the
+ * movable particles that constraints or shape-matched clusters join, with two or more particles. */
+typedef struct dr_bodies {
+    bool dirty;       /* constraints, clusters or pins changed: work them out again */
+    uint32_t count;   /* bodies */
+    uint32_t members; /* particles in them */
+    uint32_t *first;  /* count + 1: body b is order[first[b] .. first[b + 1]) */
+    uint32_t
+        *order; /* the bodies' particles, bodies by their lowest particle, each in index order */
+} dr_bodies;
 
 typedef struct dr_opencl dr_opencl;
 
@@ -236,6 +248,7 @@ struct drape_world {
     uint32_t nonfinite[DR_NONFINITE_PHASES];
 
     dr_shape_matches shapes;
+    dr_bodies bodies;             /* what damping treats one by one (bodies.c) */
     struct dr_aero *aero;         /* aerodynamics (aero.c); NULL until used */
     struct dr_balloons *balloons; /* pressure constraints (balloons.c); NULL until used */
     struct dr_tear *tear;         /* breakable links, spares (tearing.c); NULL until used */
@@ -581,8 +594,17 @@ void dr_render_destroy(drape_world *world);
  * mass-spring integrator. */
 drape_result dr_cpu_step(drape_world *world);
 
+/* ---- bodies.c ---- */
+/* Union-find over particle indices: the root of p's set (halving the path), and the union of the
+ * sets of a and b under the lower root. */
+uint32_t dr_root_of(uint32_t *parent, uint32_t p);
+void dr_join_roots(uint32_t *parent, uint32_t a, uint32_t b);
+/* Works out world->bodies from the constraints, clusters and pins; marks DR_STALE_BODIES. */
+drape_result dr_bodies_build(drape_world *world);
+void dr_bodies_free(dr_bodies *bodies);
+
 /* ---- damping.c ---- */
-/* The PBD paper's momentum-preserving damping of every movable particle's velocity (in place). */
+/* The PBD paper's momentum-preserving damping of each body's velocities (in place). */
 void dr_damp_velocities(drape_world *world, float k);
 
 /* ---- mass_spring.c ---- */

@@ -1020,24 +1020,15 @@ DR_FN dr_vec4 dr_predict_displacement(dr_vec4 x, dr_vec4 v, float h)
 /* ---- momentum-preserving damping (Müller et al. 2007, section 3.5) ----------------------------
  */
 /*
- * The movable particles are one body. Each contributes a row of mass moments about a fixed origin
- * (any point near the body, so that float sums do not cancel); the rows are summed (a global
- * reduction: double loops on the CPU, CLBlast on the device); dr_rigid_motion turns the sums into
+ * Each body (host/bodies.c) is damped on its own. Each of its particles contributes a row of mass
+ * moments about a fixed origin (the body's first particle, so that float sums do not cancel); the
+ * rows are summed (double loops on the CPU; on the device CLBlast for a world of one body, work
+ * groups for several, kernels/damping.cl); dr_rigid_motion turns the sums into
  * the centre of mass, its velocity and the angular velocity omega = I^-1 L about the centre.
  * Row: m, m r (3), m v (3), m r x v (3), m |r|^2, m r r^T (xx yy zz xy xz yz), 3 unused; r = x -
  * origin.
  */
 #define DR_DAMP_ROW 20
-
-/* The origin of the moments: the first movable particle, or DR_NO_ORIGIN when none moves. */
-#define DR_NO_ORIGIN 0xffffffffu
-DR_FN unsigned dr_damp_origin(DR_GLOBAL const dr_vec4 *x, unsigned n)
-{
-    for (unsigned i = 0; i < n; ++i)
-        if (x[i].w > 0.0f)
-            return i;
-    return DR_NO_ORIGIN;
-}
 
 DR_FN void dr_damp_moments(dr_vec4 x, dr_vec4 v, dr_vec4 origin, float *row)
 {

@@ -81,6 +81,9 @@ enum {
     K_UPDATE_X16,
     K_PREDICT_DISPLACEMENT_X16,
     K_CONTACTS_X16,
+    K_DAMP_BODY_MOMENTS,
+    K_DAMP_BODY_SOLVE,
+    K_DAMP_BODY_APPLY,
     K_COUNT
 };
 static const struct {
@@ -117,6 +120,9 @@ static const struct {
     {"update.cl", "update_state_x16"},
     {"predict.cl", "predict_displacement_x16"},
     {"predict.cl", "generate_contacts_x16"},
+    {"damping.cl", "damp_body_moments"},
+    {"damping.cl", "damp_body_solve"},
+    {"damping.cl", "damp_body_apply"},
 };
 
 struct dr_opencl {
@@ -124,8 +130,14 @@ struct dr_opencl {
     cl_kernel k[K_COUNT];
     int phase[PHASES];
     uint32_t particles; /* particles the particle buffers hold */
-    uint32_t origin; /* the first movable particle (damping's moment origin), DR_NO_ORIGIN: none */
     cl_mem x, v, d, contacts, a, a1, moments, sums, rigid, colliders;
+    /* damping (host/bodies.c): with one body holding every movable particle, the moments about
+     * its first particle `origin` summed by CLBlast; with several, in tiles of a work group, a
+     * body's tiles in a run: slots (DR_NO_PARTICLE pads a body's last tile), each tile's body,
+     * each body's first tile (body_count + 1), the tiles' sums, the bodies' rigid motions */
+    uint32_t origin; /* DR_NO_PARTICLE: no body, or several */
+    uint32_t body_count, body_tile_count;
+    cl_mem body_slots, tile_body, body_tiles, body_partials, body_rigid;
     cl_mem inflate;   /* per particle: what its radius adds to the collision margin (m) */
     cl_mem scratch;   /* diagnostics: one double (float without fp64) per particle or distance */
     cl_mem nonfinite; /* CHECK_SLOTS uints: the step's non-finite check, then the tearing watch */
@@ -230,6 +242,16 @@ static void release_particles(dr_opencl *cl)
     cl->particles = 0;
 }
 
+static void release_bodies(dr_opencl *cl)
+{
+    cl_mem *all[] = {&cl->body_slots, &cl->tile_body, &cl->body_tiles, &cl->body_partials,
+                     &cl->body_rigid};
+    for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
+        dr_cl_buffer_release(cl->ctx, all[i]);
+    cl->body_count = cl->body_tile_count = 0;
+    cl->origin = DR_NO_PARTICLE;
+}
+
 static void release_shapes(dr_opencl *cl)
 {
     cl_mem *all[] = {&cl->sm_members, &cl->sm_rest, &cl->sm_range,
@@ -251,6 +273,7 @@ void dr_opencl_destroy(dr_opencl *cl)
     dr_balloons_cl_destroy(cl->ctx, cl->balloons);
     dr_cl_buffer_release(cl->ctx, &cl->sums);
     dr_cl_buffer_release(cl->ctx, &cl->rigid);
+    release_bodies(cl);
     dr_cl_buffer_release(cl->ctx, &cl->colliders);
     dr_cl_buffer_release(cl->ctx, &cl->scratch);
     dr_cl_buffer_release(cl->ctx, &cl->nonfinite);
@@ -296,6 +319,7 @@ drape_result dr_opencl_create(drape_world *w, dr_opencl **out)
     dr_opencl *cl = calloc(1, sizeof *cl);
     if (!cl)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the OpenCL backend");
+    cl->origin = DR_NO_PARTICLE;
     dr_cl_context_def def = dr_cl_default_context_def();
     def.device = w->def.backend.device;
     def.memory_limit = w->def.backend.device_memory_limit;
@@ -546,7 +570,6 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
         }
         cl->particles = (uint32_t)n;
     }
-    cl->origin = dr_damp_origin(w->x, (unsigned)n);
     if (n == 0)
         return DRAPE_OK;
     r = dr_cl_buffer_write(cl->ctx, cl->x, 0, n * v4, w->x);
@@ -555,6 +578,72 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
     if (r == DRAPE_OK)
         r = dr_cl_buffer_write(cl->ctx, cl->inflate, 0, n * sizeof(float), w->inflate);
     return r;
+}
+
+/* The damping's bodies: one that holds every movable particle takes the CLBlast path about its
+ * first particle; several are laid out in tiles of one work group (kernels/damping.cl). */
+static drape_result upload_bodies(dr_opencl *cl, const drape_world *w)
+{
+    const dr_bodies *b = &w->bodies;
+    release_bodies(cl);
+    uint32_t movable = 0;
+    for (uint32_t i = 0; i < w->particle_count; ++i)
+        movable += w->x[i].w > 0.0f;
+    if (b->count == 1 && b->members == movable)
+        cl->origin = b->order[0];
+    if (b->count == 0 || cl->origin != DR_NO_PARTICLE)
+        return DRAPE_OK;
+    const size_t wg = cl->ctx->tunables.work_group_size;
+    size_t tiles = 0;
+    for (uint32_t body = 0; body < b->count; ++body)
+        tiles += (b->first[body + 1] - b->first[body] + wg - 1) / wg;
+    uint32_t *slots = malloc(tiles * wg * sizeof *slots);
+    uint32_t *tile_body = malloc(tiles * sizeof *tile_body);
+    uint32_t *body_tiles = malloc((b->count + 1) * sizeof *body_tiles);
+    drape_result r = DRAPE_OK;
+    if (!slots || !tile_body || !body_tiles) {
+        r = dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "no memory for the tiles of %u bodies",
+                    b->count);
+    } else {
+        size_t t = 0;
+        for (uint32_t body = 0; body < b->count; ++body) {
+            body_tiles[body] = (uint32_t)t;
+            const uint32_t count = b->first[body + 1] - b->first[body];
+            const size_t end = t * wg + (count + wg - 1) / wg * wg;
+            for (size_t k = 0; t * wg + k < end; ++k)
+                slots[t * wg + k] = k < count ? b->order[b->first[body] + k] : DR_NO_PARTICLE;
+            for (; t * wg < end; ++t)
+                tile_body[t] = body;
+        }
+        body_tiles[b->count] = (uint32_t)t;
+        struct {
+            cl_mem *buf;
+            size_t bytes;
+            const char *what;
+            const void *data;
+        } all[] = {
+            {&cl->body_slots, tiles * wg * sizeof *slots, "damping tiles", slots},
+            {&cl->tile_body, tiles * sizeof *tile_body, "damping tiles' bodies", tile_body},
+            {&cl->body_tiles, (b->count + 1) * sizeof *body_tiles, "damping bodies' tiles",
+             body_tiles},
+            {&cl->body_partials, tiles * DR_DAMP_ROW * sizeof(double), "damping tiles' moments",
+             NULL},
+            {&cl->body_rigid, (size_t)b->count * 3 * sizeof(dr_vec4), "damping rigid motions",
+             NULL},
+        };
+        for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i)
+            r = dr_cl_buffer_replace(cl->ctx, all[i].buf, all[i].bytes, all[i].what, all[i].data);
+    }
+    free(slots);
+    free(tile_body);
+    free(body_tiles);
+    if (r != DRAPE_OK) {
+        release_bodies(cl);
+        return r;
+    }
+    cl->body_count = b->count;
+    cl->body_tile_count = (uint32_t)tiles;
+    return DRAPE_OK;
 }
 
 static drape_result upload_set(dr_opencl *cl, const drape_world *w, drape_constraint_type t)
@@ -690,6 +779,8 @@ static drape_result upload(dr_opencl *cl, drape_world *w)
         r = upload_particles(cl, w);
     if (r == DRAPE_OK && (w->stale & DR_STALE_PARTICLES))
         r = dr_cl_particles_upload(cl->pc, cl->ctx, w);
+    if (r == DRAPE_OK && (w->stale & DR_STALE_BODIES))
+        r = upload_bodies(cl, w);
     for (int t = 0; r == DRAPE_OK && t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         if (w->stale & DR_STALE_SET(t))
             r = upload_set(cl, w, (drape_constraint_type)t);
@@ -767,6 +858,23 @@ static drape_result launch_colors(dr_opencl *cl, int kernel, cl_uint first_arg,
     return DRAPE_OK;
 }
 
+/* Damping of several bodies: the tiles' moments, each body's sums and rigid motion, the pull
+ * towards it (kernels/damping.cl). */
+static drape_result damp_bodies(dr_opencl *cl, float k)
+{
+    const size_t wg = cl->ctx->tunables.work_group_size;
+    const cl_uint n = cl->particles, slots = (cl_uint)(cl->body_tile_count * wg);
+    DR_TRY(set_args(cl, K_DAMP_BODY_MOMENTS, 0, 7, A(cl->body_partials), A(cl->x), A(cl->v),
+                    A(cl->body_slots), A(cl->tile_body), A(cl->body_tiles), A(n)));
+    DR_TRY(launch(cl, K_DAMP_BODY_MOMENTS, slots, PREDICT));
+    DR_TRY(set_args(cl, K_DAMP_BODY_SOLVE, 0, 5, A(cl->body_rigid), A(cl->body_partials), A(cl->x),
+                    A(cl->body_slots), A(cl->body_tiles)));
+    DR_TRY(launch(cl, K_DAMP_BODY_SOLVE, cl->body_count * wg, PREDICT));
+    DR_TRY(set_args(cl, K_DAMP_BODY_APPLY, 0, 7, A(cl->v), A(cl->x), A(cl->body_rigid),
+                    A(cl->body_slots), A(cl->tile_body), A(k), A(slots)));
+    return launch(cl, K_DAMP_BODY_APPLY, slots, PREDICT);
+}
+
 /* The PBD prediction: external forces, aerodynamics, damping, then the predicted displacements;
  * with `collide`, collision generation too (nothing runs between them). predict_displacement folds
  * in the external forces when no aerodynamics or damping pass runs between, and the contacts with
@@ -776,8 +884,8 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bo
     const cl_uint n = cl->particles;
     const dr_vec4 g = dr_vec4_from(w->def.gravity, 0.0f), wind = dr_vec4_from(w->def.wind, 0.0f);
     const float drag = w->def.air_drag, k = w->def.damping;
-    /* Moments about the first movable particle, as the CPU takes them (dr_damp_velocities). */
-    const bool damp = k > 0.0f && cl->origin != DR_NO_ORIGIN;
+    /* Moments about each body's first particle, as the CPU takes them (dr_damp_velocities). */
+    const bool damp = k > 0.0f && (cl->origin != DR_NO_PARTICLE || cl->body_count > 0);
     const cl_int external = !damp && !dr_aero_active(w);
     if (!external) { /* the aerodynamic forces first, from the substep's start (cpu_step.c) */
         DR_TRY(dr_aero_cl_predict(cl->ctx, &cl->aero, w, cl->x, cl->v, h, cl->phase[PREDICT]));
@@ -785,7 +893,9 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bo
                         A(h), A(n)));
         DR_TRY(launch(cl, K_PREDICT_VELOCITY, n, PREDICT));
     }
-    if (damp) {
+    if (damp && cl->origin == DR_NO_PARTICLE)
+        DR_TRY(damp_bodies(cl, k));
+    else if (damp) {
         DR_TRY(set_args(cl, K_DAMP_MOMENTS, 0, 5, A(cl->moments), A(cl->x), A(cl->v), A(cl->origin),
                         A(n)));
         DR_TRY(launch(cl, K_DAMP_MOMENTS, n, PREDICT));

@@ -189,10 +189,10 @@ typedef struct drape_world_def {
     int substeps;       /* substeps per step, h = dt / substeps; default 4 */
     int iterations;     /* constraint iterations per substep; default 8 */
     float damping; /* PBD momentum-preserving damping k in [0, 1], applied each substep; it damps
-                      only the motion that is not rigid (PBD paper 3.5, dampVelocities), the rigid
-                      motion being that of all the world's movable particles together: separate
-                      objects are damped towards one shared motion (meant for a world of one
-                      object); default 0 */
+                      only the motion that is not rigid (PBD paper 3.5, dampVelocities), body by
+                      body: a body is the movable particles that constraints or a shape-matched
+                      cluster join, so separate objects keep their own motion; a loose particle
+                      is not damped (air_drag is); default 0 */
     float
         air_drag;           /* 1/s: each particle's velocity relaxes towards `wind` at this rate
                                (a = air_drag * (wind - v)); with no wind it is plain linear drag; default 0 */

@@ -70,7 +70,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     uint32_t need = w->particle_count + count;
     if (need > w->particle_capacity) {
         uint32_t cap = w->particle_capacity, cap_x = cap, cap_v = cap, cap_d = cap, cap_a = cap,
-                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap, cap_i = cap;
+                 cap_a1 = cap, cap_c = cap, cap_s = cap, cap_g = cap, cap_i = cap, cap_h = cap;
         /* Grow each array; a failure part way leaves larger arrays and the old count: still valid.
          */
         if (!dr_grow((void **)&w->x, &cap_x, need, sizeof *w->x) ||
@@ -81,7 +81,8 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
             !dr_grow((void **)&w->contacts, &cap_c, need, sizeof *w->contacts) ||
             !dr_grow((void **)&w->shape, &cap_s, need, sizeof *w->shape) ||
             !dr_grow((void **)&w->group, &cap_g, need, sizeof *w->group) ||
-            !dr_grow((void **)&w->inflate, &cap_i, need, sizeof *w->inflate))
+            !dr_grow((void **)&w->inflate, &cap_i, need, sizeof *w->inflate) ||
+            !dr_grow((void **)&w->held, &cap_h, need, sizeof *w->held))
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u particles", fn,
                            need);
         w->particle_capacity = cap_x;

@@ -322,6 +322,7 @@ void drape_world_destroy(drape_world *w)
     free(w->contacts);
     free(w->shape);
     free(w->inflate);
+    free(w->held);
     free(w->group);
     dr_particle_grid_free(&w->grid);
     free(w->colliders);

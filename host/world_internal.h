@@ -218,6 +218,8 @@ struct drape_world {
     dr_contact *contacts; /* one per particle, rebuilt each substep */
     float *inflate;       /* what the radius adds to the collision margin (m): the radius of a loose
                              particle, 0 for a cloth's or rope's (their thickness is the margin) */
+    dr_vec4 *held;        /* m: each particle's collider contacts' push (x) and friction (yzw) so
+                             far this substep (dr_project_contacts), 0 at their generation */
     dr_vec4 *shape;  /* rest position (m, where the particle was added) in xyz, radius (m) in w */
     uint32_t *group; /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
     uint32_t next_group; /* one above every group in use (DRAPE_GROUP_NEW) */

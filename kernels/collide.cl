@@ -7,11 +7,13 @@
 __kernel void generate_contacts(__global dr_contact *contacts, __global const float4 *x,
                                 __global const float4 *d, __global const float4 *v,
                                 __global const dr_collider *colliders, uint collider_count, float t,
-                                float h, float margin, __global const float *inflate, uint n)
+                                float h, float margin, __global const float *inflate,
+                                __global float4 *held, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
         return;
     contacts[i] =
         dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h, margin + inflate[i]);
+    held[i] = (float4)(0.0f); /* nothing pushed yet this substep (dr_project_contacts) */
 }

@@ -64,10 +64,11 @@
 #define DR_FUSED_ARGS                                                                              \
     __global const float4 *x, __global float4 *d, __global const dr_contact *contacts,             \
         __global const dr_collider *colliders, uint collider_count, float t, float h,              \
-        float margin, __global const float *inflate, __global const uint *first, float inv_h2,     \
-        float sag, int iterations, uint groups, DR_FUSED_SET(s_, float, rest),                     \
-        DR_FUSED_SET(b_, float, rest), DR_FUSED_SET(a_, float4, target),                           \
-        DR_FUSED_SET(t_, float, rest), DR_FUSED_SET(v_, float, rest)
+        float margin, __global const float *inflate, __global float4 *held,                        \
+        __global const uint *first, float inv_h2, float sag, int iterations, uint groups,          \
+        DR_FUSED_SET(s_, float, rest), DR_FUSED_SET(b_, float, rest),                              \
+        DR_FUSED_SET(a_, float4, target), DR_FUSED_SET(t_, float, rest),                           \
+        DR_FUSED_SET(v_, float, rest)
 /* A core's first arguments (the gathered particles) and a constraint's stiffness, compliance and
  * the substep's 1 / h^2, as the cores take them. */
 #define DR_XD xs_, ds_

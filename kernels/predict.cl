@@ -22,7 +22,7 @@ __kernel void predict_velocity(__global float4 *v, __global const float4 *x, flo
     __global float4 *d, __global const float4 *x, __global float4 *v, float h, uint n,             \
         int external, float4 gravity, float4 wind, float drag, int collide,                        \
         __global dr_contact *contacts, __global const dr_collider *colliders, uint collider_count, \
-        float t, float margin, __global const float *inflate
+        float t, float margin, __global const float *inflate, __global float4 *held
 
 inline void dr_predict_one(DR_PREDICT_ARGS, uint i)
 {
@@ -33,9 +33,11 @@ inline void dr_predict_one(DR_PREDICT_ARGS, uint i)
     }
     float4 di = dr_predict_displacement(xi, vi, h);
     d[i] = di;
-    if (collide)
+    if (collide) {
         contacts[i] =
             dr_generate_contact(xi, di, vi, colliders, collider_count, t, h, margin + inflate[i]);
+        held[i] = (float4)(0.0f); /* nothing pushed yet this substep (dr_project_contacts) */
+    }
 }
 
 __kernel void predict_displacement(DR_PREDICT_ARGS)
@@ -43,7 +45,7 @@ __kernel void predict_displacement(DR_PREDICT_ARGS)
     uint i = get_global_id(0);
     if (i < n)
         dr_predict_one(d, x, v, h, n, external, gravity, wind, drag, collide, contacts, colliders,
-                       collider_count, t, margin, inflate, i);
+                       collider_count, t, margin, inflate, held, i);
 }
 
 /* Where the segments a -> b of sixteen particles (collider frame) that start outside collider c
@@ -129,7 +131,7 @@ __kernel void predict_displacement_x16(DR_PREDICT_ARGS)
 {
     DR_X16_BLOCK(i, n,
                  dr_predict_one(d, x, v, h, n, external, gravity, wind, drag, collide, contacts,
-                                colliders, collider_count, t, margin, inflate, i));
+                                colliders, collider_count, t, margin, inflate, held, i));
     float16 xx, xy, xz, xw, vx, vy, vz, vw;
     DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
     DR_P16_LOAD((__global const float *)(v + i), vx, vy, vz, vw);
@@ -145,6 +147,8 @@ __kernel void predict_displacement_x16(DR_PREDICT_ARGS)
     dr_generate_contact16(xx, xy, xz, xw, dx, dy, dz, vx, vy, vz, colliders, collider_count, t, h,
                           margin + vload16(0, inflate + i), q, nv);
     DR_P16_CONTACTS_STORE(contacts, i, q[0], q[1], q[2], q[3], nv[0], nv[1], nv[2], nv[3]);
+    const float16 none = (float16)(0.0f);
+    DR_P16_STORE((__global float *)(held + i), none, none, none, none);
 }
 
 /* generate_contacts (kernels/collide.cl) for CPU devices, where it runs on its own: after the grid
@@ -155,11 +159,12 @@ __kernel void generate_contacts_x16(__global dr_contact *contacts, __global cons
                                     __global const float4 *d, __global const float4 *v,
                                     __global const dr_collider *colliders, uint collider_count,
                                     float t, float h, float margin, __global const float *inflate,
-                                    uint n)
+                                    __global float4 *held, uint n)
 {
     DR_X16_BLOCK(i, n,
-                 contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t,
-                                                   h, margin + inflate[i]));
+                 (contacts[i] = dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t,
+                                                    h, margin + inflate[i]),
+                  held[i] = (float4)(0.0f)));
     float16 xx, xy, xz, xw, dx, dy, dz, dw, vx, vy, vz, vw, q[4], nv[4];
     DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
     DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
@@ -167,4 +172,6 @@ __kernel void generate_contacts_x16(__global dr_contact *contacts, __global cons
     dr_generate_contact16(xx, xy, xz, xw, dx, dy, dz, vx, vy, vz, colliders, collider_count, t, h,
                           margin + vload16(0, inflate + i), q, nv);
     DR_P16_CONTACTS_STORE(contacts, i, q[0], q[1], q[2], q[3], nv[0], nv[1], nv[2], nv[3]);
+    const float16 none = (float16)(0.0f);
+    DR_P16_STORE((__global float *)(held + i), none, none, none, none);
 }

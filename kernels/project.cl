@@ -240,7 +240,8 @@ __kernel void solve_tether(DR_CONSTRAINT_ARGS(float, rest))
 __kernel void project_contacts(__global float4 *d, __global const float4 *x,
                                __global const dr_contact *contacts,
                                __global const dr_collider *colliders, uint collider_count, float t,
-                               float h, float margin, __global const float *inflate, uint n)
+                               float h, float margin, __global const float *inflate,
+                               __global float4 *held, uint n)
 {
     uint i = get_global_id(0);
     if (i < n)
@@ -253,7 +254,8 @@ __kernel void project_contacts(__global float4 *d, __global const float4 *x,
 inline void dr_contacts_x16(__global float4 *d, __global const float4 *x,
                             __global const dr_contact *contacts,
                             __global const dr_collider *colliders, uint collider_count, float t,
-                            float h, float margin, __global const float *inflate, uint i)
+                            float h, float margin, __global const float *inflate,
+                            __global float4 *held, uint i)
 {
     float16 dx, dy, dz, dw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
     DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
@@ -261,12 +263,17 @@ inline void dr_contacts_x16(__global float4 *d, __global const float4 *x,
     if (all(dr_contacts_idle_l16(dx, dy, dz, dw, qw, nx, ny, nz, nw)))
         return; /* the usual case away from colliders: x is not even read */
     DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
-    float16 ex = dx, ey = dy, ez = dz;
+    float16 ex = dx, ey = dy, ez = dz, push0, sx0, sy0, sz0;
+    DR_P16_LOAD((__global const float *)(held + i), push0, sx0, sy0, sz0);
+    float16 push = push0, sx = sx0, sy = sy0, sz = sz0;
     dr_project_contacts_l16(&ex, &ey, &ez, dw, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
-                            colliders, collider_count, t, h, margin + vload16(0, inflate + i));
+                            colliders, collider_count, t, h, margin + vload16(0, inflate + i),
+                            &push, &sx, &sy, &sz);
     int16 moved = (ex != dx) | (ey != dy) | (ez != dz);
     if (any(moved)) /* all sixteen, the unmoved ones with the values they had */
         DR_P16_STORE((__global float *)(d + i), ex, ey, ez, dw);
+    if (any((push != push0) | (sx != sx0) | (sy != sy0) | (sz != sz0)))
+        DR_P16_STORE((__global float *)(held + i), push, sx, sy, sz);
 }
 
 /* project_contacts for CPU devices, whose compilers do not vectorise it across work-items:
@@ -276,8 +283,8 @@ __kernel void project_contacts_x16(__global float4 *d, __global const float4 *x,
                                    __global const dr_contact *contacts,
                                    __global const dr_collider *colliders, uint collider_count,
                                    float t, float h, float margin, __global const float *inflate,
-                                   uint n)
+                                   __global float4 *held, uint n)
 {
     DR_X16_BLOCK(i, n, DR_CONTACT_PASS(DR_LOAD_D, DR_STORE_D, i));
-    dr_contacts_x16(d, x, contacts, colliders, collider_count, t, h, margin, inflate, i);
+    dr_contacts_x16(d, x, contacts, colliders, collider_count, t, h, margin, inflate, held, i);
 }

@@ -16,15 +16,16 @@
         __global const dr_contact *contacts, __global const dr_collider *colliders, float h,       \
         float threshold, float4 g, int keep_free_velocity, __global uint *nonfinite, uint n,       \
         int contact_pass, uint collider_count, float t, float margin,                              \
-        __global const float *inflate
+        __global const float *inflate, __global const float4 *held
 
 /* Particle i's update; its non-finite check from its state before (v, d) and after (v1, x1). */
 inline void dr_update_one(DR_UPDATE_ARGS, uint i)
 {
     float4 di = d[i], vi = v[i];
     if (contact_pass) {
+        float4 hold = held[i]; /* the last pass: not stored after */
         float4 dn = dr_project_contacts(di, x[i], contacts[i], colliders, collider_count, t, h,
-                                        margin + inflate[i]);
+                                        margin + inflate[i], &hold);
         if (any(dn != di)) { /* as project_contacts: d is written only where the pass moved it */
             d[i] = dn;
             di = dn;
@@ -46,7 +47,7 @@ __kernel void update_state(DR_UPDATE_ARGS)
     uint i = get_global_id(0);
     if (i < n)
         dr_update_one(x, v, d, contacts, colliders, h, threshold, g, keep_free_velocity, nonfinite,
-                      n, contact_pass, collider_count, t, margin, inflate, i);
+                      n, contact_pass, collider_count, t, margin, inflate, held, i);
 }
 
 /* Sixteen consecutive particles i .. i + 15 per work-item (DR_P16_LOAD, DR_P16_STORE of
@@ -57,16 +58,19 @@ __kernel void update_state_x16(DR_UPDATE_ARGS)
 {
     DR_X16_BLOCK(i, n,
                  dr_update_one(x, v, d, contacts, colliders, h, threshold, g, keep_free_velocity,
-                               nonfinite, n, contact_pass, collider_count, t, margin, inflate, i));
+                               nonfinite, n, contact_pass, collider_count, t, margin, inflate, held,
+                               i));
     float16 dx, dy, dz, dw, vx, vy, vz, vw, xx, xy, xz, xw, qx, qy, qz, qw, nx, ny, nz, nw;
     DR_P16_LOAD((__global const float *)(d + i), dx, dy, dz, dw);
     DR_P16_LOAD((__global const float *)(v + i), vx, vy, vz, vw);
     DR_P16_LOAD((__global const float *)(x + i), xx, xy, xz, xw);
     DR_P16_CONTACTS(contacts, i, qx, qy, qz, qw, nx, ny, nz, nw);
     if (contact_pass) {
-        float16 ex = dx, ey = dy, ez = dz;
+        float16 ex = dx, ey = dy, ez = dz, push, sx, sy, sz;
+        DR_P16_LOAD((__global const float *)(held + i), push, sx, sy, sz);
         dr_project_contacts_l16(&ex, &ey, &ez, dw, xx, xy, xz, qx, qy, qz, qw, nx, ny, nz, nw,
-                                colliders, collider_count, t, h, margin + vload16(0, inflate + i));
+                                colliders, collider_count, t, h, margin + vload16(0, inflate + i),
+                                &push, &sx, &sy, &sz);
         if (any((ex != dx) | (ey != dy) | (ez != dz))) {
             DR_P16_STORE((__global float *)(d + i), ex, ey, ez, dw);
             dx = ex, dy = ey, dz = ez;

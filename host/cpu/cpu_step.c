@@ -47,10 +47,12 @@ static void predict_pbd(drape_world *w, float h)
 static void generate_contacts(drape_world *w, float h)
 {
     const float t = (float)w->time;
-    for (uint32_t i = 0; i < w->particle_count; ++i)
+    for (uint32_t i = 0; i < w->particle_count; ++i) {
         w->contacts[i] =
             dr_generate_contact(w->x[i], w->d[i], w->v[i], w->colliders, w->collider_count, t, h,
                                 w->def.collision_margin + w->inflate[i]);
+        w->held[i] = DR_V4(0.0f, 0.0f, 0.0f, 0.0f); /* nothing pushed yet (dr_project_contacts) */
+    }
 }
 
 static void project_constraints(drape_world *w, float inv_h2, float sag)
@@ -99,7 +101,7 @@ static void project_contacts(drape_world *w, float h)
     const float t = (float)w->time, margin = w->def.collision_margin;
     for (uint32_t i = 0; i < w->particle_count; ++i)
         w->d[i] = dr_project_contacts(w->d[i], w->x[i], w->contacts[i], w->colliders,
-                                      w->collider_count, t, h, margin + w->inflate[i]);
+                                      w->collider_count, t, h, margin + w->inflate[i], &w->held[i]);
 }
 
 /* The update, and the lowest index per phase of a particle whose state turned non-finite

@@ -18,8 +18,9 @@
  * that read comes after every step, which a drape_world_step_n then no longer queues back to back:
  * host/adaptive_substeps.c).
  *
- * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the two accelerations of the
- * mass-spring mode (32 B): 112 B, plus 160 B per work group for the damping's partial sums. Per
+ * Device memory, per particle: x, v, p (3 x 16 B), contact (32 B), the contact's push and
+ * friction so far in the substep (16 B), the two accelerations of the mass-spring mode (32 B):
+ * 128 B, plus 160 B per work group for the damping's partial sums. Per
  * distance constraint: indices 8 B, rest, material index, lambda 4 B each: 20 B (dihedral 28 B;
  * attachment 32 B; tether 20 B; volume 28 B), plus 8 B per distinct material (k', compliance) of
  * the set.
@@ -138,7 +139,9 @@ struct dr_opencl {
     uint32_t origin; /* DR_NO_PARTICLE: no body, or several */
     uint32_t body_count, body_tile_count;
     cl_mem body_slots, tile_body, body_tiles, body_partials, body_rigid;
-    cl_mem inflate;   /* per particle: what its radius adds to the collision margin (m) */
+    cl_mem inflate; /* per particle: what its radius adds to the collision margin (m) */
+    cl_mem
+        held; /* per particle: its collider contacts' push and friction so far this substep (m) */
     cl_mem scratch;   /* diagnostics: one double (float without fp64) per particle or distance */
     cl_mem nonfinite; /* CHECK_SLOTS uints: the step's non-finite check, then the tearing watch */
     size_t scratch_bytes;
@@ -235,8 +238,8 @@ static void release_set(dr_opencl *cl, cl_set *s)
 
 static void release_particles(dr_opencl *cl)
 {
-    cl_mem *all[] = {&cl->x, &cl->v,  &cl->d,       &cl->contacts,
-                     &cl->a, &cl->a1, &cl->moments, &cl->inflate};
+    cl_mem *all[] = {&cl->x,  &cl->v,       &cl->d,       &cl->contacts, &cl->a,
+                     &cl->a1, &cl->moments, &cl->inflate, &cl->held};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(cl->ctx, all[i]);
     cl->particles = 0;
@@ -561,6 +564,7 @@ static drape_result upload_particles(dr_opencl *cl, const drape_world *w)
             {&cl->a1, n * v4, "end accelerations"},
             {&cl->moments, groups(cl, n) * DR_DAMP_ROW * sizeof(double), "damping moments"},
             {&cl->inflate, n * sizeof(float), "collision radii"},
+            {&cl->held, n * v4, "collision pushes and friction"},
         };
         for (size_t i = 0; r == DRAPE_OK && i < sizeof all / sizeof *all; ++i)
             r = dr_cl_buffer_replace(cl->ctx, all[i].buf, all[i].bytes, all[i].what, NULL);
@@ -911,9 +915,9 @@ static drape_result predict_pbd(dr_opencl *cl, const drape_world *w, float h, bo
     const cl_int contacts = collide;
     const float t = (float)w->time, margin = w->def.collision_margin;
     const per_particle p = particle_kernel(cl, K_PREDICT_DISPLACEMENT, K_PREDICT_DISPLACEMENT_X16);
-    DR_TRY(set_args(cl, p.kernel, 0, 16, A(cl->d), A(cl->x), A(cl->v), A(h), A(n), A(external),
+    DR_TRY(set_args(cl, p.kernel, 0, 17, A(cl->d), A(cl->x), A(cl->v), A(h), A(n), A(external),
                     A(g), A(wind), A(drag), A(contacts), A(cl->contacts), A(cl->colliders),
-                    A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
+                    A(cl->collider_count), A(t), A(margin), A(cl->inflate), A(cl->held)));
     return launch(cl, p.kernel, p.items, PREDICT);
 }
 
@@ -964,14 +968,18 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
     const per_particle p = particle_kernel(cl, K_PROJECT_CONTACTS, K_PROJECT_CONTACTS_X16);
-    DR_TRY(set_args(cl, p.kernel, 0, 10, A(cl->d), A(cl->x), A(cl->contacts), A(cl->colliders),
-                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(n)));
+    DR_TRY(set_args(cl, p.kernel, 0, 11, A(cl->d), A(cl->x), A(cl->contacts), A(cl->colliders),
+                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(cl->held),
+                    A(n)));
     return launch(cl, p.kernel, p.items, PROJECT);
 }
 
 /* The whole projection in one launch, one work-group per group of the partition (solve_fused or
  * solve_fused_local in kernels/project.cl; `local`: the latter, its displacements in local memory
  * sized for the largest group). */
+/* solve_fused's arguments before its sets' (DR_FUSED_ARGS in kernels/fused.cl). */
+enum { FUSED_ARGS = 15 };
+
 static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h, bool local)
 {
     const int kernel = local ? K_SOLVE_FUSED_LOCAL : K_SOLVE_FUSED;
@@ -979,20 +987,21 @@ static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h, 
     const float t = (float)w->time, margin = w->def.collision_margin;
     const float inv_h2 = 1.0f / (h * h), sag = dr_substep_sag(w->def.gravity, h);
     const cl_int iterations = w->def.iterations;
-    DR_TRY(set_args(cl, kernel, 0, 14, A(cl->x), A(cl->d), A(cl->contacts), A(cl->colliders),
-                    A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate), A(cl->part_first),
-                    A(inv_h2), A(sag), A(iterations), A(groups)));
+    DR_TRY(set_args(cl, kernel, 0, FUSED_ARGS, A(cl->x), A(cl->d), A(cl->contacts),
+                    A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
+                    A(cl->held), A(cl->part_first), A(inv_h2), A(sag), A(iterations), A(groups)));
     for (int k = 0; k < FUSED_TYPES; ++k) {
         const cl_set *s = &cl->set[k];
         const cl_int xpbd = s->xpbd;
         cl_mem second = k == DRAPE_CONSTRAINT_ATTACHMENT ? s->target : s->rest;
         if (!second) /* an empty set: any valid buffer, never read */
             second = s->material;
-        DR_TRY(set_args(cl, kernel, 14 + 8 * (cl_uint)k, 8, A(s->idx), A(second), A(s->material),
-                        A(s->materials), A(s->lambda), A(s->ranges), A(s->colors), A(xpbd)));
+        DR_TRY(set_args(cl, kernel, FUSED_ARGS + 8 * (cl_uint)k, 8, A(s->idx), A(second),
+                        A(s->material), A(s->materials), A(s->lambda), A(s->ranges), A(s->colors),
+                        A(xpbd)));
     }
     if (local)
-        DR_TRY(set_args(cl, kernel, 14 + 8 * FUSED_TYPES, 1, (size_t)local_need(cl),
+        DR_TRY(set_args(cl, kernel, FUSED_ARGS + 8 * FUSED_TYPES, 1, (size_t)local_need(cl),
                         (const void *)NULL));
     return dr_cl_launch_groups(cl->ctx, cl->k[kernel], groups,
                                local ? cl->fused_local_local : cl->fused_local, cl->phase[PROJECT]);
@@ -1069,9 +1078,9 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
     const cl_uint n = cl->particles;
     const float t = (float)w->time, margin = w->def.collision_margin;
     const per_particle p = particle_kernel(cl, K_CONTACTS, K_CONTACTS_X16);
-    DR_TRY(set_args(cl, p.kernel, 0, 11, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
+    DR_TRY(set_args(cl, p.kernel, 0, 12, A(cl->contacts), A(cl->x), A(cl->d), A(cl->v),
                     A(cl->colliders), A(cl->collider_count), A(t), A(h), A(margin), A(cl->inflate),
-                    A(n)));
+                    A(cl->held), A(n)));
     return launch(cl, p.kernel, p.items, COLLIDE);
 }
 
@@ -1096,9 +1105,9 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     const float t = (float)w->time, margin = w->def.collision_margin;
     const dr_vec4 g = dr_bounce_gravity(&w->def);
     const per_particle p = particle_kernel(cl, K_UPDATE, K_UPDATE_X16);
-    DR_TRY(set_args(cl, p.kernel, 0, 16, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
+    DR_TRY(set_args(cl, p.kernel, 0, 17, A(cl->x), A(cl->v), A(cl->d), A(cl->contacts),
                     A(cl->colliders), A(h), A(threshold), A(g), A(verlet), A(cl->nonfinite), A(n),
-                    A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate)));
+                    A(pass), A(cl->collider_count), A(t), A(margin), A(cl->inflate), A(cl->held)));
     return launch(cl, p.kernel, p.items, UPDATE);
 }
 

@@ -103,6 +103,25 @@ static void test_flag_keeps_fluttering(void)
     ENSURE(s.max < 1e-4);                 /* the old model: still */
 }
 
+/* Three particles of `mass` kg at `at`, moving at `velocity`, made one aerodynamic triangle in air
+ * of density 1.25 kg/m^3 with drag 1.1 and lift `lift`. */
+static void add_triangle(drape_world *w, const drape_vec3 at[3], float mass, drape_vec3 velocity,
+                         float lift)
+{
+    drape_particle_def p = drape_default_particle_def();
+    p.mass = mass;
+    p.velocity = velocity;
+    for (int k = 0; k < 3; ++k) {
+        p.position = at[k];
+        ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
+    }
+    const uint32_t tri[3] = {0, 1, 2};
+    ENSURE_OK(drape_world_add_aero_triangles(w, tri, 1));
+    drape_aero_def aero = drape_default_aero_def();
+    aero.drag = 1.1f, aero.lift = lift, aero.air_density = 1.25f;
+    ENSURE_OK(drape_world_set_aero(w, &aero));
+}
+
 /* One free triangle (no gravity, no constraints) moving through still air: after one substep its
  * velocity changed by h F / m with F the formula's, in double here. Face-on: drag alone, opposite
  * the motion. Tilted: drag along the motion and lift across it, in the plane of motion and normal.
@@ -117,34 +136,21 @@ static void check_triangle(float tilt)
     ENSURE(w);
     const double c = cos(tilt), s = sin(tilt), m = 0.01, speed = 5.0;
     /* a right triangle with legs 0.2 m along x and along (0, c, s): normal (0, -s, c) */
-    drape_particle_def p = drape_default_particle_def();
-    p.mass = (float)m;
-    p.velocity = tu_v3(0.0f, 0.0f, -(float)speed);
     const drape_vec3 at[3] = {
         {0.0f, 0.0f, 0.0f}, {0.2f, 0.0f, 0.0f}, {0.0f, 0.2f * (float)c, 0.2f * (float)s}};
-    for (int k = 0; k < 3; ++k) {
-        p.position = at[k];
-        ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
-    }
-    const uint32_t tri[3] = {0, 1, 2};
-    ENSURE_OK(drape_world_add_aero_triangles(w, tri, 1));
-    drape_aero_def aero = drape_default_aero_def();
-    aero.drag = 1.1f, aero.lift = 0.7f, aero.air_density = 1.25f;
-    ENSURE_OK(drape_world_set_aero(w, &aero));
+    add_triangle(w, at, (float)m, tu_v3(0.0f, 0.0f, -(float)speed), 0.7f);
     ENSURE_OK(drape_world_step(w));
     tu_state st;
     ENSURE(tu_read(w, &st));
     /* u = (0, 0, -5), n = (0, -s, c): cos t = -c */
     const double area = 0.5 * 0.2 * 0.2, q = 0.5 * 1.25 * area * speed;
     const double u[3] = {0.0, 0.0, -speed}, n[3] = {0.0, -s, c};
-    const double cs = -c, sn = sqrt(1.0 - c * c);
-    const double un = -speed * cs; /* liftDir = n |u| - u cos t */
+    const double cs = -c, sn = sqrt(1.0 - c * c); /* liftDir = n |u| - u cos t */
     double f[3];
     for (int k = 0; k < 3; ++k) {
         const double lift_dir = n[k] * speed - u[k] * cs;
         f[k] = -q * 1.1 * fabs(cs) * u[k] - q * 0.7 * cs * sn * lift_dir;
     }
-    (void)un;
     for (int k = 0; k < 3; ++k) {
         const double dv[3] = {st.v[k].x - u[0], st.v[k].y - u[1], st.v[k].z - u[2]};
         const double want[3] = {1e-3 * f[0] / (3 * m), 1e-3 * f[1] / (3 * m),
@@ -177,18 +183,8 @@ static void test_terminal_velocity(void)
         ENSURE(w);
         if (!w)
             return;
-        drape_particle_def p = drape_default_particle_def();
-        p.mass = 0.01f;
         const drape_vec3 at[3] = {{0.0f, 0.0f, 0.0f}, {0.2f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.2f}};
-        for (int k = 0; k < 3; ++k) {
-            p.position = at[k];
-            ENSURE_OK(drape_world_add_particles(w, &p, 1, NULL));
-        }
-        const uint32_t tri[3] = {0, 1, 2};
-        ENSURE_OK(drape_world_add_aero_triangles(w, tri, 1));
-        drape_aero_def aero = drape_default_aero_def();
-        aero.drag = 1.1f, aero.air_density = 1.25f;
-        ENSURE_OK(drape_world_set_aero(w, &aero));
+        add_triangle(w, at, 0.01f, tu_v3(0.0f, 0.0f, 0.0f), 0.0f);
         ENSURE(tu_step(w, 300));
         drape_vec3 v[3];
         ENSURE_OK(drape_world_get_velocities(w, 0, 3, v));

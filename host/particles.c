@@ -98,6 +98,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
         dr_particle_take_group(w, defs[i].group);
     }
     w->plan_dirty = true;
+    w->bodies.dirty = true; /* a new movable particle is in no body yet (damping) */
     if (first_index)
         *first_index = w->particle_count;
     w->particle_count = need;

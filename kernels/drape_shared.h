@@ -1372,7 +1372,6 @@ DR_CONTACT_LANE_FUNCTIONS(16, float16, int16)
         DR_P16_STORE(cf_, a0, a1, a2, a3);                                                         \
         DR_P16_STORE(cf_ + 64, b0, b1, b2, b3);                                                    \
     } while (0)
-
 #endif
 
 /* Signed distance (m) from q (in the collider's own frame, i.e. with its motion taken out) to the
@@ -1555,16 +1554,16 @@ DR_FN float dr_friction_cut(dr_vec4 dt, float hold, float depth, float mu_s, flo
  * (t + h); each push-out is followed by friction over the substep of length h (dr_contact_push_l).
  * Returns the corrected displacement d.
  *
- * held[0] (m) is how far the particle's collider contacts have pushed it out so far this substep,
- * held[1] (m) how far their friction has moved it along the surface (both 0 at the contact's
- * generation). Coulomb bounds the whole substep's friction by mu_s times its whole push, as XPBD's
- * rigid bodies bound the friction multiplier by the normal one (Müller et al., "Detailed Rigid Body
- * Simulation with Extended Position Based Dynamics", 2020): a pass takes away all the tangential
- * motion left while the friction so far plus that stays within mu_s times the pushes so far, this
- * pass's included; else mu_k times this pass's depth. With each pass's depth alone, a body whose
- * constraints press its lowest particles into the floor a little in every iteration never held: a
- * rigid 3 x 3 x 3 box slid down a 20 degree slope with mu_s 0.4 at g (sin - mu_k cos), at every
- * substep and iteration count. */
+ * held->x (m) is how far the particle's collider contacts have pushed it out so far this
+ * substep, held->yzw (m) how far their friction has moved it along the surface (all 0 at the
+ * contact's generation). Coulomb bounds the whole substep's friction by mu_s times its whole push,
+ * as XPBD's rigid bodies bound the friction multiplier by the normal one (Müller et al., "Detailed
+ * Rigid Body Simulation with Extended Position Based Dynamics", 2020): a pass takes away all the
+ * tangential motion left while the friction so far plus that stays within mu_s times the pushes so
+ * far, this pass's included; else mu_k times this pass's depth. With each pass's depth alone, a
+ * body whose constraints press its lowest particles into the floor a little in every iteration
+ * never held: a rigid 3 x 3 x 3 box slid down a 20 degree slope with mu_s 0.4 at g (sin - mu_k
+ * cos), at every substep and iteration count. */
 DR_FN dr_vec4 dr_project_contacts(dr_vec4 d, dr_vec4 x, dr_contact ct,
                                   DR_GLOBAL const dr_collider *colliders, unsigned count, float t,
                                   float h, float margin, dr_vec4 *held)
@@ -2817,8 +2816,8 @@ DR_FN dr_vec4 dr_render_position(dr_vec4 x) { return DR_V4(x.x, x.y, x.z, 0.0f);
 
 /* Particle i against every collider at its current prediction (dr_project_contacts), its
  * displacement through the accessors LOAD(i) and STORE(i, v) (DR_GATHER), its push and friction so
- * far this substep in held[2 i], held[2 i + 1]; t is the substep's start. A loose particle's radius
- * (inflate) adds to the collision margin. */
+ * far this substep in held[i] (dr_project_contacts); t is the substep's start. A loose particle's
+ * radius (inflate) adds to the collision margin. */
 #define DR_CONTACT_PASS(LOAD, STORE, i)                                                            \
     do {                                                                                           \
         float4 di_ = LOAD(i);                                                                      \

@@ -139,9 +139,8 @@ struct dr_opencl {
     uint32_t origin; /* DR_NO_PARTICLE: no body, or several */
     uint32_t body_count, body_tile_count;
     cl_mem body_slots, tile_body, body_tiles, body_partials, body_rigid;
-    cl_mem inflate; /* per particle: what its radius adds to the collision margin (m) */
-    cl_mem
-        held; /* per particle: its collider contacts' push and friction so far this substep (m) */
+    cl_mem inflate;   /* per particle: what its radius adds to the collision margin (m) */
+    cl_mem held;      /* per particle: its collider contacts' push and friction this substep (m) */
     cl_mem scratch;   /* diagnostics: one double (float without fp64) per particle or distance */
     cl_mem nonfinite; /* CHECK_SLOTS uints: the step's non-finite check, then the tearing watch */
     size_t scratch_bytes;
@@ -974,12 +973,12 @@ static drape_result project_contacts(dr_opencl *cl, const drape_world *w, float 
     return launch(cl, p.kernel, p.items, PROJECT);
 }
 
-/* The whole projection in one launch, one work-group per group of the partition (solve_fused or
- * solve_fused_local in kernels/project.cl; `local`: the latter, its displacements in local memory
- * sized for the largest group). */
 /* solve_fused's arguments before its sets' (DR_FUSED_ARGS in kernels/fused.cl). */
 enum { FUSED_ARGS = 15 };
 
+/* The whole projection in one launch, one work-group per group of the partition (solve_fused or
+ * solve_fused_local in kernels/project.cl; `local`: the latter, its displacements in local memory
+ * sized for the largest group). */
 static drape_result project_fused(dr_opencl *cl, const drape_world *w, float h, bool local)
 {
     const int kernel = local ? K_SOLVE_FUSED_LOCAL : K_SOLVE_FUSED;

@@ -27,10 +27,16 @@ float dr_gravity_over_step(const drape_world *w)
     return dr_len3(dr_vec4_from(w->def.gravity, 0.0f)) * w->def.dt;
 }
 
+float dr_split_travel(const drape_world *w)
+{
+    const float r = w->plan.mass_ratio, e = w->def.particle_restitution;
+    const float boost = (r - 1.0f + 2.0f * e * r) / (r + 1.0f);
+    return boost > 1.0f ? w->def.particle_travel_limit / boost : w->def.particle_travel_limit;
+}
+
 uint32_t dr_particle_speed_bits(const drape_world *w)
 {
-    const float dt = w->def.dt, travel = w->def.particle_travel_limit,
-                g_dt = dr_gravity_over_step(w);
+    const float dt = w->def.dt, travel = dr_split_travel(w), g_dt = dr_gravity_over_step(w);
     uint32_t most = 0;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         const float q = dr_substeps_needed(w->v[i], w->shape[i].w, g_dt, dt, travel);

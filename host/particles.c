@@ -139,6 +139,8 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
     float inv = inverse_mass(def->mass);
     if ((inv == 0.0f) != (w->x[index].w == 0.0f))
         w->solver_dirty = true; /* pinning changes which constraints conflict */
+    if (inv != w->x[index].w)
+        w->plan_dirty = true; /* the members' mass ratio (dr_split_travel) */
     w->x[index] = dr_vec4_from(def->position, inv);
     w->v[index] = dr_vec4_from(def->velocity, 0.0f);
     /* the rest position, radius and group stay those of drape_world_add_particles */

@@ -112,6 +112,7 @@ typedef struct dr_particle_plan {
     float cell;       /* m, cell size: the largest collision distance */
     uint32_t buckets; /* hash-table buckets, a power of two */
     bool mesh;        /* some member belongs to a mesh (DR_GROUP_MESH): contact_passes apply */
+    float mass_ratio; /* the heaviest movable member's mass over the lightest's (1 without two) */
 } dr_particle_plan;
 
 /* A pair of the CPU's pair pass: the two particles' indices pi and pj, and what the pair's share
@@ -533,6 +534,9 @@ float dr_particle_support_cap(const drape_world *world);
 bool dr_substeps_vary(const drape_world *world);
 /* |g| dt (m/s): the most speed gravity adds over one step, in the measure of dr_substeps_needed. */
 float dr_gravity_over_step(const drape_world *world);
+/* The travel limit (radii per substep) the step's split keeps the particles' speeds at its start
+ * to. */
+float dr_split_travel(const drape_world *world);
 /* The largest dr_substeps_needed of the particles with a radius, as its float's bits, from the
  * host's velocities (the device's particle_speed computes the same). */
 uint32_t dr_particle_speed_bits(const drape_world *world);

@@ -39,14 +39,19 @@ void dr_particle_plan_update(drape_world *w)
         return;
     /* At least 64 buckets: the 27 cells around a point then take 27 distinct buckets (dr_cell_walk
      * in kernels/drape_shared.h). */
-    dr_particle_plan plan = {false, 0, 0.0f, 64, false};
+    dr_particle_plan plan = {false, 0, 0.0f, 64, false, 1.0f};
     uint32_t first_group = 0, self_members = 0;
     bool two_groups = false;
-    float rmax = 0.0f;
+    float rmax = 0.0f, wmin = 0.0f, wmax = 0.0f;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         float r = w->shape[i].w;
         if (!(r > 0.0f))
             continue;
+        const float inv = w->x[i].w; /* pinned (0): they never move, and never speed another up */
+        if (inv > 0.0f) {
+            wmin = wmin > 0.0f && wmin < inv ? wmin : inv;
+            wmax = wmax > inv ? wmax : inv;
+        }
         uint32_t g = w->group[i] & DR_GROUP_ID;
         if (plan.members == 0)
             first_group = g;
@@ -57,6 +62,7 @@ void dr_particle_plan_update(drape_world *w)
         plan.members++;
     }
     plan.enabled = plan.members >= 2 && (two_groups || self_members >= 2);
+    plan.mass_ratio = wmin > 0.0f ? wmax / wmin : 1.0f;
     plan.cell = 2.0f * rmax * (1.0f + DR_NBR_MARGIN); /* the candidates' reach */
     while (plan.buckets < 2u * plan.members && plan.buckets < (1u << 30))
         plan.buckets *= 2;
@@ -776,15 +782,16 @@ drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
             const uint32_t i = cp.i, j = cp.j;
             if (round > 0 && !before[i] && !before[j])
                 continue;
-            dr_vec4 n;
+            dr_vec4 n, slip;
             int gi, gj, bounce;
-            const float gap = dr_bounce_pair(
-                x, v, w->d, w->contacts, g->vpre, g->ncand, i, j, cp.D, e, slow, quiet, gravity, h,
-                ((w->group[i] | w->group[j]) & DR_GROUP_MESH) != 0, done, &n, &gi, &gj, &bounce);
+            const float gap = dr_bounce_pair(x, v, w->d, w->contacts, g->vpre, g->ncand, i, j, cp.D,
+                                             e, slow, quiet, gravity, h,
+                                             ((w->group[i] | w->group[j]) & DR_GROUP_MESH) != 0,
+                                             done, round, &n, &slip, &gi, &gj, &bounce);
             if (gap != 0.0f) {
                 const uint32_t ni = g->nbr[i], nj = g->nbr[j];
                 const float wi = x[i].w, wj = x[j].w;
-                const dr_vec4 change = dr_bounce_change(v[i], v[j], n, gap, mu_s, mu_k);
+                const dr_vec4 change = dr_bounce_change(v[i], v[j], n, gap, slip, mu_s, mu_k);
                 dr_bounce_add(&sum[g->local[i]], change, wi, gi, ni, wj, gj, nj, slow);
                 dr_bounce_add(&sum[g->local[j]], dr_scale3(change, -1.0f), wj, gj, nj, wi, gi, ni,
                               slow);

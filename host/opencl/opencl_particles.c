@@ -436,8 +436,7 @@ drape_result dr_cl_particles_speed(dr_cl_particles *p, dr_cl_context *ctx, const
                                    cl_mem v, int phase)
 {
     const cl_uint n = p->particles;
-    const float dt = w->def.dt, travel = w->def.particle_travel_limit,
-                g_dt = dr_gravity_over_step(w);
+    const float dt = w->def.dt, travel = dr_split_travel(w), g_dt = dr_gravity_over_step(w);
     const uint32_t zero = 0;
     DR_TRY(dr_cl_buffer_fill(ctx, p->fullest, &zero, sizeof zero, sizeof zero, sizeof zero));
     DR_TRY(dr_cl_set_args(ctx, p->k[K_SPEED], 0, 7, A(v), A(p->shape), A(p->fullest), A(g_dt),

@@ -235,8 +235,10 @@ typedef struct drape_world_def {
                                       with contacts keep to particle_travel_limit: a step takes
                                       the fewest substeps, from `substeps` up to this many, in
                                       which none moves more than that many radii, from its speed
-                                      at the step's start plus what gravity adds over the step;
-                                      only above this does the limit slow a particle. At most
+                                      at the step's start plus what gravity adds over the step
+                                      (times the most a bounce can speed it up: with restitution
+                                      and unequal masses); only above this does the limit slow a
+                                      particle. At most
                                       `substeps`: always `substeps`; default 32 */
     float contact_relaxation;      /* each pair's push-out is scaled by this over the larger of the
                                       two particles' contact counts (Jacobi averaging); in (0, 2);

@@ -15,12 +15,15 @@
 /* The wind of the flag tests: 10 m/s, mostly along the flag, partly across it. */
 static const drape_vec3 wind10 = {9.486833f, 0.0f, 3.1622777f};
 
-/* scenes/flag.json's flag: 32 x 20 particles, 1.5 m x 1 m, 0.15 kg, pinned along one side. */
-static drape_world *flag_world(drape_vec3 wind, float air_drag, const drape_aero_def *aero)
+/* scenes/flag.json's flag: 32 x 20 particles, 1.5 m x 1 m, `mass` kg (the scene's: 0.15), pinned
+ * along one side, at `substeps` (0: the default). */
+static drape_world *flag_world(drape_vec3 wind, float air_drag, const drape_aero_def *aero,
+                               float mass, int substeps)
 {
     drape_world_def def = tu_def(NULL);
     def.wind = wind;
     def.air_drag = air_drag;
+    def.substeps = substeps > 0 ? substeps : def.substeps;
     drape_world *w = tu_world(&def);
     if (!w)
         return NULL;
@@ -29,7 +32,7 @@ static drape_world *flag_world(drape_vec3 wind, float air_drag, const drape_aero
     c.origin = tu_v3(0.0f, 2.0f, 0.0f);
     c.u_axis = tu_v3(1.5f, 0.0f, 0.0f);
     c.v_axis = tu_v3(0.0f, -1.0f, 0.0f);
-    c.mass = 0.15f;
+    c.mass = mass;
     c.pins = DRAPE_PIN_COLUMN_FIRST;
     c.bend_stiffness.stiffness = 0.1f;
     if (drape_world_add_cloth(w, &c, NULL) != DRAPE_OK ||
@@ -84,12 +87,12 @@ static void test_flag_keeps_fluttering(void)
     drape_aero_def aero = drape_default_aero_def();
     aero.drag = 1.2f;
     aero.lift = 0.5f;
-    drape_world *w = flag_world(wind10, 0.0f, &aero);
+    drape_world *w = flag_world(wind10, 0.0f, &aero, 0.15f, 0);
     ENSURE(w);
     energy_window e;
     ENSURE(energy_after(w, 10.0, 12.0, &e));
     drape_world_destroy(w);
-    drape_world *still = flag_world(wind10, 1.0f, NULL);
+    drape_world *still = flag_world(wind10, 1.0f, NULL, 0.15f, 0);
     ENSURE(still);
     energy_window s;
     ENSURE(energy_after(still, 10.0, 12.0, &s));
@@ -101,6 +104,40 @@ static void test_flag_keeps_fluttering(void)
     ENSURE(e.max - e.min > 0.3 * e.mean); /* not a steady state */
     ENSURE(e.turns >= 10);                /* up and down, many times in 2 s */
     ENSURE(s.max < 1e-4);                 /* the old model: still */
+}
+
+/* A light flag (20 g) at 1 substep, and one in a 20 m/s wind at 4: the air's pull relaxes a
+ * particle's motion through the air faster than one substep (dr_aero_apply), and taken as an
+ * explicit step in full it overshot, each step further: the flag flew at 178 and 708 m/s. Now no
+ * particle is ever faster than the wind over 5 s. */
+static void test_light_flag_stays_below_the_wind(void)
+{
+    drape_aero_def aero = drape_default_aero_def();
+    aero.drag = 1.2f;
+    aero.lift = 0.5f;
+    for (int k = 0; k < 2; ++k) {
+        const float gust = k ? 2.0f : 1.0f;
+        const drape_vec3 wind = tu_v3(gust * wind10.x, gust * wind10.y, gust * wind10.z);
+        drape_world *w = flag_world(wind, 0.0f, &aero, 0.02f, k ? 4 : 1);
+        ENSURE(w);
+        if (!w)
+            return;
+        double fastest = 0.0;
+        for (int step = 0; step < 300; ++step) {
+            ENSURE(tu_step(w, 1));
+            tu_state st;
+            ENSURE(tu_read(w, &st));
+            for (uint32_t i = 0; i < st.n; ++i)
+                fastest = fmax(fastest,
+                               sqrt((double)st.v[i].x * st.v[i].x + (double)st.v[i].y * st.v[i].y +
+                                    (double)st.v[i].z * st.v[i].z));
+            tu_state_free(&st);
+        }
+        drape_world_destroy(w);
+        printf("  20 g flag, %d substep(s), wind %g m/s: fastest particle %.2f m/s\n", k ? 4 : 1,
+               10.0 * gust, fastest);
+        ENSURE_LE(fastest, 10.0 * gust);
+    }
 }
 
 /* Three particles of `mass` kg at `at`, moving at `velocity`, made one aerodynamic triangle in air
@@ -205,7 +242,7 @@ static void test_turbulence_is_seeded(void)
     tu_state st[3];
     for (int k = 0; k < 3; ++k) {
         aero.seed = k == 2 ? 7u : 1u;
-        drape_world *w = flag_world(wind10, 0.0f, &aero);
+        drape_world *w = flag_world(wind10, 0.0f, &aero, 0.15f, 0);
         ENSURE(w);
         ENSURE(tu_step(w, 60));
         ENSURE(tu_read(w, &st[k]));
@@ -291,6 +328,7 @@ static void test_bad_input(void)
 int suite_aero(void)
 {
     RUN_TEST(test_flag_keeps_fluttering);
+    RUN_TEST(test_light_flag_stays_below_the_wind);
     RUN_TEST(test_triangle_forces);
     RUN_TEST(test_terminal_velocity);
     RUN_TEST(test_turbulence_is_seeded);

@@ -110,6 +110,12 @@ int cli_load_scene(const char *name, const drape_backend *backend, const char *d
     o.device = device;
     drape_scene_error e;
     drape_scene_status s = drape_scene_load(name, &o, out, &e);
+    if (s != DRAPE_SCENE_OK && cli_interrupted()) {
+        /* Ctrl-C reaches the whole process group: a helper the load ran (tetgen) was stopped by
+         * it, and its failure is the interruption's, not the scene's */
+        cli_error("interrupted while loading %s; nothing was written", name);
+        return CLI_INTERRUPTED;
+    }
     if (s != DRAPE_SCENE_OK)
         cli_error("%s", e.message);
     return cli_exit_code(s);

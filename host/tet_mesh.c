@@ -64,6 +64,68 @@ static double tet_volume(const drape_tet_mesh_def *d, uint32_t t, double *longes
 }
 
 /* Checks the mesh and fills each vertex's lumped mass (kg). */
+typedef struct tet_key {
+    uint32_t v[4]; /* a tetrahedron's vertices, ascending */
+} tet_key;
+
+static int compare_tet_keys(const void *pa, const void *pb)
+{
+    const tet_key *a = pa, *b = pb;
+    for (int k = 0; k < 4; ++k)
+        if (a->v[k] != b->v[k])
+            return a->v[k] < b->v[k] ? -1 : 1;
+    return 0;
+}
+
+static tet_key tet_key_of(const uint32_t *q)
+{
+    tet_key key = {{q[0], q[1], q[2], q[3]}};
+    for (int i = 1; i < 4; ++i)
+        for (int j = i; j > 0 && key.v[j - 1] > key.v[j]; --j) {
+            const uint32_t t = key.v[j];
+            key.v[j] = key.v[j - 1];
+            key.v[j - 1] = t;
+        }
+    return key;
+}
+
+/* Fails when two tetrahedra have the same four vertices (a repeated line of a .ele file): each
+ * would add its mass and its stiffness again. The keys are sorted, so O(T log T). */
+static drape_result check_repeats(const drape_world *w, const char *fn, const drape_tet_mesh_def *d)
+{
+    tet_key *keys = malloc((size_t)d->tet_count * sizeof *keys);
+    if (!keys)
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
+                       "%s: no memory to check %u tetrahedra for repeats", fn, d->tet_count);
+    for (uint32_t t = 0; t < d->tet_count; ++t)
+        keys[t] = tet_key_of(&d->tets[4 * (size_t)t]);
+    qsort(keys, d->tet_count, sizeof *keys, compare_tet_keys);
+    uint32_t at = UINT32_MAX;
+    for (uint32_t t = 1; t < d->tet_count && at == UINT32_MAX; ++t)
+        if (compare_tet_keys(&keys[t - 1], &keys[t]) == 0)
+            at = t;
+    if (at == UINT32_MAX) {
+        free(keys);
+        return DRAPE_OK;
+    }
+    const tet_key repeated = keys[at];
+    free(keys);
+    uint32_t first = UINT32_MAX, second = UINT32_MAX;
+    for (uint32_t t = 0; t < d->tet_count && second == UINT32_MAX; ++t) {
+        const tet_key key = tet_key_of(&d->tets[4 * (size_t)t]);
+        if (compare_tet_keys(&key, &repeated) == 0) {
+            if (first == UINT32_MAX)
+                first = t;
+            else
+                second = t;
+        }
+    }
+    return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                   "%s: tetrahedra %u and %u have the same four vertices (%u, %u, %u, %u): each "
+                   "would add its mass and stiffness again",
+                   fn, first, second, repeated.v[0], repeated.v[1], repeated.v[2], repeated.v[3]);
+}
+
 static drape_result check_mesh(const drape_world *w, const char *fn, const drape_tet_mesh_def *d,
                                double *mass)
 {
@@ -101,6 +163,9 @@ static drape_result check_mesh(const drape_world *w, const char *fn, const drape
         for (int k = 0; k < 4; ++k)
             mass[q[k]] += 0.25 * (double)d->density * v;
     }
+    drape_result r = check_repeats(w, fn, d);
+    if (r != DRAPE_OK)
+        return r;
     for (uint32_t i = 0; i < d->vertex_count; ++i)
         if (!(mass[i] >= (double)DR_MIN_MASS))
             return dr_fail(

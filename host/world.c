@@ -132,7 +132,8 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
     if (!(def->air_drag >= 0.0f) || !isfinite(def->air_drag))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def.air_drag = %g 1/s must be >= 0",
                        fn, (double)def->air_drag);
-    if ((double)def->air_drag * h > 1.0)
+    /* with a tolerance for dt's rounding: 60 1/s at dt = 1/60 s (0.016666668 as a float) is 1/h */
+    if ((double)def->air_drag * h > 1.0 + 1e-6)
         return dr_fail(
             def, DRAPE_ERROR_INVALID_ARGUMENT,
             "%s: def.air_drag = %g 1/s is more than 1/h = %g 1/s: the explicit drag step "

@@ -79,6 +79,22 @@ bool sc_get_body_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *
            sc_json_get_u32(&p->json, o, "group", 0, DRAPE_GROUP_MAX, group);
 }
 
+bool sc_check_material(sc_parser *p, const cJSON *o, float youngs_modulus)
+{
+    if (!(youngs_modulus > 0.0f) && sc_json_member(o, "poisson_ratio"))
+        return sc_json_fail_at(&p->json, "poisson_ratio",
+                               "applies only with \"youngs_modulus\" > 0 (a Neo-Hookean solid); "
+                               "without it the body is made of \"edges\" and \"volume\"");
+    static const char *const pbd_keys[] = {"edges", "volume"};
+    for (int k = 0; k < 2; ++k)
+        if (youngs_modulus > 0.0f && sc_json_member(o, pbd_keys[k]))
+            return sc_json_fail_at(&p->json, pbd_keys[k],
+                                   "applies only with \"youngs_modulus\" 0; with %g Pa the body "
+                                   "is a Neo-Hookean solid, which ignores it",
+                                   (double)youngs_modulus);
+    return true;
+}
+
 static const char *const pin_names[] = {"corner-00",    "corner-10",   "corner-01",
                                         "corner-11",    "row-first",   "row-last",
                                         "column-first", "column-last", NULL};
@@ -207,7 +223,8 @@ static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "volume", &d.volume) &&
               sc_json_get_float(j, o, "youngs_modulus", sc_nonneg, &d.youngs_modulus) &&
               sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio) &&
-              sc_get_body_contact(p, o, &d.contact_radius, &d.group);
+              sc_get_body_contact(p, o, &d.contact_radius, &d.group) &&
+              sc_check_material(p, o, d.youngs_modulus);
     return ok && sc_parse_check(p, sc_scene_add_soft_box(p->scene, name, &d));
 }
 

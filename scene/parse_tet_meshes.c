@@ -94,7 +94,8 @@ static bool parse_tet_mesh(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio) &&
               sc_get_stiffness_object(p, o, "edges", &d.edges) &&
               sc_get_stiffness_object(p, o, "volume", &d.volume) &&
-              sc_get_body_contact(p, o, &d.contact_radius, &d.group);
+              sc_get_body_contact(p, o, &d.contact_radius, &d.group) &&
+              sc_check_material(p, o, d.youngs_modulus);
     drape_tetgen_mesh m = {0};
     ok = ok && read_tets(p, o, &m) &&
          sc_parse_check(p, sc_scene_add_tet_mesh(p->scene, name, &m, translate, scale, &d));

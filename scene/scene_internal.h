@@ -426,6 +426,10 @@ bool sc_get_name(sc_parser *p, const struct cJSON *o, const char *kind, size_t i
 /* A body's "contact_radius" (m, >= 0) and "group" (absent: a group of its own) for contacts
  * between particles: soft boxes, tet meshes, balloons and shape-matched clusters. */
 bool sc_get_body_contact(sc_parser *p, const struct cJSON *o, float *radius, uint32_t *group);
+/* Fails on a key of the other material than `youngs_modulus` makes: "poisson_ratio" without a
+ * Young's modulus (edges and volumes), "edges" or "volume" with one (a Neo-Hookean solid), each of
+ * which would be silently ignored. */
+bool sc_check_material(sc_parser *p, const struct cJSON *o, float youngs_modulus);
 bool sc_get_stiffness_object(sc_parser *p, const struct cJSON *o, const char *key,
                              drape_stiffness *out);
 char *sc_parse_path(sc_parser *p, const char *key, const char *rel);

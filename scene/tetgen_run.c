@@ -14,6 +14,8 @@
 #include "scene_internal.h"
 
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -74,6 +76,26 @@ static bool write_off(const char *path, const drape_mesh *m)
     return fclose(f) == 0 && ok;
 }
 
+/* The most tetrahedra a max_volume may ask tetgen for: the surface's volume over max_volume. More
+ * would keep tetgen busy for hours (1e-9 m^3 in a 1/6 m^3 tetrahedron ran without end). */
+#define SC_TETGEN_MOST 1e7
+
+/* The volume (m^3) a closed surface holds: the sum of its triangles' signed tetrahedra with the
+ * origin, in double; its magnitude, whichever way the faces turn. */
+static double enclosed_volume(const drape_mesh *m)
+{
+    double sum = 0.0;
+    for (uint32_t t = 0; t < m->triangle_count; ++t) {
+        const drape_vec3 a = m->vertices[m->triangles[3 * (size_t)t]],
+                         b = m->vertices[m->triangles[3 * (size_t)t + 1]],
+                         c = m->vertices[m->triangles[3 * (size_t)t + 2]];
+        sum += (double)a.x * ((double)b.y * c.z - (double)b.z * c.y) -
+               (double)a.y * ((double)b.x * c.z - (double)b.z * c.x) +
+               (double)a.z * ((double)b.x * c.y - (double)b.y * c.x);
+    }
+    return fabs(sum) / 6.0;
+}
+
 /* Runs tetgen with these switches on `off`, its output to /dev/null; its exit status, or -1 with
  * errno when it could not start. */
 static int run_tetgen(const char *switches, const char *off)
@@ -120,6 +142,14 @@ drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const cha
             "belongs to %zu faces, not 2, so it has no inside to fill with tetrahedra",
             name, a + 1, b + 1, uses);
     }
+    const double volume = enclosed_volume(surface);
+    if (max_volume > 0.0f && volume / (double)max_volume > SC_TETGEN_MOST)
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
+                       "%s: max_volume = %g m^3 would cut the %g m^3 the surface holds into at "
+                       "least %.3g tetrahedra, more than the %g a scene may ask tetgen for; raise "
+                       "max_volume",
+                       name, (double)max_volume, volume, volume / (double)max_volume,
+                       SC_TETGEN_MOST);
     char dir[] = "/tmp/drape-tetgen-XXXXXX";
     if (!mkdtemp(dir))
         return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK,
@@ -146,6 +176,11 @@ drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const cha
                     "%s: the tetgen program could not run (%s): install Debian's tetgen package "
                     "(scripts/setup.sh does)",
                     name, strerror(errno));
+    else if (s == DRAPE_SCENE_OK && code > 128)
+        s = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
+                    "%s: tetgen %s was stopped by signal %d (%s)", name, switches, code - 128,
+                    code - 128 == SIGINT || code - 128 == SIGTERM ? "interrupted"
+                                                                  : "it may have crashed");
     else if (s == DRAPE_SCENE_OK && code != 0)
         s = sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK,
                     "%s: tetgen %s failed (exit status %d): the surface may intersect itself", name,

@@ -491,6 +491,9 @@ static void test_limits(void)
     def.air_drag = 239.0f;
     ENSURE_OK(drape_world_create(&def, &w));
     drape_world_destroy(w);
+    def.air_drag = 240.0f; /* 1/h itself, though dt = 1/60 s rounds up in float */
+    ENSURE_OK(drape_world_create(&def, &w));
+    drape_world_destroy(w);
     def = tu_def(&log);
     def.gravity.y = 3e38f;
     ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "gravity",

@@ -250,6 +250,11 @@ static void test_bad_tetrahedra(void)
     m.tets = tets_range;
     ENSURE_RESULT(drape_world_add_tet_mesh(w, &m, NULL), DRAPE_ERROR_OUT_OF_RANGE);
     ENSURE(tu_log_has(&log, "def->tets[6] (tetrahedron 1, corner 2) = 9 is out of range"));
+    /* a repeated tetrahedron (its corners in another order) would double its mass and stiffness */
+    const uint32_t tets_repeated[12] = {0, 1, 2, 3, 1, 2, 3, 4, 1, 0, 3, 2};
+    m.tets = tets_repeated, m.tet_count = 3;
+    ENSURE_RESULT(drape_world_add_tet_mesh(w, &m, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "tetrahedra 0 and 2 have the same four vertices (0, 1, 2, 3)"));
     ENSURE(drape_world_particle_count(w) == 5);
     ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_NEO_HOOKEAN) == 1);
     drape_world_destroy(w);

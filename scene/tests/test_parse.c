@@ -67,6 +67,10 @@ static void bad_inputs(st_run *t)
          "$.soft_boxes[0]: drape_world_add_soft_box: def->mass = 1 kg and every component of "
          "def->size"},
         {"soft_box_key.json", "$.soft_boxes[0]: unknown key 'stiffness'"},
+        {"soft_box_poisson.json",
+         "$.soft_boxes[0].poisson_ratio: applies only with \"youngs_modulus\" > 0"},
+        {"soft_box_edges_neo_hookean.json",
+         "$.soft_boxes[0].edges: applies only with \"youngs_modulus\" 0; with 20000 Pa"},
         {"balloon_pressure.json", "$.balloons[0].pressure: must be > 0, got 0"},
         {"aero_negative.json", "$.aerodynamics.lift: must be >= 0, got -0.5"},
         {"tear_strain.json",

@@ -147,6 +147,14 @@ static void scene_section(st_run *t)
               "open surface accepted");
     CHECK(t, st_has_all(e.message, "$.tet_meshes[0].surface", "open.obj", "is not closed",
                         "belongs to 1 faces", NULL));
+    /* refused before tetgen runs, which a max_volume this small kept busy without end */
+    CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/box.obj\", "
+                   "\"max_volume\": 1e-12}]}",
+                   &s, &e) == DRAPE_SCENE_BAD_INPUT,
+              "a max_volume of 1e-12 m^3 was accepted");
+    CHECK(t, st_has_all(e.message, "$.tet_meshes[0].surface", "max_volume = 1e-12 m^3", "0.008 m^3",
+                        "8e+09 tetrahedra", "raise max_volume", NULL));
     CHECK_MSG(t,
               load("{\"version\": 1, \"tet_meshes\": [{\"node\": \"tetgen/good.node\", \"ele\": "
                    "\"tetgen/good.ele\", \"youngs_modulus\": 5000, \"translate\": [0, 1, 0]}]}",

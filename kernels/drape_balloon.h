@@ -81,8 +81,18 @@ DR_FN void dr_balloon_lane(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *
     sums[1] = wg;
 }
 
-/* The multiplier step from the lanes' sums (2 per lane): state = (lambda, its step, V (m^3), 0);
- * target = k_pressure V0 (m^3). */
+/* How far one substep may take a balloon's volume: a factor of this either way from its volume at
+ * the substep's first iteration. The gradient is the start's (above), so the iterations move along
+ * a fixed direction, and V grows as the cube of the distance along it: they converge only while
+ * the target radius is within about sqrt(2) of the start's (a volume factor of 2.8). A balloon
+ * asked for 4 V0 from rest shrank below V0 in its first substep, and for 6 V0 turned inside out;
+ * from 7 V0 on the step ended non-finite, whatever the substeps. Now a balloon far from its
+ * target reaches it over a few substeps, at most doubling (or halving) its volume in each. */
+#define DR_BALLOON_GROWTH 2.0f
+
+/* The multiplier step from the lanes' sums (2 per lane): state = (lambda, its step, V (m^3), the
+ * volume at the substep's first iteration (m^3), or 0 before it: zero at the substep's start);
+ * target = k_pressure V0 (m^3), taken within DR_BALLOON_GROWTH of that first volume. */
 DR_FN dr_vec4 dr_balloon_step(DR_GLOBAL const dr_wide *partial, float target, float kprime,
                               float compliance, float inv_h2, dr_vec4 state)
 {
@@ -92,10 +102,14 @@ DR_FN dr_vec4 dr_balloon_step(DR_GLOBAL const dr_wide *partial, float target, fl
         wg += partial[2u * l + 1u];
     }
     float V = (float)(vol / 6.0), W = (float)wg;
+    float first = state.w > 0.0f ? state.w : V;
+    if (first > 0.0f)
+        target =
+            DR_FMIN(DR_FMAX(target, first * (1.0f / DR_BALLOON_GROWTH)), first * DR_BALLOON_GROWTH);
     if (!(W > 0.0f))
-        return DR_V4(state.x, 0.0f, V, 0.0f);
+        return DR_V4(state.x, 0.0f, V, first);
     float dl = dr_delta_lambda(V - target, W, kprime, compliance, inv_h2, state.x);
-    return DR_V4(compliance >= 0.0f ? state.x + dl : state.x, dl, V, 0.0f);
+    return DR_V4(compliance >= 0.0f ? state.x + dl : state.x, dl, V, first);
 }
 
 /* A vertex's displacement after the step: d + w g dlambda (g.w = w; pinned: unchanged). */

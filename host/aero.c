@@ -129,11 +129,15 @@ drape_result drape_world_add_aero_triangles(drape_world *w, const uint32_t *indi
     return DRAPE_OK;
 }
 
-bool dr_aero_active(const drape_world *w)
+bool dr_aero_configured(const drape_world *w)
 {
     const dr_aero *a = w->aero;
-    return a && a->count && (a->def.drag > 0.0f || a->def.lift > 0.0f) &&
-           w->def.mode == DRAPE_MODE_PBD;
+    return a && a->count && (a->def.drag > 0.0f || a->def.lift > 0.0f);
+}
+
+bool dr_aero_active(const drape_world *w)
+{
+    return dr_aero_configured(w) && w->def.mode == DRAPE_MODE_PBD;
 }
 
 drape_result dr_aero_prepare(drape_world *w)

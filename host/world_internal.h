@@ -229,7 +229,8 @@ struct drape_world {
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
     float substep;           /* s: h of the step being taken (dr_step_substeps) */
-    bool travel_warned;  /* the velocity limit was found to slow a particle (dr_step_substeps) */
+    bool travel_warned; /* the velocity limit was found to slow a particle (dr_step_substeps) */
+    bool mode_warned; /* the mass-spring mode was found to leave parts out (dr_mass_spring_warn) */
     uint32_t speed_bits; /* OpenCL: the device's dr_particle_speed_bits after the last step */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -618,6 +619,9 @@ void dr_damp_velocities(drape_world *world, float k);
 void dr_mass_spring_predict(drape_world *world, float h);
 /* Whether the update keeps the integrator's velocity instead of taking v = d / h: velocity Verlet
  * in the mass-spring mode (its velocity is not the displacement's). Both backends ask here. */
+/* In the mass-spring mode, logs once per world what of the world the mode leaves out (solved in
+ * the PBD mode only). */
+void dr_mass_spring_warn(drape_world *world);
 int dr_keeps_integrator_velocity(const drape_world_def *def);
 /* The acceleration (m/s^2) that a substep's positions follow a parabola under, for the bounces off
  * colliders (dr_contact_velocity_l): gravity under the semi-implicit Euler step of either mode,
@@ -635,6 +639,8 @@ bool dr_triangle_adjacency(const uint32_t *triangles, uint32_t count, uint32_t n
 void dr_aero_destroy(drape_world *world);
 /* Whether lift or drag acts this step (coefficients, triangles, PBD mode). */
 bool dr_aero_active(const drape_world *world);
+/* Whether the world has aerodynamic triangles and a drag or lift coefficient, in either mode. */
+bool dr_aero_configured(const drape_world *world);
 /* Before a step: the adjacency covers every particle. */
 drape_result dr_aero_prepare(drape_world *world);
 /* The CPU reference: lift and drag into the velocities for a substep of h. */

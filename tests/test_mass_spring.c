@@ -159,11 +159,42 @@ static void test_defaults_are_stable_on_the_default_cloth(void)
     }
 }
 
+/* The mass-spring mode solves springs and attachments alone: a cloth with tethers and a balloon
+ * step without them, and the log says so, once per world. */
+static void test_left_out_parts_are_named(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    def.mode = DRAPE_MODE_MASS_SPRING;
+    drape_world *w = tu_world(&def);
+    ENSURE(w != NULL);
+    if (!w)
+        return;
+    drape_cloth_def c = drape_default_cloth_def();
+    c.nx = c.ny = 8;
+    c.pins = DRAPE_PIN_ROW_FIRST;
+    c.tethers = true;
+    ENSURE_OK(drape_world_add_cloth(w, &c, NULL));
+    drape_icosphere_def b = drape_default_icosphere_def();
+    b.centre = tu_v3(3.0f, 1.0f, 0.0f);
+    b.stretch = drape_stiffness_xpbd(0.1f);
+    ENSURE_OK(drape_world_add_icosphere(w, &b, NULL, NULL));
+    tu_log_reset(&log);
+    ENSURE(tu_step(w, 1));
+    printf("  %s\n", log.last);
+    ENSURE(log.count == 1 && tu_log_has(&log, "the mass-spring mode leaves out") &&
+           tu_log_has(&log, "tethers") && tu_log_has(&log, "balloons"));
+    ENSURE(tu_step(w, 5));
+    ENSURE(log.count == 1); /* once per world */
+    drape_world_destroy(w);
+}
+
 int suite_mass_spring(void)
 {
     RUN_TEST(test_hanging_spring_static_extension);
     RUN_TEST(test_free_particle_semi_implicit_euler_bitwise);
     RUN_TEST(test_free_particle_velocity_verlet_parabola);
     RUN_TEST(test_defaults_are_stable_on_the_default_cloth);
+    RUN_TEST(test_left_out_parts_are_named);
     return test_finish();
 }

@@ -12,6 +12,8 @@
  */
 #include "world_internal.h"
 
+#include <stdio.h>
+
 /* The position of particle i, x[i] + d[i] (d may be NULL: x[i]). */
 static dr_vec4 position(const drape_world *w, const dr_vec4 *d, uint32_t i)
 {
@@ -62,6 +64,45 @@ void dr_mass_spring_predict(drape_world *w, float h)
     accelerations(w, w->d, w->v, w->a1);
     for (uint32_t i = 0; i < n; ++i)
         w->v[i] = dr_verlet_end(w->v[i], w->a[i], w->a1[i], h);
+}
+
+void dr_mass_spring_warn(drape_world *w)
+{
+    if (w->def.mode != DRAPE_MODE_MASS_SPRING || w->mode_warned)
+        return;
+    static const struct {
+        drape_constraint_type type;
+        const char *name;
+    } pbd_only[] = {{DRAPE_CONSTRAINT_DIHEDRAL, "dihedral bending constraints"},
+                    {DRAPE_CONSTRAINT_TETHER, "tethers"},
+                    {DRAPE_CONSTRAINT_VOLUME, "tetrahedral volumes"},
+                    {DRAPE_CONSTRAINT_NEO_HOOKEAN, "Neo-Hookean tetrahedra"}};
+    char left[512] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < sizeof pbd_only / sizeof pbd_only[0]; ++k) {
+        const uint32_t n = w->constraints[pbd_only[k].type].live;
+        if (n && used < sizeof left)
+            used += (size_t)snprintf(left + used, sizeof left - used, "%s%u %s", used ? ", " : "",
+                                     n, pbd_only[k].name);
+    }
+    const struct {
+        bool on;
+        const char *name;
+    } parts[] = {{drape_world_balloon_count(w) > 0, "balloons"},
+                 {w->shapes.count > 0, "shape-matched clusters"},
+                 {dr_aero_configured(w), "aerodynamics"},
+                 {w->plan.enabled, "contacts between particles"}};
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; ++k)
+        if (parts[k].on && used < sizeof left)
+            used += (size_t)snprintf(left + used, sizeof left - used, "%s%s", used ? ", " : "",
+                                     parts[k].name);
+    if (!used)
+        return;
+    w->mode_warned = true;
+    dr_log(&w->def, DRAPE_LOG_WARNING,
+           "drape_world_step: the mass-spring mode leaves out %s: they are solved in the PBD mode "
+           "only (def.mode = DRAPE_MODE_PBD). Said once per world",
+           left);
 }
 
 int dr_keeps_integrator_velocity(const drape_world_def *def)

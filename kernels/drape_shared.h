@@ -1231,10 +1231,10 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
                                                                                                    \
     DR_FN void dr_contact_push_l##S(real *dx, real *dy, real *dz, real nx, real ny, real nz,       \
                                     real depth, real held, real *sx, real *sy, real *sz,           \
-                                    DR_GLOBAL const dr_collider *c, float h)                       \
+                                    DR_GLOBAL const dr_collider *c, real ox, real oy, real oz)     \
     {                                                                                              \
         real px = *dx + nx * depth, py = *dy + ny * depth, pz = *dz + nz * depth;                  \
-        real rx = px + c->vel.x * -h, ry = py + c->vel.y * -h, rz = pz + c->vel.z * -h;            \
+        real rx = px - ox, ry = py - oy, rz = pz - oz;                                             \
         real rn = -(rx * nx + ry * ny + rz * nz);                                                  \
         real tx = rx + nx * rn, ty = ry + ny * rn, tz = rz + nz * rn;                              \
         real cut = dr_held_cut_l##S(tx, ty, tz, *sx, *sy, *sz, depth + held, depth, c->info.x,     \
@@ -1284,8 +1284,14 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
             mask hit = !skip & (depth > 0.0f);                                                     \
             if (DR_ANY##S(hit)) {                                                                  \
                 real fx = ex, fy = ey, fz = ez, gx = ux, gy = uy, gz = uz;                         \
+                /* the motion friction works on: from the contact's point (the continuous          \
+                 * contact's: only the path past the hit slides on the surface), else from the     \
+                 * start, relative to the collider */                                              \
+                real ox = own ? qx - xx : (real)(c->vel.x * h);                                    \
+                real oy = own ? qy - xy : (real)(c->vel.y * h);                                    \
+                real oz = own ? qz - xz : (real)(c->vel.z * h);                                    \
                 dr_contact_push_l##S(&fx, &fy, &fz, cnx, cny, cnz, depth, hold, &gx, &gy, &gz, c,  \
-                                     h);                                                           \
+                                     ox, oy, oz);                                                  \
                 ex = hit ? fx : ex, ey = hit ? fy : ey, ez = hit ? fz : ez;                        \
                 ux = hit ? gx : ux, uy = hit ? gy : uy, uz = hit ? gz : uz;                        \
                 hold = hit ? hold + depth : hold;                                                  \
@@ -1410,7 +1416,12 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
  *
  * Each push-out is followed by Coulomb friction at the position level (Macklin et al. 2014): the
  * tangential motion relative to the collider over the substep is cancelled while it is within the
- * static cone (mu_s * depth), else shortened by mu_k * depth.
+ * static cone (mu_s * depth), else shortened by mu_k * depth. For the continuous contact that
+ * motion starts at the hit point: the flight before the hit never slid on the surface. Counted
+ * from the substep's start, a particle at 1000 m/s onto the top of a 1 cm sphere, 1.3 mm off its
+ * pole, had the tangential part (along the contact) of 16 m of flight taken back, and landed 7 cm
+ * away on the far side of the sphere; one dropped 3 m onto a sphere 12 degrees from its pole came
+ * to rest 1.3 degrees back uphill.
  */
 
 /* A particle's continuous contact for one substep: q.xyz the hit point on the margin-inflated
@@ -1616,7 +1627,10 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
  * rest, so that resting contact does not jitter. An impact has Coulomb friction too: the
  * velocity's tangential part (relative to the collider) loses mu_k times the part of the normal
  * change that stops the approach (all of it within mu_s times that), the restitution's part not
- * counted (as dr_bounce_change). The friction of the position pass counts only how far the
+ * counted (as dr_bounce_change); and a particle whose sliding speed before the solve (w) was within
+ * mu_s times its approach speed stops sliding, whatever the position pass took (with that pass's
+ * share and this one's each judged alone, a particle dropped 0.3 m onto a slope of tan 0.35 with
+ * mu_s 0.4, mu_k 0.3 kept 0.12 of its 0.76 m/s and slid on for good). The friction of the position pass counts only how far the
  * prediction went past the contact plane, so it took mu_k of the approach speed only from a
  * particle that hit at the start of its step; one that hit at its end kept its whole sliding speed
  * (at 45 degrees onto a plane at 14 m/s with mu_k 0.3, 7.0 to 10.0 m/s left of 10 at 1 substep, by
@@ -1634,11 +1648,11 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
         *vx = same ? *vx : dx / h, *vy = same ? *vy : dy / h, *vz = same ? *vz : dz / h;           \
     }                                                                                              \
                                                                                                    \
-    DR_FN void dr_contact_velocity_l##S(real *vx, real *vy, real *vz, real *dx, real *dy,          \
-                                        real *dz, real xx, real xy, real xz, real qx, real qy,     \
-                                        real qz, real qw, real nx, real ny, real nz, real nw,      \
-                                        DR_GLOBAL const dr_collider *colliders, unsigned count,    \
-                                        float h, float threshold, dr_vec4 g)                       \
+    DR_FN void dr_contact_velocity_l##S(                                                           \
+        real *vx, real *vy, real *vz, real *dx, real *dy, real *dz, real xx, real xy, real xz,     \
+        real qx, real qy, real qz, real qw, real nx, real ny, real nz, real nw, real wx, real wy,  \
+        real wz, DR_GLOBAL const dr_collider *colliders, unsigned count, float h, float threshold, \
+        dr_vec4 g)                                                                                 \
     {                                                                                              \
         mask has = !(qw < 0.0f);                                                                   \
         if (!DR_ANY##S(has))                                                                       \
@@ -1680,6 +1694,13 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
             real stop = DR_FMIN(k, -vn), tx = (ox - c->vel.x) - nx * vn;                           \
             real ty = (oy - c->vel.y) - ny * vn, tz = (oz - c->vel.z) - nz * vn;                   \
             real cut = dr_friction_cut_l##S(tx, ty, tz, stop, stop, c->info.x, c->info.y);         \
+            /* static over the whole impact: the sliding speed it came in with (w, before the      \
+             * solve) within mu_s of its approach speed stops, whatever the position pass took */  \
+            real wn = (wx - c->vel.x) * nx + (wy - c->vel.y) * ny + (wz - c->vel.z) * nz;          \
+            real sx = (wx - c->vel.x) - nx * wn, sy = (wy - c->vel.y) - ny * wn;                   \
+            real sz = (wz - c->vel.z) - nz * wn;                                                   \
+            mask sticks = DR_SQRT(sx * sx + sy * sy + sz * sz) <= c->info.x * -nw;                 \
+            cut = sticks ? (real)(1.0f) : cut;                                                     \
             cut = !inside & (stop > 0.0f) ? cut : (real)(0.0f);                                    \
             *vx = apply ? ox + nx * k - tx * cut : *vx,                                            \
             *vy = apply ? oy + ny * k - ty * cut : *vy;                                            \
@@ -1703,7 +1724,7 @@ DR_FN float dr_restitution_threshold(dr_vec4 gravity, float h)
             ux = has ? ux : *vx, uy = has ? uy : *vy, uz = has ? uz : *vz;                         \
         }                                                                                          \
         dr_contact_velocity_l##S(&ux, &uy, &uz, dx, dy, dz, xx, xy, xz, qx, qy, qz, qw, nx, ny,    \
-                                 nz, nw, colliders, count, h, threshold, g);                       \
+                                 nz, nw, *vx, *vy, *vz, colliders, count, h, threshold, g);        \
         *vx = ux, *vy = uy, *vz = uz;                                                              \
     }
 

@@ -12,7 +12,8 @@
  *    that (within 0.5%, e = 0.5 and 1) at 1 substep and at 4, and with e = 1 keeps that height for
  *    four bounces; thrown against a wall under gravity, it bounces off exactly;
  *  - friction in impacts: a particle hitting a plane at 45 degrees slides on at 10 (1 - mu_k) m/s
- *    whenever in its step it hits, at 1 and 4 substeps, with restitution 0 and 0.5;
+ *    whenever in its step it hits, at 1 and 4 substeps, with restitution 0 and 0.5; one dropped on
+ *    a slope or a sphere below the friction angle stays where it hit;
  *  - a 40-link chain between two pins with air drag comes to rest at 1 substep, and with enough
  *    iterations its sag is the catenary's;
  *  - an unstable mass-spring cloth makes drape_world_step return DRAPE_ERROR_NON_FINITE, naming a
@@ -333,6 +334,81 @@ static void test_impact_friction(void)
         }
 }
 
+/* A particle (radius 0) from `start` at `velocity` onto collider c (mu_s 0.4, mu_k 0.3, the
+ * defaults) under gravity, `steps` steps at `substeps`: where it ends (x) and how fast (speed). */
+static bool land(const drape_collider_def *c, drape_vec3 start, drape_vec3 velocity, int substeps,
+                 int steps, drape_vec3 *x, double *speed)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return false;
+    drape_particle_def p = drape_default_particle_def();
+    p.position = start;
+    p.velocity = velocity;
+    drape_vec3 v = {0, 0, 0};
+    bool ok = drape_world_add_collider(w, c, NULL) == DRAPE_OK &&
+              drape_world_add_particles(w, &p, 1, NULL) == DRAPE_OK && tu_step(w, steps) &&
+              drape_world_get_positions(w, 0, 1, x) == DRAPE_OK &&
+              drape_world_get_velocities(w, 0, 1, &v) == DRAPE_OK;
+    drape_world_destroy(w);
+    *speed = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+    return ok;
+}
+
+/* Coulomb in an impact: a particle whose sliding speed at the hit is within mu_s of its approach
+ * speed stops there, and friction works on the path past the hit only.
+ *  - Dropped from 0.3, 1 and 3 m onto a plane tilted by atan 0.35 (below the friction angle of
+ *    mu_s 0.4), it stays where it hit, at 1 substep and at 4. Before, the impact took only mu_k of
+ *    the approach speed off the sliding speed: from 0.3 m at 4 substeps 0.12 m/s was left, above
+ *    what kinetic friction (tan 0.35 > mu_k) can stop, and it slid 0.21 m in the first second.
+ *  - Dropped onto the top of a sphere of radius 0.5 m 20 degrees from its pole, it rests there;
+ *    before, it slid off at 1 substep from every height and at 4 from 3 m.
+ *  - At 1000 m/s straight down onto a sphere of 1 cm, 1.3 mm off its pole, at 1 substep, it stops
+ *    on top, at the hit. Before, the friction of the push-out cancelled the tangential part (along
+ *    the contact) of the whole substep's flight, 16 m of it before the hit, and moved the particle
+ *    7 cm to the far side of the sphere, off it. */
+static void test_impact_sticks_below_the_friction_angle(void)
+{
+    const float heights[3] = {0.3f, 1.0f, 3.0f}, tilt = 0.35f;
+    drape_collider_def slope = drape_default_collider_def();
+    const float norm = sqrtf(1.0f + tilt * tilt);
+    slope.normal = tu_v3(-tilt / norm, 1.0f / norm, 0.0f);
+    drape_collider_def ball = drape_default_collider_def();
+    ball.type = DRAPE_COLLIDER_SPHERE;
+    ball.radius = 0.5f;
+    const double angle = 20.0 * 3.14159265358979 / 180.0, reach = 0.5 + 0.005;
+    for (int substeps = 1; substeps <= 4; substeps += 3)
+        for (int k = 0; k < 3; ++k) {
+            drape_vec3 x;
+            double speed;
+            ENSURE(land(&slope, tu_v3(0.0f, heights[k], 0.0f), tu_v3(0.0f, 0.0f, 0.0f), substeps,
+                        60, &x, &speed));
+            printf("  slope, %d substep(s), from %g m: %.2e m along x, %.2e m/s after 1 s\n",
+                   substeps, (double)heights[k], (double)x.x, speed);
+            ENSURE_LE(fabs((double)x.x), 1e-3);
+            ENSURE_LE(speed, 1e-3);
+            const float sx = (float)(reach * sin(angle));
+            ENSURE(land(&ball, tu_v3(sx, (float)(reach * cos(angle)) + heights[k], 0.0f),
+                        tu_v3(0.0f, 0.0f, 0.0f), substeps, 120, &x, &speed));
+            const double at = atan2((double)x.x, (double)x.y) * 180.0 / 3.14159265358979;
+            printf("  sphere, %d substep(s), from %g m: at %.3f degrees (hit at 20), %.2e m/s\n",
+                   substeps, (double)heights[k], at, speed);
+            ENSURE_LE(fabs(at - 20.0), 0.1);
+            ENSURE_LE(speed, 1e-3);
+        }
+    drape_collider_def bead = ball;
+    bead.radius = 0.01f;
+    drape_vec3 x;
+    double speed;
+    ENSURE(land(&bead, tu_v3(0.0013f, 1.0f, 0.0f), tu_v3(0.0f, -1000.0f, 0.0f), 1, 1, &x, &speed));
+    printf("  1000 m/s onto a 1 cm sphere 1.3 mm off its pole: ends at (%.4f, %.4f) m\n",
+           (double)x.x, (double)x.y);
+    ENSURE_LE(fabs((double)x.x - 0.0013), 2e-4);
+    ENSURE((double)x.y > 0.0);
+}
+
 /* ---- a box on a slope ------------------------------------------------------------------------ */
 
 /* The mean velocity along the slope (m/s) of a 3 x 3 x 3 box of 1 kg, 0.2 m on a side, rigid (one
@@ -518,6 +594,7 @@ int suite_contact(void)
     RUN_TEST(test_bounce_height);
     RUN_TEST(test_bounce_wall);
     RUN_TEST(test_impact_friction);
+    RUN_TEST(test_impact_sticks_below_the_friction_angle);
     RUN_TEST(test_box_on_slope_sticks_and_slides);
     RUN_TEST(test_chain_comes_to_rest_at_one_substep);
     RUN_TEST(test_unstable_step_reports_non_finite);

@@ -151,6 +151,8 @@ typedef struct dr_particle_grid {
     uint32_t *grid_group; /* per place in `sorted`: that particle's group */
     float *support;       /* per particle: its contacts' push along up in the last substep (m) */
     float *lift;          /* per particle: its support's lift along up this substep (m) */
+    uint32_t *rests, *rests_before; /* per particle: rest flags, this substep's and the last's
+                                     * (dr_particle_rest_seed) */
 
     /* The CPU's pair pass (particle_contacts.c): per particle its cell's integer coordinates (3
      * ints and a spare), then per slot of `sorted` its particle's and the particle's index; per
@@ -566,9 +568,10 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, struct dr_cl_context *ct
 drape_result dr_cl_particles_grid(dr_cl_particles *p, struct dr_cl_context *ctx,
                                   const drape_world *world, struct _cl_mem *x, struct _cl_mem *v,
                                   struct _cl_mem *d, int phase);
-/* After the collider contacts: the contact candidates and counts. */
+/* After the collider contacts: the contact candidates and counts, and the rest flags. */
 drape_result dr_cl_particles_candidates(dr_cl_particles *p, struct dr_cl_context *ctx,
-                                        const drape_world *world, int phase);
+                                        const drape_world *world, struct _cl_mem *x,
+                                        struct _cl_mem *contacts, int phase);
 /* Restitution between particles after the update of a substep h (s) long, into v; d holds the
  * substep's displacements. */
 drape_result dr_cl_particles_bounce(dr_cl_particles *p, struct dr_cl_context *ctx,

@@ -3,7 +3,8 @@
  *
  *   particle_cells    the velocity limit, each particle's bucket, the histogram (atomic_inc, whose
  *                     old value is the particle's rank in its bucket), and its contact pass
- *                     (pass_of, one byte, which the gathers read for each candidate)
+ *                     (pass_of, one byte, which the gathers read for each candidate;
+ *                     dr_particle_pass)
  *   scan_blocks       one work-group per tile of DR_SCAN_TILE buckets: the tile's sum
  *   scan_partials     one work-group: the exclusive scan of the tile sums
  *   scan_write        one work-group per tile: its bucket starts, and the fullest bucket
@@ -18,6 +19,8 @@
  *                     up to DR_NBR_CAP) and its contacts at the substep's start; or
  *   particle_count_half  the same lists and counts from a walk over half of the cells, each pair
  *                     tested once and appended to both lists by integer atomics (CPU devices)
+ *   particle_rests    DR_REST_ROUNDS times: each particle's rest flag from its candidates' flags
+ *                     of the round before (dr_particle_rests), into the other of two buffers
  *   particle_gather   each particle's push-out, into a second buffer, which particle_apply copies
  *                     back; under gravity once per contact pass, each pass writing only its own
  *                     particles and reading the others' from the second buffer when their pass
@@ -47,8 +50,9 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
                              __global const float4 *shape, __global uint *cell,
                              __global uint *counts, __global uint *rank, __global float *support,
                              __global float *lift, __global const uint *nbr,
-                             __global const uint *group, __global uchar *pass_of, float4 up,
-                             float cap, float inv_cell, uint mask, float travel, uint n)
+                             __global const uint *group, __global uchar *pass_of,
+                             __global const uint *rests, float4 up, float cap, float inv_cell,
+                             uint mask, float travel, uint n)
 {
     uint i = get_global_id(0);
     if (i >= n)
@@ -60,14 +64,14 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
         return;
     }
     float held = support[i], lifted = 0.0f;
-    float4 di = dr_limit_travel(dr_support_lift(d[i], &held, &lifted, nbr[i], up, cap, group[i]),
-                                travel * s.w);
+    float4 di = dr_limit_travel(
+        dr_support_lift(d[i], &held, &lifted, nbr[i], up, cap, group[i], rests[i]), travel * s.w);
     support[i] = held;
     lift[i] = lifted;
     d[i] = di;
     float4 p = dr_add3(x[i], di);
     anchor[i] = p;
-    pass_of[i] = (uchar)dr_contact_pass(p, up, inv_cell); /* 0 without gravity (up = 0) */
+    pass_of[i] = (uchar)dr_particle_pass(p, up, inv_cell, rests[i]); /* 0 without gravity */
     uint b = dr_particle_bucket(p, inv_cell, mask);
     cell[i] = b;
     rank[i] = atomic_inc(&counts[b]);
@@ -233,9 +237,8 @@ __kernel void particle_scatter(__global const uint *cell, __global const uint *r
  * of chunk c (indices c * DR_PASS_CHUNK ...) by pass, into counts[pass * chunks + c], so that the
  * exclusive scan of counts (scan_blocks, scan_partials, scan_write) orders them pass by pass, then
  * chunk by chunk. */
-__kernel void particle_pass_count(__global const float4 *anchor, __global const float4 *shape,
-                                  __global uint *counts, float4 up, float inv_cell, uint chunks,
-                                  uint n)
+__kernel void particle_pass_count(__global const uchar *pass_of, __global const float4 *shape,
+                                  __global uint *counts, uint chunks, uint n)
 {
     uint c = get_global_id(0);
     if (c >= chunks)
@@ -243,10 +246,10 @@ __kernel void particle_pass_count(__global const float4 *anchor, __global const 
     uint count[DR_CONTACT_PASSES];
     for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
         count[p] = 0u;
-    const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
+    const uint end = min(n, (c + 1u) * DR_PASS_CHUNK);
     for (uint i = c * DR_PASS_CHUNK; i < end; ++i)
         if (shape[i].w > 0.0f)
-            count[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
+            count[pass_of[i]]++;
     for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
         counts[p * chunks + c] = count[p];
 }
@@ -257,11 +260,10 @@ __kernel void particle_pass_count(__global const float4 *anchor, __global const 
  * its counts zeroed, which that search's appends count from; and first[p] = the first member of
  * pass p, first[DR_CONTACT_PASSES] their total (start[DR_CONTACT_PASSES * chunks], the scan's
  * total), which the host reads. */
-__kernel void particle_pass_scatter(__global const float4 *anchor, __global const float4 *shape,
+__kernel void particle_pass_scatter(__global const uchar *pass_of, __global const float4 *shape,
                                     __global const uint *start, __global uint *members,
                                     __global uint *nbr, __global uint *ncand, __global uint *first,
-                                    __global uint *row_of, float4 up, float inv_cell, uint chunks,
-                                    uint half_shells, uint n)
+                                    __global uint *row_of, uint chunks, uint half_shells, uint n)
 {
     uint c = get_global_id(0);
     if (c >= chunks)
@@ -269,11 +271,11 @@ __kernel void particle_pass_scatter(__global const float4 *anchor, __global cons
     uint at[DR_CONTACT_PASSES];
     for (uint p = 0u; p < DR_CONTACT_PASSES; ++p)
         at[p] = start[p * chunks + c];
-    const uint passes = dr_contact_passes(up), end = min(n, (c + 1u) * DR_PASS_CHUNK);
+    const uint end = min(n, (c + 1u) * DR_PASS_CHUNK);
     for (uint i = c * DR_PASS_CHUNK; i < end; ++i) {
         const int member = shape[i].w > 0.0f;
         if (member) {
-            uint k = at[passes > 1u ? dr_contact_pass(anchor[i], up, inv_cell) : 0u]++;
+            uint k = at[pass_of[i]]++;
             members[k] = i;
             if (half_shells)
                 row_of[i] = k; /* the inverse: i's place, for particle_count_half */
@@ -348,6 +350,32 @@ __kernel void particle_count_half(__global const float4 *grid_anchor,
     }
 }
 
+/* After the candidates: each particle's rest flag (dr_particle_rests) into after[i], from the
+ * substep before's flags in before; the host swaps the two buffers. Work-items as particle_count's
+ * (listed: member t, its list in row t). */
+__kernel void particle_rests(__global uint *after, __global const uint *before,
+                             __global const float4 *x, __global const dr_contact *contacts,
+                             __global const float4 *grid_anchor, __global const uint *grid_group,
+                             __global const float4 *anchor, __global const float4 *shape,
+                             __global const uint *group, __global const uint *ncand,
+                             __global const uint *list, __global const uint *start,
+                             __global const uint *sorted, __global const uint *fullest,
+                             __global const uint *members, float4 up, float inv_cell, uint mask,
+                             uint listed, uint n)
+{
+    uint t = get_global_id(0);
+    if (t >= n)
+        return;
+    uint i = listed ? members[t] : t;
+    if (!(shape[i].w > 0.0f))
+        return;
+    after[i] = fullest[0] <= DR_CELL_CAP
+                   ? dr_particle_rests(i, listed ? t : i, ncand[i], list, grid_anchor, grid_group,
+                                       anchor, shape, group, start, sorted, inv_cell, mask, before,
+                                       x[i], contacts[i], up)
+                   : before[i];
+}
+
 __kernel void particle_gather(
     __global float4 *dnew, __global float *support, __global const float4 *x,
     __global const float4 *d, __global const float4 *grid_anchor, __global const uint *grid_group,
@@ -357,7 +385,7 @@ __kernel void particle_gather(
     __global const uint *fullest, __global const uchar *pass_of, float inv_cell, uint mask,
     float mu_s, float mu_k, float relax, float4 up, __global const float *lift,
     uint first_iteration, __global const uint *members, uint listed, __global const float4 *vpre,
-    float fast, uint first, uint pass, uint n)
+    float fast, __global const uint *rests, uint first, uint pass, uint n)
 {
     /* listed: work-item t takes member first + t of the pass's list (n: the pass's members);
      * otherwise particle t of all n. The host sets the arguments up to listed once per iteration,
@@ -379,7 +407,7 @@ __kernel void particle_gather(
     float4 di = dr_particle_gather(i, x, d, grid_anchor, grid_group, anchor, shape, group, contacts,
                                    nbr, ncand, list, listed ? first + t : i, start, sorted,
                                    inv_cell, mask, mu_s, mu_k, relax, up, lift, first_iteration,
-                                   dnew, pass_of, pass, vpre, fast, &found);
+                                   dnew, pass_of, pass, vpre, fast, rests, &found);
     dnew[i] = di;
     support[i] = dr_support_add(support[i], di, d[i], up);
 }

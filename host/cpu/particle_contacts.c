@@ -97,6 +97,8 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->grid_group);
     free(g->support);
     free(g->lift);
+    free(g->rests);
+    free(g->rests_before);
     free(g->pass);
     free(g->member);
     free(g->local);
@@ -132,6 +134,8 @@ static drape_result grid_alloc(drape_world *w)
     g->grid_group = malloc((size_t)n * sizeof *g->grid_group);
     g->support = calloc(n, sizeof *g->support);
     g->lift = calloc(n, sizeof *g->lift);
+    g->rests = malloc((size_t)n * sizeof *g->rests);
+    g->rests_before = malloc((size_t)n * sizeof *g->rests_before);
     g->pass = calloc(n, sizeof *g->pass);
     g->member = malloc((size_t)n * sizeof *g->member);
     g->local = malloc((size_t)n * sizeof *g->local);
@@ -144,15 +148,17 @@ static drape_result grid_alloc(drape_world *w)
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
         !g->list || !g->vpre || !g->dnew || !g->sum || !g->ground || !g->anchor ||
-        !g->grid_anchor || !g->grid_group || !g->support || !g->lift || !g->pass || !g->member ||
-        !g->local || !g->ld || !g->dense_anchor || !g->dense_group || !g->wall || !g->moved ||
-        !g->counts || !g->start) {
+        !g->grid_anchor || !g->grid_group || !g->support || !g->lift || !g->rests ||
+        !g->rests_before || !g->pass || !g->member || !g->local || !g->ld || !g->dense_anchor ||
+        !g->dense_group || !g->wall || !g->moved || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
                        "buckets)",
                        n, b);
     }
+    for (uint32_t i = 0; i < n; ++i)
+        g->rests[i] = DR_REST_START; /* before the first substep, as on the device */
     g->particles = n;
     g->buckets = b;
     return DRAPE_OK;
@@ -176,11 +182,11 @@ drape_result dr_cpu_particle_grid(drape_world *w)
         g->cell[i] = DR_NO_CELL;
         if (!(w->shape[i].w > 0.0f))
             continue;
-        w->d[i] = dr_limit_travel(
-            dr_support_lift(w->d[i], &g->support[i], &g->lift[i], g->nbr[i], up, cap, w->group[i]),
-            travel * w->shape[i].w);
+        w->d[i] = dr_limit_travel(dr_support_lift(w->d[i], &g->support[i], &g->lift[i], g->nbr[i],
+                                                  up, cap, w->group[i], g->rests[i]),
+                                  travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
-        g->pass[i] = (uint8_t)dr_contact_pass(g->anchor[i], up, inv_cell);
+        g->pass[i] = (uint8_t)dr_particle_pass(g->anchor[i], up, inv_cell, g->rests[i]);
         int32_t *c = &g->coord[4 * (size_t)i];
         c[0] = dr_cell_coord(g->anchor[i].x, inv_cell);
         c[1] = dr_cell_coord(g->anchor[i].y, inv_cell);
@@ -313,9 +319,10 @@ typedef struct pair_writer {
     dr_vec4 *xij;
     uint32_t *ends;
     const dr_vec4 *x;
-    const uint32_t *local, *nbr, *group;
+    const uint32_t *local, *nbr, *group, *rests;
     const dr_vec4 *vpre;
     float fast; /* dr_particle_impact_speed */
+    dr_vec4 up;
 } pair_writer;
 
 /* Pair q of the pair pass: (i, j) of collision distance D, worked out on i's side (and j's too
@@ -327,9 +334,31 @@ static inline void pair_record(pair_writer o, uint32_t q, uint32_t i, uint32_t j
     o.xij[q] = DR_V4(xi.x - xj.x, xi.y - xj.y, xi.z - xj.z, D);
     o.ends[2 * (size_t)q] = o.local[i];
     o.ends[2 * (size_t)q + 1] = o.local[j];
-    const uint8_t unstacked = (uint8_t)dr_pair_unstacked(o.xij[q], o.vpre, i, j, o.fast, o.group[i],
-                                                         o.group[j], o.nbr[i], o.nbr[j]);
+    const uint8_t unstacked = (uint8_t)dr_pair_unstacked(
+        o.xij[q], o.vpre, i, j, o.fast, o.group[i], o.group[j], o.nbr[i], o.nbr[j], o.up, o.rests);
     o.pairs[q] = (dr_pair_record){i, j, xi.w, xj.w, o.nbr[i], o.nbr[j], both, unstacked};
+}
+
+/* This substep's rest flags (dr_particle_rest_seed, dr_particle_rests_on) from the last's, over the
+ * candidate pairs, on both sides of each (kernels/particles.cl, particle_rests, over each
+ * particle's candidates). */
+static void rest_flags(drape_world *w)
+{
+    dr_particle_grid *g = &w->grid;
+    const dr_vec4 up = dr_particle_up(w);
+    for (unsigned round = 0; round < DR_REST_ROUNDS; ++round) {
+        uint32_t *before = g->rests, *rests = g->rests_before;
+        g->rests = rests;
+        g->rests_before = before;
+        for (uint32_t i = 0; i < w->particle_count; ++i)
+            if (g->cell[i] != DR_NO_CELL)
+                rests[i] = dr_particle_rest_seed(w->x[i], w->group[i], w->contacts[i], up);
+        for (uint32_t c = 0; c < g->cand_count; ++c) {
+            const uint32_t i = g->cand_pairs[c].i, j = g->cand_pairs[c].j;
+            rests[i] |= dr_particle_rests_on(g->anchor[i], g->anchor[j], before[j], up);
+            rests[j] |= dr_particle_rests_on(g->anchor[j], g->anchor[i], before[i], up);
+        }
+    }
 }
 
 /* The pair pass's pairs, from the candidate pairs, by contact pass (pass_start), in the pass order
@@ -344,6 +373,7 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle contact candidates");
     pass_order(w, order);
+    rest_flags(w);
     uint64_t per_pass[DR_CONTACT_PASSES] = {0}, count = 0;
     for (uint32_t c = 0; c < g->cand_count; ++c) {
         const dr_cand_pair cp = g->cand_pairs[c];
@@ -380,9 +410,10 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     for (uint32_t p = 0; p < DR_CONTACT_PASSES; ++p)
         g->pass_start[p] = cursor[p];
     g->pass_start[DR_CONTACT_PASSES] = (uint32_t)count;
-    const pair_writer o = {g->pairs, g->pair_xij, g->pair_ends,
-                           w->x,     g->local,    g->nbr,
-                           w->group, g->vpre,     dr_particle_impact_speed(w)};
+    const pair_writer o = {
+        g->pairs,         g->pair_xij, g->pair_ends, w->x,    g->local,
+        g->nbr,           w->group,    g->rests,     g->vpre, dr_particle_impact_speed(w),
+        dr_particle_up(w)};
     const dr_cand_pair *cand = g->cand_pairs;
     const uint32_t *ncand = g->ncand;
     const uint8_t *pass = g->pass;
@@ -661,7 +692,7 @@ static void overflow_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t
                 w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
                 w->def.particle_static_friction, w->def.particle_kinetic_friction,
                 w->def.contact_relaxation, up, g->lift, first, w->d, g->pass, 0u, g->vpre,
-                dr_particle_impact_speed(w), &found);
+                dr_particle_impact_speed(w), g->rests, &found);
     }
 }
 
@@ -841,13 +872,13 @@ static uint64_t grid_bytes(const drape_world *w)
      * support (4 B each), the candidate lists, the pair sums, the ground plane (16 B), the dense
      * grid (at most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16
      * B), pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's collider
-     * parts (8 B) and changed flags (2 B); counts, start; the pair pass's pairs (a record, x_i -
-     * x_j, the two places, a place in `touching`), the candidate pairs and restitution's sums per
-     * pair */
+     * parts (8 B) and changed flags (2 B); the rest flags (2 x 4 B); counts, start; the pair pass's
+     * pairs (a record, x_i - x_j, the two places, a place in `touching`), the candidate pairs and
+     * restitution's sums per pair */
     const dr_particle_grid *g = &w->grid;
     return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
-                sizeof(dr_pair_sum) + 16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 +
-                2) +
+                sizeof(dr_pair_sum) + 16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2 +
+                8) +
            b * 4 + (b + 1) * 4 +
            (uint64_t)g->pair_capacity * (sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4) +
            (uint64_t)g->cand_capacity * sizeof(dr_cand_pair) +

@@ -4,19 +4,21 @@
  * kernels/drape_shared.h maths in the same order, and the two agree bitwise (opencl.parity).
  *
  * Launches per substep: a fill and particle_cells, scan_blocks, scan_partials, scan_write,
- * particle_scatter, then after the collider contacts particle_count (6 kernels); per iteration
+ * particle_scatter, then after the collider contacts particle_count and DR_REST_ROUNDS launches of
+ * particle_rests (10 kernels); per iteration
  * particle_gather and particle_apply (under gravity particle_gather once per contact pass,
  * DR_CONTACT_PASSES, each writing its own particles to the gather output); after the update, with
  * restitution, particle_bounce and particle_apply (and a copy of the velocities after the
  * prediction when the grid is built). Device memory: per particle 16 B shape, 4 B group, 4 B cell,
  * 4 B rank in the cell, 4 B sorted index, 4 B count, 4 B candidate count, 16 B anchor (and 16 B
  * with 4 B of group in the grid's order), 16 B gather output, 1 B contact pass, 4 B per candidate
- * slot (DR_NBR_CAP of them); per bucket 8 B (histogram and starts), about two buckets per particle,
- * and a spare bucket for the particles without a radius; the scan's tile sums, 4 B per SCAN_PER x
- * the work-group size buckets. The candidate search takes the particles in the grid's order on GPUs
- * (dr_cl_tunables.particles_by_grid); on other devices the scans take a work-item per tile rather
- * than a work-group (dr_cl_tunables.particle_scan_serial), and the candidate search walks half of
- * the cells, each pair once, with particle_count_half in place of particle_count
+ * slot (DR_NBR_CAP of them), 8 B of rest flags (two buffers); per bucket 8 B (histogram and
+ * starts), about two buckets per particle, and a spare bucket for the particles without a radius;
+ * the scan's tile sums, 4 B per SCAN_PER x the work-group size buckets. The candidate search takes
+ * the particles in the grid's order on GPUs (dr_cl_tunables.particles_by_grid); on other devices
+ * the scans take a work-item per tile rather than a work-group
+ * (dr_cl_tunables.particle_scan_serial), and the candidate search walks half of the cells, each
+ * pair once, with particle_count_half in place of particle_count
  * (dr_cl_tunables.particle_search_half; two fills zero the counts first, unless
  * particle_pass_scatter does it). The step reads two integers back: the fullest bucket (the next
  * step's first grid build resets it on the device) and, where fast particles may split a step
@@ -57,19 +59,23 @@ enum {
     K_SCAN_WRITE_SERIAL,
     K_COUNT_HALF,
     K_SPEED,
+    K_RESTS,
     K_PARTICLE_KERNELS
 };
 static const char *const kernel_names[K_PARTICLE_KERNELS] = {
     "particle_cells",     "scan_blocks",         "scan_partials",         "scan_write",
     "particle_scatter",   "particle_count",      "particle_gather",       "particle_apply",
     "particle_bounce",    "particle_pass_count", "particle_pass_scatter", "particle_apply_listed",
-    "scan_blocks_serial", "scan_write_serial",   "particle_count_half",   "particle_speed"};
+    "scan_blocks_serial", "scan_write_serial",   "particle_count_half",   "particle_speed",
+    "particle_rests"};
 
 struct dr_cl_particles {
     cl_kernel k[K_PARTICLE_KERNELS];
     cl_mem shape, group, cell, rank, sorted, nbr, ncand, list, dnew, anchor, grid_anchor,
         grid_group, vpre, support, lift, pass_of; /* per particle */
-    cl_mem counts, start, partial;                /* per bucket, per block */
+    cl_mem rests,
+        rests_before; /* rest flags (dr_particle_rests): this substep's, the one before's */
+    cl_mem counts, start, partial; /* per bucket, per block */
     cl_mem fullest; /* two uints: the fullest bucket, the fastest particle (particle_speed) */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
@@ -93,7 +99,7 @@ static void release_buffers(dr_cl_particles *p, dr_cl_context *ctx)
                      &p->grid_group, &p->dnew,    &p->counts,  &p->start,       &p->partial,
                      &p->vpre,       &p->support, &p->members, &p->pass_counts, &p->pass_start,
                      &p->pass_first, &p->pass_of, &p->row_of,  &p->lift,        &p->applied,
-                     &p->wall,       &p->moved};
+                     &p->wall,       &p->moved,   &p->rests,   &p->rests_before};
     for (size_t i = 0; i < sizeof all / sizeof *all; ++i)
         dr_cl_buffer_release(ctx, all[i]);
     p->particles = p->buckets = 0;
@@ -175,6 +181,8 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
             {&p->vpre, n * sizeof(dr_vec4), "velocities after the prediction"},
             {&p->support, n * sizeof(float), "contact support"},
             {&p->lift, n * sizeof(float), "contact support lifts"},
+            {&p->rests, n * sizeof(uint32_t), "rest flags"},
+            {&p->rests_before, n * sizeof(uint32_t), "rest flags of the substep before"},
             {&p->pass_of, n, "contact passes"},
             {&p->counts, (b + 1) * sizeof(uint32_t), "bucket histogram"},
             {&p->start, (b + 2) * sizeof(uint32_t), "bucket starts"},
@@ -206,6 +214,9 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         DR_TRY(dr_cl_buffer_fill(ctx, p->ncand, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(dr_cl_buffer_fill(ctx, p->support, &zero, sizeof zero, 0, n * sizeof zero));
         DR_TRY(dr_cl_buffer_fill(ctx, p->lift, &zero, sizeof zero, 0, n * sizeof zero));
+        /* the rest flags before the first substep, as on the CPU reference */
+        const uint32_t start = DR_REST_START;
+        DR_TRY(dr_cl_buffer_fill(ctx, p->rests, &start, sizeof start, 0, n * sizeof start));
         DR_TRY(
             dr_cl_buffer_fill(ctx, p->list, &zero, sizeof zero, 0, n * DR_NBR_CAP * sizeof zero));
     }
@@ -272,10 +283,10 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
     if (dr_particle_keeps_vpre(w))
         DR_TRY(copy(p, ctx, p->vpre, v, phase));
     DR_TRY(dr_cl_buffer_fill(ctx, p->counts, &zero, sizeof zero, 0, entries * sizeof zero));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 18, A(d), A(x), A(p->anchor), A(p->shape),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_CELLS], 0, 19, A(d), A(x), A(p->anchor), A(p->shape),
                           A(p->cell), A(p->counts), A(p->rank), A(p->support), A(p->lift),
-                          A(p->nbr), A(p->group), A(p->pass_of), A(up), A(cap), A(inv_cell),
-                          A(mask), A(travel), A(n)));
+                          A(p->nbr), A(p->group), A(p->pass_of), A(p->rests), A(up), A(cap),
+                          A(inv_cell), A(mask), A(travel), A(n)));
     DR_TRY(launch(p, ctx, K_CELLS, n, phase));
     const cl_uint reset = p->reset_fullest ? 1u : 0u;
     p->reset_fullest = false;
@@ -288,19 +299,40 @@ drape_result dr_cl_particles_grid(dr_cl_particles *p, dr_cl_context *ctx, const 
         return DRAPE_OK;
     /* the contact passes' member lists: a stable counting sort by pass over chunks of particles */
     const cl_uint chunks = chunks_of(n), pass_entries = pass_entries_of(n);
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_COUNT], 0, 7, A(p->anchor), A(p->shape),
-                          A(p->pass_counts), A(up), A(inv_cell), A(chunks), A(n)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_COUNT], 0, 5, A(p->pass_of), A(p->shape),
+                          A(p->pass_counts), A(chunks), A(n)));
     DR_TRY(launch(p, ctx, K_PASS_COUNT, chunks, phase));
     DR_TRY(scan(p, ctx, p->pass_counts, p->pass_start, pass_entries, 0, 0, phase));
     const cl_uint half_shells = ctx->tunables.particle_search_half ? 1u : 0u;
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 13, A(p->anchor), A(p->shape),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_PASS_SCATTER], 0, 11, A(p->pass_of), A(p->shape),
                           A(p->pass_start), A(p->members), A(p->nbr), A(p->ncand), A(p->pass_first),
-                          A(p->row_of), A(up), A(inv_cell), A(chunks), A(half_shells), A(n)));
+                          A(p->row_of), A(chunks), A(half_shells), A(n)));
     return launch(p, ctx, K_PASS_SCATTER, chunks, phase);
 }
 
+/* The rest flags of this substep (particle_rests) from the last's, after the candidates. */
+static drape_result rests(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w, cl_mem x,
+                          cl_mem contacts, cl_uint size, int phase)
+{
+    const cl_uint mask = p->buckets - 1, listed = ctx->tunables.particle_pass_lists ? 1u : 0u;
+    const float inv_cell = 1.0f / w->plan.cell;
+    const dr_vec4 up = dr_particle_up(w);
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_RESTS], 2, 18, A(x), A(contacts), A(p->grid_anchor),
+                          A(p->grid_group), A(p->anchor), A(p->shape), A(p->group), A(p->ncand),
+                          A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),
+                          A(up), A(inv_cell), A(mask), A(listed), A(size)));
+    for (unsigned round = 0; round < DR_REST_ROUNDS; ++round) {
+        cl_mem before = p->rests;
+        p->rests = p->rests_before;
+        p->rests_before = before;
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_RESTS], 0, 2, A(p->rests), A(p->rests_before)));
+        DR_TRY(launch(p, ctx, K_RESTS, size, phase));
+    }
+    return DRAPE_OK;
+}
+
 drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
-                                        const drape_world *w, int phase)
+                                        const drape_world *w, cl_mem x, cl_mem contacts, int phase)
 {
     const cl_uint n = p->particles, mask = p->buckets - 1,
                   by_grid = ctx->tunables.particles_by_grid ? 1u : 0u, /* kernels/particles.cl */
@@ -325,13 +357,15 @@ drape_result dr_cl_particles_candidates(dr_cl_particles *p, dr_cl_context *ctx,
                               A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),
                               A(p->rank), A(p->row_of), A(inv_cell), A(mask), A(by_grid), A(listed),
                               A(size)));
-        return launch(p, ctx, K_COUNT_HALF, size, phase);
+        DR_TRY(launch(p, ctx, K_COUNT_HALF, size, phase));
+        return rests(p, ctx, w, x, contacts, size, phase);
     }
     DR_TRY(dr_cl_set_args(ctx, p->k[K_COUNT_PAIRS], 0, 17, A(p->grid_anchor), A(p->grid_group),
                           A(p->anchor), A(p->shape), A(p->group), A(p->nbr), A(p->ncand),
                           A(p->list), A(p->start), A(p->sorted), A(p->fullest), A(p->members),
                           A(inv_cell), A(mask), A(by_grid), A(listed), A(size)));
-    return launch(p, ctx, K_COUNT_PAIRS, size, phase);
+    DR_TRY(launch(p, ctx, K_COUNT_PAIRS, size, phase));
+    return rests(p, ctx, w, x, contacts, size, phase);
 }
 
 drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, const drape_world *w,
@@ -351,18 +385,18 @@ drape_result dr_cl_particles_project(dr_cl_particles *p, dr_cl_context *ctx, con
     /* the arguments that are the same for every pass once (a GPU's host pays for each of them:
      * 16 passes a substep there), then per pass its first member, number and size */
     const float fast = dr_particle_impact_speed(w);
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 29, A(p->dnew), A(p->support), A(x), A(d),
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 0, 30, A(p->dnew), A(p->support), A(x), A(d),
                           A(p->grid_anchor), A(p->grid_group), A(p->anchor), A(p->shape),
                           A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list), A(p->start),
                           A(p->sorted), A(p->fullest), A(p->pass_of), A(inv_cell), A(mask), A(mu_s),
                           A(mu_k), A(relax), A(up), A(p->lift), A(first_iteration), A(p->members),
-                          A(listed), A(p->vpre), A(fast)));
+                          A(listed), A(p->vpre), A(fast), A(p->rests)));
     for (cl_uint pass = 0; pass < passes; ++pass) {
         const cl_uint first = listed ? p->first[pass] : 0u,
                       size = listed ? p->first[pass + 1] - p->first[pass] : n;
         if (size == 0)
             continue;
-        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 29, 3, A(first), A(pass), A(size)));
+        DR_TRY(dr_cl_set_args(ctx, p->k[K_GATHER], 30, 3, A(first), A(pass), A(size)));
         DR_TRY(launch(p, ctx, K_GATHER, size, phase));
     }
     return listed ? copy_members(p, ctx, d, phase) : copy(p, ctx, d, p->dnew, phase);

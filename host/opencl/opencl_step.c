@@ -1123,7 +1123,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
     if (!collide_in_predict)
         DR_TRY(generate_contacts(cl, w, h));
     if (pbd && w->plan.enabled)
-        DR_TRY(dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->phase[GRID]));
+        DR_TRY(
+            dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->x, cl->contacts, cl->phase[GRID]));
     if (pbd)
         DR_TRY(project(cl, w, h, last_pass_in_update));
     else if (!last_pass_in_update)

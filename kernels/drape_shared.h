@@ -2002,13 +2002,15 @@ DR_FN int dr_pair_impact(dr_vec4 xij, DR_GLOBAL const dr_vec4 *vpre, unsigned i,
  * their energy (kinetic and gravitational) grown by 15 J/kg at 4 substeps and 76 J/kg at 8, three
  * and thirteen times what the fall had given them. Unscaled, it never grows by more than 0.2 J/kg
  * (scene.self_collision). */
+#define DR_PAIR_FLOATING 2 /* dr_pair_unstacked: the pair's lower particle does not rest */
 DR_FN int dr_pair_unstacked(dr_vec4 xij, DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j,
                             float fast, unsigned gi, unsigned gj, unsigned ni, unsigned nj,
                             dr_vec4 up, DR_GLOBAL const unsigned *rests)
 {
+    if (!dr_pair_rests(dr_dot3(xij, up), rests[i], rests[j]))
+        return DR_PAIR_FLOATING;
     return (gi & gj & DR_GROUP_MESH) != 0u ||
-           (ni <= 1u && nj <= 1u && dr_pair_impact(xij, vpre, i, j, fast)) ||
-           !dr_pair_rests(dr_dot3(xij, up), rests[i], rests[j]);
+           (ni <= 1u && nj <= 1u && dr_pair_impact(xij, vpre, i, j, fast));
 }
 
 /* The stack scaling of a pair (dr_stack_above), none for a pair that dr_pair_unstacked leaves
@@ -2130,7 +2132,7 @@ DR_HOT float dr_pair_weigh(dr_pair_sum *acc, float wi, int grounded_i, unsigned 
                            int unstacked)
 {
     acc->found = acc->found + 1u;
-    if (!gravity)
+    if (!gravity || unstacked == DR_PAIR_FLOATING)
         return dr_pair_share(wi, grounded_i, ni, wj, grounded_j, nj, relax, above);
     float share = dr_pair_share(wi, grounded_i, 1u, wj, grounded_j, 1u, 1.0f, above);
     float counted = unstacked ? (share > 0.0f ? DR_UNSTACKED_COUNT : 0.0f) : share;
@@ -2203,17 +2205,6 @@ DR_FN unsigned dr_contact_passes(dr_vec4 up)
 DR_FN unsigned dr_contact_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell)
 {
     return (unsigned)dr_cell_coord(dr_dot3(anchor, up), inv_cell) & (DR_CONTACT_PASSES - 1u);
-}
-
-/* The contact pass of a particle whose anchor is `anchor` and whose rest flag of the last substep
- * is `rests` (dr_particle_rest_seed): its layer's (dr_contact_pass) when it rests; the first
- * otherwise. The passes by layers carry a floor's push up a pile; a cluster that nothing holds
- * they would push down, the lower particle of each pair moved first, away from the upper one (a
- * cluster of 60 balls pushed apart from 88 overlaps in free fall fell 0.27 m/s faster than gravity
- * in its first step at 4 substeps; 0.08 in one pass). */
-DR_FN unsigned dr_particle_pass(dr_vec4 anchor, dr_vec4 up, float inv_cell, unsigned rests)
-{
-    return rests != 0u ? dr_contact_pass(anchor, up, inv_cell) : 0u;
 }
 
 /* The OpenCL backend's per-pass member lists (kernels/particles.cl, particle_pass_count): the

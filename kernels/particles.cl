@@ -3,8 +3,7 @@
  *
  *   particle_cells    the velocity limit, each particle's bucket, the histogram (atomic_inc, whose
  *                     old value is the particle's rank in its bucket), and its contact pass
- *                     (pass_of, one byte, which the gathers read for each candidate;
- *                     dr_particle_pass)
+ *                     (pass_of, one byte, which the gathers read for each candidate)
  *   scan_blocks       one work-group per tile of DR_SCAN_TILE buckets: the tile's sum
  *   scan_partials     one work-group: the exclusive scan of the tile sums
  *   scan_write        one work-group per tile: its bucket starts, and the fullest bucket
@@ -71,7 +70,7 @@ __kernel void particle_cells(__global float4 *d, __global const float4 *x, __glo
     d[i] = di;
     float4 p = dr_add3(x[i], di);
     anchor[i] = p;
-    pass_of[i] = (uchar)dr_particle_pass(p, up, inv_cell, rests[i]); /* 0 without gravity */
+    pass_of[i] = (uchar)dr_contact_pass(p, up, inv_cell); /* 0 without gravity (up = 0) */
     uint b = dr_particle_bucket(p, inv_cell, mask);
     cell[i] = b;
     rank[i] = atomic_inc(&counts[b]);

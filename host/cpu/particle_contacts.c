@@ -186,7 +186,7 @@ drape_result dr_cpu_particle_grid(drape_world *w)
                                                   up, cap, w->group[i], g->rests[i]),
                                   travel * w->shape[i].w);
         g->anchor[i] = dr_add3(w->x[i], w->d[i]);
-        g->pass[i] = (uint8_t)dr_particle_pass(g->anchor[i], up, inv_cell, g->rests[i]);
+        g->pass[i] = (uint8_t)dr_contact_pass(g->anchor[i], up, inv_cell);
         int32_t *c = &g->coord[4 * (size_t)i];
         c[0] = dr_cell_coord(g->anchor[i].x, inv_cell);
         c[1] = dr_cell_coord(g->anchor[i].y, inv_cell);
@@ -346,6 +346,8 @@ static void rest_flags(drape_world *w)
 {
     dr_particle_grid *g = &w->grid;
     const dr_vec4 up = dr_particle_up(w);
+    const dr_cand_pair *cand = g->cand_pairs;
+    const dr_vec4 *anchor = g->anchor;
     for (unsigned round = 0; round < DR_REST_ROUNDS; ++round) {
         uint32_t *before = g->rests, *rests = g->rests_before;
         g->rests = rests;
@@ -353,11 +355,18 @@ static void rest_flags(drape_world *w)
         for (uint32_t i = 0; i < w->particle_count; ++i)
             if (g->cell[i] != DR_NO_CELL)
                 rests[i] = dr_particle_rest_seed(w->x[i], w->group[i], w->contacts[i], up);
-        for (uint32_t c = 0; c < g->cand_count; ++c) {
-            const uint32_t i = g->cand_pairs[c].i, j = g->cand_pairs[c].j;
-            rests[i] |= dr_particle_rests_on(g->anchor[i], g->anchor[j], before[j], up);
-            rests[j] |= dr_particle_rests_on(g->anchor[j], g->anchor[i], before[i], up);
+        for (uint32_t c = 0, end = g->cand_count; c < end; ++c) {
+            const uint32_t i = cand[c].i, j = cand[c].j;
+            rests[i] |= dr_particle_rests_on(anchor[i], anchor[j], before[j], up);
+            rests[j] |= dr_particle_rests_on(anchor[j], anchor[i], before[i], up);
         }
+        /* a round that changed nothing is a fixed point: the device's rounds after it (it runs
+         * all of them) change nothing either */
+        bool changed = false;
+        for (uint32_t i = 0; i < w->particle_count && !changed; ++i)
+            changed = g->cell[i] != DR_NO_CELL && rests[i] != before[i];
+        if (!changed)
+            break;
     }
 }
 

@@ -1945,21 +1945,22 @@ DR_FN float dr_stack_above(dr_vec4 r, dr_vec4 up, float D)
     return a > -1.0f ? a : -1.0f;
 }
 
-/* Whether a particle rests, for the stack scaling and the support (dr_pair_unstacked,
- * dr_support_lift): a stack carries its weight down to something that holds it, so both only make
- * sense in a pile that stands on something. A particle rests when it is pinned, belongs to a mesh
- * (a cloth, rope or soft body, held by its own constraints; as before), has a floor contact
- * (dr_particle_grounded) this substep, or has a contact candidate below it (its anchor lower along
- * up) that rested in the substep before (dr_particle_rests_on). The flags spread up a pile one
- * layer per substep and start out set (host and device alike), so a pile built before the first
- * step stands from the start, and a cluster in free fall loses them from the bottom up. Scaled for
+/* Whether a particle rests, for the stack scaling, the averaging by shares and the support
+ * (dr_pair_unstacked, dr_pair_weigh, dr_support_lift): a stack carries its weight down to something
+ * that holds it, so they only make sense in a pile that stands on something. A particle rests when
+ * it is pinned, belongs to a mesh (a cloth, rope or soft body, held by its own constraints; as
+ * before), has a floor contact (dr_particle_grounded) this substep, or has a contact candidate
+ * below it (its anchor lower along up) that rested in the round before (dr_particle_rests_on). The
+ * flags are worked out in DR_REST_ROUNDS Jacobi rounds per substep after the candidates, from the
+ * last substep's (host and device alike), so they climb a pile that many layers per substep, and a
+ * cluster in free fall loses them from the bottom up; they start as DR_REST_START. Scaled for
  * stacks and lifted without anything under it, a cluster of 60 balls colliding in free fall
  * (1 substep) fell 1.2 m/s slower than gravity after a second: the upper ball of each pair took
  * the push and the support lifted what nothing held. */
-/* Whether particle i (anchor ai) rests on candidate j (anchor aj, flag rj of the substep before).
- */
-#define DR_REST_ROUNDS 4u /* rounds of the flags per substep: layers they spread */
+#define DR_REST_ROUNDS 4u /* rounds of the flags per substep: layers they climb */
 #define DR_REST_START 0u  /* the flags before the first substep */
+/* Whether particle i (anchor ai) rests on candidate j (anchor aj, flag rj of the round before).
+ */
 DR_FN unsigned dr_particle_rests_on(dr_vec4 ai, dr_vec4 aj, unsigned rj, dr_vec4 up)
 {
     return rj != 0u && dr_dot3(dr_sub3(ai, aj), up) > 0.0f;
@@ -1988,7 +1989,12 @@ DR_FN int dr_pair_impact(dr_vec4 xij, DR_GLOBAL const dr_vec4 *vpre, unsigned i,
            dr_dot3(dr_sub3(vpre[i], vpre[j]), xij) < -fast * DR_SQRT(dr_dot3(xij, xij));
 }
 
-/* Whether the mass scaling for stacks leaves pair (i, j) out: an impact (dr_pair_impact) of two
+/* dr_pair_unstacked's answer for a floating pair, whose lower particle does not rest (side by
+ * side: either): no stack scaling, and dr_pair_weigh's momentum-exact rule of free space. */
+#define DR_PAIR_FLOATING 2
+
+/* Whether the mass scaling for stacks leaves pair (i, j) out: DR_PAIR_FLOATING for a floating
+ * pair (rests: the rest flags, dr_pair_rests), else 1 for an impact (dr_pair_impact) of two
  * particles that touch no other particle at the substep's start (ni, nj: their contact counts, at
  * most 1), or two particles of meshes (DR_GROUP_MESH in both group words gi, gj: cloths, ropes,
  * tetrahedral meshes). An impact inside a pile stays scaled: left out there, the plain Jacobi
@@ -2002,7 +2008,6 @@ DR_FN int dr_pair_impact(dr_vec4 xij, DR_GLOBAL const dr_vec4 *vpre, unsigned i,
  * their energy (kinetic and gravitational) grown by 15 J/kg at 4 substeps and 76 J/kg at 8, three
  * and thirteen times what the fall had given them. Unscaled, it never grows by more than 0.2 J/kg
  * (scene.self_collision). */
-#define DR_PAIR_FLOATING 2 /* dr_pair_unstacked: the pair's lower particle does not rest */
 DR_FN int dr_pair_unstacked(dr_vec4 xij, DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j,
                             float fast, unsigned gi, unsigned gj, unsigned ni, unsigned nj,
                             dr_vec4 up, DR_GLOBAL const unsigned *rests)
@@ -2121,7 +2126,10 @@ typedef struct dr_pair_sum {
  * averaged by the sum of the shares, summed into acc->weight), so that a pair that did not touch
  * at the substep's start (both counts 0) pushes all the same: scaled by the larger count, such a
  * pair pushed nothing, and balls resting a hair apart at the grid build sank into each other
- * during the iterations. A pair that the stack scaling leaves out (`unstacked`, dr_pair_unstacked)
+ * during the iterations. A floating pair (DR_PAIR_FLOATING) takes the rule without gravity: nothing
+ * holds it up, and the same factor on both sides keeps its momentum (averaged by shares, a cluster
+ * colliding in free fall fell faster than gravity). A pair that the stack scaling leaves out
+ * (`unstacked`, dr_pair_unstacked)
  * counts DR_UNSTACKED_COUNT in the divisor instead of its share: an average by the count of pushes
  * with an over-relaxation of 1 / DR_UNSTACKED_COUNT (Macklin et al. 2014, 4.2). By their shares,
  * two particles of equal mass (a half each) with several contacts each moved by the mean of their

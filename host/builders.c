@@ -55,6 +55,8 @@ drape_rope_def drape_default_rope_def(void)
         .stretch = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .bending = false,
         .bend_stiffness = {0.2f, 0.0f, DRAPE_STIFFNESS_PBD},
+        .tethers = true,
+        .tether_stiffness = {1.0f, 0.0f, DRAPE_STIFFNESS_PBD},
         .radius = -1.0f,
         .group = DRAPE_GROUP_NEW,
         .self_collision = false,
@@ -398,9 +400,10 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
                        "%s: def->start and def->end are the same point (%g, %g, %g) m: the rope "
                        "has no length",
                        fn, (double)d->start.x, (double)d->start.y, (double)d->start.z);
-    static const char *const names[] = {"def->stretch.", "def->bend_stiffness."};
-    const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness};
-    drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, names, stiffness);
+    static const char *const names[] = {"def->stretch.", "def->bend_stiffness.",
+                                        "def->tether_stiffness."};
+    const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness, d->tether_stiffness};
+    drape_result checked = dr_check_stiffnesses(&w->def, fn, 3, names, stiffness);
     if (checked == DRAPE_OK)
         checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)
@@ -441,6 +444,8 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     r = add_family(w, base, d->count, 1, &links);
     if (r == DRAPE_OK && d->bending)
         r = add_family(w, base, d->count, 1, &bends);
+    if (r == DRAPE_OK)
+        r = dr_add_rope_tethers(w, base, d);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);
         return r;

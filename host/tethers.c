@@ -174,6 +174,32 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
     return DRAPE_OK;
 }
 
+/* ---- the rope builder's tethers -------------------------------------------------------------- */
+
+/* A rope is built straight, so the distance to a pinned end is also the distance along the rope. */
+drape_result dr_add_rope_tethers(drape_world *w, uint32_t base, const drape_rope_def *def)
+{
+    if (!def->tethers || !(def->pin_start || def->pin_end))
+        return DRAPE_OK;
+    drape_tether_def t = drape_default_tether_def();
+    DR_SET_STIFFNESS(&t, def->tether_stiffness);
+    for (uint32_t i = 0; i < def->count; ++i) {
+        t.particle = base + i;
+        if (!(w->x[t.particle].w > 0.0f))
+            continue;
+        nearest n = {INFINITY, UINT32_MAX};
+        if (def->pin_start)
+            offer(w, t.particle, base, &n);
+        if (def->pin_end)
+            offer(w, t.particle, base + def->count - 1, &n);
+        t.anchor = n.anchor;
+        drape_result r = drape_world_add_tether(w, &t, NULL);
+        if (r != DRAPE_OK)
+            return r;
+    }
+    return DRAPE_OK;
+}
+
 /* ---- tethers to given anchors --------------------------------------------------------------- */
 
 /* The anchors as an implicit k-d tree (Bentley 1975), so that finding the nearest is O(log anchors)

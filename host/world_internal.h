@@ -379,6 +379,9 @@ drape_stiffness dr_stiffness_of_solver(float stiffness, float compliance);
 /* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from
  * every movable particle to its nearest pinned one; none when no particle is pinned. */
 drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def);
+/* The tethers of a rope of def->count particles from `base` (drape_rope_def.tethers): one from
+ * every movable particle to its nearer pinned end; none when neither end is pinned. */
+drape_result dr_add_rope_tethers(drape_world *w, uint32_t base, const drape_rope_def *def);
 /* The components of the particles joined by live distance links, as one root per particle in
  * *out (malloc'd; NULL and DRAPE_OK when the world has no tether, so nothing needs them). */
 drape_result dr_link_components(drape_world *w, uint32_t **out);

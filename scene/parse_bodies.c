@@ -178,8 +178,10 @@ bool sc_parse_cloths(sc_parser *p, const cJSON *array)
 static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
 {
     static const char *const keys[] = {
-        "name",    "count",   "start",          "end",    "mass",  "pin_start",      "pin_end",
-        "stretch", "bending", "bend_stiffness", "radius", "group", "self_collision", NULL};
+        "name",    "count",          "start",          "end",
+        "mass",    "pin_start",      "pin_end",        "stretch",
+        "bending", "bend_stiffness", "tethers",        "tether_stiffness",
+        "radius",  "group",          "self_collision", NULL};
     sc_json *j = &p->json;
     drape_rope_def d = drape_default_rope_def();
     char name[80];
@@ -193,6 +195,8 @@ static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
               sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
               sc_json_get_bool(j, o, "bending", &d.bending) &&
               sc_get_stiffness_object(p, o, "bend_stiffness", &d.bend_stiffness) &&
+              sc_json_get_bool(j, o, "tethers", &d.tethers) &&
+              sc_get_stiffness_object(p, o, "tether_stiffness", &d.tether_stiffness) &&
               get_contact(p, o, &d.radius, &d.group, &d.self_collision);
     return ok && sc_parse_check(p, sc_scene_add_rope(p->scene, name, &d));
 }

@@ -263,8 +263,12 @@ drape_result sc_scene_add_rope(drape_scene *s, const char *name, const drape_rop
         r = drape_world_add_rope(s->world, d, &info);
     if (r == DRAPE_OK)
         r = add_object(s, name, SC_OBJECT_ROPE, info.first_particle, info.particle_count, 0, 0);
-    if (r == DRAPE_OK)
+    if (r == DRAPE_OK) {
+        s->objects[s->object_count - 1].tether_attached =
+            d->tethers && !d->pin_start && !d->pin_end;
+        s->objects[s->object_count - 1].tether_stiffness = d->tether_stiffness;
         r = push_line(s, info.first_particle, info.particle_count);
+    }
     return r;
 }
 

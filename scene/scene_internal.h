@@ -169,7 +169,8 @@ typedef struct sc_object {
     sc_object_kind kind;
     uint32_t first, count;
     uint32_t nx, ny;                  /* cloths: the grid */
-    bool tether_attached;             /* cloths with tethers and no pins: tethered to attachments */
+    bool tether_attached;             /* cloths and ropes with tethers and no pins: tethered to
+                                         attachments */
     drape_stiffness tether_stiffness; /* of those tethers */
 } sc_object;
 

@@ -175,6 +175,85 @@ static void test_no_tethers_without_pins_or_when_off(void)
     drape_world_destroy(w);
 }
 
+/* A rope is tethered like a cloth: every movable particle to its nearer pinned end (ties to the
+ * start), with the distance along the rope as max_length; none when tethers are off or neither end
+ * is pinned. */
+static void test_rope_ties_each_particle_to_its_nearer_end(void)
+{
+    drape_world_def def = tu_def(NULL);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_rope_def r = drape_default_rope_def();
+    r.count = 9, r.start = tu_v3(0.0f, 2.0f, 0.0f), r.end = tu_v3(0.8f, 2.0f, 0.6f); /* 12.5 cm */
+    r.pin_end = true;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_rope(w, &r, &info));
+    ENSURE(info.tether_count == 7);
+    for (uint32_t id = info.first_tether; id < info.first_tether + 7; ++id) {
+        drape_tether_def t;
+        ENSURE_OK(drape_world_get_tether(w, id, &t));
+        const uint32_t i = t.particle - info.first_particle;
+        ENSURE(i >= 1 && i <= 7);
+        ENSURE(t.anchor == info.first_particle + (i <= 4 ? 0 : 8)); /* 4 is halfway: the start */
+        ENSURE_NEAR(t.max_length, 0.125 * (i <= 4 ? i : 8 - i), 1e-6);
+    }
+    r.pin_end = r.pin_start = false;
+    ENSURE_OK(drape_world_add_rope(w, &r, &info));
+    ENSURE(info.tether_count == 0);
+    r.pin_start = true, r.tethers = false;
+    ENSURE_OK(drape_world_add_rope(w, &r, &info));
+    ENSURE(info.tether_count == 0);
+    drape_world_destroy(w);
+}
+
+/* A rope of 64 particles, 1 m, pinned at its top end, at the default iterations and 1 substep:
+ * the largest stretch over 3 s of the sum of its links, hanging (let go straight down) or swinging
+ * (let go horizontal). Gauss-Seidel carries the pin's pull one link per iteration, so without
+ * tethers the rope stretches to nearly twice its length either way. With them it cannot hang any
+ * longer than it is; swinging, it bends, the tethers of the particles below the bend go slack, and
+ * only the stretch along its chord is held. */
+static double rope_stretch(bool tethers, bool swinging)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = 1;
+    drape_world *w = tu_world(&def);
+    if (!w)
+        return NAN;
+    drape_rope_def r = drape_default_rope_def();
+    r.count = 64, r.start = tu_v3(0.0f, 2.0f, 0.0f);
+    r.end = swinging ? tu_v3(1.0f, 2.0f, 0.0f) : tu_v3(0.0f, 1.0f, 0.0f);
+    r.tethers = tethers;
+    double worst = NAN;
+    if (drape_world_add_rope(w, &r, NULL) == DRAPE_OK) {
+        worst = 0.0;
+        drape_vec3 x[64];
+        for (int step = 0;
+             step < 180 && tu_step(w, 1) && drape_world_get_positions(w, 0, 64, x) == DRAPE_OK;
+             ++step) {
+            double length = 0.0;
+            for (int i = 0; i + 1 < 64; ++i)
+                length += tu_dist(x[i], x[i + 1]);
+            worst = fmax(worst, length - 1.0);
+        }
+    }
+    drape_world_destroy(w);
+    return worst;
+}
+
+static void test_rope_keeps_its_length_at_one_substep(void)
+{
+    double worst[2][2]; /* [swinging][tethers] */
+    for (int swinging = 0; swinging < 2; ++swinging)
+        for (int tethers = 0; tethers < 2; ++tethers)
+            worst[swinging][tethers] = rope_stretch(tethers, swinging);
+    printf("  64-particle rope, 1 substep, largest stretch: hanging %.1f%% without tethers, "
+           "%.2g%% with; swinging %.1f%%, %.1f%%\n",
+           100.0 * worst[0][0], 100.0 * worst[0][1], 100.0 * worst[1][0], 100.0 * worst[1][1]);
+    ENSURE(worst[0][0] > 0.3 && worst[1][0] > 0.3);
+    ENSURE_LE(worst[0][1], 1e-5);
+    ENSURE_LE(4.0 * worst[1][1], worst[1][0]);
+}
+
 /* Inside its max_length a tether does nothing: the particle falls bitwise as a free one does; past
  * it, the particle hangs at max_length. */
 static void test_one_sided(void)
@@ -477,6 +556,8 @@ int suite_tethers(void)
     RUN_TEST(test_curtain_stretches_five_times_less);
     RUN_TEST(test_builder_ties_each_particle_to_its_nearest_pin);
     RUN_TEST(test_no_tethers_without_pins_or_when_off);
+    RUN_TEST(test_rope_ties_each_particle_to_its_nearer_end);
+    RUN_TEST(test_rope_keeps_its_length_at_one_substep);
     RUN_TEST(test_one_sided);
     RUN_TEST(test_anchor_never_moves);
     RUN_TEST(test_colours_around_read_only_anchors);

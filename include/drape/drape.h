@@ -879,6 +879,11 @@ typedef struct drape_rope_def {
     drape_stiffness stretch; /* links between neighbours; default PBD k = 1 */
     bool bending;            /* skip-one springs; default false */
     drape_stiffness bend_stiffness; /* default PBD k = 0.2 */
+    bool tethers; /* a pinned rope gets a tether from every movable particle to its nearer pinned
+                     end, with the distance along the rope as max_length, so that it cannot stretch
+                     however few the iterations; they cap an elastic (compliant) stretch at the
+                     rest length too, so turn them off for a rope meant to stretch; default true */
+    drape_stiffness tether_stiffness; /* default PBD k = 1 */
     float radius;        /* m, contact radius; < 0: half the rest spacing; 0: none; default -1 */
     uint32_t group;      /* collision group; default DRAPE_GROUP_NEW */
     bool self_collision; /* the rope collides with itself; default false */

@@ -90,6 +90,8 @@ int main(void)
     stiffness("stretch", c.stretch, ",");
     stiffness("shear_stiffness", c.shear_stiffness, ",");
     stiffness("bend_stiffness", c.bend_stiffness, ",");
+    boolean("tethers", c.tethers, ",");
+    stiffness("tether_stiffness", c.tether_stiffness, ",");
     boolean("aerodynamic", c.aerodynamic, ",");
     num("tear_strain", c.tear_strain, ",");
     num("tear_spares", c.tear_spares, "");
@@ -104,7 +106,9 @@ int main(void)
     boolean("pin_end", r.pin_end, ",");
     stiffness("stretch", r.stretch, ",");
     boolean("bending", r.bending, ",");
-    stiffness("bend_stiffness", r.bend_stiffness, "");
+    stiffness("bend_stiffness", r.bend_stiffness, ",");
+    boolean("tethers", r.tethers, ",");
+    stiffness("tether_stiffness", r.tether_stiffness, "");
 
     const drape_distance_def d = drape_default_distance_def();
     printf("  },\n  \"Distances\": {\n");

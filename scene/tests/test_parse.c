@@ -342,11 +342,14 @@ static void docs_example(st_run *t)
     CHECK(t, drape_world_particle_count(w) == 2 + 256 + 12 + 20);
     CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_ATTACHMENT) == 3);
     /* The sheet's 254 movable particles, each tethered to a pinned corner with its compliance,
-     * and the rope's end to particle 0. */
-    CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 254 + 1);
+     * the rope's 11 movable particles to its pinned start, and (the "tethers" section) the rope's
+     * end to particle 0. */
+    CHECK(t, drape_world_constraint_count(w, DRAPE_CONSTRAINT_TETHER) == 254 + 11 + 1);
     drape_tether_def tether;
     CHECK(t, drape_world_get_tether(w, 0, &tether) == DRAPE_OK && tether.compliance == 1e-7f);
-    CHECK(t, drape_world_get_tether(w, 254, &tether) == DRAPE_OK && tether.anchor == 0 &&
+    CHECK(t, drape_world_get_tether(w, 254, &tether) == DRAPE_OK && tether.anchor == 2 + 256 &&
+                 tether.particle == 2 + 256 + 1);
+    CHECK(t, drape_world_get_tether(w, 265, &tether) == DRAPE_OK && tether.anchor == 0 &&
                  tether.particle == 2 + 256 + 11 && tether.max_length == 2.5f);
     CHECK(t, drape_world_collider_count(w) == 3);
     CHECK(t, !strcmp(drape_scene_name(s), "showcase") && drape_scene_default_steps(s) == 240);

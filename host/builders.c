@@ -411,7 +411,10 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     const dr_build_mark mark = dr_build_begin(w);
     char what[64];
     snprintf(what, sizeof what, "a rope of %u particles", d->count);
-    drape_result fits = dr_check_memory(w, fn, what, d->count, 2ull * d->count, 0);
+    /* At most a link, a skip-one spring and a tether per particle (each the size of a spring). */
+    const uint64_t springs = (uint64_t)d->count * (1u + (d->bending ? 1u : 0u) +
+                                                   (d->tethers && (d->pin_start || d->pin_end)));
+    drape_result fits = dr_check_memory(w, fn, what, d->count, springs, 0);
     if (fits != DRAPE_OK)
         return fits;
     drape_particle_def *defs = malloc((size_t)d->count * sizeof *defs);

@@ -348,6 +348,9 @@ static void test_bad_particles_constraints_colliders(void)
     rd.count = 8, rd.mass = -1.0f;
     ENSURE_REFUSED(&log, drape_world_add_rope(w, &rd, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "mass",
                    NO_NEEDLE);
+    rd.mass = 0.1f, rd.tether_stiffness.stiffness = 1.5f;
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rd, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->tether_stiffness.stiffness = 1.5", "[0, 1]");
     /* A rope of no length, a cloth of no area (a zero axis, parallel axes). */
     rd = drape_default_rope_def();
     rd.end = rd.start;

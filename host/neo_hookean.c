@@ -15,6 +15,7 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 drape_neo_hookean_def drape_default_neo_hookean_def(void)
 {
@@ -105,4 +106,71 @@ drape_result drape_world_get_neo_hookean(const drape_world *w, uint32_t id,
     out->youngs_modulus = s->target[id].x;
     out->poisson_ratio = s->target[id].y;
     return DRAPE_OK;
+}
+
+/* How fast a particle of Neo-Hookean tetrahedra rings against the substep h: omega h, with
+ * omega^2 = w sum (mu + lambda) V0 |b_k|^2 over its tetrahedra (b_k its row of Dm^-1, w its inverse
+ * mass): its stiffness over its mass. The hydrostatic constraint's pre-stress, which the step does
+ * not see (docs/design.md, "Solids"), makes a body shake apart or collapse when omega h is large.
+ * Measured in free space or at rest on a plane, 10 s: the default soft box (0.5 m, 1 kg, 4^3
+ * particles, nu 0.3) at 1 substep rests at 20 kPa (omega h 16) and shakes apart at 50 kPa (26);
+ * the repository's TetGen block scaled to 3 cm (1000 kg/m^3, 100 kPa) collapses at 4 substeps (41)
+ * and still shakes at 24 (6.9), resting only at 64 (2.6); a lone 2 cm tetrahedron of 100 kPa
+ * collapses at 4 (8.4). So past DR_NEO_HOOKEAN_STABLE a body was never seen to rest, and below it
+ * a mesh's shape decides: the warning names the certain failures, not every one. */
+#define DR_NEO_HOOKEAN_STABLE 20.0
+
+/* Adds tetrahedron c's stiffness (mu + lambda) V0 |b_k|^2 (N/m) to each corner's sum. */
+static void add_stiffness(const dr_constraints *s, uint32_t c, double *sum)
+{
+    const float *param = s->param + (size_t)c * DR_NEO_HOOKEAN_PARAMS;
+    double bb[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int k = 1; k < 4; ++k)
+        for (int j = 0; j < 3; ++j) {
+            const double b = param[3 * (k - 1) + j];
+            bb[k] += b * b;
+        }
+    for (int j = 0; j < 3; ++j) { /* b_0 = -(b_1 + b_2 + b_3) */
+        const double b = (double)param[j] + param[3 + j] + param[6 + j];
+        bb[0] += b * b;
+    }
+    const double stiffness =
+        1.0 / (double)param[9] + 1.0 / (double)param[10]; /* (mu + lambda) V0 */
+    for (int k = 0; k < 4; ++k)
+        sum[s->idx[4 * (size_t)c + (size_t)k]] += stiffness * bb[k];
+}
+
+void dr_neo_hookean_warn(drape_world *w)
+{
+    const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN];
+    const double h = (double)w->def.dt / (double)w->def.substeps;
+    if (w->neo_hookean_warned || s->count == 0 ||
+        (s->count == w->neo_hookean_checked && h == w->neo_hookean_checked_h))
+        return;
+    double *sum = calloc(w->particle_count, sizeof *sum);
+    if (!sum)
+        return; /* a warning is not worth failing the step for */
+    w->neo_hookean_checked = s->count, w->neo_hookean_checked_h = h;
+    for (uint32_t c = 0; c < s->count; ++c)
+        add_stiffness(s, c, sum);
+    double worst = 0.0;
+    uint32_t at = 0, over = 0;
+    for (uint32_t i = 0; i < w->particle_count; ++i) {
+        const double r = sqrt(sum[i] * (double)w->x[i].w) * h;
+        over += r > DR_NEO_HOOKEAN_STABLE;
+        if (r > worst)
+            worst = r, at = i;
+    }
+    free(sum);
+    if (!(worst > DR_NEO_HOOKEAN_STABLE))
+        return;
+    w->neo_hookean_warned = true;
+    dr_log(&w->def, DRAPE_LOG_WARNING,
+           "drape_world_step: %u particles of Neo-Hookean tetrahedra are too stiff for the substep "
+           "of %g s: particle %u rings at omega h = %.3g (omega^2 its stiffness over its mass), "
+           "past the %g beyond which bodies shake apart or collapse. Take more than %.0f substeps "
+           "(def.substeps; poorly shaped tetrahedra need several times more), or a softer "
+           "material, larger tetrahedra or heavier particles. Said once per world",
+           over, h, at, worst, DR_NEO_HOOKEAN_STABLE,
+           ceil(w->def.substeps * worst / DR_NEO_HOOKEAN_STABLE));
 }

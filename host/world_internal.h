@@ -233,6 +233,9 @@ struct drape_world {
     float substep;           /* s: h of the step being taken (dr_step_substeps) */
     bool travel_warned; /* the velocity limit was found to slow a particle (dr_step_substeps) */
     bool mode_warned; /* the mass-spring mode was found to leave parts out (dr_mass_spring_warn) */
+    bool neo_hookean_warned;      /* a Neo-Hookean tetrahedron too stiff for the substep */
+    uint32_t neo_hookean_checked; /* the tetrahedra dr_neo_hookean_warn last checked */
+    double neo_hookean_checked_h; /* and the substep (s) it checked them at */
     uint32_t speed_bits; /* OpenCL: the device's dr_particle_speed_bits after the last step */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -625,6 +628,10 @@ void dr_damp_velocities(drape_world *world, float k);
 void dr_mass_spring_predict(drape_world *world, float h);
 /* Whether the update keeps the integrator's velocity instead of taking v = d / h: velocity Verlet
  * in the mass-spring mode (its velocity is not the displacement's). Both backends ask here. */
+/* Logs once per world when a Neo-Hookean tetrahedron rings too fast for the substep to stay
+ * stable (host/neo_hookean.c); checks again only when tetrahedra are added or the substep changes.
+ */
+void dr_neo_hookean_warn(drape_world *w);
 /* In the mass-spring mode, logs once per world what of the world the mode leaves out (solved in
  * the PBD mode only). */
 void dr_mass_spring_warn(drape_world *world);

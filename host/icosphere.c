@@ -201,6 +201,21 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
                        "%s: def->radius = %g m and def->mass = %g kg must be > 0, and centre, "
                        "velocity finite and within %g (m, m/s)",
                        fn, (double)d->radius, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+    /* Its edges (the icosahedron's, 1.0515 r, halved by each subdivision) must stand out from the
+     * float rounding of positions as far from the origin as the sphere reaches: a radius of 1e-9 m
+     * at 1 m came out as one point, and was refused as a mesh facing inward. */
+    const double edge = d->radius * 1.0514622 / (double)(1u << d->subdivisions);
+    const double reach = fmax(fabs((double)d->centre.x),
+                              fmax(fabs((double)d->centre.y), fabs((double)d->centre.z))) +
+                         d->radius;
+    if (!(edge >= 1e-4 * reach))
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->radius = %g m is too small for %u subdivisions at a centre %g m "
+                       "from the origin: its edges of %g m would be lost in the float rounding of "
+                       "its positions (they need at least %g m: a radius of %g m, or fewer "
+                       "subdivisions)",
+                       fn, (double)d->radius, d->subdivisions, reach - d->radius, edge,
+                       1e-4 * reach, d->radius * 1e-4 * reach / edge);
     static const char *const families[] = {"def->stretch.", "def->bend_stiffness.",
                                            "def->pressure_stiffness."};
     const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness, d->pressure_stiffness};

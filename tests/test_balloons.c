@@ -317,11 +317,18 @@ static void test_bad_balloons(void)
     d.subdivisions = 8;
     ENSURE_RESULT(drape_world_add_icosphere(w, &d, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->subdivisions = 8 must be at most 7"));
+    d = drape_default_icosphere_def(); /* 1 nm across at 1 m from the origin: one float point */
+    d.radius = 1e-9f, d.subdivisions = 1;
+    ENSURE_RESULT(drape_world_add_icosphere(w, &d, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->radius = 1e-09 m is too small for 1 subdivisions"));
+    d.centre = tu_v3(0.0f, 0.0f, 0.0f); /* at the origin the floats resolve it */
+    ENSURE_OK(drape_world_add_icosphere(w, &d, NULL, NULL));
+    ENSURE(drape_world_particle_count(w) == 4 + 42);
     d = drape_default_icosphere_def();
     d.pressure = -1.0f;
     ENSURE_RESULT(drape_world_add_icosphere(w, &d, NULL, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->pressure = -1 must be in [0, 100]"));
-    ENSURE(drape_world_particle_count(w) == 4);
+    ENSURE(drape_world_particle_count(w) == 4 + 42);
     drape_world_destroy(w);
 }
 

@@ -144,7 +144,7 @@ void dr_neo_hookean_warn(drape_world *w)
 {
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN];
     const double h = (double)w->def.dt / (double)w->def.substeps;
-    if (w->neo_hookean_warned || s->count == 0 ||
+    if (w->neo_hookean_warned || s->count == 0 || w->def.mode != DRAPE_MODE_PBD ||
         (s->count == w->neo_hookean_checked && h == w->neo_hookean_checked_h))
         return;
     double *sum = calloc(w->particle_count, sizeof *sum);
@@ -168,7 +168,7 @@ void dr_neo_hookean_warn(drape_world *w)
     dr_log(&w->def, DRAPE_LOG_WARNING,
            "drape_world_step: %u particles of Neo-Hookean tetrahedra are too stiff for the substep "
            "of %g s: particle %u rings at omega h = %.3g (omega^2 its stiffness over its mass), "
-           "past the %g beyond which bodies shake apart or collapse. Take more than %.0f substeps "
+           "past the %g beyond which bodies shake apart or collapse. Take at least %.0f substeps "
            "(def.substeps; poorly shaped tetrahedra need several times more), or a softer "
            "material, larger tetrahedra or heavier particles. Said once per world",
            over, h, at, worst, DR_NEO_HOOKEAN_STABLE,

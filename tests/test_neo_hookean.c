@@ -143,7 +143,7 @@ static void test_too_stiff_for_the_substep_is_named(void)
            shaking, log.last);
     ENSURE(shaking > 1.0);
     ENSURE(log.count == 1 && tu_log_has(&log, "too stiff for the substep") &&
-           tu_log_has(&log, "omega h = 25.9") && tu_log_has(&log, "more than 2 substeps"));
+           tu_log_has(&log, "omega h = 25.9") && tu_log_has(&log, "at least 2 substeps"));
     const double fast_enough = box_in_free_space(5e4f, 4, 600, &log);
     ENSURE(log.count == 0);
     const double soft_enough = box_in_free_space(2e4f, 1, 600, &log);

@@ -105,6 +105,28 @@ static void test_compliance_zero_matches_hard_pbd(void)
     drape_world_destroy(xpbd);
 }
 
+/* A pinned particle at (0, 2, 0) and a 1 kg particle at height `y` below it, tied by one XPBD
+ * distance constraint of rest length `rest` (m) and compliance `alpha` (m/N). NULL on failure. */
+static drape_world *hanging_spring(const drape_world_def *def, float y, float rest, float alpha)
+{
+    drape_world *w = tu_world(def);
+    if (!w)
+        return NULL;
+    drape_particle_def p[2] = {
+        {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f, 0.0f, 0, true},
+        {{0.0f, y, 0.0f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
+    };
+    drape_distance_def d = drape_default_distance_def();
+    d.a = 0, d.b = 1, d.rest_length = rest, d.compliance = alpha;
+    d.model = DRAPE_STIFFNESS_XPBD;
+    if (drape_world_add_particles(w, p, 2, NULL) != DRAPE_OK ||
+        drape_world_add_distance(w, &d, NULL) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
 static void test_compliance_gives_static_extension(void)
 {
     const float alpha = 1e-3f; /* m/N: 9.81 mm under a 1 kg weight */
@@ -113,17 +135,8 @@ static void test_compliance_gives_static_extension(void)
         drape_world_def def = tu_def(NULL);
         def.substeps = substeps[k];
         def.air_drag = 4.0f; /* settles */
-        drape_world *w = tu_world(&def);
+        drape_world *w = hanging_spring(&def, 1.5f, 0.5f, alpha);
         ENSURE(w);
-        drape_particle_def p[2] = {
-            {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f, 0.0f, 0, true},
-            {{0.0f, 1.5f, 0.0f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
-        };
-        ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
-        drape_distance_def d = drape_default_distance_def();
-        d.a = 0, d.b = 1, d.rest_length = 0.5f, d.compliance = alpha;
-        d.model = DRAPE_STIFFNESS_XPBD;
-        ENSURE_OK(drape_world_add_distance(w, &d, NULL));
         ENSURE(tu_step(w, 240));
         drape_vec3 x[2];
         ENSURE_OK(drape_world_get_positions(w, 0, 2, x));
@@ -150,17 +163,8 @@ static void test_spring_steps_as_backward_euler(void)
     for (int substeps = 1; substeps <= 4; substeps *= 4) {
         drape_world_def def = tu_def(NULL);
         def.substeps = substeps;
-        drape_world *w = tu_world(&def);
+        drape_world *w = hanging_spring(&def, 2.0f - (float)rest, (float)rest, (float)alpha);
         ENSURE(w);
-        drape_particle_def p[2] = {
-            {{0.0f, 2.0f, 0.0f}, {0, 0, 0}, 0.0f, 0.0f, 0, true},
-            {{0.0f, 1.0f, 0.0f}, {0, 0, 0}, 1.0f, 0.0f, 0, true},
-        };
-        ENSURE_OK(drape_world_add_particles(w, p, 2, NULL));
-        drape_distance_def d = drape_default_distance_def();
-        d.a = 0, d.b = 1, d.rest_length = (float)rest, d.compliance = (float)alpha;
-        d.model = DRAPE_STIFFNESS_XPBD;
-        ENSURE_OK(drape_world_add_distance(w, &d, NULL));
         enum { STEPS = 300, MINIMA = 7 };
         double y[STEPS], at[MINIMA], depth[MINIMA];
         for (int i = 0; i < STEPS; ++i) {

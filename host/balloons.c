@@ -52,6 +52,69 @@ uint32_t drape_world_balloon_count(const drape_world *w)
     return w->balloons ? w->balloons->count : 0;
 }
 
+/* How fast a balloon's tense skin rings across itself against the substep h. A link stretched by
+ * the strain e under its compliance alpha (m/N) pulls with the tension T = e L / alpha, and across
+ * itself its ends feel the stiffness T / |e|, but the step pulls them along the link's direction at
+ * the substep's start (dr_distance_step): for that transverse stiffness the step is explicit, and
+ * stable only while omega h < 2. The skin's fastest transverse mode is 4.5 times one link's, (w_a +
+ * w_b) T / |e|, on a mesh of six links at a vertex (the graph Laplacian's largest eigenvalue, 4.6
+ * measured on the icosphere), and a balloon inflated to p times its volume is stretched by e =
+ * p^(1/3) - 1 in every direction, so (omega h)^2 = 4.5 (w_a + w_b) e h^2 / (alpha (1 + e)). Past
+ * DR_BALLOON_SKIN_STABLE the skin can boil: shake for good, its links turning 20 degrees a substep
+ * until the direction blend stops them there, whatever the iterations or the damping. Measured on
+ * the default icosphere (0.3 m, 642 particles of 0.16 g) in free space at 4 substeps, 10 s:
+ * pressure 1.5 settles at omega h 2.05 and boils at 2.52 (0.27 J, 2.2 m/s), 1.2 settles at 2.72
+ * and boils at 3.14, 3 boils at 2.09; 1.05 settles even at 4.0. The pressure's own push across the
+ * skin lowers the bound as the balloon grows, so the warning names the skins that can boil, not
+ * only those that will. */
+#define DR_BALLOON_SKIN_STABLE 2.0
+#define DR_BALLOON_SKIN_MODES 4.5
+
+void dr_balloons_warn(drape_world *w)
+{
+    const dr_balloons *s = w->balloons;
+    const dr_constraints *links = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
+    const double h = (double)w->def.dt / (double)w->def.substeps;
+    if (w->balloon_warned || !s || s->count == 0 || links->count == 0 ||
+        w->def.mode != DRAPE_MODE_PBD ||
+        (s->version == w->balloon_checked && h == w->balloon_checked_h))
+        return;
+    uint32_t *owner = calloc(w->particle_count, sizeof *owner); /* balloon + 1, 0: none */
+    if (!owner)
+        return; /* a warning is not worth failing the step for */
+    w->balloon_checked = s->version, w->balloon_checked_h = h;
+    for (uint32_t b = 0; b < s->count; ++b)
+        for (uint32_t v = 0; v < s->items[b].vertex_count; ++v)
+            owner[s->items[b].vertices[v]] = b + 1;
+    double worst = 0.0;
+    uint32_t at = 0, link = 0;
+    for (uint32_t c = 0; c < links->count; ++c) {
+        const uint32_t a = links->idx[2 * (size_t)c], o = links->idx[2 * (size_t)c + 1];
+        const double alpha = links->compliance[c];
+        if (!owner[a] || owner[a] != owner[o] || !(alpha > 0.0))
+            continue;
+        const double e = cbrt((double)s->items[owner[a] - 1].pressure) - 1.0;
+        const double wsum = (double)w->x[a].w + (double)w->x[o].w;
+        const double r =
+            e > 0.0 ? sqrt(DR_BALLOON_SKIN_MODES * wsum * e / (alpha * (1.0 + e))) * h : 0.0;
+        if (r > worst)
+            worst = r, at = owner[a] - 1, link = c;
+    }
+    free(owner);
+    if (!(worst > DR_BALLOON_SKIN_STABLE))
+        return;
+    w->balloon_warned = true;
+    dr_log(
+        &w->def, DRAPE_LOG_WARNING,
+        "drape_world_step: the skin of balloon %u is too tense for the substep of %g s: inflated "
+        "to %g times its volume, its link %u (compliance %g m/N) rings across the skin at "
+        "omega h = %.3g, past the %g beyond which such a skin can boil (shake for good, never "
+        "settling). Take at least %.0f substeps (def.substeps), or a softer skin (a larger "
+        "compliance) or heavier particles. Said once per world",
+        at, h, (double)s->items[at].pressure, link, (double)links->compliance[link], worst,
+        DR_BALLOON_SKIN_STABLE, ceil(w->def.substeps * worst / DR_BALLOON_SKIN_STABLE));
+}
+
 /* The volume (m^3) of a mesh at the host's positions, in double. */
 static double mesh_volume(const drape_world *w, const uint32_t *tri, uint32_t count)
 {

@@ -462,6 +462,7 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
     dr_particle_plan_update(w);
     dr_mass_spring_warn(w);
     dr_neo_hookean_warn(w);
+    dr_balloons_warn(w);
     w->fullest_bucket = 0;
     if (w->cl) {
         r = dr_opencl_step(w, steps);

@@ -236,6 +236,9 @@ struct drape_world {
     bool neo_hookean_warned;      /* a Neo-Hookean tetrahedron too stiff for the substep */
     uint32_t neo_hookean_checked; /* the tetrahedra dr_neo_hookean_warn last checked */
     double neo_hookean_checked_h; /* and the substep (s) it checked them at */
+    bool balloon_warned;          /* a balloon's skin too tense for the substep */
+    uint64_t balloon_checked;     /* the balloons' version dr_balloons_warn last checked */
+    double balloon_checked_h;     /* and the substep (s) it checked them at */
     uint32_t speed_bits; /* OpenCL: the device's dr_particle_speed_bits after the last step */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -665,6 +668,8 @@ drape_result dr_add_cloth_aero(drape_world *world, uint32_t base, uint32_t nx, u
 void dr_balloons_destroy(drape_world *world);
 /* Whether some balloon is projected (PBD mode). */
 bool dr_balloons_active(const drape_world *world);
+/* Warns, once per world, of a balloon whose skin is too tense for the substep to settle. */
+void dr_balloons_warn(drape_world *world);
 /* The CPU reference: every balloon projected once on w->d; start_substep zeroes the multipliers. */
 void dr_balloons_project_cpu(drape_world *world, float h, bool start_substep);
 /* qsort's comparisons of two uint32_t, of two uint64_t. */

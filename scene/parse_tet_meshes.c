@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads the mesh the object names into *m. */
-static bool read_tets(sc_parser *p, const cJSON *o, drape_tetgen_mesh *m)
+/* Reads the mesh the object names into *m (unscaled; a surface is meshed for the body scaled by
+ * `scale`). */
+static bool read_tets(sc_parser *p, const cJSON *o, float scale, drape_tetgen_mesh *m)
 {
     sc_json *j = &p->json;
     const bool from_surface = sc_json_member(o, "surface") != NULL;
@@ -34,7 +35,7 @@ static bool read_tets(sc_parser *p, const cJSON *o, drape_tetgen_mesh *m)
         key = "surface";
         const char *rel = NULL;
         sc_json_get_string(j, o, "surface", &rel);
-        s = sc_tetgen_tetrahedralise(&surface, rel, quality, max_volume, m, &e);
+        s = sc_tetgen_tetrahedralise(&surface, rel, quality, max_volume, scale, m, &e);
         drape_mesh_free(&surface);
     } else {
         const char *node = NULL, *ele = NULL;
@@ -97,7 +98,7 @@ static bool parse_tet_mesh(sc_parser *p, const cJSON *o, size_t index)
               sc_get_body_contact(p, o, &d.contact_radius, &d.group) &&
               sc_check_material(p, o, d.youngs_modulus);
     drape_tetgen_mesh m = {0};
-    ok = ok && read_tets(p, o, &m) &&
+    ok = ok && read_tets(p, o, scale, &m) &&
          sc_parse_check(p, sc_scene_add_tet_mesh(p->scene, name, &m, translate, scale, &d));
     drape_tetgen_mesh_free(&m);
     return ok;

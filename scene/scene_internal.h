@@ -234,10 +234,11 @@ bool sc_tet_surface(const uint32_t *tets, uint32_t tet_count, uint32_t **out, ui
 
 /* tetgen_run.c: tetrahedralises a closed triangle surface with TetGen's `tetgen` program (found on
  * PATH) in a temporary directory: quality is the radius-edge bound (-q, >= 1.1), max_volume the
- * largest tetrahedron (-a, m^3; 0: none). `name` names the surface in messages. */
+ * largest tetrahedron (-a, m^3; 0: none) of the body once scaled by `scale` (the mesh comes back
+ * unscaled). `name` names the surface in messages. */
 drape_scene_status sc_tetgen_tetrahedralise(const drape_mesh *surface, const char *name,
-                                            float quality, float max_volume, drape_tetgen_mesh *out,
-                                            drape_scene_error *err);
+                                            float quality, float max_volume, float scale,
+                                            drape_tetgen_mesh *out, drape_scene_error *err);
 
 /* A scene with no world yet; NULL when out of memory. options may be NULL. */
 drape_scene *sc_scene_new(const char *name, const drape_scene_options *options);

@@ -156,6 +156,13 @@ static void scene_section(st_run *t)
     CHECK(t, st_has_all(e.message, "$.tet_meshes[0].surface", "max_volume = 1e-12 m^3", "0.008 m^3",
                         "8e+09 tetrahedra", "raise max_volume", NULL));
     CHECK_MSG(t,
+              load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/box.obj\", "
+                   "\"scale\": 0.5, \"max_volume\": 1e-9}]}",
+                   &s, &e) == DRAPE_SCENE_BAD_INPUT,
+              "a max_volume of 1e-9 m^3 in 0.001 m^3 was accepted");
+    CHECK(t, st_has_all(e.message, "0.001 m^3 the body holds (scaled by 0.5)", "1e+06 tetrahedra",
+                        NULL));
+    CHECK_MSG(t,
               load("{\"version\": 1, \"tet_meshes\": [{\"node\": \"tetgen/good.node\", \"ele\": "
                    "\"tetgen/good.ele\", \"youngs_modulus\": 5000, \"translate\": [0, 1, 0]}]}",
                    &s, &e) == DRAPE_SCENE_OK,
@@ -182,28 +189,43 @@ static bool have_tetgen(void)
     return false;
 }
 
-/* A closed OBJ cube through the tetgen program: a body whose tetrahedra fill the cube. */
-static void tetrahedralises_a_surface(st_run *t)
+/* The tetrahedra and their summed rest volume (m^3) of the closed OBJ cube tetgen/box.obj (0.2 m)
+ * scaled by `scale` and meshed with `max_volume` (m^3). */
+static void mesh_box(st_run *t, double scale, double max_volume, uint32_t *tets, double *volume)
 {
+    char json[256];
+    snprintf(json, sizeof json,
+             "{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/box.obj\", \"scale\": %g, "
+             "\"max_volume\": %g, \"youngs_modulus\": 0}]}",
+             scale, max_volume);
     drape_scene *s;
     drape_scene_error e;
-    CHECK_MSG(t,
-              load("{\"version\": 1, \"tet_meshes\": [{\"surface\": \"tetgen/box.obj\", "
-                   "\"max_volume\": 0.0002, \"youngs_modulus\": 0}]}",
-                   &s, &e) == DRAPE_SCENE_OK,
-              "%s", e.message);
+    CHECK_MSG(t, load(json, &s, &e) == DRAPE_SCENE_OK, "%s", e.message);
     drape_world *w = drape_scene_world(s);
-    const uint32_t tets = drape_world_constraint_count(w, DRAPE_CONSTRAINT_VOLUME);
-    double volume = 0.0;
-    for (uint32_t id = 0; id < tets; ++id) {
+    *tets = drape_world_constraint_count(w, DRAPE_CONSTRAINT_VOLUME);
+    *volume = 0.0;
+    for (uint32_t id = 0; id < *tets; ++id) {
         drape_volume_def v;
         CHECK(t, drape_world_get_volume(w, id, &v) == DRAPE_OK);
-        volume += v.rest_volume;
+        *volume += v.rest_volume;
     }
-    printf("  tetgen filled the 0.2 m cube with %u tetrahedra and %u points, volume %.7f m^3\n",
-           tets, drape_world_particle_count(w), volume);
-    CHECK(t, tets >= 40 && fabs(volume - 0.008) < 1e-6);
+    printf("  tetgen filled the 0.2 m cube scaled by %g with %u tetrahedra and %u points, volume "
+           "%.7f m^3\n",
+           scale, *tets, drape_world_particle_count(w), *volume);
     drape_scene_destroy(s);
+}
+
+/* A closed OBJ cube through the tetgen program: a body whose tetrahedra fill the cube. max_volume
+ * is a tetrahedron of the body as scaled: the cube scaled by 2 with 8 times the max_volume is the
+ * same mesh (tetgen meshed the unscaled surface with it, a mesh 8 times finer, before). */
+static void tetrahedralises_a_surface(st_run *t)
+{
+    uint32_t tets, scaled_tets;
+    double volume, scaled_volume;
+    mesh_box(t, 1.0, 0.0002, &tets, &volume);
+    mesh_box(t, 2.0, 0.0016, &scaled_tets, &scaled_volume);
+    CHECK(t, tets >= 40 && fabs(volume - 0.008) < 1e-6);
+    CHECK(t, scaled_tets == tets && fabs(scaled_volume - 0.064) < 8e-6);
 }
 
 int suite_tetgen(void)

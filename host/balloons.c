@@ -74,15 +74,13 @@ void dr_balloons_warn(drape_world *w)
 {
     const dr_balloons *s = w->balloons;
     const dr_constraints *links = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
-    const double h = (double)w->def.dt / (double)w->def.substeps;
-    if (w->balloon_warned || !s || s->count == 0 || links->count == 0 ||
-        w->def.mode != DRAPE_MODE_PBD ||
-        (s->version == w->balloon_checked && h == w->balloon_checked_h))
+    double h;
+    if (!s || s->count == 0 || links->count == 0 ||
+        !dr_substep_check_due(w, &w->balloon_check, s->version, &h))
         return;
     uint32_t *owner = calloc(w->particle_count, sizeof *owner); /* balloon + 1, 0: none */
     if (!owner)
         return; /* a warning is not worth failing the step for */
-    w->balloon_checked = s->version, w->balloon_checked_h = h;
     for (uint32_t b = 0; b < s->count; ++b)
         for (uint32_t v = 0; v < s->items[b].vertex_count; ++v)
             owner[s->items[b].vertices[v]] = b + 1;
@@ -103,7 +101,7 @@ void dr_balloons_warn(drape_world *w)
     free(owner);
     if (!(worst > DR_BALLOON_SKIN_STABLE))
         return;
-    w->balloon_warned = true;
+    w->balloon_check.warned = true;
     dr_log(
         &w->def, DRAPE_LOG_WARNING,
         "drape_world_step: the skin of balloon %u is too tense for the substep of %g s: inflated "

@@ -143,14 +143,12 @@ static void add_stiffness(const dr_constraints *s, uint32_t c, double *sum)
 void dr_neo_hookean_warn(drape_world *w)
 {
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN];
-    const double h = (double)w->def.dt / (double)w->def.substeps;
-    if (w->neo_hookean_warned || s->count == 0 || w->def.mode != DRAPE_MODE_PBD ||
-        (s->count == w->neo_hookean_checked && h == w->neo_hookean_checked_h))
+    double h;
+    if (s->count == 0 || !dr_substep_check_due(w, &w->neo_hookean_check, s->count, &h))
         return;
     double *sum = calloc(w->particle_count, sizeof *sum);
     if (!sum)
         return; /* a warning is not worth failing the step for */
-    w->neo_hookean_checked = s->count, w->neo_hookean_checked_h = h;
     for (uint32_t c = 0; c < s->count; ++c)
         add_stiffness(s, c, sum);
     double worst = 0.0;
@@ -164,7 +162,7 @@ void dr_neo_hookean_warn(drape_world *w)
     free(sum);
     if (!(worst > DR_NEO_HOOKEAN_STABLE))
         return;
-    w->neo_hookean_warned = true;
+    w->neo_hookean_check.warned = true;
     dr_log(&w->def, DRAPE_LOG_WARNING,
            "drape_world_step: %u particles of Neo-Hookean tetrahedra are too stiff for the substep "
            "of %g s: particle %u rings at omega h = %.3g (omega^2 its stiffness over its mass), "

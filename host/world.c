@@ -444,6 +444,15 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
 
 /* drape_world_step and drape_world_step_n: OpenCL queues every step and checks once; the CPU checks
  * each step. */
+bool dr_substep_check_due(const drape_world *w, dr_substep_check *c, uint64_t key, double *h)
+{
+    *h = (double)w->def.dt / (double)w->def.substeps;
+    if (c->warned || w->def.mode != DRAPE_MODE_PBD || (key == c->key && *h == c->h))
+        return false;
+    c->key = key, c->h = *h;
+    return true;
+}
+
 static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
 {
     if (steps == 0)

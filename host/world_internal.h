@@ -200,6 +200,15 @@ typedef struct dr_particle_grid {
 
 #define DR_NONFINITE_PHASES 3 /* DR_PHASE_PREDICT, _PROJECT, _UPDATE */
 
+/* A warning, once per world, that something is too stiff for the substep (dr_neo_hookean_warn,
+ * dr_balloons_warn): whether it was given, and what it last looked at (a count or a version) at
+ * which substep h (s), so that it looks again only when either changes. */
+typedef struct dr_substep_check {
+    bool warned;
+    uint64_t key;
+    double h;
+} dr_substep_check;
+
 struct drape_world {
     drape_world_def def;
     char *device_selector; /* the def's device string, owned; def.backend.device points here */
@@ -233,12 +242,8 @@ struct drape_world {
     float substep;           /* s: h of the step being taken (dr_step_substeps) */
     bool travel_warned; /* the velocity limit was found to slow a particle (dr_step_substeps) */
     bool mode_warned; /* the mass-spring mode was found to leave parts out (dr_mass_spring_warn) */
-    bool neo_hookean_warned;      /* a Neo-Hookean tetrahedron too stiff for the substep */
-    uint32_t neo_hookean_checked; /* the tetrahedra dr_neo_hookean_warn last checked */
-    double neo_hookean_checked_h; /* and the substep (s) it checked them at */
-    bool balloon_warned;          /* a balloon's skin too tense for the substep */
-    uint64_t balloon_checked;     /* the balloons' version dr_balloons_warn last checked */
-    double balloon_checked_h;     /* and the substep (s) it checked them at */
+    dr_substep_check neo_hookean_check; /* tetrahedra too stiff for the substep (their count) */
+    dr_substep_check balloon_check;     /* balloon skins too tense for it (the balloons' version) */
     uint32_t speed_bits; /* OpenCL: the device's dr_particle_speed_bits after the last step */
 
     dr_constraints constraints[DRAPE_CONSTRAINT_TYPE_COUNT];
@@ -668,6 +673,9 @@ drape_result dr_add_cloth_aero(drape_world *world, uint32_t base, uint32_t nx, u
 void dr_balloons_destroy(drape_world *world);
 /* Whether some balloon is projected (PBD mode). */
 bool dr_balloons_active(const drape_world *world);
+/* Whether check c should look again (world.c): in the PBD mode, not warned yet, and `key` or the
+ * substep changed since it last looked, which it records; *h gets the substep (s). */
+bool dr_substep_check_due(const drape_world *world, dr_substep_check *c, uint64_t key, double *h);
 /* Warns, once per world, of a balloon whose skin is too tense for the substep to settle. */
 void dr_balloons_warn(drape_world *world);
 /* The CPU reference: every balloon projected once on w->d; start_substep zeroes the multipliers. */

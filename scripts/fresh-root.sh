@@ -110,7 +110,8 @@ mount_in tmp -t tmpfs tmpfs
 
 # Each command's output goes to a log; a failure shows its end, a success its last lines. CI's
 # CTEST_PARALLEL_LEVEL goes in with the rest of the environment CI sets: the suite in the root ran
-# serially and took 1415 s of CI's 90 minutes, against about 600 s at -j2 (empty: ctest's default).
+# serially and took 1415 s of CI's 90 minutes, against 666 s at -j2 with its setup (empty: ctest's
+# default).
 for cmd in "${commands[@]}"; do
   log "running in the fresh root: $cmd"
   t0=$(date +%s)

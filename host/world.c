@@ -431,14 +431,22 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
         snprintf(when, sizeof when, "one of the %u steps run back to back that ended at", steps);
     else
         snprintf(when, sizeof when, "the step that ended at");
+    /* More substeps is the wrong advice for a balloon: a soft skin inflated at many substeps runs
+     * away where at 4 it rests (docs/scene-format.md, Balloons). */
+    char balloon[192] = "";
+    if (dr_balloons_active(w))
+        snprintf(balloon, sizeof balloon,
+                 "; or a balloon ran away: a soft skin inflated at many substeps (%u here) can, "
+                 "where 4 to 8 substeps or a stiffer skin (a smaller compliance) rest it",
+                 (unsigned)w->def.substeps);
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE)
             return dr_fail(
                 &w->def, DRAPE_ERROR_NON_FINITE,
                 "%s: the state became non-finite in %s t = %.6g s: particle %u first, in "
                 "%s; the time step may be too long for the stiffness, drag or masses "
-                "(more substeps), or an input is extreme",
-                fn, when, w->time, w->nonfinite[p], what[p]);
+                "(more substeps), or an input is extreme%s",
+                fn, when, w->time, w->nonfinite[p], what[p], balloon);
     return DRAPE_OK;
 }
 

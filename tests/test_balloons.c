@@ -246,6 +246,24 @@ static void test_inextensible_skin_is_warned(void)
     drape_world_destroy(w);
 }
 
+/* The default icosphere in free space (no gravity), inflated to `pressure` times its volume by a
+ * skin of `compliance` (m/N), stepped at `substeps`; NULL if it could not be built. */
+static drape_world *free_icosphere(tu_log *log, int substeps, float pressure, float compliance)
+{
+    drape_world_def def = tu_def(log);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    def.substeps = substeps;
+    drape_world *w = tu_world(&def);
+    drape_icosphere_def d = drape_default_icosphere_def();
+    d.pressure = pressure;
+    d.stretch = drape_stiffness_xpbd(compliance);
+    if (w && drape_world_add_icosphere(w, &d, NULL, NULL) != DRAPE_OK) {
+        drape_world_destroy(w);
+        return NULL;
+    }
+    return w;
+}
+
 /* A balloon whose skin is too tense for the substep boils, and the first step says so: the default
  * icosphere inflated to 1.5 V0 by a skin of compliance 0.02 m/N, in free space. At 4 substeps its
  * links ring across the skin at omega h = 2.52 (dr_balloons_warn), and after 1 s it shakes with
@@ -254,15 +272,8 @@ static void test_tense_skin_is_warned(void)
 {
     for (int substeps = 4; substeps <= 8; substeps *= 2) {
         tu_log log = {0};
-        drape_world_def def = tu_def(&log);
-        def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
-        def.substeps = substeps;
-        drape_world *w = tu_world(&def);
+        drape_world *w = free_icosphere(&log, substeps, 1.5f, 0.02f);
         ENSURE(w);
-        drape_icosphere_def d = drape_default_icosphere_def();
-        d.pressure = 1.5f;
-        d.stretch = drape_stiffness_xpbd(0.02f);
-        ENSURE_OK(drape_world_add_icosphere(w, &d, NULL, NULL));
         tu_body b;
         ENSURE(step_body(w, 60, &b));
         drape_world_destroy(w);
@@ -276,6 +287,32 @@ static void test_tense_skin_is_warned(void)
         } else {
             ENSURE(!warned);
             ENSURE(b.ke < 1e-9);
+        }
+    }
+}
+
+/* A soft skin inflated at many substeps runs away (docs/scene-format.md, Balloons): the default
+ * icosphere at twice its volume with a skin of 2.15 m/N ends non-finite at 32 substeps within 1 s,
+ * and the error says so rather than asking only for more substeps; at 4 substeps it rests. */
+static void test_soft_skin_runaway_is_named(void)
+{
+    for (int substeps = 4; substeps <= 32; substeps *= 8) {
+        tu_log log = {0};
+        drape_world *w = free_icosphere(&log, substeps, 2.0f, 2.15f);
+        ENSURE(w);
+        drape_result r = DRAPE_OK;
+        int step = 0;
+        while (step < 60 && (r = drape_world_step(w)) == DRAPE_OK)
+            ++step;
+        drape_world_destroy(w);
+        printf("  %d substeps: %s after %d steps\n", substeps, drape_result_string(r), step);
+        if (substeps == 4) {
+            ENSURE(r == DRAPE_OK);
+        } else {
+            ENSURE(r == DRAPE_ERROR_NON_FINITE);
+            ENSURE(tu_log_has(&log, "became non-finite") &&
+                   tu_log_has(&log, "a balloon ran away: a soft skin inflated at many substeps "
+                                    "(32 here)"));
         }
     }
 }
@@ -377,6 +414,7 @@ int suite_balloons(void)
     RUN_TEST(test_icosphere);
     RUN_TEST(test_inextensible_skin_is_warned);
     RUN_TEST(test_tense_skin_is_warned);
+    RUN_TEST(test_soft_skin_runaway_is_named);
     RUN_TEST(test_bad_balloons);
     return test_finish();
 }

@@ -18,6 +18,21 @@
 
 #define DR_MAX_PRESSURE 100.0f
 
+/* How fast a balloon inflates to its pressure: its volume target doubles (or halves) once per this
+ * many seconds from the rest volume, whatever the substep (so at most 2.2 m/s of the skin's speed
+ * for a sphere of 1 m). Its target once moved straight to the pressure, within a factor of 2 a
+ * substep (DR_BALLOON_GROWTH): the skin set off at a speed that grew with the substeps (75 m/s at
+ * 16 substeps for the default sphere at 2 V0), and a soft skin could not take that energy out; at
+ * 16 and 32 substeps it blew up (docs/scene-format.md, "Balloons"). */
+#define DR_BALLOON_DOUBLING 0.1
+
+float dr_balloon_target(const dr_balloon *b, double t)
+{
+    const double goal = b->pressure,
+                 k = exp2((t > b->born ? t - b->born : 0.0) / DR_BALLOON_DOUBLING);
+    return (float)((goal >= 1.0 ? fmin(goal, k) : fmax(goal, 1.0 / k)) * b->rest_volume);
+}
+
 drape_balloon_def drape_default_balloon_def(void)
 {
     drape_balloon_def d = {
@@ -293,6 +308,7 @@ drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d,
         return r;
     }
     b.rest_volume = from_positions ? (float)volume : d->rest_volume;
+    b.born = w->time;
     b.pressure = d->pressure;
     b.stiffness = d->stiffness;
     b.compliance = dr_solver_compliance(DR_DEF_STIFFNESS(d));
@@ -364,7 +380,7 @@ void dr_balloons_project_cpu(drape_world *w, float h, bool start_substep)
         for (unsigned lane = 0; lane < DR_SUM_LANES; ++lane)
             dr_balloon_lane(w->x, w->d, b->triangles, b->triangle_count, b->gradients,
                             b->vertex_count, w->x[b->vertices[0]], lane, &s->partial[2 * lane]);
-        b->state = dr_balloon_step(s->partial, b->pressure * b->rest_volume,
+        b->state = dr_balloon_step(s->partial, dr_balloon_target(b, w->time),
                                    dr_corrected_stiffness(b->stiffness, w->def.iterations),
                                    b->compliance, inv_h2, b->state);
         for (uint32_t v = 0; v < b->vertex_count; ++v) {

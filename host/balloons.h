@@ -19,6 +19,7 @@ typedef struct dr_balloon {
     float rest_volume;   /* V0, m^3 */
     float pressure;      /* k_pressure */
     float stiffness, compliance;
+    double born;        /* the world's time when it was added, s: its inflation starts there */
     dr_vec4 state;      /* the CPU reference's (lambda, its last step, V (m^3), 0) */
     dr_vec4 *gradients; /* the CPU reference's, grad V at the substep's start (m^2) per vertex */
 } dr_balloon;
@@ -29,6 +30,11 @@ typedef struct dr_balloons {
     dr_wide partial[2 * DR_SUM_LANES]; /* the CPU reference's lane sums */
     uint64_t version;                  /* changes whenever a balloon is added */
 } dr_balloons;
+
+/* The volume (m^3) that balloon b is held at in the substep that starts at the world's time t (s):
+ * its pressure times V0, reached from V0 by doubling (or halving) at most every
+ * DR_BALLOON_DOUBLING seconds since it was added. The host works it out for both backends. */
+float dr_balloon_target(const dr_balloon *b, double t);
 
 #if DRAPE_HAVE_OPENCL
 /* The device half (host/opencl/balloons_opencl.c): every balloon projected once, on the device's x

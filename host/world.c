@@ -431,13 +431,13 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
         snprintf(when, sizeof when, "one of the %u steps run back to back that ended at", steps);
     else
         snprintf(when, sizeof when, "the step that ended at");
-    /* More substeps is the wrong advice for a balloon: a soft skin inflated at many substeps runs
-     * away where at 4 it rests (docs/scene-format.md, Balloons). */
+    /* More substeps is the wrong advice for a balloon: a soft skin at many substeps can run away
+     * after an impact where at 4 it rests (docs/scene-format.md, Balloons). */
     char balloon[192] = "";
     if (dr_balloons_active(w))
         snprintf(balloon, sizeof balloon,
-                 "; or a balloon ran away: a soft skin inflated at many substeps (%u here) can, "
-                 "where 4 to 8 substeps or a stiffer skin (a smaller compliance) rest it",
+                 "; or a balloon ran away: a soft skin at many substeps (%u here) can after an "
+                 "impact, where 4 to 8 substeps or a stiffer skin (a smaller compliance) rest it",
                  (unsigned)w->def.substeps);
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE)

@@ -87,7 +87,9 @@ DR_FN void dr_balloon_lane(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *
  * the target radius is within about sqrt(2) of the start's (a volume factor of 2.8). A balloon
  * asked for 4 V0 from rest shrank below V0 in its first substep, and for 6 V0 turned inside out;
  * from 7 V0 on the step ended non-finite, whatever the substeps. Now a balloon far from its
- * target reaches it over a few substeps, at most doubling (or halving) its volume in each. */
+ * target reaches it over a few substeps, at most doubling (or halving) its volume in each. The
+ * target itself moves there over time (the host's dr_balloon_target: doubling at most every 0.1 s),
+ * so this bound holds only for a balloon squeezed or pulled far in one substep. */
 #define DR_BALLOON_GROWTH 2.0f
 
 /* The multiplier step from the lanes' sums (2 per lane): state = (lambda, its step, V (m^3), the

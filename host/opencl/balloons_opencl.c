@@ -112,7 +112,7 @@ static drape_result project_one(dr_cl_context *ctx, struct dr_balloons_cl *s, co
     cl_balloon *c = &s->items[k];
     const cl_uint vertices = b->vertex_count, triangles = b->triangle_count,
                   origin = b->vertices[0];
-    const float target = b->pressure * b->rest_volume, inv_h2 = 1.0f / (h * h);
+    const float target = dr_balloon_target(b, w->time), inv_h2 = 1.0f / (h * h);
     const float kprime = dr_corrected_stiffness(b->stiffness, w->def.iterations);
     const float compliance = b->compliance;
     if (start_substep) { /* the gradients are the start's: once per substep */

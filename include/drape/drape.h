@@ -1035,7 +1035,9 @@ DRAPE_API uint32_t drape_world_aero_triangle_count(const drape_world *world);
  * constraint is global (every vertex of the mesh moves with it): it is projected on its own after
  * the coloured constraints in every iteration, its two sums in a fixed order on every backend
  * (kernels/drape_balloon.h). The mesh must be closed and consistently oriented, its triangles
- * counter-clockwise seen from outside. Solved in DRAPE_MODE_PBD only.
+ * counter-clockwise seen from outside. Solved in DRAPE_MODE_PBD only. A balloon inflates (or
+ * deflates) to its pressure over time: the volume kept starts at V0 when it is added and doubles
+ * (or halves) at most every 0.1 s until it reaches pressure x V0, whatever the substeps.
  */
 typedef struct drape_balloon_def {
     const uint32_t *triangles; /* 3 * triangle_count particle indices; copied */

@@ -431,13 +431,14 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
         snprintf(when, sizeof when, "one of the %u steps run back to back that ended at", steps);
     else
         snprintf(when, sizeof when, "the step that ended at");
-    /* More substeps is the wrong advice for a balloon: a soft skin at many substeps can run away
-     * after an impact where at 4 it rests (docs/scene-format.md, Balloons). */
-    char balloon[192] = "";
-    if (dr_balloons_active(w))
-        snprintf(balloon, sizeof balloon,
-                 "; or a balloon ran away: a soft skin at many substeps (%u here) can after an "
-                 "impact, where 4 to 8 substeps or a stiffer skin (a smaller compliance) rest it",
+    /* More substeps is the wrong advice for a compliant stretch under dihedral bending: at 16 or
+     * 32 substeps it can run away where at 4 to 8 it rests (docs/scene-format.md, Dihedrals). */
+    char bending[256] = "";
+    if (w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count > 0 && w->def.substeps > 8)
+        snprintf(bending, sizeof bending,
+                 "; or, at %u substeps, a compliant stretch under dihedral bending ran away (a "
+                 "balloon's soft skin after an impact, a cloth without shear links), which 4 to 8 "
+                 "substeps, shear links or a stiffer stretch rest",
                  (unsigned)w->def.substeps);
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE)
@@ -446,7 +447,7 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
                 "%s: the state became non-finite in %s t = %.6g s: particle %u first, in "
                 "%s; the time step may be too long for the stiffness, drag or masses "
                 "(more substeps), or an input is extreme%s",
-                fn, when, w->time, w->nonfinite[p], what[p], balloon);
+                fn, when, w->time, w->nonfinite[p], what[p], bending);
     return DRAPE_OK;
 }
 

@@ -19,7 +19,7 @@
 #define DR_MAX_PRESSURE 100.0f
 
 /* How fast a balloon inflates to its pressure: its volume target doubles (or halves) once per this
- * many seconds from the rest volume, whatever the substep (so at most 2.2 m/s of the skin's speed
+ * many seconds from the rest volume, whatever the substep (so at most 2.3 m/s of the skin's speed
  * for a sphere of 1 m). Its target once moved straight to the pressure, within a factor of 2 a
  * substep (DR_BALLOON_GROWTH): the skin set off at a speed that grew with the substeps (75 m/s at
  * 16 substeps for the default sphere at 2 V0), and a soft skin could not take that energy out; at

@@ -432,13 +432,15 @@ static drape_result check_finite(drape_world *w, const char *fn, uint32_t steps)
     else
         snprintf(when, sizeof when, "the step that ended at");
     /* More substeps is the wrong advice for a compliant stretch under dihedral bending: at 16 or
-     * 32 substeps it can run away where at 4 to 8 it rests (docs/scene-format.md, Dihedrals). */
+     * 32 substeps it can run away where at 4 to 8 it rests. A triangle that folds flat through
+     * itself turns the hinge angle over by pi, and PBD bending, stiffer per second the more
+     * substeps there are, snaps it back (docs/scene-format.md, Dihedrals). */
     char bending[256] = "";
     if (w->constraints[DRAPE_CONSTRAINT_DIHEDRAL].count > 0 && w->def.substeps > 8)
         snprintf(bending, sizeof bending,
                  "; or, at %u substeps, a compliant stretch under dihedral bending ran away (a "
                  "balloon's soft skin after an impact, a cloth without shear links), which 4 to 8 "
-                 "substeps, shear links or a stiffer stretch rest",
+                 "substeps, shear links, a stiffer stretch or XPBD bending (a compliance) rest",
                  (unsigned)w->def.substeps);
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         if (w->nonfinite[p] != DR_NO_PARTICLE)

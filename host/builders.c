@@ -269,12 +269,14 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->nx = %u, def->ny = %u: each must be >= 2 and nx*ny <= 2^28", fn,
                        d->nx, d->ny);
-    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->origin) ||
-        !dr_within3(d->u_axis) || !dr_within3(d->v_axis) || !dr_within3(d->velocity))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->mass = %g kg must be > 0 and origin, axes, velocity finite and "
-                       "within %g (m, m/s)",
-                       fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+    const dr_field3 fields[] = {{"def->origin", "m", d->origin},
+                                {"def->u_axis", "m", d->u_axis},
+                                {"def->v_axis", "m", d->v_axis},
+                                {"def->velocity", "m/s", d->velocity}};
+    drape_result checked =
+        dr_check_mass_and_vectors(&w->def, fn, d->mass, fields, sizeof fields / sizeof fields[0]);
+    if (checked != DRAPE_OK)
+        return checked;
     const dr_vec4 area = dr_cross3(dr_vec4_from(d->u_axis, 0.0f), dr_vec4_from(d->v_axis, 0.0f));
     if (!(dr_dot3(area, area) > 0.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -287,7 +289,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
                                         "def->bend_stiffness.", "def->tether_stiffness."};
     const drape_stiffness stiffness[] = {d->stretch, d->shear_stiffness, d->bend_stiffness,
                                          d->tether_stiffness};
-    drape_result checked = dr_check_stiffnesses(&w->def, fn, 4, names, stiffness);
+    checked = dr_check_stiffnesses(&w->def, fn, 4, names, stiffness);
     if (checked != DRAPE_OK)
         return checked;
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
@@ -390,10 +392,10 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     if (d->count < 2 || d->count > (1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->count = %u must be in [2, 2^28]", fn, d->count);
-    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->start) || !dr_within3(d->end))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->mass = %g kg must be > 0 and start, end finite and within %g m",
-                       fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+    const dr_field3 ends[] = {{"def->start", "m", d->start}, {"def->end", "m", d->end}};
+    drape_result checked = dr_check_mass_and_vectors(&w->def, fn, d->mass, ends, 2);
+    if (checked != DRAPE_OK)
+        return checked;
     if (!(length3((drape_vec3){d->end.x - d->start.x, d->end.y - d->start.y,
                                d->end.z - d->start.z}) > 0.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -403,7 +405,7 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     static const char *const names[] = {"def->stretch.", "def->bend_stiffness.",
                                         "def->tether_stiffness."};
     const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness, d->tether_stiffness};
-    drape_result checked = dr_check_stiffnesses(&w->def, fn, 3, names, stiffness);
+    checked = dr_check_stiffnesses(&w->def, fn, 3, names, stiffness);
     if (checked == DRAPE_OK)
         checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)

@@ -43,12 +43,16 @@ static drape_result make_collider(const drape_world *w, const drape_collider_def
     if ((unsigned)d->type > DRAPE_COLLIDER_CAPSULE)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->type = %d is not a collider type", fn, (int)d->type);
-    if (!dr_within3(d->position) || !dr_within3(d->velocity) || !dr_finite3(d->normal) ||
-        !dr_within3(d->end))
+    const dr_field3 fields[] = {{"def->position", "m", d->position},
+                                {"def->end", "m", d->end},
+                                {"def->velocity", "m/s", d->velocity}};
+    drape_result checked = dr_check_vectors(&w->def, fn, fields, sizeof fields / sizeof fields[0]);
+    if (checked != DRAPE_OK)
+        return checked;
+    if (!dr_finite3(d->normal))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->position, end and velocity must be finite and within %g (m, m/s), "
-                       "def->normal finite",
-                       fn, (double)DR_MAX_MAGNITUDE);
+                       "%s: def->normal = (%g, %g, %g) must be finite", fn, (double)d->normal.x,
+                       (double)d->normal.y, (double)d->normal.z);
     if (d->type != DRAPE_COLLIDER_PLANE && !(d->radius > 0.0f && d->radius <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->radius = %g m must be > 0 and at most %g", fn, (double)d->radius,

@@ -195,12 +195,15 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->subdivisions = %u must be at most %u", fn, d->subdivisions,
                        DR_MAX_SUBDIVISIONS);
-    if (!(d->radius > 0.0f) || !(d->radius <= DR_MAX_MAGNITUDE) || !(d->mass > 0.0f) ||
-        !isfinite(d->mass) || !dr_within3(d->centre) || !dr_within3(d->velocity))
+    if (!(d->radius > 0.0f) || !(d->radius <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->radius = %g m and def->mass = %g kg must be > 0, and centre, "
-                       "velocity finite and within %g (m, m/s)",
-                       fn, (double)d->radius, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+                       "%s: def->radius = %g m must be > 0 and at most %g", fn, (double)d->radius,
+                       (double)DR_MAX_MAGNITUDE);
+    const dr_field3 fields[] = {{"def->centre", "m", d->centre},
+                                {"def->velocity", "m/s", d->velocity}};
+    drape_result checked = dr_check_mass_and_vectors(&w->def, fn, d->mass, fields, 2);
+    if (checked != DRAPE_OK)
+        return checked;
     /* Its edges (the icosahedron's, 1.0515 r, halved by each subdivision) must stand out from the
      * float rounding of positions as far from the origin as the sphere reaches: a radius of 1e-9 m
      * at 1 m came out as one point, and was refused as a mesh facing inward. */
@@ -219,7 +222,7 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
     static const char *const families[] = {"def->stretch.", "def->bend_stiffness.",
                                            "def->pressure_stiffness."};
     const drape_stiffness stiffness[] = {d->stretch, d->bend_stiffness, d->pressure_stiffness};
-    drape_result checked = dr_check_stiffnesses(&w->def, fn, 3, families, stiffness);
+    checked = dr_check_stiffnesses(&w->def, fn, 3, families, stiffness);
     if (checked != DRAPE_OK)
         return checked;
     if (!(d->pressure >= 0.0f && d->pressure <= 100.0f))

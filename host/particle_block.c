@@ -40,10 +40,12 @@ static float jitter(uint64_t *state)
 
 static drape_result check(drape_world *w, const drape_particle_block_def *d, const char *fn)
 {
-    if (!dr_within3(d->centre) || !dr_within3(d->size) || !dr_within3(d->velocity))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->centre, size and velocity must be finite and within %g", fn,
-                       (double)DR_MAX_MAGNITUDE);
+    const dr_field3 fields[] = {{"def->centre", "m", d->centre},
+                                {"def->size", "m", d->size},
+                                {"def->velocity", "m/s", d->velocity}};
+    drape_result checked = dr_check_vectors(&w->def, fn, fields, sizeof fields / sizeof fields[0]);
+    if (checked != DRAPE_OK)
+        return checked;
     if (!(d->size.x > 0.0f) ||
         (d->shape == DRAPE_BLOCK_BOX && !(d->size.y > 0.0f && d->size.z > 0.0f)))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,

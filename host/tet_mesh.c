@@ -245,10 +245,12 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
                        "%s: def->vertex_count = %u (4 .. 2^26) and def->tet_count = %u (1 .. 2^27) "
                        "with positions and tets given",
                        fn, d->vertex_count, d->tet_count);
-    if (!(d->density > 0.0f) || !isfinite(d->density) || !dr_within3(d->velocity))
-        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->density = %g kg/m^3 must be > 0 and finite, def->velocity finite",
-                       fn, (double)d->density);
+    const dr_field3 velocity = {"def->velocity", "m/s", d->velocity};
+    drape_result checked = dr_check_positive(&w->def, fn, "def->density", d->density, "kg/m^3");
+    if (checked == DRAPE_OK)
+        checked = dr_check_vectors(&w->def, fn, &velocity, 1);
+    if (checked != DRAPE_OK)
+        return checked;
     if (!(d->youngs_modulus >= 0.0f) || !isfinite(d->youngs_modulus) ||
         (d->youngs_modulus > 0.0f && !(d->poisson_ratio > -1.0f && d->poisson_ratio < 0.5f)))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
@@ -257,7 +259,7 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
                        fn, (double)d->youngs_modulus, (double)d->poisson_ratio);
     static const char *const families[] = {"def->edges.", "def->volume."};
     const drape_stiffness stiffness[] = {d->edges, d->volume};
-    drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, families, stiffness);
+    checked = dr_check_stiffnesses(&w->def, fn, 2, families, stiffness);
     if (checked != DRAPE_OK)
         return checked;
     char what[80];

@@ -204,15 +204,20 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
                        "%s: def->nx = %u, ny = %u, nz = %u: each must be >= 2 and nx*ny*nz <= "
                        "2^24",
                        fn, d->nx, d->ny, d->nz);
-    if (!(d->mass > 0.0f) || !isfinite(d->mass) || !dr_within3(d->origin) || !dr_within3(d->size) ||
-        !(d->size.x > 0.0f && d->size.y > 0.0f && d->size.z > 0.0f) || !dr_within3(d->velocity))
+    const dr_field3 fields[] = {{"def->origin", "m", d->origin},
+                                {"def->size", "m", d->size},
+                                {"def->velocity", "m/s", d->velocity}};
+    drape_result checked =
+        dr_check_mass_and_vectors(&w->def, fn, d->mass, fields, sizeof fields / sizeof fields[0]);
+    if (checked != DRAPE_OK)
+        return checked;
+    if (!(d->size.x > 0.0f && d->size.y > 0.0f && d->size.z > 0.0f))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->mass = %g kg and every component of def->size must be > 0, and "
-                       "origin, size, velocity finite and within %g (m, m/s)",
-                       fn, (double)d->mass, (double)DR_MAX_MAGNITUDE);
+                       "%s: def->size = (%g, %g, %g) m must be > 0 in every component", fn,
+                       (double)d->size.x, (double)d->size.y, (double)d->size.z);
     static const char *const families[] = {"def->edges.", "def->volume."};
     const drape_stiffness stiffness[] = {d->edges, d->volume};
-    drape_result checked = dr_check_stiffnesses(&w->def, fn, 2, families, stiffness);
+    checked = dr_check_stiffnesses(&w->def, fn, 2, families, stiffness);
     if (checked != DRAPE_OK)
         return checked;
     if (d->youngs_modulus != 0.0f && !(d->youngs_modulus > 0.0f && isfinite(d->youngs_modulus)))

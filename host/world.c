@@ -56,6 +56,36 @@ bool dr_within3(drape_vec3 v)
            fabsf(v.z) <= DR_MAX_MAGNITUDE; /* false for NaN too */
 }
 
+drape_result dr_check_vectors(const drape_world_def *log, const char *fn, const dr_field3 *fields,
+                              size_t count)
+{
+    for (size_t k = 0; k < count; ++k) {
+        const dr_field3 *f = &fields[k];
+        if (!dr_within3(f->v))
+            return dr_fail(log, DRAPE_ERROR_INVALID_ARGUMENT,
+                           "%s: %s = (%g, %g, %g) %s must be finite and within %g", fn, f->name,
+                           (double)f->v.x, (double)f->v.y, (double)f->v.z, f->unit,
+                           (double)DR_MAX_MAGNITUDE);
+    }
+    return DRAPE_OK;
+}
+
+drape_result dr_check_positive(const drape_world_def *log, const char *fn, const char *name,
+                               float value, const char *unit)
+{
+    if (value > 0.0f && isfinite(value))
+        return DRAPE_OK;
+    return dr_fail(log, DRAPE_ERROR_INVALID_ARGUMENT, "%s: %s = %g %s must be > 0 and finite", fn,
+                   name, (double)value, unit);
+}
+
+drape_result dr_check_mass_and_vectors(const drape_world_def *log, const char *fn, float mass,
+                                       const dr_field3 *fields, size_t count)
+{
+    drape_result r = dr_check_positive(log, fn, "def->mass", mass, "kg");
+    return r == DRAPE_OK ? dr_check_vectors(log, fn, fields, count) : r;
+}
+
 dr_vec4 dr_vec4_from(drape_vec3 v, float w) { return DR_V4(v.x, v.y, v.z, w); }
 
 bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem)

@@ -297,6 +297,23 @@ bool dr_finite3(drape_vec3 v);
 #define DR_MAX_COMPLIANCE 1e9f /* m/N or rad/(N m) */
 /* Finite, with every component within DR_MAX_MAGNITUDE. */
 bool dr_within3(drape_vec3 v);
+/* A def's vector field by name and unit, for dr_check_vectors. */
+typedef struct dr_field3 {
+    const char *name; /* "def->origin" */
+    const char *unit; /* "m" */
+    drape_vec3 v;
+} dr_field3;
+/* The first of `count` fields that is not dr_within3, refused by name, value and unit ("fn:
+ * def->origin = (1e+38, 0, 0) m must be finite and within 1e+09"); DRAPE_OK when none is. */
+drape_result dr_check_vectors(const drape_world_def *log, const char *fn, const dr_field3 *fields,
+                              size_t count);
+/* A positive, finite amount, refused by name, value and unit otherwise ("fn: def->mass = -1 kg
+ * must be > 0 and finite"). */
+drape_result dr_check_positive(const drape_world_def *log, const char *fn, const char *name,
+                               float value, const char *unit);
+/* A builder's def->mass (kg) by dr_check_positive, then its fields by dr_check_vectors. */
+drape_result dr_check_mass_and_vectors(const drape_world_def *log, const char *fn, float mass,
+                                       const dr_field3 *fields, size_t count);
 dr_vec4 dr_vec4_from(drape_vec3 v, float w);
 /* |g| h^2 (m): how far gravity moves a particle in a substep of h, the scale of the projection's
  * direction blend (kernels/drape_shared.h, dr_distance_step). */

@@ -551,6 +551,53 @@ static void test_limits(void)
     drape_world_destroy(w);
 }
 
+/* A builder's message names the one field that is out of range, with its value and unit, not a
+ * list of every field it checks. */
+static void test_builders_name_the_bad_field(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    drape_cloth_def cloth = drape_default_cloth_def();
+    cloth.u_axis.x = 1e30f;
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->u_axis = (1e+30, 0, 0) m must be", NO_NEEDLE);
+    cloth = drape_default_cloth_def();
+    cloth.velocity.z = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->velocity = (0, 0, nan) m/s", NO_NEEDLE);
+    cloth = drape_default_cloth_def();
+    cloth.mass = -1.0f;
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->mass = -1 kg must be > 0", NO_NEEDLE);
+    drape_rope_def rope = drape_default_rope_def();
+    rope.end.y = -3e9f;
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rope, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->end = (1, -3e+09, 0) m", NO_NEEDLE);
+    drape_collider_def c = drape_default_collider_def();
+    c.velocity.x = INFINITY;
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->velocity = (inf, 0, 0) m/s", NO_NEEDLE);
+    c = drape_default_collider_def();
+    c.normal.y = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->normal = (0, nan, 0)", NO_NEEDLE);
+    drape_particle_block_def block = drape_default_particle_block_def();
+    block.size.y = 2e9f;
+    ENSURE_REFUSED(&log, drape_world_add_particle_block(w, &block, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "def->size = (", "2e+09");
+    drape_soft_box_def box = drape_default_soft_box_def();
+    box.size.z = 0.0f;
+    ENSURE_REFUSED(&log, drape_world_add_soft_box(w, &box, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->size = (", "must be > 0 in every component");
+    drape_icosphere_def sphere = drape_default_icosphere_def();
+    sphere.centre.x = NAN;
+    ENSURE_REFUSED(&log, drape_world_add_icosphere(w, &sphere, NULL, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT, "def->centre = (nan, ", " m must be finite");
+    ENSURE(drape_world_particle_count(w) == 0);
+    drape_world_destroy(w);
+}
+
 static void test_result_strings_and_default_log(void)
 {
     const drape_result all[] = {DRAPE_OK,
@@ -763,6 +810,7 @@ int suite_bad_input(void)
     RUN_TEST(test_defs_not_from_defaults);
     RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
+    RUN_TEST(test_builders_name_the_bad_field);
     RUN_TEST(test_stiffness_model_mixing_refused);
     RUN_TEST(test_rest_from_positions_is_one_convention);
     return test_finish();

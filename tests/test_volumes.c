@@ -161,7 +161,7 @@ static void test_bad_volumes(void)
     b = drape_default_soft_box_def();
     b.size.y = -0.5f;
     ENSURE_RESULT(drape_world_add_soft_box(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
-    ENSURE(tu_log_has(&log, "def->size must be > 0"));
+    ENSURE(tu_log_has(&log, "def->size = (0.5, -0.5, 0.5) m must be > 0 in every component"));
     b = drape_default_soft_box_def();
     b.volume = drape_stiffness_xpbd(NAN);
     ENSURE_RESULT(drape_world_add_soft_box(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);

@@ -64,8 +64,8 @@ static void bad_inputs(st_run *t)
          "$.tethers[0]: drape_world_add_tether: def->anchor = 9 is out of range (the world has 2"},
         {"tether_negative.json", "$.tethers[0].max_length: must be >= 0, got -2"},
         {"soft_box_flat.json",
-         "$.soft_boxes[0]: drape_world_add_soft_box: def->mass = 1 kg and every component of "
-         "def->size"},
+         "$.soft_boxes[0]: drape_world_add_soft_box: def->size = (0.5, 0, 0.5) m must be > 0 in "
+         "every component"},
         {"soft_box_key.json", "$.soft_boxes[0]: unknown key 'stiffness'"},
         {"soft_box_poisson.json",
          "$.soft_boxes[0].poisson_ratio: applies only with \"youngs_modulus\" > 0"},

@@ -291,7 +291,8 @@ bool dr_grow(void **array, uint32_t *capacity, uint32_t need, size_t elem);
 bool dr_finite3(drape_vec3 v);
 /* The limits of what the solver can take (drape.h, "Limits"): beyond them the products it forms
  * (squared lengths, cross products of edges, compliance / h^2, 1 / mass) overflow a float. */
-#define DR_MAX_MAGNITUDE 1e9f  /* m, m/s, m/s^2: any component of a position, velocity, gravity */
+#define DR_MAX_MAGNITUDE                                                                           \
+    DRAPE_MAX_MAGNITUDE        /* m, m/s, m/s^2: a position's, velocity's, gravity's */
 #define DR_MIN_MASS 1e-15f     /* kg: the lightest particle that is not pinned */
 #define DR_MIN_SUBSTEP 1e-9f   /* s: the shortest substep h = dt / substeps */
 #define DR_MAX_COMPLIANCE 1e9f /* m/N or rad/(N m) */

@@ -46,8 +46,8 @@ static bool parse_particle(sc_parser *p, const cJSON *o, size_t index)
     drape_particle_def d = drape_default_particle_def();
     bool pinned = false;
     if (!sc_json_object(&p->json, o, keys) || !sc_json_require(&p->json, o, "position") ||
-        !sc_json_get_vec3(&p->json, o, "position", sc_any, &d.position) ||
-        !sc_json_get_vec3(&p->json, o, "velocity", sc_any, &d.velocity) ||
+        !sc_json_get_vec3(&p->json, o, "position", sc_coord, &d.position) ||
+        !sc_json_get_vec3(&p->json, o, "velocity", sc_coord, &d.velocity) ||
         !sc_json_get_float(&p->json, o, "mass", sc_positive, &d.mass) ||
         !sc_json_get_bool(&p->json, o, "pinned", &pinned) ||
         !sc_json_get_float(&p->json, o, "radius", sc_nonneg, &d.radius) ||
@@ -150,10 +150,10 @@ static bool parse_cloth(sc_parser *p, const cJSON *o, size_t index)
     bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "cloth", index, name, sizeof name) &&
               sc_json_get_u32(j, o, "nx", 2, 1u << 14, &d.nx) &&
               sc_json_get_u32(j, o, "ny", 2, 1u << 14, &d.ny) &&
-              sc_json_get_vec3(j, o, "origin", sc_any, &d.origin) &&
-              sc_json_get_vec3(j, o, "u_axis", sc_any, &d.u_axis) &&
-              sc_json_get_vec3(j, o, "v_axis", sc_any, &d.v_axis) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "origin", sc_coord, &d.origin) &&
+              sc_json_get_vec3(j, o, "u_axis", sc_coord, &d.u_axis) &&
+              sc_json_get_vec3(j, o, "v_axis", sc_coord, &d.v_axis) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) && get_pins(p, o, &d.pins) &&
               sc_json_get_bool(j, o, "shear", &d.shear) &&
               sc_json_get_enum(j, o, "bending", bendings, &bending) &&
@@ -187,8 +187,8 @@ static bool parse_rope(sc_parser *p, const cJSON *o, size_t index)
     char name[80];
     bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "rope", index, name, sizeof name) &&
               sc_json_get_u32(j, o, "count", 2, 1u << 24, &d.count) &&
-              sc_json_get_vec3(j, o, "start", sc_any, &d.start) &&
-              sc_json_get_vec3(j, o, "end", sc_any, &d.end) &&
+              sc_json_get_vec3(j, o, "start", sc_coord, &d.start) &&
+              sc_json_get_vec3(j, o, "end", sc_coord, &d.end) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
               sc_json_get_bool(j, o, "pin_start", &d.pin_start) &&
               sc_json_get_bool(j, o, "pin_end", &d.pin_end) &&
@@ -219,9 +219,9 @@ static bool parse_soft_box(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_u32(j, o, "nx", 2, 256, &d.nx) &&
               sc_json_get_u32(j, o, "ny", 2, 256, &d.ny) &&
               sc_json_get_u32(j, o, "nz", 2, 256, &d.nz) &&
-              sc_json_get_vec3(j, o, "origin", sc_any, &d.origin) &&
-              sc_json_get_vec3(j, o, "size", sc_any, &d.size) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "origin", sc_coord, &d.origin) &&
+              sc_json_get_vec3(j, o, "size", sc_coord, &d.size) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
               sc_get_stiffness_object(p, o, "edges", &d.edges) &&
               sc_get_stiffness_object(p, o, "volume", &d.volume) &&
@@ -250,7 +250,7 @@ static bool parse_block(sc_parser *p, const cJSON *o, size_t index)
     int shape = (int)d.shape, packing = (int)d.packing;
     uint32_t seed = (uint32_t)d.seed;
     bool ok = sc_json_object(j, o, keys) && sc_json_get_enum(j, o, "shape", shapes, &shape) &&
-              sc_json_get_vec3(j, o, "centre", sc_any, &d.centre) &&
+              sc_json_get_vec3(j, o, "centre", sc_coord, &d.centre) &&
               sc_json_get_vec3(j, o, "size", sc_positive, &d.size) &&
               sc_json_get_enum(j, o, "packing", packings, &packing) &&
               sc_json_get_float(j, o, "radius", sc_positive, &d.radius) &&
@@ -258,7 +258,7 @@ static bool parse_block(sc_parser *p, const cJSON *o, size_t index)
               sc_json_get_u32(j, o, "max_count", 0, 1u << 28, &d.max_count) &&
               sc_json_get_u32(j, o, "seed", 0, UINT32_MAX, &seed) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_u32(j, o, "group", 0, DRAPE_GROUP_MAX, &d.group) &&
               sc_json_get_bool(j, o, "self_collide", &d.self_collide);
     d.shape = (drape_block_shape)shape;
@@ -348,9 +348,9 @@ static bool parse_mesh(sc_parser *p, const cJSON *o, size_t index)
     char name[80];
     uint32_t *pinned = NULL;
     bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "mesh", index, name, sizeof name) &&
-              sc_json_get_vec3(j, o, "translate", sc_any, &d.translate) &&
+              sc_json_get_vec3(j, o, "translate", sc_coord, &d.translate) &&
               sc_json_get_float(j, o, "scale", sc_positive, &d.scale) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
               sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
               sc_json_get_enum(j, o, "bending", bendings, &bending) &&
@@ -393,10 +393,10 @@ static bool parse_balloon(sc_parser *p, const cJSON *o, size_t index)
     char name[80];
     bool ok = sc_json_object(j, o, keys) &&
               sc_get_name(p, o, "balloon", index, name, sizeof name) &&
-              sc_json_get_vec3(j, o, "centre", sc_any, &d.centre) &&
+              sc_json_get_vec3(j, o, "centre", sc_coord, &d.centre) &&
               sc_json_get_float(j, o, "radius", sc_positive, &d.radius) &&
               sc_json_get_u32(j, o, "subdivisions", 0, 7, &d.subdivisions) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_float(j, o, "mass", sc_positive, &d.mass) &&
               sc_get_stiffness_object(p, o, "stretch", &d.stretch) &&
               sc_json_get_bool(j, o, "bending", &d.bending) &&

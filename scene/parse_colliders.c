@@ -32,14 +32,14 @@ static bool parse_collider(sc_parser *p, const cJSON *o, size_t index)
     d.type = (drape_collider_type)type;
     bool ok = (type == DRAPE_COLLIDER_PLANE || sc_json_require(j, o, "radius")) &&
               (type != DRAPE_COLLIDER_CAPSULE || sc_json_require(j, o, "end")) &&
-              sc_json_get_vec3(j, o, "position", sc_any, &d.position) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "position", sc_coord, &d.position) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_float(j, o, "static_friction", sc_nonneg, &d.static_friction) &&
               sc_json_get_float(j, o, "kinetic_friction", sc_nonneg, &d.kinetic_friction) &&
               sc_json_get_float(j, o, "restitution", sc_unit, &d.restitution) &&
               sc_json_get_vec3(j, o, "normal", sc_any, &d.normal) &&
               sc_json_get_float(j, o, "radius", sc_positive, &d.radius) &&
-              sc_json_get_vec3(j, o, "end", sc_any, &d.end);
+              sc_json_get_vec3(j, o, "end", sc_coord, &d.end);
     if (ok && type == DRAPE_COLLIDER_PLANE && d.normal.x == 0.0f && d.normal.y == 0.0f &&
         d.normal.z == 0.0f)
         return sc_json_fail_at(j, "normal", "must not be zero");

@@ -98,11 +98,11 @@ static bool parse_path(sc_parser *p, const cJSON *o, sc_target_path *path)
     if (path->type == SC_PATH_LINEAR)
         return sc_json_object(j, o, linear_keys) && sc_json_require(j, o, "start") &&
                sc_json_require(j, o, "velocity") &&
-               sc_json_get_vec3(j, o, "start", sc_any, &path->start) &&
-               sc_json_get_vec3(j, o, "velocity", sc_any, &path->velocity);
+               sc_json_get_vec3(j, o, "start", sc_coord, &path->start) &&
+               sc_json_get_vec3(j, o, "velocity", sc_coord, &path->velocity);
     bool ok = sc_json_object(j, o, circle_keys) && sc_json_require(j, o, "centre") &&
               sc_json_require(j, o, "radius") && sc_json_require(j, o, "period") &&
-              sc_json_get_vec3(j, o, "centre", sc_any, &path->centre) &&
+              sc_json_get_vec3(j, o, "centre", sc_coord, &path->centre) &&
               sc_json_get_float(j, o, "radius", sc_positive, &path->radius) &&
               sc_json_get_float(j, o, "period", sc_positive, &path->period) &&
               sc_json_get_vec3(j, o, "normal", sc_any, &path->normal) &&
@@ -135,7 +135,7 @@ static bool parse_attachment(sc_parser *p, const cJSON *o, size_t index)
         if (!ok)
             return false;
     } else if (sc_json_member(o, "target")) {
-        if (!sc_json_get_vec3(j, o, "target", sc_any, &d.target))
+        if (!sc_json_get_vec3(j, o, "target", sc_coord, &d.target))
             return false;
     } else if (d.particle < drape_world_particle_count(p->scene->world)) {
         /* No target: the particle stays where it is. */

@@ -56,8 +56,8 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
         sc_json_get_u32(j, o, "iterations", 1, DRAPE_MAX_ITERATIONS, &iterations) &&
         sc_json_get_float(j, o, "damping", sc_unit, &def->damping) &&
         sc_json_get_float(j, o, "air_drag", sc_nonneg, &def->air_drag) &&
-        sc_json_get_vec3(j, o, "wind", sc_any, &def->wind) &&
-        sc_json_get_vec3(j, o, "gravity", sc_any, &def->gravity) &&
+        sc_json_get_vec3(j, o, "wind", sc_coord, &def->wind) &&
+        sc_json_get_vec3(j, o, "gravity", sc_coord, &def->gravity) &&
         sc_json_get_float(j, o, "collision_margin", sc_nonneg, &def->collision_margin) &&
         sc_json_get_enum(j, o, "mode", modes, &mode) &&
         sc_json_get_enum(j, o, "integrator", integrators, &integrator) &&

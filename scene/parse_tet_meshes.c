@@ -87,9 +87,9 @@ static bool parse_tet_mesh(sc_parser *p, const cJSON *o, size_t index)
     float scale = 1.0f;
     char name[80];
     bool ok = sc_json_object(j, o, keys) && sc_get_name(p, o, "tets", index, name, sizeof name) &&
-              sc_json_get_vec3(j, o, "translate", sc_any, &translate) &&
+              sc_json_get_vec3(j, o, "translate", sc_coord, &translate) &&
               sc_json_get_float(j, o, "scale", sc_positive, &scale) &&
-              sc_json_get_vec3(j, o, "velocity", sc_any, &d.velocity) &&
+              sc_json_get_vec3(j, o, "velocity", sc_coord, &d.velocity) &&
               sc_json_get_float(j, o, "density", sc_positive, &d.density) &&
               sc_json_get_float(j, o, "youngs_modulus", sc_nonneg, &d.youngs_modulus) &&
               sc_json_get_float(j, o, "poisson_ratio", sc_poisson, &d.poisson_ratio) &&

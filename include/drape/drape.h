@@ -263,6 +263,9 @@ typedef struct drape_world_def {
 #define DRAPE_MAX_DT 1.0f
 #define DRAPE_MAX_SUBSTEPS 1000
 #define DRAPE_MAX_ITERATIONS 1000
+/* The largest magnitude (m, m/s, m/s^2) of any component of a position, velocity, target, gravity,
+ * wind, collider position or end, and of a radius ("Limits" above); scene files are held to it. */
+#define DRAPE_MAX_MAGNITUDE 1e9f
 
 DRAPE_API drape_world_def drape_default_world_def(void);
 

@@ -171,24 +171,29 @@ static bool world_takes(drape_world_def def)
     return ok;
 }
 
-/* Whether a scene file whose "solver" section is `solver` loads. */
-static bool file_takes(const char *solver)
+/* Whether a scene file whose "solver" section is `solver` loads; why not in *e. */
+static bool file_takes_why(const char *solver, drape_scene_error *e)
 {
     char text[256];
     snprintf(text, sizeof text, "{\"solver\": {%s}}", solver);
     drape_scene *s = NULL;
-    drape_scene_error e;
     drape_scene_options o = st_cpu_options();
     o.log = NULL;
     const bool ok =
-        drape_scene_load_buffer(text, strlen(text), "ranges.json", &o, &s, &e) == DRAPE_SCENE_OK;
+        drape_scene_load_buffer(text, strlen(text), "ranges.json", &o, &s, e) == DRAPE_SCENE_OK;
     drape_scene_destroy(s);
     return ok;
 }
 
+static bool file_takes(const char *solver)
+{
+    drape_scene_error e;
+    return file_takes_why(solver, &e);
+}
+
 /* The solver ranges of a scene file are the library's: at each end of each range the world and the
- * parser agree, value for value (the largest dt, substeps, iterations and particle_max_substeps,
- * and one past them). */
+ * parser agree, value for value (the largest dt, gravity, substeps, iterations and
+ * particle_max_substeps, and one past them). */
 static void solver_ranges_agree(st_run *t)
 {
     char json[96];
@@ -200,6 +205,21 @@ static void solver_ranges_agree(st_run *t)
         CHECK_MSG(t, world_takes(def) == (k == 0) && file_takes(json) == (k == 0),
                   "dt = %.9g: the world %s it, the file %s it", (double)dts[k],
                   world_takes(def) ? "takes" : "refuses", file_takes(json) ? "takes" : "refuses");
+    }
+    const float g[] = {-DRAPE_MAX_MAGNITUDE,
+                       nextafterf(-DRAPE_MAX_MAGNITUDE, -2.0f * DRAPE_MAX_MAGNITUDE)};
+    for (int k = 0; k < 2; ++k) {
+        drape_world_def def = drape_default_world_def();
+        def.gravity = (drape_vec3){0.0f, g[k], 0.0f};
+        snprintf(json, sizeof json, "\"gravity\": [0, %.9g, 0]", (double)g[k]);
+        drape_scene_error e;
+        const bool file = file_takes_why(json, &e);
+        CHECK_MSG(t, world_takes(def) == (k == 0) && file == (k == 0),
+                  "gravity %.9g m/s^2: the world %s it, the file %s it", (double)g[k],
+                  world_takes(def) ? "takes" : "refuses", file ? "takes" : "refuses");
+        /* refused by the parser at the key, not by the world under the def's field */
+        CHECK_MSG(t, file || st_has_all(e.message, "$.solver.gravity[1]: must be in", NULL), "%s",
+                  e.message);
     }
     static const struct {
         const char *key;

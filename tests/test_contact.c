@@ -203,6 +203,44 @@ static void test_impact_into_large_sphere_stops_on_near_side(void)
     }
 }
 
+/* How far (m) a ball of radius 0.1 m set down on a plane (mu_s = mu_k = 0.3) at height y0 slides
+ * from 2 m/s in 2 s, at `substeps`; -1 on a failure. */
+static double slide(int substeps, float y0)
+{
+    drape_world_def def = tu_def(NULL);
+    def.substeps = substeps;
+    def.damping = 0.0f;
+    drape_world *w = tu_world(&def);
+    drape_collider_def floor = drape_default_collider_def();
+    floor.static_friction = floor.kinetic_friction = 0.3f;
+    drape_particle_def p = drape_default_particle_def();
+    p.position = tu_v3(0.0f, y0, 0.0f);
+    p.velocity = tu_v3(2.0f, 0.0f, 0.0f);
+    p.radius = 0.1f;
+    drape_vec3 x = {0.0f, 0.0f, 0.0f};
+    const bool ok = w && drape_world_add_collider(w, &floor, NULL) == DRAPE_OK &&
+                    drape_world_add_particles(w, &p, 1, NULL) == DRAPE_OK && tu_step(w, 120) &&
+                    drape_world_get_positions(w, 0, 1, &x) == DRAPE_OK;
+    drape_world_destroy(w);
+    return ok ? (double)x.x : -1.0;
+}
+
+/* Coulomb friction on a plane stops a ball sliding at v after v^2 / (2 mu g) (0.6797 m from 2 m/s
+ * with mu 0.3), set down at its radius plus the margin: 0.663, 0.675 and 0.679 m at 1, 4 and 16
+ * substeps (first order in h). (Set at its radius alone it starts within the margin, and friction
+ * counts its first push-out: docs/scene-format.md, Colliders.) */
+static void test_sliding_ball_stops_where_coulomb_says(void)
+{
+    const double exact = 2.0 * 2.0 / (2.0 * 0.3 * 9.81);
+    const int substeps[3] = {1, 4, 16};
+    const double tolerance[3] = {0.03, 0.01, 0.003};
+    for (int k = 0; k < 3; ++k) {
+        const double d = slide(substeps[k], 0.105f);
+        printf("  %2d substep(s): slid %.4f m (v^2 / (2 mu g) = %.4f m)\n", substeps[k], d, exact);
+        ENSURE_NEAR(d, exact, tolerance[k] * exact);
+    }
+}
+
 /* ---- bounces -------------------------------------------------------------------------------- */
 
 /* A particle dropped from y0 (m) onto a plane of restitution e, no margin: the apexes (m) of its
@@ -591,6 +629,7 @@ int suite_contact(void)
     RUN_TEST(test_fast_particle_never_tunnels);
     RUN_TEST(test_particle_inside_sphere_leaves_on_its_own_side);
     RUN_TEST(test_impact_into_large_sphere_stops_on_near_side);
+    RUN_TEST(test_sliding_ball_stops_where_coulomb_says);
     RUN_TEST(test_bounce_height);
     RUN_TEST(test_bounce_wall);
     RUN_TEST(test_impact_friction);

@@ -102,6 +102,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     if (first_index)
         *first_index = w->particle_count;
     w->particle_count = need;
+    w->placed = true;
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }
@@ -144,6 +145,7 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
     w->x[index] = dr_vec4_from(def->position, inv);
     w->v[index] = dr_vec4_from(def->velocity, 0.0f);
     /* the rest position, radius and group stay those of drape_world_add_particles */
+    w->placed = true;
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }

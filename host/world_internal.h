@@ -236,6 +236,8 @@ struct drape_world {
     uint32_t *group; /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
     uint32_t next_group; /* one above every group in use (DRAPE_GROUP_NEW) */
     bool plan_dirty;     /* radii or groups changed: work the plan out again */
+    bool placed; /* particles added or set since the last substep: its contacts that start inside
+                    mend a placement, which friction does not count (dr_start_depth) */
     dr_particle_plan plan;
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */

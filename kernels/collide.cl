@@ -17,3 +17,17 @@ __kernel void generate_contacts(__global dr_contact *contacts, __global const fl
         dr_generate_contact(x[i], d[i], v[i], colliders, collider_count, t, h, margin + inflate[i]);
     held[i] = (float4)(0.0f); /* nothing pushed yet this substep (dr_project_contacts) */
 }
+
+/* The first substep after the user placed particles: each contact that started inside owes its
+ * start's depth (dr_start_depth), which friction does not count. */
+__kernel void placement_debt(__global float4 *held, __global const float4 *x,
+                             __global const dr_contact *contacts,
+                             __global const dr_collider *colliders, float h, uint n)
+{
+    uint i = get_global_id(0);
+    if (i >= n)
+        return;
+    const float owed = dr_start_depth(x[i], contacts[i], colliders, h);
+    if (owed > 0.0f)
+        held[i].x = -owed;
+}

@@ -1237,8 +1237,10 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
         real rx = px - ox, ry = py - oy, rz = pz - oz;                                             \
         real rn = -(rx * nx + ry * ny + rz * nz);                                                  \
         real tx = rx + nx * rn, ty = ry + ny * rn, tz = rz + nz * rn;                              \
-        real cut = dr_held_cut_l##S(tx, ty, tz, *sx, *sy, *sz, depth + held, depth, c->info.x,     \
-                                    c->info.y);                                                    \
+        /* held < 0: a placement's depth still to mend (dr_start_depth), no load for friction */   \
+        real hold = DR_FMAX(depth + held, (real)(0.0f));                                           \
+        real slide = DR_FMAX(depth + DR_FMIN(held, (real)(0.0f)), (real)(0.0f));                   \
+        real cut = dr_held_cut_l##S(tx, ty, tz, *sx, *sy, *sz, hold, slide, c->info.x, c->info.y); \
         *sx = *sx + tx * cut, *sy = *sy + ty * cut, *sz = *sz + tz * cut;                          \
         *dx = px - tx * cut, *dy = py - ty * cut, *dz = pz - tz * cut;                             \
     }                                                                                              \
@@ -1547,6 +1549,25 @@ DR_FN dr_contact dr_generate_contact(dr_vec4 x, dr_vec4 d, dr_vec4 v,
     if (!dr_has_contact(best)) /* no contact: the prediction and its clearance (see below) */
         best.n = DR_V4(d.x, d.y, d.z, clearance);
     return best;
+}
+
+/* How deep (m) a particle whose contact ct started the substep inside its collider
+ * (dr_started_inside) was at the start: q is its start x put onto the inflated surface and moved
+ * with the collider over the substep, so (q - x) . n less the collider's own motion; 0 for any
+ * other contact. After the user placed particles (drape_world_add_particles,
+ * drape_world_set_particle), the first substep starts their held push at minus this: the push-out
+ * that mends a placement (a ball set down at its radius, within the margin) is no load of that
+ * substep, and friction does not count it (dr_contact_push_l). Later substeps count all of it:
+ * there a start inside is load, as where a rigid body's last fit puts its lowest particles back
+ * into the floor. */
+DR_FN float dr_start_depth(dr_vec4 x, dr_contact ct, DR_GLOBAL const dr_collider *colliders,
+                           float h)
+{
+    if (!dr_has_contact(ct) || !dr_started_inside(ct))
+        return 0.0f;
+    DR_GLOBAL const dr_collider *c = &colliders[(int)ct.q.w];
+    const float depth = dr_dot3(dr_sub3(ct.q, x), ct.n) - dr_dot3(c->vel, ct.n) * h;
+    return DR_FMAX(depth, 0.0f);
 }
 
 /* Coulomb friction at the position level (Macklin et al. 2014): the fraction of the tangential

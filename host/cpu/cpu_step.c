@@ -55,6 +55,17 @@ static void generate_contacts(drape_world *w, float h)
     }
 }
 
+/* The first substep after the user placed particles: each contact that started inside owes its
+ * start's depth (dr_start_depth), which friction does not count. */
+static void placement_debt(drape_world *w, float h)
+{
+    for (uint32_t i = 0; i < w->particle_count; ++i) {
+        const float owed = dr_start_depth(w->x[i], w->contacts[i], w->colliders, h);
+        if (owed > 0.0f)
+            w->held[i].x = -owed;
+    }
+}
+
 static void project_constraints(drape_world *w, float inv_h2, float sag)
 {
     const dr_solver_set *d = &w->solver[DRAPE_CONSTRAINT_DISTANCE];
@@ -123,7 +134,7 @@ static void update(drape_world *w, float h)
     }
 }
 
-static drape_result substep(drape_world *w, float h)
+static drape_result substep(drape_world *w, float h, bool placed)
 {
     drape_profile *prof = &w->profile;
     const bool particles = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
@@ -140,6 +151,8 @@ static drape_result substep(drape_world *w, float h)
     }
     double t1 = now_ms();
     generate_contacts(w, h);
+    if (placed && w->collider_count)
+        placement_debt(w, h);
     double t2 = now_ms();
     if (particles) {
         drape_result r = dr_cpu_particle_candidates(w);
@@ -196,8 +209,10 @@ drape_result dr_cpu_step(drape_world *w)
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         w->nonfinite[p] = DR_NO_PARTICLE;
     drape_result r = DRAPE_OK;
-    for (int s = 0; s < substeps && r == DRAPE_OK; ++s)
-        r = substep(w, w->substep);
+    for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
+        r = substep(w, w->substep, w->placed);
+        w->placed = false;
+    }
     w->profile.substeps += (uint64_t)substeps;
     return r;
 }

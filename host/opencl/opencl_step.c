@@ -85,6 +85,7 @@ enum {
     K_DAMP_BODY_MOMENTS,
     K_DAMP_BODY_SOLVE,
     K_DAMP_BODY_APPLY,
+    K_PLACEMENT_DEBT,
     K_COUNT
 };
 static const struct {
@@ -124,6 +125,7 @@ static const struct {
     {"damping.cl", "damp_body_moments"},
     {"damping.cl", "damp_body_solve"},
     {"damping.cl", "damp_body_apply"},
+    {"collide.cl", "placement_debt"},
 };
 
 struct dr_opencl {
@@ -1083,6 +1085,18 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
     return launch(cl, p.kernel, p.items, COLLIDE);
 }
 
+/* The first substep after the user placed particles: the contacts' debts (dr_start_depth), as the
+ * CPU's substep; timed in the phase that generated the contacts. */
+static drape_result placement_debt(dr_opencl *cl, float h, int phase)
+{
+    if (cl->collider_count == 0)
+        return DRAPE_OK;
+    const cl_uint n = cl->particles;
+    DR_TRY(set_args(cl, K_PLACEMENT_DEBT, 0, 6, A(cl->held), A(cl->x), A(cl->contacts),
+                    A(cl->colliders), A(h), A(n)));
+    return launch(cl, K_PLACEMENT_DEBT, n, phase);
+}
+
 /* Whether the substep's last contact pass runs in the update's launch (kernels/update.cl): there
  * are colliders, and nothing runs between that pass and the update (the mass-spring mode; PBD
  * projected per colour without shape matching, whose last pass follows the contacts). */
@@ -1110,7 +1124,7 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     return launch(cl, p.kernel, p.items, UPDATE);
 }
 
-static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
+static drape_result substep(dr_opencl *cl, const drape_world *w, float h, bool placed)
 {
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     /* the contacts are generated in the prediction's launch unless the particles' grid runs
@@ -1122,6 +1136,8 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h)
         DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     if (!collide_in_predict)
         DR_TRY(generate_contacts(cl, w, h));
+    if (placed)
+        DR_TRY(placement_debt(cl, h, collide_in_predict ? PREDICT : COLLIDE));
     if (pbd && w->plan.enabled)
         DR_TRY(
             dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->x, cl->contacts, cl->phase[GRID]));
@@ -1192,7 +1208,8 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
                                                   : dr_particle_speed_bits(w);
         const int substeps = dr_step_substeps(w, speed);
         for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
-            r = substep(cl, w, w->substep);
+            r = substep(cl, w, w->substep, w->placed);
+            w->placed = false;
             w->time += w->substep;
         }
         w->profile.substeps += (uint64_t)substeps;

@@ -50,6 +50,26 @@ static uint32_t group_word(const drape_particle_def *d)
 
 static float inverse_mass(float mass) { return mass > 0.0f ? 1.0f / mass : 0.0f; }
 
+/* Particles first .. end - 1 placed by the user: the range of those placed since the last substep
+ * grows to cover them (world_internal.h, placed_first). */
+static void mark_placed(drape_world *w, uint32_t first, uint32_t end)
+{
+    if (w->placed_end <= w->placed_first) {
+        w->placed_first = first;
+        w->placed_end = end;
+        return;
+    }
+    w->placed_first = first < w->placed_first ? first : w->placed_first;
+    w->placed_end = end > w->placed_end ? end : w->placed_end;
+}
+
+void dr_take_placed(drape_world *w, uint32_t *first, uint32_t *end)
+{
+    *first = w->placed_first;
+    *end = w->placed_end < w->particle_count ? w->placed_end : w->particle_count;
+    w->placed_first = w->placed_end = 0;
+}
+
 drape_result drape_world_add_particles(drape_world *w, const drape_particle_def *defs,
                                        uint32_t count, uint32_t *first_index)
 {
@@ -101,8 +121,8 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     w->bodies.dirty = true; /* a new movable particle is in no body yet (damping) */
     if (first_index)
         *first_index = w->particle_count;
+    mark_placed(w, w->particle_count, need);
     w->particle_count = need;
-    w->placed = true;
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }
@@ -145,7 +165,7 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
     w->x[index] = dr_vec4_from(def->position, inv);
     w->v[index] = dr_vec4_from(def->velocity, 0.0f);
     /* the rest position, radius and group stay those of drape_world_add_particles */
-    w->placed = true;
+    mark_placed(w, index, index + 1);
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
 }

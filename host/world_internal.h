@@ -236,8 +236,10 @@ struct drape_world {
     uint32_t *group; /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
     uint32_t next_group; /* one above every group in use (DRAPE_GROUP_NEW) */
     bool plan_dirty;     /* radii or groups changed: work the plan out again */
-    bool placed; /* particles added or set since the last substep: its contacts that start inside
-                    mend a placement, which friction does not count (dr_start_depth) */
+    /* [placed_first, placed_end): the particles added or set since the last substep (a range
+     * that covers them all; empty when placed_end <= placed_first), whose contacts that start
+     * inside mend a placement, which friction does not count (dr_start_depth) */
+    uint32_t placed_first, placed_end;
     dr_particle_plan plan;
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
@@ -534,6 +536,11 @@ void dr_particle_plan_update(drape_world *world);
 void dr_particle_mark_mesh(drape_world *world, uint32_t first, uint32_t count);
 /* A new group id (DRAPE_GROUP_NEW), or `group` itself, which it then counts as used. */
 uint32_t dr_particle_take_group(drape_world *world, uint32_t group);
+/* The particles placed since the last substep (drape_world_add_particles,
+ * drape_world_set_particle),
+ * [*first, *end) within the world (empty: *end <= *first); the range is then emptied, for the
+ * substeps after the first. */
+void dr_take_placed(drape_world *world, uint32_t *first, uint32_t *end);
 void dr_particle_grid_free(dr_particle_grid *grid);
 /* CPU reference: the velocity limit and the grid of one substep; then, after the collider
  * contacts, the contact candidates and counts. */

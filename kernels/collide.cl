@@ -18,14 +18,15 @@ __kernel void generate_contacts(__global dr_contact *contacts, __global const fl
     held[i] = (float4)(0.0f); /* nothing pushed yet this substep (dr_project_contacts) */
 }
 
-/* The first substep after the user placed particles: each contact that started inside owes its
- * start's depth (dr_start_depth), which friction does not count. */
+/* The first substep after the user placed particles first .. end - 1: each of their contacts that
+ * started inside owes its start's depth (dr_start_depth), which friction does not count. Launched
+ * over end - first work-items. */
 __kernel void placement_debt(__global float4 *held, __global const float4 *x,
                              __global const dr_contact *contacts,
-                             __global const dr_collider *colliders, float h, uint n)
+                             __global const dr_collider *colliders, float h, uint first, uint end)
 {
-    uint i = get_global_id(0);
-    if (i >= n)
+    uint i = first + get_global_id(0);
+    if (i >= end)
         return;
     const float owed = dr_start_depth(x[i], contacts[i], colliders, h);
     if (owed > 0.0f)

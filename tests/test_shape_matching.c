@@ -258,8 +258,10 @@ static void test_clusters_collide(void)
 }
 
 /* The centre of mass of a rigid 3 x 3 x 3 block of 0.2 m resting on the ground under gravity tilted
- * by `degrees` (a slope of that angle, the default friction mu_s 0.4, mu_k 0.3), after `steps`. */
-static double block_on_slope(double degrees, int substeps, int steps)
+ * by `degrees` (a slope of that angle, the default friction mu_s 0.4, mu_k 0.3), after `steps`.
+ * With `emit`, a particle is added 10 m away before every step, and the first one is moved there
+ * again (drape_world_set_particle): placements elsewhere in the world. */
+static double block_on_slope_emitting(double degrees, int substeps, int steps, bool emit)
 {
     const double g = 9.81, th = degrees * 3.14159265358979323846 / 180.0;
     drape_world_def def = tu_def(NULL);
@@ -275,8 +277,19 @@ static double block_on_slope(double degrees, int substeps, int steps)
     drape_shape_match_def m = drape_default_shape_match_def();
     m.particles = idx, m.count = 27;
     drape_vec3 p[27];
-    if (drape_world_add_shape_match(w, &m, NULL) != DRAPE_OK || !tu_step(w, steps) ||
-        drape_world_get_positions(w, idx[0], 27, p) != DRAPE_OK)
+    if (drape_world_add_shape_match(w, &m, NULL) != DRAPE_OK)
+        goto done;
+    for (int k = 0; k < steps; ++k) {
+        drape_particle_def far = drape_default_particle_def();
+        far.position = tu_v3(10.0f, 1.0f, (float)k * 0.1f);
+        uint32_t first = 0;
+        if (emit && (drape_world_add_particles(w, &far, 1, &first) != DRAPE_OK ||
+                     drape_world_set_particle(w, first - (uint32_t)k, &far) != DRAPE_OK))
+            goto done;
+        if (!tu_step(w, 1))
+            goto done;
+    }
+    if (drape_world_get_positions(w, idx[0], 27, p) != DRAPE_OK)
         goto done;
     x = 0.0;
     for (int i = 0; i < 27; ++i)
@@ -284,6 +297,11 @@ static double block_on_slope(double degrees, int substeps, int steps)
 done:
     drape_world_destroy(w);
     return x;
+}
+
+static double block_on_slope(double degrees, int substeps, int steps)
+{
+    return block_on_slope_emitting(degrees, substeps, steps, false);
 }
 
 /* On a slope past its friction angle a rigid block slides as ½ g (sin - mu_k cos) t^2 (1.1781 m
@@ -299,6 +317,11 @@ static void test_block_on_a_slope(void)
     printf("  slid %.4f m in 1 s at 30 degrees (1/2 g (sin - mu_k cos) t^2 = %.4f m)\n", slid,
            expected);
     ENSURE_NEAR(slid, expected, 0.01 * expected);
+    /* particles placed elsewhere mend no placement of the block's: its friction is the same */
+    const double emitting = block_on_slope_emitting(30.0, 4, 60, true);
+    printf("  slid %.4f m while a particle was added and one moved 10 m away before every step\n",
+           emitting);
+    ENSURE_NEAR(emitting, slid, 1e-4 * expected);
     for (int substeps = 4; substeps <= 16; substeps *= 4) {
         const double creep =
             (block_on_slope(15.0, substeps, 600) - block_on_slope(15.0, substeps, 300)) / 5.0;

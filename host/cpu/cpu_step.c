@@ -55,11 +55,11 @@ static void generate_contacts(drape_world *w, float h)
     }
 }
 
-/* The first substep after the user placed particles: each contact that started inside owes its
- * start's depth (dr_start_depth), which friction does not count. */
-static void placement_debt(drape_world *w, float h)
+/* The first substep after the user placed particles first .. end - 1: each of their contacts that
+ * started inside owes its start's depth (dr_start_depth), which friction does not count. */
+static void placement_debt(drape_world *w, float h, uint32_t first, uint32_t end)
 {
-    for (uint32_t i = 0; i < w->particle_count; ++i) {
+    for (uint32_t i = first; i < end; ++i) {
         const float owed = dr_start_depth(w->x[i], w->contacts[i], w->colliders, h);
         if (owed > 0.0f)
             w->held[i].x = -owed;
@@ -134,8 +134,10 @@ static void update(drape_world *w, float h)
     }
 }
 
-static drape_result substep(drape_world *w, float h, bool placed)
+static drape_result substep(drape_world *w, float h)
 {
+    uint32_t placed_first, placed_end;
+    dr_take_placed(w, &placed_first, &placed_end);
     drape_profile *prof = &w->profile;
     const bool particles = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
     double t0 = now_ms();
@@ -151,8 +153,8 @@ static drape_result substep(drape_world *w, float h, bool placed)
     }
     double t1 = now_ms();
     generate_contacts(w, h);
-    if (placed && w->collider_count)
-        placement_debt(w, h);
+    if (placed_end > placed_first && w->collider_count)
+        placement_debt(w, h, placed_first, placed_end);
     double t2 = now_ms();
     if (particles) {
         drape_result r = dr_cpu_particle_candidates(w);
@@ -209,10 +211,8 @@ drape_result dr_cpu_step(drape_world *w)
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         w->nonfinite[p] = DR_NO_PARTICLE;
     drape_result r = DRAPE_OK;
-    for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
-        r = substep(w, w->substep, w->placed);
-        w->placed = false;
-    }
+    for (int s = 0; s < substeps && r == DRAPE_OK; ++s)
+        r = substep(w, w->substep);
     w->profile.substeps += (uint64_t)substeps;
     return r;
 }

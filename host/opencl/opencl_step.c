@@ -1085,16 +1085,15 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
     return launch(cl, p.kernel, p.items, COLLIDE);
 }
 
-/* The first substep after the user placed particles: the contacts' debts (dr_start_depth), as the
- * CPU's substep; timed in the phase that generated the contacts. */
-static drape_result placement_debt(dr_opencl *cl, float h, int phase)
+/* The first substep after the user placed particles first .. end - 1: their contacts' debts
+ * (dr_start_depth), as the CPU's substep; timed in the phase that generated the contacts. */
+static drape_result placement_debt(dr_opencl *cl, float h, cl_uint first, cl_uint end, int phase)
 {
-    if (cl->collider_count == 0)
+    if (cl->collider_count == 0 || end <= first)
         return DRAPE_OK;
-    const cl_uint n = cl->particles;
-    DR_TRY(set_args(cl, K_PLACEMENT_DEBT, 0, 6, A(cl->held), A(cl->x), A(cl->contacts),
-                    A(cl->colliders), A(h), A(n)));
-    return launch(cl, K_PLACEMENT_DEBT, n, phase);
+    DR_TRY(set_args(cl, K_PLACEMENT_DEBT, 0, 7, A(cl->held), A(cl->x), A(cl->contacts),
+                    A(cl->colliders), A(h), A(first), A(end)));
+    return launch(cl, K_PLACEMENT_DEBT, end - first, phase);
 }
 
 /* Whether the substep's last contact pass runs in the update's launch (kernels/update.cl): there
@@ -1124,8 +1123,10 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
     return launch(cl, p.kernel, p.items, UPDATE);
 }
 
-static drape_result substep(dr_opencl *cl, const drape_world *w, float h, bool placed)
+static drape_result substep(dr_opencl *cl, drape_world *w, float h)
 {
+    uint32_t placed_first, placed_end;
+    dr_take_placed(w, &placed_first, &placed_end);
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     /* the contacts are generated in the prediction's launch unless the particles' grid runs
      * between them */
@@ -1136,8 +1137,7 @@ static drape_result substep(dr_opencl *cl, const drape_world *w, float h, bool p
         DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     if (!collide_in_predict)
         DR_TRY(generate_contacts(cl, w, h));
-    if (placed)
-        DR_TRY(placement_debt(cl, h, collide_in_predict ? PREDICT : COLLIDE));
+    DR_TRY(placement_debt(cl, h, placed_first, placed_end, collide_in_predict ? PREDICT : COLLIDE));
     if (pbd && w->plan.enabled)
         DR_TRY(
             dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->x, cl->contacts, cl->phase[GRID]));
@@ -1208,8 +1208,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
                                                   : dr_particle_speed_bits(w);
         const int substeps = dr_step_substeps(w, speed);
         for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
-            r = substep(cl, w, w->substep, w->placed);
-            w->placed = false;
+            r = substep(cl, w, w->substep);
             w->time += w->substep;
         }
         w->profile.substeps += (uint64_t)substeps;

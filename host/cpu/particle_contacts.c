@@ -850,7 +850,8 @@ drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
                 memset(&sum[k], 0, sizeof sum[k]);
             }
             if (e > 0.0f) {
-                vnew = dr_bounce_wall(vnew, vi, w->contacts[i], &g->wall[2 * (size_t)i], round);
+                vnew = dr_bounce_wall(vnew, vi, g->vpre[i], w->contacts[i], &g->wall[2 * (size_t)i],
+                                      round);
                 now[i] = dr_bounce_moved(vi, vnew);
                 any |= now[i] != 0;
             }

@@ -63,10 +63,11 @@ static void mark_placed(drape_world *w, uint32_t first, uint32_t end)
     w->placed_end = end > w->placed_end ? end : w->placed_end;
 }
 
-void dr_take_placed(drape_world *w, uint32_t *first, uint32_t *end)
+void dr_take_placed(drape_world *w)
 {
-    *first = w->placed_first;
-    *end = w->placed_end < w->particle_count ? w->placed_end : w->particle_count;
+    const uint32_t end = w->placed_end < w->particle_count ? w->placed_end : w->particle_count;
+    w->placing_first = w->placed_first;
+    w->placing_count = end > w->placed_first ? end - w->placed_first : 0;
     w->placed_first = w->placed_end = 0;
 }
 

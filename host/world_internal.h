@@ -240,6 +240,9 @@ struct drape_world {
      * that covers them all; empty when placed_end <= placed_first), whose contacts that start
      * inside mend a placement, which friction does not count (dr_start_depth) */
     uint32_t placed_first, placed_end;
+    /* the substep's own: [placing_first, placing_first + placing_count), the particles placed
+     * before it, which mend their placement in it (dr_take_placed) */
+    uint32_t placing_first, placing_count;
     dr_particle_plan plan;
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
@@ -536,11 +539,10 @@ void dr_particle_plan_update(drape_world *world);
 void dr_particle_mark_mesh(drape_world *world, uint32_t first, uint32_t count);
 /* A new group id (DRAPE_GROUP_NEW), or `group` itself, which it then counts as used. */
 uint32_t dr_particle_take_group(drape_world *world, uint32_t group);
-/* The particles placed since the last substep (drape_world_add_particles,
- * drape_world_set_particle),
- * [*first, *end) within the world (empty: *end <= *first); the range is then emptied, for the
- * substeps after the first. */
-void dr_take_placed(drape_world *world, uint32_t *first, uint32_t *end);
+/* At a substep's start: the particles placed since the last substep (drape_world_add_particles,
+ * drape_world_set_particle) become the substep's placing_first and placing_count, and the range
+ * of those placed is emptied, for the substeps after the first. */
+void dr_take_placed(drape_world *world);
 void dr_particle_grid_free(dr_particle_grid *grid);
 /* CPU reference: the velocity limit and the grid of one substep; then, after the collider
  * contacts, the contact candidates and counts. */

@@ -2633,7 +2633,7 @@ DR_FN float dr_bounce_gap(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v
                           DR_GLOBAL const dr_vec4 *vpre, unsigned i, unsigned j, float D, float e,
                           float slow, dr_vec4 g, float h, int mesh, dr_vec4 *n, int *held_i,
                           int *held_j, float applied, unsigned round, int lone, dr_vec4 *slip,
-                          int *bounce)
+                          int *bounce, int placed)
 {
     *bounce = -1;
     *slip = DR_V4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -2646,7 +2646,7 @@ DR_FN float dr_bounce_gap(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v
     *n = dr_scale3(r, 1.0f / len);
     float vn = dr_dot3(dr_sub3(vi, vj), *n);
     float before = e > 0.0f || !mesh ? dr_dot3(dr_sub3(vpre[i], vpre[j]), *n) : 0.0f;
-    *bounce = slow > 0.0f ? 0 : -1; /* the cap, or nothing to do in any round */
+    *bounce = slow > 0.0f || placed ? 0 : -1; /* the cap, or nothing to do in any round */
     float gap = 0.0f;
     if (e > 0.0f && len2 < touch * touch && before < -slow) {
         /* a bounce: raise the separation to e times the speed at the meeting, along the normal
@@ -2679,9 +2679,10 @@ DR_FN float dr_bounce_gap(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *v
         gap = gap > -applied ? gap : -applied;
         return gap == gap ? gap : 0.0f;
     }
-    if (slow > 0.0f && vn > slow) {
+    if ((slow > 0.0f || placed) && vn > slow) {
         /* no bounce: separate at most at the resting speed, or as fast as before the solve (a
-         * mesh's pair without restitution: at the resting speed) */
+         * mesh's pair without restitution: at the resting speed); a pair that mends a placement,
+         * also without gravity */
         float most = before > slow ? before : slow;
         gap = vn > most ? most - vn : 0.0f;
     }
@@ -2782,14 +2783,22 @@ DR_FN float dr_bounce_pair(DR_GLOBAL const dr_vec4 *x, DR_GLOBAL const dr_vec4 *
                            DR_GLOBAL const dr_vec4 *vpre, DR_GLOBAL const unsigned *ncand,
                            unsigned i, unsigned j, float D, float e, float slow, float quiet,
                            dr_vec4 g, float h, int mesh, float done, unsigned round, dr_vec4 *n,
-                           dr_vec4 *slip, int *held_i, int *held_j, int *bounce)
+                           dr_vec4 *slip, int *held_i, int *held_j, int *bounce, int placed)
 {
     dr_vec4 u = dr_sub3(v[i], v[j]);
     *bounce = -1;
     if (dr_dot3(u, u) < quiet || ncand[i] > DR_NBR_CAP || ncand[j] > DR_NBR_CAP)
         return 0.0f;
     return dr_bounce_gap(x, v, d, contacts, vpre, i, j, D, e, slow, g, h, mesh, n, held_i, held_j,
-                         done, round, ncand[i] <= 1u && ncand[j] <= 1u, slip, bounce);
+                         done, round, ncand[i] <= 1u && ncand[j] <= 1u, slip, bounce, placed);
+}
+
+/* Whether the pair (i, j) mends a placement: the substep is the first after the user placed
+ * particles first .. first + count - 1 (drape_world_add_particles, drape_world_set_particle), and
+ * i or j is among them. */
+DR_FN int dr_pair_placed(unsigned i, unsigned j, unsigned first, unsigned count)
+{
+    return i - first < count || j - first < count;
 }
 
 /* A pair's velocity change dv (dr_bounce_change) times i's share, into i's fixed-point sums (in
@@ -2844,7 +2853,10 @@ DR_FN void dr_bounce_add(dr_pair_sum *acc, dr_vec4 dv, float wi, int held_i, uns
  * a particle that a collider touches keeps its normal velocity off it (dr_bounce_wall, `wall` per
  * particle). From the second round on a pair neither of whose particles the round before changed
  * (moved[i], moved[j], written by the round before, dr_bounce_moved) is skipped: it would do
- * what it did then, nothing more, and a resting pile's rounds after the first cost little. One
+ * what it did then, nothing more, and a resting pile's rounds after the first cost little. In the
+ * first substep after the user placed particles placed_first .. placed_first + placed_count - 1, a
+ * pair with one of them is capped at its separation before the solve even without gravity
+ * (dr_pair_placed): the push-out that mends a placement is no approach. One
  * averaged round left the bounces of several contacts at once far from their targets: a ball
  * hitting two touching balls at once (e = 1, no gravity) came out with 1.83 times the energy it
  * brought, an elastic gas in a box kept 0.23 of its kinetic energy after 5 s at 1 substep; eight
@@ -2857,7 +2869,8 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
                                  DR_GLOBAL const unsigned *list, unsigned row, float e, float slow,
                                  float mu_s, float mu_k, dr_vec4 g, float h,
                                  DR_GLOBAL float *applied, DR_GLOBAL float *wall,
-                                 DR_GLOBAL const unsigned char *moved, unsigned round)
+                                 DR_GLOBAL const unsigned char *moved, unsigned round,
+                                 unsigned placed_first, unsigned placed_count)
 {
     dr_vec4 vi = v[i], si = shape[i];
     unsigned count = ncand[i];
@@ -2876,10 +2889,10 @@ DR_FN dr_vec4 dr_particle_bounce(unsigned i, DR_GLOBAL const dr_vec4 *x, DR_GLOB
             continue;
         dr_vec4 n, slip;
         int held_i, held_j, bounce;
-        gap = dr_bounce_pair(x, v, d, contacts, vpre, ncand, i, j,
-                             dr_pair_distance(si, gi, shape[j], group[j]), e, slow, quiet, g, h,
-                             ((gi | group[j]) & DR_GROUP_MESH) != 0u, done, round, &n, &slip,
-                             &held_i, &held_j, &bounce);
+        gap = dr_bounce_pair(
+            x, v, d, contacts, vpre, ncand, i, j, dr_pair_distance(si, gi, shape[j], group[j]), e,
+            slow, quiet, g, h, ((gi | group[j]) & DR_GROUP_MESH) != 0u, done, round, &n, &slip,
+            &held_i, &held_j, &bounce, dr_pair_placed(i, j, placed_first, placed_count));
         if (gap != 0.0f)
             dr_bounce_add(&acc, dr_bounce_change(vi, v[j], n, gap, slip, mu_s, mu_k), wi, held_i,
                           ni, x[j].w, held_j, nbr[j], slow);

@@ -420,7 +420,7 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const uint *members, uint listed, float e, float slow,
                               float mu_s, float mu_k, float4 g, float h, uint n,
                               __global float *applied, __global float *wall, __global uchar *moved,
-                              uint total, uint round)
+                              uint total, uint round, uint placing_first, uint placing_count)
 {
     /* listed: work-item t takes member t (n: the members), as particle_count did */
     uint t = get_global_id(0);
@@ -433,7 +433,8 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
     float4 out = fullest[0] <= DR_CELL_CAP
                      ? dr_particle_bounce(i, x, v, d, vpre, shape, group, contacts, nbr, ncand,
                                           list, listed ? t : i, e, slow, mu_s, mu_k, g, h, applied,
-                                          wall, moved + ((round + 1u) & 1u) * total, round)
+                                          wall, moved + ((round + 1u) & 1u) * total, round,
+                                          placing_first, placing_count)
                      : vi;
     vnew[i] = out;
     if (e > 0.0f)

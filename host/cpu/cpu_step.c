@@ -55,11 +55,12 @@ static void generate_contacts(drape_world *w, float h)
     }
 }
 
-/* The first substep after the user placed particles first .. end - 1: each of their contacts that
- * started inside owes its start's depth (dr_start_depth), which friction does not count. */
-static void placement_debt(drape_world *w, float h, uint32_t first, uint32_t end)
+/* The first substep after the user placed particles (placing_first, placing_count): each of their
+ * contacts that started inside owes its start's depth (dr_start_depth), which friction does not
+ * count. */
+static void placement_debt(drape_world *w, float h)
 {
-    for (uint32_t i = first; i < end; ++i) {
+    for (uint32_t i = w->placing_first, k = 0; k < w->placing_count; ++i, ++k) {
         const float owed = dr_start_depth(w->x[i], w->contacts[i], w->colliders, h);
         if (owed > 0.0f)
             w->held[i].x = -owed;
@@ -136,8 +137,7 @@ static void update(drape_world *w, float h)
 
 static drape_result substep(drape_world *w, float h)
 {
-    uint32_t placed_first, placed_end;
-    dr_take_placed(w, &placed_first, &placed_end);
+    dr_take_placed(w);
     drape_profile *prof = &w->profile;
     const bool particles = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
     double t0 = now_ms();
@@ -153,8 +153,8 @@ static drape_result substep(drape_world *w, float h)
     }
     double t1 = now_ms();
     generate_contacts(w, h);
-    if (placed_end > placed_first && w->collider_count)
-        placement_debt(w, h, placed_first, placed_end);
+    if (w->placing_count && w->collider_count)
+        placement_debt(w, h);
     double t2 = now_ms();
     if (particles) {
         drape_result r = dr_cpu_particle_candidates(w);

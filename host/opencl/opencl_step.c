@@ -1085,10 +1085,11 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
     return launch(cl, p.kernel, p.items, COLLIDE);
 }
 
-/* The first substep after the user placed particles first .. end - 1: their contacts' debts
- * (dr_start_depth), as the CPU's substep; timed in the phase that generated the contacts. */
-static drape_result placement_debt(dr_opencl *cl, float h, cl_uint first, cl_uint end, int phase)
+/* The first substep after the user placed particles (placing_first, placing_count): their contacts'
+ * debts (dr_start_depth), as the CPU's substep; timed in the phase that generated the contacts. */
+static drape_result placement_debt(dr_opencl *cl, const drape_world *w, float h, int phase)
 {
+    const cl_uint first = w->placing_first, end = first + w->placing_count;
     if (cl->collider_count == 0 || end <= first)
         return DRAPE_OK;
     DR_TRY(set_args(cl, K_PLACEMENT_DEBT, 0, 7, A(cl->held), A(cl->x), A(cl->contacts),
@@ -1125,8 +1126,7 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
 
 static drape_result substep(dr_opencl *cl, drape_world *w, float h)
 {
-    uint32_t placed_first, placed_end;
-    dr_take_placed(w, &placed_first, &placed_end);
+    dr_take_placed(w);
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     /* the contacts are generated in the prediction's launch unless the particles' grid runs
      * between them */
@@ -1137,7 +1137,7 @@ static drape_result substep(dr_opencl *cl, drape_world *w, float h)
         DR_TRY(dr_cl_particles_grid(cl->pc, cl->ctx, w, cl->x, cl->v, cl->d, cl->phase[GRID]));
     if (!collide_in_predict)
         DR_TRY(generate_contacts(cl, w, h));
-    DR_TRY(placement_debt(cl, h, placed_first, placed_end, collide_in_predict ? PREDICT : COLLIDE));
+    DR_TRY(placement_debt(cl, w, h, collide_in_predict ? PREDICT : COLLIDE));
     if (pbd && w->plan.enabled)
         DR_TRY(
             dr_cl_particles_candidates(cl->pc, cl->ctx, w, cl->x, cl->contacts, cl->phase[GRID]));

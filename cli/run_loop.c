@@ -155,8 +155,13 @@ int cli_run_scene(const char *name, const cli_run_config *c)
     if (rc == CLI_OK && c->export_dir)
         rc = export_frame(s, c->export_dir, frames++);
     /* After frame 0, which makes the export directory that the dump may go into. */
-    if (rc == CLI_OK && c->dump && !cli_output_writable(c->dump))
-        rc = CLI_OUTPUT;
+    if (rc == CLI_OK && c->dump) {
+        drape_scene_error e;
+        if (drape_scene_check_output(s, c->dump, &e) != DRAPE_SCENE_OK)
+            rc = output_error(&e);
+        else if (!cli_output_writable(c->dump))
+            rc = CLI_OUTPUT;
+    }
 
     cli_progress bar;
     cli_progress_start(&bar, steps);

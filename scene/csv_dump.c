@@ -19,7 +19,9 @@ drape_scene_status drape_scene_dump_csv(const drape_scene *s, const char *path,
     if (r != DRAPE_OK)
         return sc_fail(err, DRAPE_SCENE_WORLD_FAILED, r, "%s: cannot read the particles back: %s",
                        path, drape_result_string(r));
-    drape_scene_status status = sc_check_finite(x, n, "position", path, err);
+    drape_scene_status status = drape_scene_check_output(s, path, err);
+    if (status == DRAPE_SCENE_OK)
+        status = sc_check_finite(x, n, "position", path, err);
     if (status == DRAPE_SCENE_OK)
         status = sc_check_finite(v, n, "velocity", path, err);
     drape_output out;

@@ -85,7 +85,9 @@ drape_scene_status drape_scene_export_obj(const drape_scene *s, const char *dir,
             .line_count = s->line_count,
         };
         drape_output out;
-        status = sc_check_finite(x, n, "position", path, err);
+        status = drape_scene_check_output(s, path, err);
+        if (status == DRAPE_SCENE_OK)
+            status = sc_check_finite(x, n, "position", path, err);
         if (status == DRAPE_SCENE_OK && normals)
             status = sc_check_finite(normals, n, "normal", path, err);
         if (status == DRAPE_SCENE_OK)

@@ -21,6 +21,8 @@ drape_scene_status drape_scene_load_file(const char *path, const drape_scene_opt
         return s;
     s = drape_scene_load_buffer(data, size, path, options, out, err);
     free(data);
+    if (s == DRAPE_SCENE_OK && out && *out)
+        sc_scene_note_input(*out, path);
     return s;
 }
 

@@ -312,6 +312,7 @@ char *sc_parse_path(sc_parser *p, const char *key, const char *rel)
     if (!path)
         sc_json_fail_status(&p->json, DRAPE_SCENE_WORLD_FAILED, DRAPE_ERROR_OUT_OF_MEMORY,
                             "no memory");
+    sc_scene_note_input(p->scene, path);
     return path;
 }
 

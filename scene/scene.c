@@ -115,6 +115,7 @@ void drape_scene_destroy(drape_scene *s)
     free(s->targets);
     free(s->attached);
     free(s->colliders);
+    free(s->inputs);
     free(s->name);
     free(s);
 }

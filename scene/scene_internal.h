@@ -186,6 +186,11 @@ typedef struct sc_target {
     sc_target_path path;
 } sc_target;
 
+/* A file by device and inode (scene/inputs.c). */
+typedef struct sc_file_id {
+    uint64_t dev, ino;
+} sc_file_id;
+
 struct drape_scene {
     char *name;
     drape_world *world;
@@ -211,7 +216,13 @@ struct drape_scene {
     uint32_t colliders_by_type[3];
     uint32_t moving_colliders;
     uint32_t frame_digits; /* width of exported frame numbers (drape_scene_set_last_frame), >= 4 */
+    sc_file_id *inputs;    /* the files the scene was read from (scene/inputs.c) */
+    uint32_t input_count, input_capacity;
 };
+
+/* Remembers `path` (when it exists) as a file the scene was read from, which no output of the scene
+ * may replace (drape_scene_check_output). */
+void sc_scene_note_input(drape_scene *scene, const char *path);
 
 /* A mesh's placement and material. */
 typedef struct sc_mesh_def {

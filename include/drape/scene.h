@@ -228,6 +228,13 @@ drape_scene_status drape_scene_export_obj(const drape_scene *scene, const char *
  * digits (at least 4) and the files of any length of run sort in frame order. */
 void drape_scene_set_last_frame(drape_scene *scene, uint32_t last_frame);
 
+/* DRAPE_SCENE_OUTPUT_FAILED, with a message that names it, when `path` is a file the scene was read
+ * from (its scene file or a mesh file, under any name: the same device and inode), which an
+ * output must not replace; otherwise OK (a path that does not exist yet is no input).
+ * drape_scene_dump_csv and drape_scene_export_obj check their files so. */
+drape_scene_status drape_scene_check_output(const drape_scene *scene, const char *path,
+                                            drape_scene_error *err);
+
 /* Writes the current state as CSV: a header line, then one row per particle with index, position
  * (m), velocity (m/s) and mass (kg, 0 = pinned). */
 drape_scene_status drape_scene_dump_csv(const drape_scene *scene, const char *path,

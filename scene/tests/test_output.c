@@ -258,6 +258,42 @@ static void non_finite_refused(st_run *t)
     drape_scene_destroy(s);
 }
 
+/* No output replaces a file the scene was read from: the scene file (by its own name or through a
+ * symbolic link) and a mesh file that an export frame would be named as. Both are refused, named,
+ * and left as they were; a new file beside them is written. */
+static void inputs_kept(st_run *t)
+{
+    static const char scene[] =
+        "{\"name\": \"kept\", \"meshes\": [{\"obj\": \"kept_0000.obj\"}]}\n";
+    static const char mesh[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    char dir[512], path[600], obj[600], link[600], csv[600];
+    drape_scene_error e;
+    CHECK(t, st_scratch_dir(dir, sizeof dir, "inputs"));
+    snprintf(path, sizeof path, "%s/kept.json", dir);
+    snprintf(obj, sizeof obj, "%s/kept_0000.obj", dir);
+    snprintf(link, sizeof link, "%s/link.json", dir);
+    snprintf(csv, sizeof csv, "%s/kept.csv", dir);
+    CHECK(t, put(path, scene) && put(obj, mesh));
+    unlink(link);
+    CHECK(t, symlink("kept.json", link) == 0);
+    drape_scene_options o = st_cpu_options();
+    drape_scene *s = NULL;
+    CHECK_MSG(t, drape_scene_load_file(path, &o, &s, &e) == DRAPE_SCENE_OK, "%s", e.message);
+    CHECK(t, drape_scene_dump_csv(s, path, &e) == DRAPE_SCENE_OUTPUT_FAILED);
+    CHECK_MSG(t, st_has_all(e.message, "kept.json: is a file that scene kept was read from", NULL),
+              "%s", e.message);
+    CHECK(t, drape_scene_dump_csv(s, link, &e) == DRAPE_SCENE_OUTPUT_FAILED);
+    CHECK(t, drape_scene_export_obj(s, dir, 0, &e) == DRAPE_SCENE_OUTPUT_FAILED);
+    CHECK_MSG(t,
+              st_has_all(e.message, "kept_0000.obj: is a file that scene kept was read from", NULL),
+              "%s", e.message);
+    CHECK(t, holds(path, scene) && holds(obj, mesh) && temporaries(dir) == 0);
+    CHECK(t, drape_scene_check_output(s, csv, &e) == DRAPE_SCENE_OK);
+    CHECK(t, drape_scene_dump_csv(s, csv, &e) == DRAPE_SCENE_OK);
+    CHECK(t, drape_scene_export_obj(s, dir, 1, &e) == DRAPE_SCENE_OK);
+    drape_scene_destroy(s);
+}
+
 int suite_output(void)
 {
     st_run t = {0};
@@ -266,5 +302,6 @@ int suite_output(void)
     RUN(&t, output_failures);
     RUN(&t, atomic_output);
     RUN(&t, non_finite_refused);
+    RUN(&t, inputs_kept);
     return st_finish(&t);
 }

@@ -65,10 +65,19 @@ uint64_t drape_host_memory_available(void)
 drape_result dr_check_memory(const drape_world *w, const char *fn, const char *what,
                              uint64_t particles, uint64_t distances, uint64_t dihedrals)
 {
+    return dr_check_memory_extra(w, fn, what, particles, distances, dihedrals, 0);
+}
+
+drape_result dr_check_memory_extra(const drape_world *w, const char *fn, const char *what,
+                                   uint64_t particles, uint64_t distances, uint64_t dihedrals,
+                                   uint64_t extra)
+{
     uint64_t need = dr_world_bytes_for(w, particles, distances, dihedrals);
-    /* On a CPU device the OpenCL buffers, a second copy of the state, take host memory too. */
+    /* On a CPU device the OpenCL buffers, a second copy of the state, take host memory too; the
+     * extra is there once (the particle contacts' grid lives on the host or on the device). */
     if (w->cl && dr_opencl_uses_host_memory(w->cl))
         need *= 2;
+    need += extra;
     /* Small additions are not worth asking the system about (a scene of 40,000 ropes would read
      * /proc/meminfo 40,000 times): an allocation of a few MiB that fails still fails cleanly. */
     if (need - dr_world_bytes_for(w, 0, 0, 0) < ((uint64_t)64 << 20))

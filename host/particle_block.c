@@ -6,6 +6,7 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 drape_particle_block_def drape_default_particle_block_def(void)
@@ -98,6 +99,15 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
     uint32_t cap = nx * ny * nz;
     if (d->max_count && d->max_count < cap)
         cap = d->max_count;
+    /* Before anything is allocated: the defs, the world's arrays and the contacts' grid. Linux
+     * grants memory lazily, so a block far too large would be killed while it is filled in. */
+    char what[96];
+    snprintf(what, sizeof what, "a block of %u balls", cap);
+    r = dr_check_memory_extra(w, fn, what, cap, 0, 0,
+                              (uint64_t)cap *
+                                  (sizeof(drape_particle_def) + dr_particle_grid_bytes_each()));
+    if (r != DRAPE_OK)
+        return r;
     drape_particle_def *defs = malloc((size_t)cap * sizeof *defs);
     if (!defs)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY, "%s: no memory for %u balls", fn, cap);

@@ -4,6 +4,7 @@
 #include "world_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 drape_particle_def drape_default_particle_def(void)
@@ -80,11 +81,20 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     if (count > UINT32_MAX - 1 - w->particle_count)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: %u more particles would overflow the index range", fn, count);
+    uint64_t with_radius = 0;
     for (uint32_t i = 0; i < count; ++i) {
         drape_result r = check_particle(w, &defs[i], fn, i, true);
         if (r != DRAPE_OK)
             return r;
+        with_radius += defs[i].radius > 0.0f;
     }
+    /* Linux grants memory lazily: too many particles for the machine would be killed later */
+    char what[64];
+    snprintf(what, sizeof what, "%u particles", count);
+    drape_result fits = dr_check_memory_extra(w, fn, what, count, 0, 0,
+                                              with_radius * dr_particle_grid_bytes_each());
+    if (fits != DRAPE_OK)
+        return fits;
     drape_result pulled = dr_world_pull(w);
     if (pulled != DRAPE_OK)
         return pulled;

@@ -355,6 +355,11 @@ drape_result dr_check_particle_range(const drape_world *world, uint32_t first, u
  * `what` says what is being added ("a 16384 x 16384 cloth"). */
 drape_result dr_check_memory(const drape_world *world, const char *fn, const char *what,
                              uint64_t particles, uint64_t distances, uint64_t dihedrals);
+/* The same with `extra` bytes more: what the addition needs besides the world's own arrays (a
+ * builder's scratch, the particle contacts' grid). */
+drape_result dr_check_memory_extra(const drape_world *world, const char *fn, const char *what,
+                                   uint64_t particles, uint64_t distances, uint64_t dihedrals,
+                                   uint64_t extra);
 
 /* ---- constraints.c ---- */
 /* The bytes the world would hold with that many more particles and constraints: what
@@ -544,6 +549,9 @@ uint32_t dr_particle_take_group(drape_world *world, uint32_t group);
  * of those placed is emptied, for the substeps after the first. */
 void dr_take_placed(drape_world *world);
 void dr_particle_grid_free(dr_particle_grid *grid);
+/* About what the particle contacts hold per particle with a radius (the grid, the candidate lists,
+ * the pairs of a packed pile), for dr_check_memory_extra before particles are added. */
+uint64_t dr_particle_grid_bytes_each(void);
 /* CPU reference: the velocity limit and the grid of one substep; then, after the collider
  * contacts, the contact candidates and counts. */
 drape_result dr_cpu_particle_grid(drape_world *world);

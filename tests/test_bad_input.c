@@ -548,6 +548,18 @@ static void test_limits(void)
                        "16384 x 16384 cloth needs about", "bytes");
         ENSURE(drape_world_particle_count(w) == 0);
     }
+    /* So is a block of 257 million balls (2^28 sites is the block's own bound), whose grid of
+     * contacts would take about 1 kB a ball: it was granted lazily and the process was killed
+     * while the balls were filled in. */
+    drape_particle_block_def block = drape_default_particle_block_def();
+    block.size = (drape_vec3){1.4f, 1.4f, 1.4f};
+    block.radius = 0.001f;
+    if (drape_host_memory_available() < 200ull * 1024 * 1024 * 1024) {
+        ENSURE_REFUSED(&log, drape_world_add_particle_block(w, &block, NULL),
+                       DRAPE_ERROR_OUT_OF_MEMORY, "a block of 257259456 balls needs about",
+                       "bytes");
+        ENSURE(drape_world_particle_count(w) == 0);
+    }
     drape_world_destroy(w);
 }
 

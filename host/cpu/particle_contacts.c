@@ -875,21 +875,34 @@ drape_result dr_particle_check(drape_world *w)
                    w->fullest_bucket, (double)w->plan.cell, DR_CELL_CAP);
 }
 
+/* The grid's arrays per particle: cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape,
+ * coord (2 x 16 B), group, support (4 B each), the candidate lists, the pair sums, the ground plane
+ * (16 B), the dense grid (at most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4
+ * B each), ld (16 B), pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's
+ * collider parts (8 B) and changed flags (2 B); the rest flags (2 x 4 B). */
+static uint64_t grid_bytes_per_particle(void)
+{
+    return 4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP + sizeof(dr_pair_sum) +
+           16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2 + 8;
+}
+
+uint64_t dr_particle_grid_bytes_each(void)
+{
+    /* the table's counts and starts (at most 4 buckets per particle, dr_particle_plan_update), and
+     * six candidate pairs with their pair records: a ball packed among twelve others, each pair
+     * counted once (balls settled in a box hold 790 B per ball in all, drape-bench-particles'
+     * grid MiB) */
+    return grid_bytes_per_particle() + 4 * 8 +
+           6 * (sizeof(dr_cand_pair) + sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4);
+}
+
 static uint64_t grid_bytes(const drape_world *w)
 {
     const uint64_t n = w->particle_count, b = w->plan.buckets;
-    /* cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape, coord (2 x 16 B), group,
-     * support (4 B each), the candidate lists, the pair sums, the ground plane (16 B), the dense
-     * grid (at most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4 B each), ld (16
-     * B), pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's collider
-     * parts (8 B) and changed flags (2 B); the rest flags (2 x 4 B); counts, start; the pair pass's
-     * pairs (a record, x_i - x_j, the two places, a place in `touching`), the candidate pairs and
-     * restitution's sums per pair */
+    /* the arrays per particle; counts, start; the pair pass's pairs (a record, x_i - x_j, the two
+     * places, a place in `touching`), the candidate pairs and restitution's sums per pair */
     const dr_particle_grid *g = &w->grid;
-    return n * (4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP +
-                sizeof(dr_pair_sum) + 16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2 +
-                8) +
-           b * 4 + (b + 1) * 4 +
+    return n * grid_bytes_per_particle() + b * 4 + (b + 1) * 4 +
            (uint64_t)g->pair_capacity * (sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4) +
            (uint64_t)g->cand_capacity * sizeof(dr_cand_pair) +
            (uint64_t)g->applied_capacity * sizeof(float);

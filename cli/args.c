@@ -57,6 +57,14 @@ bool cli_u32(const char *flag, const char *text, uint32_t min, uint32_t max, uin
     return true;
 }
 
+bool cli_path(const char *flag, const char *path)
+{
+    if (!path || *path)
+        return true;
+    cli_error("%s needs a path, not an empty string", flag);
+    return false;
+}
+
 bool cli_backend(const char *flag, const char *text, drape_backend *out)
 {
     static const char *const names[] = {"cpu", "opencl", "auto"};

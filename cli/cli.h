@@ -80,6 +80,9 @@ int cli_parse(const cli_command *command, int argc, char **argv, const char **po
  * when the text is not acceptable. */
 bool cli_u32(const char *flag, const char *text, uint32_t min, uint32_t max, uint32_t *out);
 bool cli_backend(const char *flag, const char *text, drape_backend *out);
+/* A path option's value: false, with a message naming the option, when it is given empty (NULL, not
+ * given, is fine). */
+bool cli_path(const char *flag, const char *path);
 
 /* "drape: message" on stderr. */
 void cli_error(const char *fmt, ...)

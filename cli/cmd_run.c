@@ -56,7 +56,8 @@ int cli_cmd_run(int argc, char **argv)
     }
     if ((steps && !cli_u32("--steps", steps, 1, 1000000000, &c.steps)) ||
         (every && !cli_u32("--every", every, 1, 1000000000, &c.every)) ||
-        (backend && !cli_backend("--backend", backend, &c.backend)))
+        (backend && !cli_backend("--backend", backend, &c.backend)) ||
+        !cli_path("--dump", c.dump) || !cli_path("--export-obj", c.export_dir))
         return CLI_USAGE;
     c.has_backend = backend != NULL;
     return cli_run_scene(scene, &c);

@@ -87,6 +87,8 @@ int cli_cmd_sweep(int argc, char **argv)
     int rc = cli_parse(&command, argc, argv, &file, 1, &n);
     if (rc != CLI_CONTINUE)
         return rc;
+    if (!cli_path("--out", out))
+        return CLI_USAGE;
     if (n == 0 || !out) {
         cli_error("sweep: %s", n == 0 ? "which sweep file?" : "where to? Give --out DIR");
         cli_usage(stderr, &command);

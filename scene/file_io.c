@@ -172,8 +172,9 @@ bool sc_path_inside(const char *dir, const char *rel, char *why, size_t why_size
     bool inside = true;
     if (real_dir && real_path) {
         size_t n = strlen(real_dir);
+        /* the directory itself ("."): inside, and refused by the reader as no regular file */
         inside = strncmp(real_path, real_dir, n) == 0 &&
-                 (real_path[n] == '/' || (n == 1 && real_dir[0] == '/'));
+                 (real_path[n] == '/' || real_path[n] == '\0' || (n == 1 && real_dir[0] == '/'));
         if (!inside)
             snprintf(why, why_size,
                      "leads out of the scene file's directory through a symbolic link");

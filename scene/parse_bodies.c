@@ -300,6 +300,10 @@ char *sc_parse_path(sc_parser *p, const char *key, const char *rel)
         return NULL;
     }
     char why[96];
+    if (!rel[0]) {
+        sc_json_fail_at(&p->json, key, "is empty: give the path of a file");
+        return NULL;
+    }
     if (!p->scene->options.allow_outside_paths &&
         !sc_path_inside(p->base_dir, rel, why, sizeof why)) {
         sc_json_fail_at(&p->json, key,

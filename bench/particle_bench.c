@@ -218,6 +218,10 @@ int particle_bench_main(const char *program, int argc, char **argv)
         !number(program, "--settle", settle_text, 0, 1000000, &settle) ||
         !number(program, "--steps", steps_text, 1, 1000000, &steps))
         return 2;
+    if (no_cpu && no_opencl) {
+        fprintf(stderr, "%s: --no-cpu and --no-opencl leave nothing to run\n", program);
+        return 2;
+    }
     const bool cpu = !no_cpu, opencl = !no_opencl;
     FILE *js = json ? fopen(json, "w") : NULL;
     if (json && !js) {

@@ -203,15 +203,16 @@ static void choice_and_override(void)
     unsetenv("DRAPE_DISTANCE_KERNEL");
 }
 
-/* The particle contacts' layout switches (docs/particle-contacts.md) refuse a value that is neither
- * of their two words, with a message that names the variable and the value, and take either word.
- */
+/* The particle contacts' layout switches (docs/particle-contacts.md) and the switch that hides
+ * doubles (docs/opencl-variants.md) refuse a value that is neither of their two words, with a
+ * message that names the variable and the value, and take either word (DRAPE_OPENCL_FP64=maybe
+ * was taken as "on" without a word). */
 static void particle_switches_refuse_bad_values(void)
 {
     const char *names[] = {"DRAPE_PARTICLE_ORDER", "DRAPE_PARTICLE_PASSES", "DRAPE_PARTICLE_SCAN",
-                           "DRAPE_PARTICLE_SEARCH"};
-    const char *words[] = {"index", "all", "groups", "full"};
-    for (int i = 0; i < 4; ++i) {
+                           "DRAPE_PARTICLE_SEARCH", "DRAPE_OPENCL_FP64"};
+    const char *words[] = {"index", "all", "groups", "full", "on"};
+    for (int i = 0; i < 5; ++i) {
         tu_log log;
         drape_world_def def = tu_def(&log);
         def.backend.type = DRAPE_BACKEND_OPENCL;

@@ -107,18 +107,23 @@ uint64_t dr_cl_hash64(const void *data, size_t size, uint64_t seed)
 
 /* ---- directory ------------------------------------------------------------------------------- */
 
-void dr_cl_cache_resolve_dir(const char *def_dir, char *out, size_t size)
+bool dr_cl_cache_resolve_dir(const char *def_dir, char *out, size_t size)
 {
     const char *env;
+    int n = 0;
     out[0] = '\0';
     if (def_dir)
-        snprintf(out, size, "%s", def_dir);
+        n = snprintf(out, size, "%s", def_dir);
     else if ((env = getenv("DRAPE_CACHE_DIR")) != NULL)
-        snprintf(out, size, "%s", env);
+        n = snprintf(out, size, "%s", env);
     else if ((env = getenv("XDG_CACHE_HOME")) != NULL && *env)
-        snprintf(out, size, "%s/drape", env);
+        n = snprintf(out, size, "%s/drape", env);
     else if ((env = getenv("HOME")) != NULL && *env)
-        snprintf(out, size, "%s/.cache/drape", env);
+        n = snprintf(out, size, "%s/.cache/drape", env);
+    if (n >= 0 && (size_t)n < size)
+        return true;
+    out[0] = '\0'; /* cut short, it would name another directory */
+    return false;
 }
 
 /* mkdir -p; true if the directory exists afterwards. */
@@ -285,6 +290,7 @@ void dr_cl_cache_store(dr_cl_context *ctx, const char *key, const unsigned char 
                    "cannot create the program cache directory %s (%s); programs will be compiled "
                    "on every start",
                    ctx->cache_dir, strerror(errno));
+        ctx->cache_dir[0] = '\0'; /* off for this context: one warning, not one per program */
         return;
     }
     /* Private whatever the umask: an entry that others may write is never loaded. */

@@ -225,8 +225,11 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
         goto fail;
     /* Hiding doubles: the kernels see DR_NO_FP64 and take their float fallback (dr_wide), and the
      * host's sums (dr_cl_sum_rows_device) follow device.fp64. */
-    const char *fp64_env = getenv("DRAPE_OPENCL_FP64");
-    const bool hide_fp64 = def->hide_fp64 || (fp64_env && strcmp(fp64_env, "off") == 0);
+    bool hide_env = false;
+    result = env_switch(L, "DRAPE_OPENCL_FP64", "off", "on", &hide_env);
+    if (result != DRAPE_OK)
+        goto fail;
+    const bool hide_fp64 = def->hide_fp64 || hide_env;
     if (hide_fp64 && ctx->device.fp64) {
         ctx->device.fp64 = false;
         dr_cl_logf(L, DRAPE_LOG_INFO, "%s: double precision hidden (%s): float sums",
@@ -241,7 +244,11 @@ drape_result dr_cl_context_create(const dr_cl_context_def *def, dr_cl_context **
                    "%s has no correctly rounded single-precision division and sqrt; results will "
                    "differ from the CPU reference in the last bits",
                    ctx->device.name);
-    dr_cl_cache_resolve_dir(def->cache_dir, ctx->cache_dir, sizeof ctx->cache_dir);
+    if (!dr_cl_cache_resolve_dir(def->cache_dir, ctx->cache_dir, sizeof ctx->cache_dir))
+        dr_cl_logf(L, DRAPE_LOG_WARNING,
+                   "the program cache directory (cache_dir, $DRAPE_CACHE_DIR, $XDG_CACHE_HOME or "
+                   "$HOME) is longer than %zu characters; the cache is off",
+                   sizeof ctx->cache_dir - 1);
 
     /* context, queue, program table */
     cl_int code;

@@ -24,7 +24,7 @@ uint64_t dr_cl_hash64(const void *data, size_t size, uint64_t seed);
 
 /* The cache directory from the def's value, $DRAPE_CACHE_DIR, $XDG_CACHE_HOME or $HOME, into out
  * ("" when the cache is off or no directory can be found). */
-void dr_cl_cache_resolve_dir(const char *def_dir, char *out, size_t size);
+bool dr_cl_cache_resolve_dir(const char *def_dir, char *out, size_t size);
 
 /* The key of one program: everything that decides its binary, as text. */
 char *dr_cl_cache_key(const dr_cl_context *ctx, const char *source);

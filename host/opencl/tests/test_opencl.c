@@ -707,6 +707,28 @@ int suite_cache(void)
 
     /* a directory that cannot be written: a warning, and the program still builds */
     ENSURE(cache_round("/proc/drape-cannot-write-here", 1, 0, 0, 0, 1) == 0);
+    /* ... and the cache is off for the context after it: one warning for two programs, not one
+     * per program */
+    capture_clear(&c);
+    ENSURE(make_context(&c, "/proc/drape-cannot-write-here", &ctx) == DRAPE_OK);
+    cl_kernel k1 = NULL, k2 = NULL;
+    ENSURE(dr_cl_kernel_create(ctx, "probe", "copy_float4", &k1) == DRAPE_OK);
+    ENSURE(dr_cl_kernel_create(ctx, "damping", "damp_apply", &k2) == DRAPE_OK);
+    clReleaseKernel(k1);
+    clReleaseKernel(k2);
+    ENSURE_MSG(c.warnings == 1, "%d warnings: %s", c.warnings, c.text);
+    dr_cl_context_destroy(ctx);
+    /* a directory name longer than the context holds is not cut short into another directory: the
+     * cache is off, with a warning */
+    char longer[1100];
+    memset(longer, 'd', sizeof longer - 1);
+    longer[0] = '/';
+    longer[sizeof longer - 1] = '\0';
+    capture_clear(&c);
+    ENSURE(make_context(&c, longer, &ctx) == DRAPE_OK);
+    ENSURE(ctx->cache_dir[0] == '\0');
+    ENSURE_MSG(strstr(c.text, "is longer than 1023 characters; the cache is off"), "%s", c.text);
+    dr_cl_context_destroy(ctx);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* drape-view: any scene in a window, in real time, drawn straight from the solver.
  *
- * main reads the command line, makes sure there is a display (display.c: without one it re-runs
- * itself under xvfb-run, or explains why it cannot) and runs the viewer (app.c). */
+ * main reads the command line, reads a scene file once on the CPU to check it, makes sure there is
+ * a display (display.c: without one it re-runs itself under xvfb-run, or explains why it cannot)
+ * and runs the viewer (app.c). */
 #include "app.h"
 #include "display.h"
 #include "options.h"
@@ -34,6 +35,21 @@ int main(int argc, char **argv)
             fprintf(stderr, "drape-view: --keys: no key for '%c' (letters and space)\n", *k);
             return 2;
         }
+    /* A scene file that cannot be read fails here, with drape's exit code for bad input (3), before
+     * a display, OpenGL or OpenCL is started for it. */
+    if (options.scene && !drape_scene_builtin_summary(options.scene)) {
+        drape_scene_options o = drape_scene_default_options();
+        o.override_backend = true;
+        o.backend = DRAPE_BACKEND_CPU;
+        o.log = NULL;
+        drape_scene *checked = NULL;
+        drape_scene_error err;
+        if (drape_scene_load(options.scene, &o, &checked, &err) != DRAPE_SCENE_OK) {
+            fprintf(stderr, "drape-view: %s\n", err.message);
+            return err.status == DRAPE_SCENE_BAD_INPUT ? 3 : 1;
+        }
+        drape_scene_destroy(checked);
+    }
     int status = viz_display_ensure(argc, argv, &options);
     if (status >= 0)
         return status;

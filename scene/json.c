@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const sc_range sc_any = {-FLT_MAX, FLT_MAX, false, false};
@@ -209,6 +210,31 @@ static void describe_range(sc_range r, char *buf, size_t size)
         snprintf(buf, size, "a finite number");
 }
 
+/* Whether text for v reads back as a bound of r (as describe_range shows it) that v is not. */
+static bool reads_as_other_bound(const char *text, double v, sc_range r)
+{
+    const double read = strtod(text, NULL);
+    const double bounds[2] = {r.min, r.max};
+    for (int k = 0; k < 2; ++k) {
+        char shown[32];
+        snprintf(shown, sizeof shown, "%g", bounds[k]);
+        if (v != bounds[k] && (read == bounds[k] || read == strtod(shown, NULL)))
+            return true;
+    }
+    return false;
+}
+
+/* A value out of its range, for "got ...": 9 digits, or as many more as it takes not to look like
+ * the bound it is past (1000000000.0000001, not 1e+09, against a bound of 1e+09). */
+static const char *shown_value(double v, sc_range r, char *buf, size_t size)
+{
+    for (int digits = 9;; ++digits) {
+        snprintf(buf, size, "%.*g", digits, v);
+        if (digits == 17 || !reads_as_other_bound(buf, v, r))
+            return buf;
+    }
+}
+
 bool sc_json_double(sc_json *j, const cJSON *value, sc_range r, double *out)
 {
     if (!cJSON_IsNumber(value))
@@ -223,8 +249,10 @@ bool sc_json_double(sc_json *j, const cJSON *value, sc_range r, double *out)
             return sc_json_fail(j, "must be a finite number%s%s, got %.9g (too large for a double)",
                                 r.min > -FLT_MAX || r.max < FLT_MAX ? " " : "",
                                 r.min > -FLT_MAX || r.max < FLT_MAX ? range : "", v);
+        char shown[32];
         if (r.min > -FLT_MAX || r.max < FLT_MAX)
-            return sc_json_fail(j, "must be %s, got %.9g", range, v);
+            return sc_json_fail(j, "must be %s, got %s", range,
+                                shown_value(v, r, shown, sizeof shown));
         return sc_json_fail(j, "must be a finite number that fits a float, got %.9g", v);
     }
     *out = v;
@@ -240,10 +268,7 @@ bool sc_json_float(sc_json *j, const cJSON *value, sc_range r, float *out)
      * change meaning (a mass of 1e-50 becomes 0, a pin; 1e-39 has no finite inverse). */
     const float f = (float)v;
     if (v != 0.0 && !(fabsf(f) >= FLT_MIN))
-        return sc_json_fail(j,
-                            "%.9g is too small for a float (the smallest is %g): use 0 or a larger "
-                            "value",
-                            v, (double)FLT_MIN);
+        return sc_json_fail(j, "%.9g " SC_TOO_SMALL_FOR_FLOAT, v, (double)FLT_MIN);
     *out = f;
     return true;
 }

@@ -74,15 +74,8 @@ drape_scene_status sc_parse_json_text(const char *data, size_t size, const char 
 
     sc_json_scan_result scan;
     sc_json_scan(data + bom, size - bom, &scan);
-    if (scan.nul_offset != SIZE_MAX)
-        return syntax_error(file, data, size, bom + scan.nul_offset,
-                            "a string holds \\u0000, which would cut it short", err);
-    if (scan.deep_offset != SIZE_MAX) {
-        char what[96];
-        snprintf(what, sizeof what, "arrays and objects nested more than %d deep (the limit)",
-                 CJSON_NESTING_LIMIT);
-        return syntax_error(file, data, size, bom + scan.deep_offset, what, err);
-    }
+    if (scan.error_offset != SIZE_MAX)
+        return syntax_error(file, data, size, bom + scan.error_offset, scan.error, err);
     const uint64_t available = drape_host_memory_available();
     if (scan.bytes > available)
         return sc_fail(

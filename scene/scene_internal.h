@@ -299,19 +299,25 @@ const sc_object *sc_scene_find_object(const drape_scene *scene, const char *name
 bool sc_name_index_add(drape_scene *scene, uint32_t object);
 void sc_name_index_free(sc_name_index *index);
 
-/* ---- json_scan.c: what the text will cost cJSON, and NULs it would cut strings at ---- */
+/* ---- json_scan.c: what the text will cost cJSON, and what cJSON would misread in it ---- */
 
 typedef struct sc_json_scan_result {
-    uint64_t values;    /* JSON values (cJSON nodes), at most */
-    uint64_t bytes;     /* the memory cJSON's tree will take, about */
-    size_t nul_offset;  /* the offset of the first "\u0000" in a string, or SIZE_MAX */
-    size_t deep_offset; /* the offset of the first '[' or '{' nested deeper than cJSON reads
-                           (CJSON_NESTING_LIMIT), or SIZE_MAX */
+    uint64_t values;     /* JSON values (cJSON nodes), at most */
+    uint64_t bytes;      /* the memory cJSON's tree will take, about */
+    size_t error_offset; /* the offset of the first string, number or bracket that cJSON would
+                            misread or misreport (a "\u0000" that cuts a string, "01", a '['
+                            nested deeper than CJSON_NESTING_LIMIT, ...), or SIZE_MAX */
+    char error[192]; /* what is wrong there: "a string holds \u0000, which would cut it short" */
 } sc_json_scan_result;
 
 void sc_json_scan(const char *data, size_t size, sc_json_scan_result *out);
 
 /* ---- json.c: strict reading of cJSON values with JSON paths in messages ---- */
+
+/* After a number that is not 0 but too small for a float, with FLT_MIN for the %g: json.c says it
+ * of one that reads below FLT_MIN, json_scan.c of one so small that it reads as 0. */
+#define SC_TOO_SMALL_FOR_FLOAT                                                                     \
+    "is too small for a float (the smallest is %g): use 0 or a larger value"
 
 struct cJSON;
 

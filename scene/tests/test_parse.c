@@ -156,6 +156,128 @@ static void limits(st_run *t)
     free(deep);
 }
 
+/* Whether scene text (size bytes) is refused as bad input with a message that holds `piece`. */
+static bool refused(const char *text, size_t size, const char *piece)
+{
+    drape_scene *s = (drape_scene *)&size; /* must come back NULL */
+    drape_scene_error e;
+    drape_scene_options o = st_cpu_options();
+    const drape_scene_status st = drape_scene_load_buffer(text, size, "h.json", &o, &s, &e);
+    if (st != DRAPE_SCENE_BAD_INPUT || s != NULL || e.status != DRAPE_SCENE_BAD_INPUT) {
+        fprintf(stderr, "refused: '%.60s' was not refused as bad input (status %d)\n", text,
+                (int)st);
+        if (st == DRAPE_SCENE_OK)
+            drape_scene_destroy(s);
+        return false;
+    }
+    return st_has_all(e.message, piece, NULL);
+}
+
+/* Strings that are not JSON are named at their line and column, never cut short at a NUL: a \u
+ * without four hex digits (cJSON would read U+0000 and end the string there), in a value or a key,
+ * a raw NUL or control character, an escape JSON does not know, a lone surrogate. Every escape that
+ * JSON has still reads. */
+static void strings_strict(st_run *t)
+{
+    static const struct {
+        const char *text, *piece;
+    } cases[] = {
+        {"{\"name\":\"ab\\uZZZZcd\"}", "h.json:1:12: a string holds a \\u without four hex digits"},
+        {"{\"name\":\"ab\\u00zzcd\"}", "h.json:1:12: a string holds a \\u without four hex"},
+        {"{\"a\\u004G\": 1}", "h.json:1:4: a string holds a \\u without four hex digits"},
+        {"{\"name\":\"ab\\u00", "h.json:1:12: a string holds a \\u without four hex digits"},
+        {"{\"name\":\"ab\\u0000cd\"}", "h.json:1:12: a string holds \\u0000, which would cut it"},
+        {"{\"name\":\n \"a\tb\"}", "h.json:2:4: a string holds the raw control character 0x09"},
+        {"{\"name\":\"a\nb\"}", "h.json:1:11: a string holds the raw control character 0x0A"},
+        {"{\"name\":\"a\\qb\"}", "h.json:1:11: a string holds the escape '\\q', which JSON does"},
+        {"{\"name\":\"\\uD800x\"}", "h.json:1:10: a string holds \\uD800, the high half of a"},
+        {"{\"name\":\"\\ud800\\u0041\"}", "h.json:1:10: a string holds \\uD800, the high half"},
+        {"{\"name\":\"\\uDC00\"}", "h.json:1:10: a string holds \\uDC00, the low half of a"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i)
+        CHECK_MSG(t, refused(cases[i].text, strlen(cases[i].text), cases[i].piece), "%s",
+                  cases[i].text);
+    static const char nul[] = "{\"name\":\"ab\0cd\"}";
+    CHECK(t, refused(nul, sizeof nul - 1, "h.json:1:12: a string holds a NUL byte, which would"));
+    static const char good[] =
+        "{\"description\": \"\\uD83D\\uDE00 \\u00e9 \\\" \\\\ \\/ \\b \\f \\n \\r \\t\"}";
+    drape_scene *s = st_load_cpu(good, sizeof good - 1, "good.json");
+    drape_scene_destroy(s);
+}
+
+/* Numbers that are not JSON ("1.", "01") are named at their line and column, as are those that
+ * are not 0 but so small that they would read as 0 (the same error as one too small for a float);
+ * written zeros, in every form, are still 0. */
+static void numbers_strict(st_run *t)
+{
+    static const struct {
+        const char *value, *piece;
+    } cases[] = {
+        {"1.", "h.json:1:25: invalid number '1.': a digit must follow the '.'"},
+        {"01", "h.json:1:25: invalid number '01': JSON numbers have no leading zeros"},
+        {"-01", "h.json:1:25: invalid number '-01': JSON numbers have no leading zeros"},
+        {"1e", "h.json:1:25: invalid number '1e': a digit must follow the 'e'"},
+        {"1e+", "h.json:1:25: invalid number '1e+': a digit must follow the 'e'"},
+        {"-", "h.json:1:25: invalid number '-': a digit must follow the '-'"},
+        {"1.2.3", "h.json:1:25: invalid number '1.2.3'"},
+        {".5", "h.json:1:25: malformed JSON"},
+        {"+1", "h.json:1:25: malformed JSON"},
+        {"1e-400", "h.json:1:25: '1e-400' is too small for a float (the smallest is 1.17549e-38): "
+                   "use 0 or a larger value"},
+        {"-1e-99999", "h.json:1:25: '-1e-99999' is too small for a float"},
+        {"2e-324", "h.json:1:25: '2e-324' is too small for a float"},
+        {"1e-39", "h.json: $.solver.gravity[1]: 1e-39 is too small for a float (the smallest is "
+                  "1.17549e-38): use 0 or a larger value"},
+        {"4e-324", "h.json: $.solver.gravity[1]: 4.94065646e-324 is too small for a float"},
+    };
+    char text[128];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        const int n =
+            snprintf(text, sizeof text, "{\"solver\":{\"gravity\":[0,%s,0]}}", cases[i].value);
+        CHECK_MSG(t, refused(text, (size_t)n, cases[i].piece), "%s", cases[i].value);
+    }
+    /* 0.000...1 with 100000 zeros */
+    enum { ZEROS = 100000 };
+    char *tiny = malloc(ZEROS + 64);
+    CHECK(t, tiny != NULL);
+    int n = snprintf(tiny, 64, "{\"solver\":{\"gravity\":[0,0.");
+    memset(tiny + n, '0', ZEROS);
+    n += ZEROS + snprintf(tiny + n + ZEROS, 64, "1,0]}}");
+    CHECK(t, refused(tiny, (size_t)n, "h.json:1:25: '0.0000000000...' is too small for a float"));
+    free(tiny);
+    static const char *const zeros[] = {"0", "0.0", "-0", "0e5", "0.000e-400", "-0.0E+0"};
+    for (size_t i = 0; i < sizeof zeros / sizeof *zeros; ++i) {
+        n = snprintf(text, sizeof text, "{\"solver\":{\"gravity\":[%s,-9,0]}}", zeros[i]);
+        drape_scene *s = st_load_cpu(text, (size_t)n, "zero.json");
+        CHECK_MSG(t, drape_world_get_def(drape_scene_world(s)).gravity.x == 0.0f, "%s", zeros[i]);
+        drape_scene_destroy(s);
+    }
+}
+
+/* A value just past a bound is shown with the digits that tell it from the bound; others keep the
+ * short form. */
+static void out_of_range_shown(st_run *t)
+{
+    static const struct {
+        const char *value, *piece;
+    } cases[] = {
+        {"1000000000.0000001", "must be in [-1e+09, 1e+09], got 1000000000.0000001"},
+        {"-1000000000.0000001", "must be in [-1e+09, 1e+09], got -1000000000.0000001"},
+        {"1e30", "must be in [-1e+09, 1e+09], got 1e+30"},
+        {"1000000001", "must be in [-1e+09, 1e+09], got 1000000001"},
+    };
+    char text[128];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+        const int n = snprintf(text, sizeof text, "{\"particles\":[{\"position\":[0,%s,0]}]}",
+                               cases[i].value);
+        CHECK_MSG(t, refused(text, (size_t)n, "h.json: $.particles[0].position[1]: "), "%s",
+                  cases[i].value);
+        CHECK_MSG(t, refused(text, (size_t)n, cases[i].piece), "%s", cases[i].value);
+    }
+    static const char dt[] = "{\"solver\":{\"dt\":1.0000000000000002}}";
+    CHECK(t, refused(dt, sizeof dt - 1, "$.solver.dt: must be in (0, 1], got 1.0000000000000002"));
+}
+
 static void drop(drape_log_level level, const char *message, void *user)
 {
     (void)level, (void)message, (void)user;
@@ -487,6 +609,9 @@ int suite_parse(void)
     RUN(&t, bad_inputs);
     RUN(&t, missing_file);
     RUN(&t, limits);
+    RUN(&t, strings_strict);
+    RUN(&t, numbers_strict);
+    RUN(&t, out_of_range_shown);
     RUN(&t, solver_ranges_agree);
     RUN(&t, json_set);
     RUN(&t, many_names);

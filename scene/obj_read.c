@@ -225,6 +225,9 @@ drape_scene_status drape_mesh_read_obj_buffer(const char *data, size_t size, con
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: no mesh to read into", r.name);
     memset(out, 0, sizeof *out);
     const char *end = data ? data + size : data;
+    /* a UTF-8 byte order mark, which Windows editors write, as the scene reader skips it */
+    if (data && size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+        data += 3;
     bool ok = true;
     for (const char *line = data; ok && line && line < end;) {
         const char *nl = memchr(line, '\n', (size_t)(end - line));

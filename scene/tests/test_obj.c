@@ -46,6 +46,15 @@ static void reads_buffer_without_nul(st_run *t)
     CHECK(t, st_has_all(e.message, "mem.obj:4:", "3 coordinates", NULL));
     CHECK(t, read_text("", "empty.obj", &m, &e) == DRAPE_SCENE_OK && m.vertex_count == 0);
     drape_mesh_free(&m);
+    /* a UTF-8 byte order mark is skipped, as in scene files; one past the start is an error */
+    CHECK_MSG(t,
+              read_text("\xEF\xBB\xBFv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3", "bom.obj", &m, &e) ==
+                  DRAPE_SCENE_OK,
+              "%s", e.message);
+    CHECK(t, m.vertex_count == 3 && m.triangle_count == 1);
+    drape_mesh_free(&m);
+    CHECK(t, read_text("v 0 0 0\n\xEF\xBB\xBFv 1 0 0", "bom.obj", &m, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "bom.obj:2:", NULL));
 }
 
 /* Each bad input: the message names the file and line and says what is wrong. */

@@ -232,6 +232,7 @@ static bool built_type(int t) { return t != DRAPE_CONSTRAINT_ATTACHMENT; }
 void dr_build_roll_back(drape_world *w, const dr_build_mark *m)
 {
     w->particle_count = m->particles;
+    dr_placement_clip(w);
     for (int t = 0; t < DRAPE_CONSTRAINT_TYPE_COUNT; ++t)
         if (built_type(t)) {
             w->constraints[t].count = m->counts[t];

@@ -55,21 +55,22 @@ static float inverse_mass(float mass) { return mass > 0.0f ? 1.0f / mass : 0.0f;
  * grows to cover them (world_internal.h, placed_first). */
 static void mark_placed(drape_world *w, uint32_t first, uint32_t end)
 {
-    if (w->placed_end <= w->placed_first) {
-        w->placed_first = first;
-        w->placed_end = end;
-        return;
+    if (w->placed_count > 0) {
+        const uint32_t was_end = w->placed_first + w->placed_count;
+        first = first < w->placed_first ? first : w->placed_first;
+        end = end > was_end ? end : was_end;
     }
-    w->placed_first = first < w->placed_first ? first : w->placed_first;
-    w->placed_end = end > w->placed_end ? end : w->placed_end;
+    w->placed_first = first;
+    w->placed_count = end - first;
 }
 
-void dr_take_placed(drape_world *w)
+void dr_placement_mended(drape_world *w) { w->placed_first = w->placed_count = 0; }
+
+void dr_placement_clip(drape_world *w)
 {
-    const uint32_t end = w->placed_end < w->particle_count ? w->placed_end : w->particle_count;
-    w->placing_first = w->placed_first;
-    w->placing_count = end > w->placed_first ? end - w->placed_first : 0;
-    w->placed_first = w->placed_end = 0;
+    const uint32_t n = w->particle_count;
+    const uint32_t end = w->placed_first + w->placed_count;
+    w->placed_count = w->placed_first >= n ? 0 : (end < n ? end : n) - w->placed_first;
 }
 
 drape_result drape_world_add_particles(drape_world *w, const drape_particle_def *defs,

@@ -236,13 +236,11 @@ struct drape_world {
     uint32_t *group; /* group word: group id | DR_GROUP_SELF | DR_GROUP_MESH */
     uint32_t next_group; /* one above every group in use (DRAPE_GROUP_NEW) */
     bool plan_dirty;     /* radii or groups changed: work the plan out again */
-    /* [placed_first, placed_end): the particles added or set since the last substep (a range
-     * that covers them all; empty when placed_end <= placed_first), whose contacts that start
-     * inside mend a placement, which friction does not count (dr_start_depth) */
-    uint32_t placed_first, placed_end;
-    /* the substep's own: [placing_first, placing_first + placing_count), the particles placed
-     * before it, which mend their placement in it (dr_take_placed) */
-    uint32_t placing_first, placing_count;
+    /* [placed_first, placed_first + placed_count): a range that covers the particles added or set
+     * since the last substep. In the next substep their contacts that start inside mend a
+     * placement, which friction does not count (dr_start_depth); the range is emptied after it
+     * (dr_placement_mended). */
+    uint32_t placed_first, placed_count;
     dr_particle_plan plan;
     dr_particle_grid grid;
     uint32_t fullest_bucket; /* the step's fullest bucket (both backends) */
@@ -544,10 +542,11 @@ void dr_particle_plan_update(drape_world *world);
 void dr_particle_mark_mesh(drape_world *world, uint32_t first, uint32_t count);
 /* A new group id (DRAPE_GROUP_NEW), or `group` itself, which it then counts as used. */
 uint32_t dr_particle_take_group(drape_world *world, uint32_t group);
-/* At a substep's start: the particles placed since the last substep (drape_world_add_particles,
- * drape_world_set_particle) become the substep's placing_first and placing_count, and the range
- * of those placed is emptied, for the substeps after the first. */
-void dr_take_placed(drape_world *world);
+/* After a substep: the particles placed before it (placed_first, placed_count; by
+ * drape_world_add_particles and drape_world_set_particle) have mended their placement. */
+void dr_placement_mended(drape_world *world);
+/* The placed range within particle_count, after a builder's roll-back. */
+void dr_placement_clip(drape_world *world);
 void dr_particle_grid_free(dr_particle_grid *grid);
 /* About what the particle contacts hold per particle with a radius (the grid, the candidate lists,
  * the pairs of a packed pile), for dr_check_memory_extra before particles are added. */

@@ -420,7 +420,7 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                               __global const uint *members, uint listed, float e, float slow,
                               float mu_s, float mu_k, float4 g, float h, uint n,
                               __global float *applied, __global float *wall, __global uchar *moved,
-                              uint total, uint round, uint placing_first, uint placing_count)
+                              uint total, uint round, uint placed_first, uint placed_count)
 {
     /* listed: work-item t takes member t (n: the members), as particle_count did */
     uint t = get_global_id(0);
@@ -434,7 +434,7 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
                      ? dr_particle_bounce(i, x, v, d, vpre, shape, group, contacts, nbr, ncand,
                                           list, listed ? t : i, e, slow, mu_s, mu_k, g, h, applied,
                                           wall, moved + ((round + 1u) & 1u) * total, round,
-                                          placing_first, placing_count)
+                                          placed_first, placed_count)
                      : vi;
     vnew[i] = out;
     if (e > 0.0f)

@@ -55,12 +55,12 @@ static void generate_contacts(drape_world *w, float h)
     }
 }
 
-/* The first substep after the user placed particles (placing_first, placing_count): each of their
+/* The first substep after the user placed particles (placed_first, placed_count): each of their
  * contacts that started inside owes its start's depth (dr_start_depth), which friction does not
  * count. */
 static void placement_debt(drape_world *w, float h)
 {
-    for (uint32_t i = w->placing_first, k = 0; k < w->placing_count; ++i, ++k) {
+    for (uint32_t i = w->placed_first, k = 0; k < w->placed_count; ++i, ++k) {
         const float owed = dr_start_depth(w->x[i], w->contacts[i], w->colliders, h);
         if (owed > 0.0f)
             w->held[i].x = -owed;
@@ -137,7 +137,6 @@ static void update(drape_world *w, float h)
 
 static drape_result substep(drape_world *w, float h)
 {
-    dr_take_placed(w);
     drape_profile *prof = &w->profile;
     const bool particles = w->plan.enabled && w->def.mode == DRAPE_MODE_PBD;
     double t0 = now_ms();
@@ -153,7 +152,7 @@ static drape_result substep(drape_world *w, float h)
     }
     double t1 = now_ms();
     generate_contacts(w, h);
-    if (w->placing_count && w->collider_count)
+    if (w->placed_count && w->collider_count)
         placement_debt(w, h);
     double t2 = now_ms();
     if (particles) {
@@ -211,8 +210,10 @@ drape_result dr_cpu_step(drape_world *w)
     for (int p = 0; p < DR_NONFINITE_PHASES; ++p)
         w->nonfinite[p] = DR_NO_PARTICLE;
     drape_result r = DRAPE_OK;
-    for (int s = 0; s < substeps && r == DRAPE_OK; ++s)
+    for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
         r = substep(w, w->substep);
+        dr_placement_mended(w);
+    }
     w->profile.substeps += (uint64_t)substeps;
     return r;
 }

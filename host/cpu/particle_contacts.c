@@ -767,7 +767,7 @@ int dr_contact_tail(const drape_world *w)
 
 bool dr_particle_bounces(const drape_world *w, float slow)
 {
-    return w->def.particle_restitution > 0.0f || slow > 0.0f || w->placing_count > 0;
+    return w->def.particle_restitution > 0.0f || slow > 0.0f || w->placed_count > 0;
 }
 
 bool dr_particle_keeps_vpre(const drape_world *w)
@@ -827,7 +827,7 @@ drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
             const float gap = dr_bounce_pair(
                 x, v, w->d, w->contacts, g->vpre, g->ncand, i, j, cp.D, e, slow, quiet, gravity, h,
                 ((w->group[i] | w->group[j]) & DR_GROUP_MESH) != 0, done, round, &n, &slip, &gi,
-                &gj, &bounce, dr_pair_placed(i, j, w->placing_first, w->placing_count));
+                &gj, &bounce, dr_pair_placed(i, j, w->placed_first, w->placed_count));
             if (gap != 0.0f) {
                 const uint32_t ni = g->nbr[i], nj = g->nbr[j];
                 const float wi = x[i].w, wj = x[j].w;

@@ -447,12 +447,12 @@ drape_result dr_cl_particles_bounce(dr_cl_particles *p, dr_cl_context *ctx, cons
     /* without restitution never read or written: any valid buffers */
     cl_mem applied = p->moved ? p->applied : p->dnew, wall = p->moved ? p->wall : p->dnew,
            moved = p->moved ? p->moved : p->dnew;
-    const cl_uint placing_first = w->placing_first, placing_count = w->placing_count;
+    const cl_uint placed_first = w->placed_first, placed_count = w->placed_count;
     DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 0, 25, A(p->dnew), A(x), A(v), A(d), A(p->vpre),
                           A(p->shape), A(p->group), A(contacts), A(p->nbr), A(p->ncand), A(p->list),
                           A(p->fullest), A(p->members), A(listed), A(e), A(slow), A(mu_s), A(mu_k),
                           A(g), A(h), A(size), A(applied), A(wall), A(moved), A(total)));
-    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 26, 2, A(placing_first), A(placing_count)));
+    DR_TRY(dr_cl_set_args(ctx, p->k[K_BOUNCE], 26, 2, A(placed_first), A(placed_count)));
     /* the rounds go from v to dnew and back (each reads only members' velocities, which each
      * round writes), and an odd count's last result is copied to v */
     const cl_uint rounds = dr_bounce_rounds(w);

@@ -1085,11 +1085,11 @@ static drape_result generate_contacts(dr_opencl *cl, const drape_world *w, float
     return launch(cl, p.kernel, p.items, COLLIDE);
 }
 
-/* The first substep after the user placed particles (placing_first, placing_count): their contacts'
+/* The first substep after the user placed particles (placed_first, placed_count): their contacts'
  * debts (dr_start_depth), as the CPU's substep; timed in the phase that generated the contacts. */
 static drape_result placement_debt(dr_opencl *cl, const drape_world *w, float h, int phase)
 {
-    const cl_uint first = w->placing_first, end = first + w->placing_count;
+    const cl_uint first = w->placed_first, end = first + w->placed_count;
     if (cl->collider_count == 0 || end <= first)
         return DRAPE_OK;
     DR_TRY(set_args(cl, K_PLACEMENT_DEBT, 0, 7, A(cl->held), A(cl->x), A(cl->contacts),
@@ -1126,7 +1126,6 @@ static drape_result update(dr_opencl *cl, const drape_world *w, float h, float t
 
 static drape_result substep(dr_opencl *cl, drape_world *w, float h)
 {
-    dr_take_placed(w);
     const bool pbd = w->def.mode == DRAPE_MODE_PBD;
     /* the contacts are generated in the prediction's launch unless the particles' grid runs
      * between them */
@@ -1209,6 +1208,7 @@ drape_result dr_opencl_step(drape_world *w, uint32_t steps)
         const int substeps = dr_step_substeps(w, speed);
         for (int s = 0; s < substeps && r == DRAPE_OK; ++s) {
             r = substep(cl, w, w->substep);
+            dr_placement_mended(w);
             w->time += w->substep;
         }
         w->profile.substeps += (uint64_t)substeps;

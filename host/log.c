@@ -22,6 +22,8 @@ const char *drape_result_string(drape_result result)
         return "unsupported";
     case DRAPE_ERROR_NON_FINITE:
         return "non-finite state";
+    case DRAPE_ERROR_ENVIRONMENT:
+        return "environment variable refused";
     }
     return "unknown result";
 }

@@ -125,7 +125,7 @@ static drape_result requested_kernel(const drape_world_def *def, drape_distance_
             *out = (drape_distance_kernel)k;
             return DRAPE_OK;
         }
-    return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
+    return dr_fail(def, DRAPE_ERROR_ENVIRONMENT,
                    "DRAPE_DISTANCE_KERNEL=\"%s\" is not a distance kernel: use auto, "
                    "per-constraint, lanes16, fused or fused-local",
                    env);

@@ -133,23 +133,6 @@ static bool section(sc_parser *p, const cJSON *root, const char *key,
 }
 
 /* The top level, the world and the sections; *out gets the scene (also on failure, to free). */
-/* Whether the library's message blames an environment variable (DRAPE_DEVICE, DRAPE_OPENCL_FP64,
- * ...): "... (from DRAPE_DEVICE)" or "DRAPE_NAME=value ...". Such a failure is no fault of the
- * scene's: the backend's, exit 1, not a bad "solver" (exit 3). */
-static bool from_environment(const char *message)
-{
-    if (strstr(message, "(from DRAPE_"))
-        return true;
-    for (const char *at = strstr(message, "DRAPE_"); at; at = strstr(at + 1, "DRAPE_")) {
-        const char *c = at + 6;
-        while ((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_')
-            ++c;
-        if (*c == '=' && c > at + 6)
-            return true;
-    }
-    return false;
-}
-
 static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
                        const drape_scene_options *options, drape_scene **out)
 {
@@ -182,8 +165,9 @@ static bool parse_root(sc_parser *p, const cJSON *root, const char *file,
      * library refuses (bad input: a substep too short, drag too strong for it), the backend or
      * memory. */
     drape_result r = sc_scene_create_world(p->scene, def);
-    if (r != DRAPE_OK && from_environment(sc_scene_last_error(p->scene))) {
-        /* not the scene's doing: the backend failed, and the message names the variable */
+    if (r == DRAPE_ERROR_ENVIRONMENT) {
+        /* no fault of the scene's (not a bad "solver", exit 3): the backend refused a variable,
+         * and the message names it (exit 1) */
         sc_fail(j->err, DRAPE_SCENE_WORLD_FAILED, r, "%s", sc_scene_last_error(p->scene));
         return false;
     }

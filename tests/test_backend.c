@@ -60,6 +60,16 @@ static void device_named_nothing(void)
     ENSURE(tu_log_has(&log, "no OpenCL device matches \"no-such-device-anywhere\""));
     ENSURE(log.errors == 0 && log.count == 1);
     drape_world_destroy(w);
+
+    /* Asked for OpenCL, the variable's selector fails as the variable's fault, not the def's. */
+    setenv("DRAPE_DEVICE", "no-such-device-anywhere", 1);
+    tu_log_reset(&log);
+    def.backend.type = DRAPE_BACKEND_OPENCL;
+    w = NULL;
+    ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_ENVIRONMENT);
+    unsetenv("DRAPE_DEVICE");
+    ENSURE(w == NULL);
+    ENSURE(tu_log_first_error_has(&log, "(from DRAPE_DEVICE)"));
 }
 
 static void device_chosen_by_index_and_name(void)

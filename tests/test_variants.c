@@ -194,7 +194,7 @@ static void choice_and_override(void)
         def.distance_kernel = DRAPE_DISTANCE_KERNEL_AUTO;
     }
     setenv("DRAPE_DISTANCE_KERNEL", "sixteen", 1);
-    ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_ENVIRONMENT);
     ENSURE(w == NULL);
     ENSURE(tu_log_has(&log, "DRAPE_DISTANCE_KERNEL=\"sixteen\""));
     def.backend.type = DRAPE_BACKEND_CPU; /* the CPU has one kernel: the variable is not read */
@@ -218,7 +218,7 @@ static void particle_switches_refuse_bad_values(void)
         def.backend.type = DRAPE_BACKEND_OPENCL;
         drape_world *w = NULL;
         setenv(names[i], "bogus", 1);
-        ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT);
+        ENSURE_RESULT(drape_world_create(&def, &w), DRAPE_ERROR_ENVIRONMENT);
         ENSURE(w == NULL);
         char expected[64];
         snprintf(expected, sizeof expected, "%s=bogus", names[i]);

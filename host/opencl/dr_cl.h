@@ -166,9 +166,9 @@ void dr_cl_device_describe(const dr_cl_device_info *device, char *out, size_t si
 /* Chooses a device. `selector` NULL or "" takes the first GPU, else the first device. A selector of
  * digits is an index into the list; anything else is a case-insensitive substring of the device
  * name, the platform name or the platform vendor ("nvidia", "pocl", "h200"; the first match wins).
- * A selector that names nothing: DRAPE_ERROR_INVALID_ARGUMENT and a message that lists the devices
- * there are. `origin` says in that message where the selector came from ("DRAPE_DEVICE"); NULL for
- * none. */
+ * A selector that names nothing: a message that lists the devices there are, and
+ * DRAPE_ERROR_INVALID_ARGUMENT, or DRAPE_ERROR_ENVIRONMENT when it came from a variable: `origin`
+ * names it ("DRAPE_DEVICE"), NULL for none. */
 drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *list,
                                  const char *selector, const char *origin, uint32_t *out_index);
 /* The choice a world makes: the selector, or $DRAPE_DEVICE when it is NULL or "". */

@@ -128,7 +128,7 @@ static drape_result env_switch(dr_cl_logger *L, const char *name, const char *on
         return DRAPE_OK;
     if (strcmp(env, on) != 0 && strcmp(env, off) != 0) {
         dr_cl_logf(L, DRAPE_LOG_ERROR, "%s=%s: expected \"%s\" or \"%s\"", name, env, on, off);
-        return DRAPE_ERROR_INVALID_ARGUMENT;
+        return DRAPE_ERROR_ENVIRONMENT;
     }
     *value = strcmp(env, on) == 0;
     return DRAPE_OK;

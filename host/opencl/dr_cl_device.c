@@ -315,7 +315,7 @@ drape_result dr_cl_device_choose(dr_cl_logger *logger, const dr_cl_device_list *
             snprintf(message + used, sizeof message - (size_t)used, "%s %s", i ? ";" : "", line);
     }
     dr_cl_logf(logger, DRAPE_LOG_ERROR, "%s", message);
-    return DRAPE_ERROR_INVALID_ARGUMENT;
+    return origin ? DRAPE_ERROR_ENVIRONMENT : DRAPE_ERROR_INVALID_ARGUMENT;
 }
 
 drape_result dr_cl_device_choose_for_world(dr_cl_logger *logger, const dr_cl_device_list *list,

@@ -61,6 +61,9 @@ typedef enum drape_result {
     DRAPE_ERROR_UNSUPPORTED = -5,   /* the request is valid but this build or device cannot do it */
     DRAPE_ERROR_NON_FINITE = -6,    /* a step made the state non-finite (the log names the particle
                                        and the phase); the world keeps the state of the step */
+    DRAPE_ERROR_ENVIRONMENT = -7,   /* an environment variable (DRAPE_DEVICE, DRAPE_DISTANCE_KERNEL,
+                                       DRAPE_OPENCL_FP64, DRAPE_PARTICLE_*) has a value that drape
+                                       refuses; the log names the variable and the values it takes */
 } drape_result;
 
 /* A short constant English name for a result, e.g. "invalid argument". Never NULL. */

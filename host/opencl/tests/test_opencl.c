@@ -236,9 +236,12 @@ int suite_devices(void)
     /* an index past the end names nothing */
     char past[16];
     snprintf(past, sizeof past, "%u", (unsigned)list.count);
-    ENSURE(dr_cl_device_choose(&logger, &list, past, "test", &index) ==
-           DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(dr_cl_device_choose(&logger, &list, past, NULL, &index) == DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(c.errors == 1 && strstr(c.text, "no OpenCL device matches") != NULL);
+    /* from a variable: the variable's fault, which the message names */
+    ENSURE(dr_cl_device_choose(&logger, &list, past, "DRAPE_DEVICE", &index) ==
+           DRAPE_ERROR_ENVIRONMENT);
+    ENSURE(c.errors == 2 && strstr(c.text, "(from DRAPE_DEVICE)") != NULL);
     dr_cl_device_list_destroy(&list);
     ENSURE(list.devices == NULL && list.count == 0);
     return 0;

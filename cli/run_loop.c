@@ -34,12 +34,18 @@ static const char *backend_name(drape_backend b)
     return b == DRAPE_BACKEND_OPENCL ? "opencl" : b == DRAPE_BACKEND_AUTO ? "auto" : "cpu";
 }
 
-static void print_header(const drape_scene *s, uint32_t steps)
+/* The run's first lines; the colouring they report prepares the solver, and a world that cannot
+ * be prepared fails here, once, as its first step would (the world's log has said why). */
+static int print_header(const drape_scene *s, uint32_t steps)
 {
     drape_world *w = drape_scene_world(s);
     drape_world_def def = drape_world_get_def(w);
     drape_coloring_stats c = {0};
-    drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &c);
+    drape_result r = drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &c);
+    if (r != DRAPE_OK) {
+        cli_error("%s cannot be solved: %s", drape_scene_name(s), drape_result_string(r));
+        return CLI_RUNTIME;
+    }
     printf("%s: %u particles, %u distance / %u dihedral / %u attachment constraints, distances in "
            "%u colours (lower bound %u), %u colliders\n",
            drape_scene_name(s), drape_world_particle_count(w),
@@ -50,6 +56,7 @@ static void print_header(const drape_scene *s, uint32_t steps)
     printf("%u steps of dt %.4f s, %d substeps, %d iterations, on %s\n", steps, (double)def.dt,
            def.substeps, def.iterations, drape_world_device(w));
     fflush(stdout);
+    return CLI_OK;
 }
 
 static int print_second(drape_world *w, double wall, uint32_t step)
@@ -149,7 +156,7 @@ int cli_run_scene(const char *name, const cli_run_config *c)
         if (drape_world_set_def(w, &def) != DRAPE_OK)
             rc = CLI_RUNTIME;
     } else {
-        print_header(s, steps);
+        rc = print_header(s, steps);
     }
     drape_scene_set_last_frame(s, steps / c->every);
     if (rc == CLI_OK && c->export_dir)

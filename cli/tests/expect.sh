@@ -6,7 +6,8 @@
 # CODE is the exit code the command must return; each regex (grep -E, "" for none) must match
 # (with EXPECT_STDOUT=FILE in the environment stdout goes to FILE, e.g. /dev/full, instead)
 # somewhere in that stream. With REQUIRE_OPENCL=1 in the environment the test is skipped (exit 77)
-# when `COMMAND devices` finds no OpenCL device.
+# when `COMMAND devices` finds no OpenCL device. With EXPECT_ONCE=REGEX, exactly one line of stderr
+# must match REGEX (a message said twice is a defect).
 set -u
 code=$1 out_re=$2 err_re=$3
 shift 3
@@ -32,6 +33,13 @@ fi
 if [ -n "$err_re" ] && ! grep -Eq -- "$err_re" "$tmp.err"; then
   echo "FAILED: stderr does not match /$err_re/"
   status=1
+fi
+if [ -n "${EXPECT_ONCE:-}" ]; then
+  lines=$(grep -Ec -- "$EXPECT_ONCE" "$tmp.err")
+  if [ "$lines" != 1 ]; then
+    echo "FAILED: $lines lines of stderr match /$EXPECT_ONCE/, expected 1"
+    status=1
+  fi
 fi
 if [ $status != 0 ] || [ -n "${VERBOSE:-}" ]; then
   echo "--- stdout"; head -c 4000 "$tmp.out"

@@ -101,6 +101,22 @@ static void frame_camera(viz_app *app)
     viz_camera_frame(&app->camera, lo, hi);
 }
 
+/* The device time of the steps since the last call (the world's profile), into the HUD's figures
+ * and the run's totals; the profile starts again. */
+static void take_profile(viz_app *app)
+{
+    drape_profile profile;
+    if (drape_world_get_profile(app->sim.world, &profile) == DRAPE_OK && profile.steps) {
+        const double ms =
+            profile.predict_ms + profile.collide_ms + profile.project_ms + profile.update_ms;
+        app->device_ms = ms / (double)profile.steps;
+        app->substeps_taken = (double)profile.substeps / (double)profile.steps;
+        app->total_device_ms += ms;
+        app->total_device_steps += profile.steps;
+    }
+    drape_world_reset_profile(app->sim.world);
+}
+
 /* Refreshes fps and step times about twice a second; updates the window title. */
 static void update_statistics(viz_app *app)
 {
@@ -111,17 +127,10 @@ static void update_statistics(viz_app *app)
     app->fps = app->stat_frames / elapsed;
     if (app->stat_steps) {
         app->step_ms = 1e3 * app->stat_step_wall / app->stat_steps;
-        drape_profile profile;
-        if (drape_world_get_profile(app->sim.world, &profile) == DRAPE_OK && profile.steps) {
-            const double ms =
-                profile.predict_ms + profile.collide_ms + profile.project_ms + profile.update_ms;
-            app->device_ms = ms / (double)profile.steps;
-            app->substeps_taken = (double)profile.substeps / (double)profile.steps;
-            app->total_device_ms += ms;
-            app->total_device_steps += profile.steps;
-        }
+        take_profile(app);
+    } else {
+        drape_world_reset_profile(app->sim.world);
     }
-    drape_world_reset_profile(app->sim.world);
     app->stat_start = now;
     app->stat_frames = app->stat_steps = 0;
     app->stat_step_wall = 0.0;
@@ -432,12 +441,15 @@ int viz_app_run(const viz_options *options)
         const double seconds = glfwGetTime() - start;
         if (!app->failed && app->frame > 0 && app->sim.world) {
             const double simulated = drape_world_time(app->sim.world);
-            printf("drape-view: %llu frames in %.2f s (%.1f fps); a step took %.2f ms (%.2f ms of "
-                   "device time)\n",
+            take_profile(app); /* the steps since the last half-second's statistics */
+            char device[48] = "no device time measured";
+            if (app->total_device_steps)
+                snprintf(device, sizeof device, "%.2f ms of device time",
+                         app->total_device_ms / (double)app->total_device_steps);
+            printf("drape-view: %llu frames in %.2f s (%.1f fps); a step took %.2f ms (%s)\n",
                    (unsigned long long)app->frame, seconds, (double)app->frame / seconds,
                    app->total_steps ? 1e3 * app->total_step_wall / (double)app->total_steps : 0.0,
-                   app->total_device_steps ? app->total_device_ms / (double)app->total_device_steps
-                                           : 0.0);
+                   device);
             printf("drape-view: simulated %.4f s in %llu steps over %.3f s of wall time (%s); "
                    "real-time factor %.3f\n",
                    simulated, (unsigned long long)app->total_steps, seconds,

@@ -2,7 +2,8 @@
  *
  * The re-run sets DRAPE_VIEW_UNDER_XVFB=1 so that a second missing DISPLAY (xvfb-run failing to set
  * it) cannot loop. The default screenshot lands beside the binary (build/bin/drape-view.png):
- * inside the build tree, which git ignores, and easy to find. */
+ * inside the build tree, which git ignores, and easy to find; where that directory cannot be
+ * written (an installed /usr/local/bin/drape-view), in the current directory. */
 #define _POSIX_C_SOURCE 200809L /* setenv, readlink */
 #include "display.h"
 
@@ -63,8 +64,14 @@ int viz_display_ensure(int argc, char **argv, const viz_options *o)
     snprintf(screen, sizeof screen, "-screen 0 %dx%dx24", o->width, o->height);
     snprintf(frames, sizeof frames, "%d", VIZ_HEADLESS_FRAMES);
     char *dir_end = strrchr(self, '/');
-    snprintf(screenshot, sizeof screenshot, "%.*sdrape-view.png",
-             dir_end ? (int)(dir_end - self + 1) : 0, self);
+    int dir_length = dir_end ? (int)(dir_end - self + 1) : 0;
+    if (dir_end) {
+        *dir_end = '\0';
+        if (access(self, W_OK) != 0)
+            dir_length = 0;
+        *dir_end = '/';
+    }
+    snprintf(screenshot, sizeof screenshot, "%.*sdrape-view.png", dir_length, self);
 
     char **args = calloc((size_t)argc + 12, sizeof *args);
     if (!args) {

@@ -100,9 +100,7 @@ static bool take_scene(const given *g, const char *const *positional, int count,
         }
         o->scene = g->scene;
     } else if (count == 1) {
-        if (!viz_sim_check_scene(positional[0]))
-            return false;
-        o->scene = positional[0];
+        o->scene = positional[0]; /* read before the display starts (main.c): exit 3 if bad */
     }
     return true;
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* XPBD compliance per family (m/N for distances, rad/(N m) for dihedrals): stiff in stretch, softer
  * in shear, soft in bending, for the default 0.1 kg cloth. */
@@ -56,16 +55,6 @@ const char *viz_sim_scene_names(char *buf, size_t size)
         used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
                                  drape_scene_builtin_name(i));
     return buf;
-}
-
-bool viz_sim_check_scene(const char *name)
-{
-    if (drape_scene_builtin_summary(name) || access(name, R_OK) == 0)
-        return true;
-    char names[256];
-    fprintf(stderr, "drape-view: '%s' is neither a built-in scene (%s) nor a readable scene file\n",
-            name, viz_sim_scene_names(names, sizeof names));
-    return false;
 }
 
 void viz_sim_destroy(viz_sim *s)

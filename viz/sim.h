@@ -52,9 +52,6 @@ typedef struct viz_sim {
     drape_vec3 *scratch; /* particle positions for picking */
 } viz_sim;
 
-/* Whether `name` is a built-in scene or a readable scene file, for the command line; false with a
- * message naming the built-ins otherwise. */
-bool viz_sim_check_scene(const char *name);
 /* "cloth-sphere, triangle-plane, ..." */
 const char *viz_sim_scene_names(char *buf, size_t size);
 

@@ -114,6 +114,10 @@ headless)
     if command -v python3 >/dev/null 2>&1; then
         ok python3 "$(dirname "$0")/png_zlib_check.py" frame1.png frame100.png
     fi
+    # a run shorter than the statistics' half second still reports its steps' time
+    shot short 3 >short.log
+    cat short.log
+    ok grep -Eq "a step took [0-9.]+ ms [(][0-9.]*[1-9][0-9.]* ms of device time[)]" short.log
     ;;
 keys)
     shot plain 20 --no-overlay

@@ -82,8 +82,6 @@ static void check_file_and_resolution(void)
     viz_sim_destroy(&s);
     viz_sim bad = {.scene_name = "no-such-scene.json", .backend = DRAPE_BACKEND_CPU};
     EXPECT(!viz_sim_build(&bad) && !bad.world);
-    EXPECT(!viz_sim_check_scene("no-such-scene.json"));
-    EXPECT(viz_sim_check_scene("curtain"));
 }
 
 /* The tear scene: its 200 spares (pinned at the cloth's origin until a split uses them) are not

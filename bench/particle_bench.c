@@ -181,7 +181,7 @@ int particle_bench_main(const char *program, int argc, char **argv)
 {
     uint32_t sizes[16] = {5000, 16384, 65536};
     int count = 3, substeps = 1, iterations = 4, settle = 30, steps = 10;
-    bool no_cpu = false, no_opencl = false;
+    bool no_cpu = false, no_opencl = false, version = false;
     const char *json = NULL, *device = NULL, *size_list = NULL, *substeps_text = NULL,
                *iterations_text = NULL, *settle_text = NULL, *steps_text = NULL;
     const cmdline_option options[] = {
@@ -198,6 +198,7 @@ int particle_bench_main(const char *program, int argc, char **argv)
                       "else the first GPU, else the first device)",
                       &device),
         CMDLINE_VALUE("--json", "FILE", "write the cases as JSON", &json),
+        CMDLINE_FLAG("--version", "the version of drape", &version),
     };
     const size_t option_count = sizeof options / sizeof options[0];
     cmdline c = {.program = program, .options = options, .count = option_count};
@@ -207,6 +208,10 @@ int particle_bench_main(const char *program, int argc, char **argv)
     }
     if (c.help) {
         usage(stdout, program, options, option_count);
+        return 0;
+    }
+    if (version) {
+        printf("%s %s\n", program, DRAPE_VERSION_STRING);
         return 0;
     }
     if (size_list && (count = parse_list(size_list, sizes, 16)) <= 0) {

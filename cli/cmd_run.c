@@ -59,6 +59,11 @@ int cli_cmd_run(int argc, char **argv)
         (backend && !cli_backend("--backend", backend, &c.backend)) ||
         !cli_path("--dump", c.dump) || !cli_path("--export-obj", c.export_dir))
         return CLI_USAGE;
+    if (every && !c.export_dir) {
+        cli_error("run: --every K picks the steps --export-obj writes; without --export-obj it "
+                  "does nothing");
+        return CLI_USAGE;
+    }
     c.has_backend = backend != NULL;
     return cli_run_scene(scene, &c);
 }

@@ -75,8 +75,14 @@ static bool get_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *g
 
 bool sc_get_body_contact(sc_parser *p, const cJSON *o, float *radius, uint32_t *group)
 {
-    return sc_json_get_float(&p->json, o, "contact_radius", sc_nonneg, radius) &&
-           sc_json_get_u32(&p->json, o, "group", 0, DRAPE_GROUP_MAX, group);
+    if (!sc_json_get_float(&p->json, o, "contact_radius", sc_nonneg, radius) ||
+        !sc_json_get_u32(&p->json, o, "group", 0, DRAPE_GROUP_MAX, group))
+        return false;
+    if (!(*radius > 0.0f) && sc_json_member(o, "group"))
+        return sc_json_fail_at(&p->json, "group",
+                               "applies only with \"contact_radius\" > 0: without a radius the "
+                               "particles touch no other particle, in any group");
+    return true;
 }
 
 bool sc_check_material(sc_parser *p, const cJSON *o, float youngs_modulus)

@@ -83,7 +83,8 @@ static bool parse_named_ref(sc_parser *p, const char *text, uint32_t *out)
         return sc_json_fail(&p->json, "%s, got \"%.64s\"", syntax, text);
     const sc_object *o = sc_scene_find_object(p->scene, text, (size_t)(open - text));
     if (!o)
-        return sc_json_fail(&p->json, "no cloth, rope or mesh is named '%.*s'",
+        return sc_json_fail(&p->json,
+                            "no cloth, rope, mesh, soft box, tet mesh or balloon is named '%.*s'",
                             (int)(open - text > 64 ? 64 : open - text), text);
     if (o->kind == SC_OBJECT_CLOTH) {
         uint32_t i, j;

@@ -21,6 +21,12 @@ static bool read_tets(sc_parser *p, const cJSON *o, float scale, drape_tetgen_me
         return sc_json_fail_at(j, "surface",
                                "give either \"surface\" (an OBJ for tetgen) or \"node\" and "
                                "\"ele\" (TetGen's files), not both");
+    static const char *const surface_keys[] = {"quality", "max_volume"};
+    for (int k = 0; k < 2 && !from_surface; ++k)
+        if (sc_json_member(o, surface_keys[k]))
+            return sc_json_fail_at(j, surface_keys[k],
+                                   "applies only with \"surface\" (how tetgen meshes it); "
+                                   "\"node\" and \"ele\" are meshed already");
     drape_scene_error e;
     drape_scene_status s;
     const char *key;

@@ -1,8 +1,8 @@
 /* `drape info SCENE|FILE`: what a scene holds, without running it: particles, constraints by type
  * and distances by kind, each type's colouring against its lower bound (the most constraints on one
- * movable particle), the contacts between particles (how many have a radius, the radii, the grid),
- * colliders, and memory. The world is built on the CPU unless --backend asks
- * otherwise. With no scene, it lists the built-in scenes.
+ * movable particle), the shape-matched clusters, the balloons and the air, the contacts between
+ * particles (how many have a radius, the radii, the grid), colliders, and memory. The world is
+ * built on the CPU unless --backend asks otherwise. With no scene, it lists the built-in scenes.
  */
 #include "cli.h"
 
@@ -16,8 +16,9 @@ static const char head[] =
     "                  [--allow-outside-paths]\n"
     "\n"
     "Describes a built-in scene or a scene file: particles, constraints by kind, the\n"
-    "colours of each constraint type and the colouring's lower bound, the contacts between\n"
-    "particles, colliders and memory.\n"
+    "colours of each constraint type and the colouring's lower bound, the shape-matched\n"
+    "clusters, balloons and aerodynamic triangles, the contacts between particles, colliders\n"
+    "and memory.\n"
     "With no scene, lists the built-in scenes.\n"
     "\n";
 static const char foot[] =
@@ -75,6 +76,66 @@ static bool summarise_contacts(drape_world *w, contact_summary *out)
     return ok;
 }
 
+/* The shape matches, the balloons (their pressures) and the air (drape_aero_def, the wind). */
+typedef struct solids_summary {
+    uint32_t shape_matches, balloons, aero_triangles;
+    float pressure_min, pressure_max;
+    drape_aero_def aero;
+    drape_vec3 wind; /* m/s */
+} solids_summary;
+
+static solids_summary summarise_solids(const drape_world *w)
+{
+    solids_summary out = {.shape_matches = drape_world_shape_match_count(w),
+                          .balloons = drape_world_balloon_count(w),
+                          .aero_triangles = drape_world_aero_triangle_count(w),
+                          .aero = drape_world_get_aero(w),
+                          .wind = drape_world_get_def(w).wind};
+    for (uint32_t b = 0; b < out.balloons; ++b) {
+        drape_balloon_info info;
+        if (drape_world_get_balloon(w, b, &info) != DRAPE_OK)
+            continue;
+        out.pressure_min =
+            b == 0 || info.pressure < out.pressure_min ? info.pressure : out.pressure_min;
+        out.pressure_max =
+            b == 0 || info.pressure > out.pressure_max ? info.pressure : out.pressure_max;
+    }
+    return out;
+}
+
+static void print_solids(const solids_summary *b)
+{
+    printf("shapes       %u shape-matched clusters\n", b->shape_matches);
+    printf("balloons     %u", b->balloons);
+    if (b->balloons)
+        printf(", pressure %.3g..%.3g", (double)b->pressure_min, (double)b->pressure_max);
+    printf("\n");
+    printf("air          %u triangles with drag %.3g and lift %.3g (density %.3g kg/m^3); wind "
+           "(%.3g, %.3g, %.3g) m/s, gusts %.3g m/s\n",
+           b->aero_triangles, (double)b->aero.drag, (double)b->aero.lift,
+           (double)b->aero.air_density, (double)b->wind.x, (double)b->wind.y, (double)b->wind.z,
+           (double)b->aero.turbulence);
+}
+
+static void add_solids(cJSON *o, const solids_summary *b)
+{
+    cJSON_AddNumberToObject(o, "shape_matches", b->shape_matches);
+    cJSON *balloons = cJSON_AddObjectToObject(o, "balloons");
+    cJSON_AddNumberToObject(balloons, "count", b->balloons);
+    cJSON_AddNumberToObject(balloons, "pressure_min", b->pressure_min);
+    cJSON_AddNumberToObject(balloons, "pressure_max", b->pressure_max);
+    cJSON *air = cJSON_AddObjectToObject(o, "aerodynamics");
+    cJSON_AddNumberToObject(air, "triangles", b->aero_triangles);
+    cJSON_AddNumberToObject(air, "drag", b->aero.drag);
+    cJSON_AddNumberToObject(air, "lift", b->aero.lift);
+    cJSON_AddNumberToObject(air, "air_density", b->aero.air_density);
+    cJSON_AddNumberToObject(air, "turbulence", b->aero.turbulence);
+    cJSON *wind = cJSON_AddArrayToObject(air, "wind");
+    cJSON_AddItemToArray(wind, cJSON_CreateNumber(b->wind.x));
+    cJSON_AddItemToArray(wind, cJSON_CreateNumber(b->wind.y));
+    cJSON_AddItemToArray(wind, cJSON_CreateNumber(b->wind.z));
+}
+
 static void print_text(const drape_scene *s, const drape_scene_info *in, const contact_summary *c)
 {
     drape_world *w = drape_scene_world(s);
@@ -96,6 +157,8 @@ static void print_text(const drape_scene *s, const drape_scene_info *in, const c
                    c->smallest, c->largest);
         printf("\n");
     }
+    const solids_summary solids = summarise_solids(w);
+    print_solids(&solids);
     if (c->stats.enabled)
         printf("contacts     %u particles with a radius of %.3g..%.3g m; grid cell %.3g m, %u "
                "buckets\n",
@@ -142,6 +205,8 @@ static int print_json(const drape_scene *s, const drape_scene_info *in, const co
         cJSON_AddNumberToObject(ct, "smallest_color", c->smallest);
         cJSON_AddNumberToObject(ct, "largest_color", c->largest);
     }
+    const solids_summary solids = summarise_solids(w);
+    add_solids(o, &solids);
     cJSON *pc = cJSON_AddObjectToObject(o, "particle_contacts");
     cJSON_AddBoolToObject(pc, "enabled", c->stats.enabled);
     cJSON_AddNumberToObject(pc, "with_radius", c->with_radius);

@@ -255,7 +255,7 @@ int suite_device_missing(void)
     capture c;
     capture_clear(&c);
     dr_cl_context *ctx = NULL;
-    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(make_context(&c, NULL, &ctx) == DRAPE_ERROR_ENVIRONMENT);
     ENSURE(ctx == NULL);
     ENSURE(c.errors == 1);
     ENSURE(strstr(c.text, "no OpenCL device matches \"no-such-device-xyz\" (from DRAPE_DEVICE)"));

@@ -113,6 +113,9 @@ typedef struct dr_particle_plan {
     uint32_t buckets; /* hash-table buckets, a power of two */
     bool mesh;        /* some member belongs to a mesh (DR_GROUP_MESH): contact_passes apply */
     float mass_ratio; /* the heaviest movable member's mass over the lightest's (1 without two) */
+    float rmin, rmax; /* m, the smallest and largest radius of a member */
+    uint32_t bucket_cap; /* the most particles a bucket may hold: DR_CELL_CAP, or more where few
+                            particles take part (DR_PAIR_BUDGET / members) */
 } dr_particle_plan;
 
 /* A pair of the CPU's pair pass: the two particles' indices pi and pj, and what the pair's share
@@ -575,8 +578,10 @@ int dr_contact_tail(const drape_world *world);
 float dr_particle_impact_speed(const drape_world *world);
 /* CPU reference: one gather pass of the particle contacts. */
 void dr_cpu_particle_contacts(drape_world *world, int iteration);
-/* After a step: the error for a bucket past DR_CELL_CAP, else DRAPE_OK. */
+/* After a step: the error for a bucket past the plan's bucket_cap, else DRAPE_OK. */
 drape_result dr_particle_check(drape_world *world);
+/* Whether the step's fullest bucket is past the plan's bucket_cap: no pair tests this step. */
+bool dr_particle_crowded(const drape_world *world);
 /* The unit vector against gravity (0 without gravity), for the mass scaling of stacks
  * (dr_stack_above). */
 dr_vec4 dr_particle_up(const drape_world *world);

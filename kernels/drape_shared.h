@@ -1818,9 +1818,12 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 *d, dr_vec4 v, dr_vec4 x, dr_contact ct
  * farther apart than their collision distance, so the rule "collision distance min(2r, rest
  * distance)" is the plain sum of the radii.
  *
- * A bucket holding more than DR_CELL_CAP particles (everything at one point, a radius as large as
- * the scene) stops the contact pass for the step and the step reports it, so that a pathological
- * scene costs one grid build, never n^2 pair tests.
+ * The cell follows the largest radius, so particles much smaller than the largest crowd into few
+ * buckets (a fine cloth under a coarse one). A bucket may hold the plan's bucket cap: at least
+ * DR_CELL_CAP, more where few particles take part (DR_PAIR_BUDGET over their count, so that a
+ * search costs at most about 27 DR_PAIR_BUDGET pair tests). A fuller bucket (everything at one
+ * point, a radius as large as the scene) stops the contact pass for the step and the step reports
+ * it, so that a pathological scene costs one grid build, never n^2 pair tests.
  */
 #define DR_NO_CELL 0xffffffffu
 #define DR_GROUP_ID 0x3fffffffu
@@ -1828,6 +1831,7 @@ DR_FN dr_vec4 dr_update_particle(dr_vec4 *d, dr_vec4 v, dr_vec4 x, dr_contact ct
 #define DR_GROUP_MESH 0x40000000u
 #define DR_REST_FILTER 1.5f
 #define DR_CELL_CAP 256u
+#define DR_PAIR_BUDGET 2097152u    /* 2^21: a bucket's cap times the particles, at most (or 256) */
 #define DR_NBR_CAP 32u             /* contact candidates listed per particle and substep */
 #define DR_NBR_MARGIN 0.25f        /* candidates: anchors within (1 + this) collision distances */
 #define DR_FIXED_ONE 4294967296.0f /* 2^32: the fixed-point unit is 2^-32 m */
@@ -2291,6 +2295,10 @@ DR_FN dr_vec4 dr_pair_sum_apply(dr_pair_sum acc, dr_vec4 di, float relax)
                  di.y + ((float)acc.y * unit + acc.poison),
                  di.z + ((float)acc.z * unit + acc.poison), di.w);
 }
+
+/* Whether the step's grid may be searched: its fullest bucket (limits[0]) within the plan's bucket
+ * cap (limits[2], dr_particle_plan_update). */
+DR_FN int dr_grid_fits(DR_GLOBAL const unsigned *limits) { return limits[0] <= limits[2]; }
 
 /* Whether j is a contact candidate of i for this substep: a pair that may collide whose anchors
  * are closer than (1 + DR_NBR_MARGIN) collision distances. Symmetric in i and j, so that i lists

@@ -41,8 +41,9 @@
  * row i.
  *
  * Only integers meet atomics; the order the histogram's atomics leave a bucket in does not change
- * the gather's result, whose sums are in fixed point. When a bucket holds more than DR_CELL_CAP
- * particles the count and gather kernels do nothing, and the host reports it after the step. */
+ * the gather's result, whose sums are in fixed point. When a bucket holds more than the plan's cap
+ * (fullest[2], dr_grid_fits) the count and gather kernels do nothing, and the host reports it
+ * after the step. */
 #include "drape_shared.h"
 
 __kernel void particle_cells(__global float4 *d, __global const float4 *x, __global float4 *anchor,
@@ -303,7 +304,7 @@ __kernel void particle_count(__global const float4 *grid_anchor, __global const 
     if (t >= n)
         return;
     uint i = listed ? members[t] : by_grid ? sorted[t] : t, found = 0u, count = 0u;
-    if (fullest[0] <= DR_CELL_CAP && shape[i].w > 0.0f)
+    if (dr_grid_fits(fullest) && shape[i].w > 0.0f)
         count = dr_particle_candidates(i, listed ? t : i, grid_anchor, grid_group, anchor, shape,
                                        group, start, sorted, inv_cell, mask, list, &found);
     nbr[i] = found;
@@ -332,7 +333,7 @@ __kernel void particle_count_half(__global const float4 *grid_anchor,
     if (t >= n)
         return;
     uint i = listed ? members[t] : by_grid ? sorted[t] : t;
-    if (!(fullest[0] <= DR_CELL_CAP) || !(shape[i].w > 0.0f))
+    if (!(dr_grid_fits(fullest)) || !(shape[i].w > 0.0f))
         return;
     const uint row = listed ? t : i;
     dr_cell_walk walk;
@@ -368,7 +369,7 @@ __kernel void particle_rests(__global uint *after, __global const uint *before,
     uint i = listed ? members[t] : t;
     if (!(shape[i].w > 0.0f))
         return;
-    after[i] = fullest[0] <= DR_CELL_CAP
+    after[i] = dr_grid_fits(fullest)
                    ? dr_particle_rests(i, listed ? t : i, ncand[i], list, grid_anchor, grid_group,
                                        anchor, shape, group, start, sorted, inv_cell, mask, before,
                                        x[i], contacts[i], up)
@@ -396,7 +397,7 @@ __kernel void particle_gather(
     /* a particle outside the contacts keeps its displacement (written once, in the first pass; a
      * listed one, whose contacts are off for the step, in its own); a particle of another contact
      * pass (dr_contact_pass) is written in its own */
-    if (!(fullest[0] <= DR_CELL_CAP) || !(shape[i].w > 0.0f)) {
+    if (!(dr_grid_fits(fullest)) || !(shape[i].w > 0.0f)) {
         if (pass == 0u || listed)
             dnew[i] = d[i];
         return;
@@ -430,7 +431,7 @@ __kernel void particle_bounce(__global float4 *vnew, __global const float4 *x,
     /* with restitution, whether each particle's velocity changed: round r reads the flags of
      * round r - 1 from one half of `moved` and writes its own to the other */
     float4 vi = v[i];
-    float4 out = fullest[0] <= DR_CELL_CAP
+    float4 out = dr_grid_fits(fullest)
                      ? dr_particle_bounce(i, x, v, d, vpre, shape, group, contacts, nbr, ncand,
                                           list, listed ? t : i, e, slow, mu_s, mu_k, g, h, applied,
                                           wall, moved + ((round + 1u) & 1u) * total, round,

@@ -1558,15 +1558,17 @@ static void test_a_crowded_step_passes(void)
     def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
     drape_world *w = tu_world(&def);
     ENSURE(w);
-    enum { N = 300 }; /* above DR_CELL_CAP */
-    drape_particle_def p[N];
+    enum { N = 3000 }; /* above the bucket cap for 3000 particles (DR_PAIR_BUDGET / 3000 = 699) */
+    drape_particle_def *p = malloc(N * sizeof *p);
+    ENSURE(p);
     for (int i = 0; i < N; ++i) {
         p[i] = drape_default_particle_def();
         p[i].radius = 0.01f;
     }
     ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
     ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
-    ENSURE(tu_log_has(&log, "300 particles fell into one grid bucket"));
+    ENSURE(tu_log_has(&log, "3000 particles fell into one grid bucket"));
+    ENSURE(tu_log_has(&log, "more than the 699 a bucket may hold with 3000 particles"));
     for (int i = 0; i < N; ++i) { /* a row, each ball touching the next */
         p[i].position = tu_v3(0.019f * (float)i, 0.0f, 0.0f);
         ENSURE_OK(drape_world_set_particle(w, (uint32_t)i, &p[i]));
@@ -1577,6 +1579,108 @@ static void test_a_crowded_step_passes(void)
     printf("  after the crowded step: fullest bucket %u, %u contacts\n", cs.fullest_bucket,
            cs.contacts);
     ENSURE(cs.fullest_bucket < 8u && cs.contacts > 0u);
+    free(p);
+    drape_world_destroy(w);
+}
+
+/* Fewer particles at one point than the bucket cap allows (300: DR_PAIR_BUDGET / 300 is far above
+ * it) are solved, not refused: slow (each tests the other 299), but they come apart, finite. */
+static void test_a_few_hundred_at_one_point(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    enum { N = 300 };
+    drape_particle_def p[N];
+    for (int i = 0; i < N; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.01f;
+    }
+    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
+    for (int s = 0; s < 60; ++s)
+        ENSURE_OK(drape_world_step(w));
+    tu_state st;
+    ENSURE(tu_read(w, &st));
+    double closest = 1e9, far = 0.0;
+    for (uint32_t i = 0; i < st.n; ++i) {
+        ENSURE(isfinite(st.x[i].x) && isfinite(st.x[i].y) && isfinite(st.x[i].z));
+        far = fmax(far, tu_dist(st.x[i], st.x[0]));
+        for (uint32_t j = i + 1; j < st.n; ++j)
+            closest = fmin(closest, tu_dist(st.x[i], st.x[j]));
+    }
+    printf("  300 balls from one point after 1 s: the closest pair %.3g m apart, the farthest from "
+           "the first %.3g m\n",
+           closest, far);
+    ENSURE(far > 0.02);
+    tu_state_free(&st);
+    drape_world_destroy(w);
+}
+
+/* Particles of very different radii in one world: the grid's cell follows the largest radius, so a
+ * fine cloth (32 x 32 over 1 m, radius 1/62 m) under a coarse one (2 x 2 over 1 m, radius 0.5 m)
+ * puts all its 1024 particles into a few buckets. That is slow but must be solved, not refused
+ * (it was: "1024 particles fell into one grid bucket" in every step): the coarse cloth, sent down
+ * onto the pinned fine one, stops on it. */
+static void test_mixed_radii_are_solved(void)
+{
+    tu_log log = {0};
+    drape_world_def def = tu_def(&log);
+    def.gravity = tu_v3(0.0f, 0.0f, 0.0f);
+    drape_world *w = tu_world(&def);
+    ENSURE(w);
+    drape_cloth_def fine = drape_default_cloth_def();
+    fine.nx = fine.ny = 32;
+    fine.origin = tu_v3(0.1f, 1.0f, 0.1f); /* in one cell of 1.25 m */
+    fine.pins =
+        DRAPE_PIN_CORNER_00 | DRAPE_PIN_CORNER_10 | DRAPE_PIN_CORNER_01 | DRAPE_PIN_CORNER_11;
+    drape_build_info info;
+    ENSURE_OK(drape_world_add_cloth(w, &fine, &info));
+    const uint32_t nf = info.particle_count;
+    drape_cloth_def coarse = drape_default_cloth_def();
+    coarse.nx = coarse.ny = 2;
+    coarse.origin = tu_v3(0.1f, 2.2f, 0.1f);
+    coarse.velocity = tu_v3(0.0f, -1.0f, 0.0f);
+    coarse.mass = 0.01f;
+    ENSURE_OK(drape_world_add_cloth(w, &coarse, NULL));
+    for (int s = 0; s < 120; ++s)
+        ENSURE_OK(drape_world_step(w));
+    tu_state st;
+    ENSURE(tu_read(w, &st));
+    float r[2];
+    ENSURE_OK(drape_world_get_radii(w, 0, 1, &r[0]));
+    ENSURE_OK(drape_world_get_radii(w, nf, 1, &r[1]));
+    double closest = 1e9;
+    for (uint32_t i = 0; i < nf; ++i)
+        for (uint32_t j = nf; j < st.n; ++j)
+            closest = fmin(closest, tu_dist(st.x[i], st.x[j]));
+    drape_contact_stats cs;
+    ENSURE_OK(drape_world_get_contact_stats(w, &cs));
+    printf("  radii %.4g and %.4g m: fullest bucket %u, the closest pair at %.4g of its collision "
+           "distance, the coarse cloth at y = %.4g m\n",
+           (double)r[0], (double)r[1], cs.fullest_bucket, closest / (double)(r[0] + r[1]),
+           (double)st.x[nf].y);
+    ENSURE(cs.fullest_bucket > 256u); /* the case: more than a bucket held before */
+    ENSURE_LE(0.9 * (double)(r[0] + r[1]), closest);
+    for (uint32_t i = 0; i < st.n; ++i)
+        ENSURE(isfinite(st.x[i].x) && isfinite(st.x[i].y) && isfinite(st.x[i].z));
+    tu_state_free(&st);
+    drape_world_destroy(w);
+
+    /* past the budget (a 128 x 128 cloth in one cell: 16384 in a bucket that may hold 256), the
+     * error says why: the radii, not particles packed denser than their radii allow */
+    tu_log_reset(&log);
+    w = tu_world(&def);
+    ENSURE(w);
+    fine.nx = fine.ny = 128;
+    ENSURE_OK(drape_world_add_cloth(w, &fine, NULL));
+    ENSURE_OK(drape_world_add_cloth(w, &coarse, NULL));
+    ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
+    printf("  %s\n", log.last);
+    ENSURE(tu_log_has(&log, "16384 particles fell into one grid bucket"));
+    ENSURE(tu_log_has(&log, "follows the largest radius (0.5 m)"));
+    ENSURE(tu_log_has(&log, "Give the particles closer radii"));
     drape_world_destroy(w);
 }
 
@@ -1606,6 +1710,8 @@ int suite_particles(void)
     RUN_TEST(test_radius_larger_than_the_scene);
     RUN_TEST(test_a_million_particles_at_one_point);
     RUN_TEST(test_a_crowded_step_passes);
+    RUN_TEST(test_a_few_hundred_at_one_point);
+    RUN_TEST(test_mixed_radii_are_solved);
     RUN_TEST(test_balls_settle_in_a_box);
     RUN_TEST(test_friction_between_particles);
     RUN_TEST(test_deep_pile_rests);

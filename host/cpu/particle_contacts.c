@@ -39,10 +39,10 @@ void dr_particle_plan_update(drape_world *w)
         return;
     /* At least 64 buckets: the 27 cells around a point then take 27 distinct buckets (dr_cell_walk
      * in kernels/drape_shared.h). */
-    dr_particle_plan plan = {false, 0, 0.0f, 64, false, 1.0f};
+    dr_particle_plan plan = {false, 0, 0.0f, 64, false, 1.0f, 0.0f, 0.0f, DR_CELL_CAP};
     uint32_t first_group = 0, self_members = 0;
     bool two_groups = false;
-    float rmax = 0.0f, wmin = 0.0f, wmax = 0.0f;
+    float rmin = 0.0f, rmax = 0.0f, wmin = 0.0f, wmax = 0.0f;
     for (uint32_t i = 0; i < w->particle_count; ++i) {
         float r = w->shape[i].w;
         if (!(r > 0.0f))
@@ -59,11 +59,16 @@ void dr_particle_plan_update(drape_world *w)
         self_members += (w->group[i] & DR_GROUP_SELF) != 0;
         plan.mesh |= (w->group[i] & DR_GROUP_MESH) != 0;
         rmax = r > rmax ? r : rmax;
+        rmin = rmin > 0.0f && rmin < r ? rmin : r;
         plan.members++;
     }
     plan.enabled = plan.members >= 2 && (two_groups || self_members >= 2);
     plan.mass_ratio = wmin > 0.0f ? wmax / wmin : 1.0f;
     plan.cell = 2.0f * rmax * (1.0f + DR_NBR_MARGIN); /* the candidates' reach */
+    plan.rmin = rmin;
+    plan.rmax = rmax;
+    if (plan.members > 0 && DR_PAIR_BUDGET / plan.members > DR_CELL_CAP)
+        plan.bucket_cap = DR_PAIR_BUDGET / plan.members;
     while (plan.buckets < 2u * plan.members && plan.buckets < (1u << 30))
         plan.buckets *= 2;
     w->plan = plan;
@@ -593,7 +598,7 @@ drape_result dr_cpu_particle_candidates(drape_world *w)
     g->pair_count = 0;
     g->cand_count = 0;
     g->cand_lost = false;
-    if (w->fullest_bucket > DR_CELL_CAP)
+    if (dr_particle_crowded(w))
         return DRAPE_OK; /* the step reports it; no pair tests this step */
     if (dense_candidates(w))
         return pair_records(w, g->dense_sorted);
@@ -740,7 +745,7 @@ static void pass_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t pas
 void dr_cpu_particle_contacts(drape_world *w, int iteration)
 {
     dr_particle_grid *g = &w->grid;
-    if (w->fullest_bucket > DR_CELL_CAP)
+    if (dr_particle_crowded(w))
         return;
     const uint32_t members = g->member_start[DR_CONTACT_PASSES];
     const dr_vec4 up = dr_particle_up(w);
@@ -791,7 +796,7 @@ float dr_particle_impact_speed(const drape_world *w)
 drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
 {
     dr_particle_grid *g = &w->grid;
-    if (w->fullest_bucket > DR_CELL_CAP || !dr_particle_bounces(w, slow))
+    if (dr_particle_crowded(w) || !dr_particle_bounces(w, slow))
         return DRAPE_OK;
     const float e = w->def.particle_restitution, quiet = dr_bounce_quiet(e, slow),
                 mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction;
@@ -863,16 +868,30 @@ drape_result dr_cpu_particle_bounce(drape_world *w, float slow, float h)
     return DRAPE_OK;
 }
 
+bool dr_particle_crowded(const drape_world *w) { return w->fullest_bucket > w->plan.bucket_cap; }
+
 drape_result dr_particle_check(drape_world *w)
 {
-    if (w->fullest_bucket <= DR_CELL_CAP)
+    if (!dr_particle_crowded(w))
         return DRAPE_OK;
+    const dr_particle_plan *p = &w->plan;
+    if (p->rmax > 4.0f * p->rmin)
+        return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
+                       "drape_world_step: particle contacts: %u particles fell into one grid "
+                       "bucket, more than the %u a bucket may hold with %u particles in contact; "
+                       "the grid's cell (%g m) follows the largest radius (%g m), and particles "
+                       "of the smallest (%g m) crowd into it. Give the particles closer radii, or "
+                       "fewer of the small ones a radius. Particle contacts were skipped in this "
+                       "step",
+                       w->fullest_bucket, p->bucket_cap, p->members, (double)p->cell,
+                       (double)p->rmax, (double)p->rmin);
     return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
                    "drape_world_step: particle contacts: %u particles fell into one grid bucket "
-                   "(cell %g m), more than the %u a bucket may hold; the particles are packed far "
-                   "denser than their radii allow (all at one point, or a radius as large as the "
-                   "scene?). Particle contacts were skipped in this step",
-                   w->fullest_bucket, (double)w->plan.cell, DR_CELL_CAP);
+                   "(cell %g m), more than the %u a bucket may hold with %u particles in contact; "
+                   "the particles are packed far denser than their radii allow (all at one "
+                   "point, or a radius as large as the scene?). Particle contacts were skipped in "
+                   "this step",
+                   w->fullest_bucket, (double)p->cell, p->bucket_cap, p->members);
 }
 
 /* The grid's arrays per particle: cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape,

@@ -76,7 +76,8 @@ struct dr_cl_particles {
     cl_mem rests,
         rests_before; /* rest flags (dr_particle_rests): this substep's, the one before's */
     cl_mem counts, start, partial; /* per bucket, per block */
-    cl_mem fullest; /* two uints: the fullest bucket, the fastest particle (particle_speed) */
+    cl_mem fullest; /* three uints: the fullest bucket, the fastest particle (particle_speed), the
+                       bucket cap (dr_grid_fits) */
     /* the contact passes' member lists (particle_pass_lists): per particle, per pass and chunk of
      * DR_PASS_CHUNK particles, and each pass's first member (DR_CONTACT_PASSES + 1 uints) */
     cl_mem members, row_of, pass_counts, pass_start, pass_first;
@@ -127,9 +128,9 @@ drape_result dr_cl_particles_create(dr_cl_context *ctx, dr_cl_particles **out)
     drape_result r = DRAPE_OK;
     for (int i = 0; r == DRAPE_OK && i < K_PARTICLE_KERNELS; ++i)
         r = dr_cl_kernel_create(ctx, "particles.cl", kernel_names[i], &p->k[i]);
-    const uint32_t zero[2] = {0, 0};
+    const uint32_t limits[3] = {0, 0, DR_CELL_CAP};
     if (r == DRAPE_OK)
-        r = dr_cl_buffer_replace(ctx, &p->fullest, sizeof zero, "fullest bucket", zero);
+        r = dr_cl_buffer_replace(ctx, &p->fullest, sizeof limits, "fullest bucket", limits);
     if (r != DRAPE_OK) {
         dr_cl_particles_destroy(p, ctx);
         return r;
@@ -220,6 +221,8 @@ drape_result dr_cl_particles_upload(dr_cl_particles *p, dr_cl_context *ctx, cons
         DR_TRY(
             dr_cl_buffer_fill(ctx, p->list, &zero, sizeof zero, 0, n * DR_NBR_CAP * sizeof zero));
     }
+    DR_TRY(dr_cl_buffer_write(ctx, p->fullest, 2 * sizeof(uint32_t), sizeof(uint32_t),
+                              &w->plan.bucket_cap));
     DR_TRY(dr_cl_buffer_write(ctx, p->shape, 0, n * sizeof(dr_vec4), w->shape));
     return dr_cl_buffer_write(ctx, p->group, 0, n * sizeof(uint32_t), w->group);
 }

@@ -47,6 +47,7 @@ void dr_aero_destroy(drape_world *w)
 
 drape_result drape_world_set_aero(drape_world *w, const drape_aero_def *d)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_aero";
     if (!d)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
@@ -75,16 +76,17 @@ drape_result drape_world_set_aero(drape_world *w, const drape_aero_def *d)
 
 drape_aero_def drape_world_get_aero(const drape_world *w)
 {
-    return w->aero ? w->aero->def : drape_default_aero_def();
+    return w && w->aero ? w->aero->def : drape_default_aero_def();
 }
 
 uint32_t drape_world_aero_triangle_count(const drape_world *w)
 {
-    return w->aero ? w->aero->count : 0;
+    return w && w->aero ? w->aero->count : 0;
 }
 
 drape_result drape_world_add_aero_triangles(drape_world *w, const uint32_t *indices, uint32_t count)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_aero_triangles";
     if (count && !indices)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: indices is NULL", fn);

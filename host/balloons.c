@@ -64,7 +64,7 @@ void dr_balloons_destroy(drape_world *w)
 
 uint32_t drape_world_balloon_count(const drape_world *w)
 {
-    return w->balloons ? w->balloons->count : 0;
+    return w && w->balloons ? w->balloons->count : 0;
 }
 
 /* How fast a balloon's tense skin rings across itself against the substep h. A link stretched by
@@ -234,6 +234,7 @@ static drape_result index_vertices(const drape_world *w, const char *fn, dr_ball
 
 drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d, uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_balloon";
     if (!d)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
@@ -332,6 +333,7 @@ static drape_result check_id(const drape_world *w, const char *fn, uint32_t id, 
 
 drape_result drape_world_get_balloon(const drape_world *w, uint32_t id, drape_balloon_info *out)
 {
+    DR_CHECK_WORLD(w);
     drape_result r = check_id(w, "drape_world_get_balloon", id, out);
     if (r == DRAPE_OK)
         r = dr_world_pull(w);
@@ -348,6 +350,7 @@ drape_result drape_world_get_balloon(const drape_world *w, uint32_t id, drape_ba
 
 drape_result drape_world_get_balloon_triangles(const drape_world *w, uint32_t id, uint32_t *out)
 {
+    DR_CHECK_WORLD(w);
     drape_result r = check_id(w, "drape_world_get_balloon_triangles", id, out);
     if (r == DRAPE_OK) {
         const dr_balloon *b = &w->balloons->items[id];

@@ -167,10 +167,11 @@ typedef struct mesh_contact {
 
 static drape_result check_mesh_contact(drape_world *w, float radius, uint32_t group, const char *fn)
 {
-    if (radius != radius || radius > DR_MAX_MAGNITUDE)
+    if (!(fabsf(radius) <= DR_MAX_MAGNITUDE)) /* NaN, -inf (it read as "< 0") and +inf too */
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->radius = %g m must be at most %g (< 0: half the rest spacing)", fn,
-                       (double)radius, (double)DR_MAX_MAGNITUDE);
+                       "%s: def->radius = %g m must be finite and at most %g (< 0: half the rest "
+                       "spacing)",
+                       fn, (double)radius, (double)DR_MAX_MAGNITUDE);
     if (group > DRAPE_GROUP_MAX && group != DRAPE_GROUP_NEW)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->group = %u is neither <= DRAPE_GROUP_MAX nor DRAPE_GROUP_NEW", fn,
@@ -264,6 +265,7 @@ void dr_build_info_since(const drape_world *w, const dr_build_mark *m, drape_bui
 
 drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, drape_build_info *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_cloth";
     DR_CHECK_DEF(&w->def, d, fn, "cloth");
     if (d->nx < 2 || d->ny < 2 || (uint64_t)d->nx * d->ny > (1u << 28))
@@ -296,6 +298,11 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
     if ((unsigned)d->bending > DRAPE_BENDING_DIHEDRAL)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->bending = %d is not a mode",
                        fn, (int)d->bending);
+    const uint32_t all_pins = (uint32_t)DRAPE_PIN_COLUMN_LAST * 2u - 1u;
+    if (d->pins & ~all_pins) /* pinned nothing, and a tether then had no anchor */
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->pins = 0x%x holds bits that are not drape_cloth_pin flags (0x%x)",
+                       fn, d->pins, d->pins & ~all_pins);
     checked = check_mesh_contact(w, d->radius, d->group, fn);
     if (checked != DRAPE_OK)
         return checked;
@@ -388,6 +395,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
 
 drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape_build_info *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_rope";
     DR_CHECK_DEF(&w->def, d, fn, "rope");
     if (d->count < 2 || d->count > (1u << 28))

@@ -8,6 +8,11 @@ uint32_t drape_cloth_triangles(uint32_t nx, uint32_t ny, uint32_t first_particle
 {
     if (nx < 2 || ny < 2)
         return 0;
+    /* the count's 3 indices a triangle, and the last particle's index, within 32 bits (a 65536 x
+     * 65536 cloth's count wrapped to a small number, and out was written past it) */
+    const uint64_t count = 2ull * (nx - 1) * (ny - 1);
+    if (3 * count > UINT32_MAX || (uint64_t)first_particle + (uint64_t)nx * ny - 1 > UINT32_MAX)
+        return 0;
     if (out)
         for (uint32_t j = 0; j + 1 < ny; ++j)
             for (uint32_t i = 0; i + 1 < nx; ++i) {
@@ -17,5 +22,5 @@ uint32_t drape_cloth_triangles(uint32_t nx, uint32_t ny, uint32_t first_particle
                 t[0] = p00, t[1] = p10, t[2] = p11;
                 t[3] = p00, t[4] = p11, t[5] = p01;
             }
-    return 2 * (nx - 1) * (ny - 1);
+    return (uint32_t)count;
 }

@@ -86,6 +86,7 @@ static drape_result make_collider(const drape_world *w, const drape_collider_def
 drape_result drape_world_add_collider(drape_world *w, const drape_collider_def *def,
                                       uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_collider";
     dr_collider c;
     drape_result r = make_collider(w, def, fn, &c);
@@ -105,6 +106,7 @@ drape_result drape_world_add_collider(drape_world *w, const drape_collider_def *
 
 drape_result drape_world_set_collider(drape_world *w, uint32_t id, const drape_collider_def *def)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_collider";
     if (id >= w->collider_count)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
@@ -119,11 +121,12 @@ drape_result drape_world_set_collider(drape_world *w, uint32_t id, const drape_c
     return DRAPE_OK;
 }
 
-uint32_t drape_world_collider_count(const drape_world *w) { return w->collider_count; }
+uint32_t drape_world_collider_count(const drape_world *w) { return w ? w->collider_count : 0; }
 
 drape_result drape_world_collider_distance(const drape_world *w, uint32_t id, drape_vec3 point,
                                            float *out_distance)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_collider_distance";
     if (id >= w->collider_count)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,

@@ -5,6 +5,7 @@
 drape_result drape_world_get_constraint_colors(const drape_world *w, drape_constraint_type type,
                                                uint32_t first, uint32_t count, uint32_t *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_constraint_colors";
     if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: type = %d is not a type", fn,

@@ -164,6 +164,7 @@ drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, con
 drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *def,
                                       uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_distance";
     DR_CHECK_DEF(&w->def, def, fn, "distance");
     uint32_t idx[2] = {def->a, def->b};
@@ -173,11 +174,11 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
     if (r != DRAPE_OK)
         return r;
     const bool from_positions = def->rest_length == DRAPE_REST_FROM_POSITIONS;
-    if (!from_positions && !(def->rest_length >= 0.0f && isfinite(def->rest_length)))
+    if (!from_positions && !(def->rest_length >= 0.0f && def->rest_length <= DR_MAX_MAGNITUDE))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def->rest_length = %g m must be finite and >= 0 (or "
+                       "%s: def->rest_length = %g m must be in [0, %g] (or "
                        "DRAPE_REST_FROM_POSITIONS: the current distance)",
-                       fn, (double)def->rest_length);
+                       fn, (double)def->rest_length, (double)DR_MAX_MAGNITUDE);
     if ((unsigned)def->kind > DRAPE_DISTANCE_BEND)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def->kind = %d is not a kind",
                        fn, (int)def->kind);
@@ -189,6 +190,7 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
 drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *def,
                                       uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_dihedral";
     DR_CHECK_DEF(&w->def, def, fn, "dihedral");
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
@@ -213,6 +215,7 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
 drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,
                                         drape_attachment_id *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_attachment";
     DR_CHECK_DEF(&w->def, def, fn, "attachment");
     drape_result r =
@@ -252,6 +255,7 @@ static drape_result attachment_slot(const drape_world *w, drape_attachment_id id
 drape_result drape_world_set_attachment_target(drape_world *w, drape_attachment_id handle,
                                                drape_vec3 target)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_attachment_target";
     uint32_t id = 0;
     drape_result r = attachment_slot(w, handle, fn, &id);
@@ -270,6 +274,7 @@ drape_result drape_world_set_attachment_target(drape_world *w, drape_attachment_
 
 drape_result drape_world_remove_attachment(drape_world *w, drape_attachment_id handle)
 {
+    DR_CHECK_WORLD(w);
     uint32_t id = 0;
     drape_result r = attachment_slot(w, handle, "drape_world_remove_attachment", &id);
     if (r != DRAPE_OK)
@@ -285,13 +290,15 @@ drape_result drape_world_remove_attachment(drape_world *w, drape_attachment_id h
 
 uint32_t drape_world_constraint_count(const drape_world *w, drape_constraint_type type)
 {
-    if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
+    if (!w || (unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
         return 0;
     return w->constraints[type].live;
 }
 
 uint32_t drape_world_distance_count(const drape_world *w, drape_distance_kind kind)
 {
+    if (!w)
+        return 0;
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     uint32_t n = 0;
     for (uint32_t id = 0; id < s->count; ++id)
@@ -378,6 +385,7 @@ static drape_result check_range(const drape_world *w, const char *fn, drape_cons
 drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uint32_t count,
                                        drape_distance_def *out)
 {
+    DR_CHECK_WORLD(w);
     drape_result r =
         check_range(w, "drape_world_get_distances", DRAPE_CONSTRAINT_DISTANCE, first, count, out);
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
@@ -399,6 +407,7 @@ drape_result drape_world_get_distances(const drape_world *w, uint32_t first, uin
 drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uint32_t count,
                                        drape_dihedral_def *out)
 {
+    DR_CHECK_WORLD(w);
     drape_result r =
         check_range(w, "drape_world_get_dihedrals", DRAPE_CONSTRAINT_DIHEDRAL, first, count, out);
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DIHEDRAL];
@@ -416,6 +425,7 @@ drape_result drape_world_get_dihedrals(const drape_world *w, uint32_t first, uin
 drape_result drape_world_set_stiffness(drape_world *w, drape_constraint_type type, uint32_t kinds,
                                        drape_stiffness k)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_stiffness";
     if ((unsigned)type >= DRAPE_CONSTRAINT_TYPE_COUNT)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: type = %d is not a type", fn,
@@ -493,6 +503,8 @@ uint64_t dr_world_bytes_for(const drape_world *w, uint64_t particles, uint64_t d
 
 uint64_t drape_world_host_bytes(const drape_world *w)
 {
+    if (!w)
+        return 0;
     uint64_t bytes = sizeof *w;
     bytes += (uint64_t)w->particle_capacity * (sizeof *w->x + sizeof *w->v + sizeof *w->d +
                                                sizeof *w->a + sizeof *w->a1 + sizeof *w->contacts);
@@ -507,6 +519,7 @@ uint64_t drape_world_host_bytes(const drape_world *w)
 drape_result drape_world_get_coloring(const drape_world *w, drape_constraint_type type,
                                       drape_coloring_stats *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_coloring";
     if (!out)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);

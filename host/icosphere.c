@@ -186,6 +186,7 @@ static drape_result add_edges(drape_world *w, uint32_t base, const mesh *m,
 drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def *d,
                                        drape_build_info *out, uint32_t *out_balloon)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_icosphere";
     if (out_balloon)
         *out_balloon = UINT32_MAX;

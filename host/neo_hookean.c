@@ -26,6 +26,7 @@ drape_neo_hookean_def drape_default_neo_hookean_def(void)
 drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean_def *def,
                                          uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_neo_hookean";
     static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
                                         "particles[3]"};
@@ -94,6 +95,7 @@ drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean
 drape_result drape_world_get_neo_hookean(const drape_world *w, uint32_t id,
                                          drape_neo_hookean_def *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_neo_hookean";
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_NEO_HOOKEAN];
     if (!out)

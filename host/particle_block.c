@@ -75,6 +75,7 @@ static drape_result check(drape_world *w, const drape_particle_block_def *d, con
 drape_result drape_world_add_particle_block(drape_world *w, const drape_particle_block_def *d,
                                             drape_build_info *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_particle_block";
     DR_CHECK_DEF(&w->def, d, fn, "particle_block");
     drape_result r = check(w, d, fn);

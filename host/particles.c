@@ -76,6 +76,7 @@ void dr_placement_clip(drape_world *w)
 drape_result drape_world_add_particles(drape_world *w, const drape_particle_def *defs,
                                        uint32_t count, uint32_t *first_index)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_particles";
     if (count > 0 && !defs)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: defs is NULL", fn);
@@ -139,7 +140,7 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     return DRAPE_OK;
 }
 
-uint32_t drape_world_particle_count(const drape_world *w) { return w->particle_count; }
+uint32_t drape_world_particle_count(const drape_world *w) { return w ? w->particle_count : 0; }
 
 void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t count,
                               dr_body_contact c)
@@ -157,6 +158,7 @@ void dr_particles_set_contact(drape_world *w, const uint32_t *idx, uint32_t coun
 
 drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drape_particle_def *def)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_particle";
     if (index >= w->particle_count)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
@@ -185,10 +187,16 @@ drape_result drape_world_set_particle(drape_world *w, uint32_t index, const drap
 drape_result dr_check_particle_range(const drape_world *w, uint32_t first, uint32_t count,
                                      const char *fn)
 {
-    if (first > w->particle_count || count > w->particle_count - first)
+    if (first > w->particle_count)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
-                       "%s: particles %u..%u are out of range (the world has %u)", fn, first,
-                       first + count, w->particle_count);
+                       "%s: first = %u is out of range (the world has %u particles)", fn, first,
+                       w->particle_count);
+    if (count > w->particle_count - first) /* the last index, in 64 bits: first + count wraps */
+        return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
+                       "%s: particles %u to %llu (first = %u, count = %u) are out of range (the "
+                       "world has %u particles)",
+                       fn, first, (unsigned long long)first + count - 1, first, count,
+                       w->particle_count);
     return DRAPE_OK;
 }
 
@@ -215,17 +223,20 @@ static drape_result copy_xyz(const drape_world *w, const dr_vec4 *src, uint32_t 
 drape_result drape_world_get_positions(const drape_world *w, uint32_t first, uint32_t count,
                                        drape_vec3 *out)
 {
+    DR_CHECK_WORLD(w);
     return copy_xyz(w, w->x, first, count, out, "drape_world_get_positions");
 }
 
 drape_result drape_world_get_velocities(const drape_world *w, uint32_t first, uint32_t count,
                                         drape_vec3 *out)
 {
+    DR_CHECK_WORLD(w);
     return copy_xyz(w, w->v, first, count, out, "drape_world_get_velocities");
 }
 
 drape_result drape_world_get_radii(const drape_world *w, uint32_t first, uint32_t count, float *out)
 {
+    DR_CHECK_WORLD(w);
     drape_result r = check_range(w, first, count, out, "drape_world_get_radii");
     if (r != DRAPE_OK)
         return r;
@@ -237,6 +248,7 @@ drape_result drape_world_get_radii(const drape_world *w, uint32_t first, uint32_
 drape_result drape_world_get_masses(const drape_world *w, uint32_t first, uint32_t count,
                                     float *out)
 {
+    DR_CHECK_WORLD(w);
     drape_result r = check_range(w, first, count, out, "drape_world_get_masses");
     if (r != DRAPE_OK)
         return r;

@@ -117,6 +117,7 @@ static drape_result build_adjacency(drape_world *w, dr_render *r, const char *fn
 
 drape_result drape_world_set_triangles(drape_world *w, const uint32_t *indices, uint32_t count)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_triangles";
     if (count && !indices)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: indices is NULL", fn);
@@ -160,7 +161,7 @@ drape_result drape_world_set_triangles(drape_world *w, const uint32_t *indices, 
 
 uint32_t drape_world_get_triangles(const drape_world *w, uint32_t *out)
 {
-    const dr_render *r = w->render;
+    const dr_render *r = w ? w->render : NULL;
     if (!r)
         return 0;
     if (out && r->triangle_count)
@@ -315,6 +316,7 @@ static drape_result device_render_data(drape_world *w, dr_render *r, uint32_t fi
 drape_result drape_world_get_render_data(drape_world *w, uint32_t first, uint32_t count,
                                          float *positions, float *normals)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_render_data";
     if ((!positions || !normals) && count > 0)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
@@ -360,6 +362,7 @@ bool drape_world_has_gl_sharing(const drape_world *w)
 drape_result drape_world_bind_gl_buffers(drape_world *w, uint32_t positions_vbo,
                                          uint32_t normals_vbo)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_bind_gl_buffers";
     if (!drape_world_has_gl_sharing(w))
         return dr_fail(&w->def, DRAPE_ERROR_UNSUPPORTED,
@@ -412,6 +415,7 @@ static drape_result check_size(drape_world *w, cl_mem buffer, const char *what)
 
 drape_result drape_world_update_gl_buffers(drape_world *w)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_update_gl_buffers";
 #if DRAPE_HAVE_OPENCL
     if (!w->render || !w->render->gl_positions)

@@ -44,6 +44,7 @@ void dr_shapes_free(dr_shape_matches *s)
 drape_result drape_world_add_shape_match(drape_world *w, const drape_shape_match_def *def,
                                          uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_shape_match";
     if (!def)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
@@ -135,7 +136,7 @@ drape_result drape_world_add_shape_match(drape_world *w, const drape_shape_match
     return DRAPE_OK;
 }
 
-uint32_t drape_world_shape_match_count(const drape_world *w) { return w->shapes.count; }
+uint32_t drape_world_shape_match_count(const drape_world *w) { return w ? w->shapes.count : 0; }
 
 /* The greedy colour of every cluster into color[]; DRAPE_ERROR_UNSUPPORTED past 64 colours. */
 static drape_result color_clusters(drape_world *w, uint32_t *color, uint32_t *colors)

@@ -104,6 +104,7 @@ static bool valid_limit(float limit)
 
 drape_result drape_world_set_distance_break(drape_world *w, uint32_t id, float limit)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_set_distance_break";
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_DISTANCE];
     if (id >= s->count || s->removed[id])
@@ -128,7 +129,7 @@ bool dr_tear_active(const drape_world *w) { return w->tear && w->tear->breakable
 drape_tear_stats drape_world_get_tear_stats(const drape_world *w)
 {
     drape_tear_stats none = {0, 0, 0};
-    if (!w->tear)
+    if (!w || !w->tear)
         return none;
     drape_tear_stats s = w->tear->stats;
     s.spares_left = w->tear->spare_count;

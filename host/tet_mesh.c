@@ -236,6 +236,7 @@ static drape_result add_elements(drape_world *w, const char *fn, const drape_tet
 drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *d,
                                       drape_build_info *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_tet_mesh";
     if (!d)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);

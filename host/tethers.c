@@ -34,6 +34,7 @@ drape_tether_def drape_default_tether_def(void)
 
 drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def, uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_tether";
     static const char *const names[] = {"particle", "anchor"};
     DR_CHECK_DEF(&w->def, def, fn, "tether");
@@ -58,6 +59,7 @@ drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def,
 
 drape_result drape_world_get_tether(const drape_world *w, uint32_t id, drape_tether_def *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_tether";
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_TETHER];
     if (!out)
@@ -279,6 +281,7 @@ drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uin
                                              const uint32_t *anchors, uint32_t anchor_count,
                                              drape_stiffness stiffness)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_nearest_tethers";
     const uint32_t n = w->particle_count;
     if (first > n || count > n - first)
@@ -293,6 +296,11 @@ drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uin
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
                            "%s: anchors[%u] = %u is not a particle (the world has %u)", fn, k,
                            anchors[k], n);
+    /* checked here, so that its message names this function's argument, not the tether def
+     * drape_world_add_tether gets */
+    const drape_result checked = dr_check_stiffness(&w->def, fn, "stiffness.", stiffness);
+    if (checked != DRAPE_OK)
+        return checked;
     if (anchor_count == 0 || count == 0)
         return DRAPE_OK;
     drape_result r = dr_world_pull(w);

@@ -17,8 +17,10 @@
 
 /* A tetrahedron flatter than this fraction of its longest edge cubed is degenerate. */
 #define DR_MIN_VOLUME_RATIO 1e-6f
-/* m^3: the largest rest volume (the cube of the largest coordinate). */
-#define DR_MAX_VOLUME 1e27f
+/* m^3: the largest rest volume given as a number, (1 km)^3. The projection moves the corners by
+ * about the volume's error over the face areas at once: a rest volume of 1e15 m^3 on a tetrahedron
+ * of 1 m^3 threw them past any float within a step (1e9 m^3 threw them 1e11 m). */
+#define DR_MAX_VOLUME 1e9f
 
 drape_volume_def drape_default_volume_def(void)
 {
@@ -65,6 +67,7 @@ drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uin
 
 drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def, uint32_t *out_id)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_volume";
     static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
                                         "particles[3]"};
@@ -94,6 +97,7 @@ drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def,
 
 drape_result drape_world_get_volume(const drape_world *w, uint32_t id, drape_volume_def *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_volume";
     const dr_constraints *s = &w->constraints[DRAPE_CONSTRAINT_VOLUME];
     if (!out)
@@ -197,6 +201,7 @@ static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness
 drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *d,
                                       drape_build_info *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_add_soft_box";
     DR_CHECK_DEF(&w->def, d, fn, "soft_box");
     if (d->nx < 2 || d->ny < 2 || d->nz < 2 || (uint64_t)d->nx * d->ny * d->nz > (1u << 24))

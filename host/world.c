@@ -173,10 +173,10 @@ static drape_result validate_def(const drape_world_def *def, const char *fn)
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def.wind must be finite and within %g m/s", fn,
                        (double)DR_MAX_MAGNITUDE);
-    if (!(def->collision_margin >= 0.0f) || !isfinite(def->collision_margin))
+    if (!(def->collision_margin >= 0.0f && def->collision_margin <= DR_MAX_MAGNITUDE))
         return dr_fail(def, DRAPE_ERROR_INVALID_ARGUMENT,
-                       "%s: def.collision_margin = %g m must be >= 0", fn,
-                       (double)def->collision_margin);
+                       "%s: def.collision_margin = %g m must be in [0, %g]", fn,
+                       (double)def->collision_margin, (double)DR_MAX_MAGNITUDE);
     const struct {
         float value;
         const char *name;
@@ -368,7 +368,10 @@ void drape_world_destroy(drape_world *w)
     free(w);
 }
 
-drape_world_def drape_world_get_def(const drape_world *w) { return w->def; }
+drape_world_def drape_world_get_def(const drape_world *w)
+{
+    return w ? w->def : drape_default_world_def();
+}
 
 float dr_substep_sag(drape_vec3 gravity, float h)
 {
@@ -399,6 +402,7 @@ static const char *fixed_setting_changed(const drape_backend_def *now,
 
 drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
 {
+    DR_CHECK_WORLD(w);
     DR_CHECK_DEF(&w->def, def, "drape_world_set_def", "world");
     drape_result r = validate_def(def, "drape_world_set_def");
     if (r != DRAPE_OK)
@@ -431,15 +435,18 @@ drape_result drape_world_set_def(drape_world *w, const drape_world_def *def)
     return w->cl ? dr_opencl_configure(w) : DRAPE_OK;
 }
 
-double drape_world_time(const drape_world *w) { return w->time; }
+double drape_world_time(const drape_world *w) { return w ? w->time : 0.0; }
 
-drape_backend drape_world_backend(const drape_world *w) { return w->backend; }
+drape_backend drape_world_backend(const drape_world *w)
+{
+    return w ? w->backend : DRAPE_BACKEND_CPU;
+}
 
-const char *drape_world_device(const drape_world *w) { return w->device_name; }
+const char *drape_world_device(const drape_world *w) { return w ? w->device_name : NULL; }
 
 drape_distance_kernel drape_world_distance_kernel(const drape_world *w)
 {
-    return w->cl ? dr_opencl_distance_kernel(w->cl) : DRAPE_DISTANCE_KERNEL_AUTO;
+    return w && w->cl ? dr_opencl_distance_kernel(w->cl) : DRAPE_DISTANCE_KERNEL_AUTO;
 }
 
 drape_result dr_world_pull(const drape_world *w)
@@ -538,15 +545,21 @@ static drape_result step_n(drape_world *w, uint32_t steps, const char *fn)
     return r;
 }
 
-drape_result drape_world_step(drape_world *w) { return step_n(w, 1, "drape_world_step"); }
+drape_result drape_world_step(drape_world *w)
+{
+    DR_CHECK_WORLD(w);
+    return step_n(w, 1, "drape_world_step");
+}
 
 drape_result drape_world_step_n(drape_world *w, uint32_t steps)
 {
+    DR_CHECK_WORLD(w);
     return step_n(w, steps, "drape_world_step_n");
 }
 
 drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)
 {
+    DR_CHECK_WORLD(w);
     if (!out)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "drape_world_get_profile: out is NULL");
@@ -558,6 +571,8 @@ drape_result drape_world_get_profile(const drape_world *w, drape_profile *out)
 
 void drape_world_reset_profile(drape_world *w)
 {
+    if (!w)
+        return;
     memset(&w->profile, 0, sizeof w->profile);
     w->recolored = 0;
     if (w->cl)
@@ -566,6 +581,7 @@ void drape_world_reset_profile(drape_world *w)
 
 drape_result drape_world_get_diagnostics(drape_world *w, drape_diagnostics *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_diagnostics";
     if (!out)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);

@@ -286,6 +286,13 @@ void dr_log(const drape_world_def *def, drape_log_level level, const char *fmt, 
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A public function's guard against a NULL world: the error goes to the stderr default (there is no
+ * world to hold a log callback), and the function returns DRAPE_ERROR_INVALID_ARGUMENT. */
+#define DR_CHECK_WORLD(w)                                                                          \
+    do {                                                                                           \
+        if (!(w))                                                                                  \
+            return dr_fail(NULL, DRAPE_ERROR_INVALID_ARGUMENT, "%s: world is NULL", __func__);     \
+    } while (0)
 /* dr_log at error level; returns `result` so that callers can `return dr_fail(...)`. */
 drape_result dr_fail(const drape_world_def *def, drape_result result, const char *fmt, ...)
 #if defined(__GNUC__)

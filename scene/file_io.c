@@ -23,6 +23,9 @@ drape_scene_status sc_read_file(const char *path, char **data, size_t *size, dra
 {
     *data = NULL;
     *size = 0;
+    if (!path || !*path)
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "no file path given (%s)", path ? "empty" : "NULL");
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: cannot read: %s", path,

@@ -20,6 +20,7 @@ const sc_range sc_nonneg = {0.0, FLT_MAX, false, false};
 const sc_range sc_unit = {0.0, 1.0, false, false};
 const sc_range sc_poisson = {-1.0, 0.5, true, true};
 const sc_range sc_coord = {-DRAPE_MAX_MAGNITUDE, DRAPE_MAX_MAGNITUDE, false, false};
+const sc_range sc_length = {0.0, DRAPE_MAX_MAGNITUDE, false, false};
 
 void sc_json_init(sc_json *j, const char *file, drape_scene_error *err)
 {

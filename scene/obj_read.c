@@ -224,6 +224,9 @@ drape_scene_status drape_mesh_read_obj_buffer(const char *data, size_t size, con
     if (!out)
         return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_OK, "%s: no mesh to read into", r.name);
     memset(out, 0, sizeof *out);
+    if (!data && size) /* it read as an empty mesh */
+        return sc_fail(err, DRAPE_SCENE_BAD_INPUT, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: the data is NULL with a size of %zu bytes", r.name, size);
     const char *end = data ? data + size : data;
     /* a UTF-8 byte order mark, which Windows editors write, as the scene reader skips it */
     if (data && size >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))

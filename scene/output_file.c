@@ -68,6 +68,9 @@ static char *resolve_target(const char *path, drape_scene_error *err)
 
 drape_scene_status drape_output_open(drape_output *out, const char *path, drape_scene_error *err)
 {
+    if (!out)
+        return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "drape_output_open: out is NULL");
     memset(out, 0, sizeof *out);
     if (!path || !*path)
         return sc_fail(err, DRAPE_SCENE_OUTPUT_FAILED, DRAPE_OK, "no output path given");

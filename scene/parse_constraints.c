@@ -29,7 +29,7 @@ static bool parse_distance(sc_parser *p, const cJSON *o, size_t index)
     int kind = (int)d.kind;
     bool ok = sc_json_object(&p->json, o, keys) && get_ref(p, o, "a", &d.a) &&
               get_ref(p, o, "b", &d.b) &&
-              sc_json_get_float(&p->json, o, "rest_length", sc_nonneg, &d.rest_length) &&
+              sc_json_get_float(&p->json, o, "rest_length", sc_length, &d.rest_length) &&
               sc_json_get_stiffness(&p->json, o, &d.stiffness, &d.compliance, &d.model) &&
               sc_json_get_enum(&p->json, o, "kind", kinds, &kind);
     d.kind = (drape_distance_kind)kind;

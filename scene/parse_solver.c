@@ -58,7 +58,7 @@ bool sc_parse_solver(sc_parser *p, const cJSON *o, drape_world_def *def)
         sc_json_get_float(j, o, "air_drag", sc_nonneg, &def->air_drag) &&
         sc_json_get_vec3(j, o, "wind", sc_coord, &def->wind) &&
         sc_json_get_vec3(j, o, "gravity", sc_coord, &def->gravity) &&
-        sc_json_get_float(j, o, "collision_margin", sc_nonneg, &def->collision_margin) &&
+        sc_json_get_float(j, o, "collision_margin", sc_length, &def->collision_margin) &&
         sc_json_get_enum(j, o, "mode", modes, &mode) &&
         sc_json_get_enum(j, o, "integrator", integrators, &integrator) &&
         sc_json_get_float(j, o, "spring_stiffness", sc_positive, &def->spring_stiffness) &&

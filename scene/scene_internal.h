@@ -343,6 +343,7 @@ extern const sc_range sc_unit;     /* [0, 1] */
 extern const sc_range sc_poisson;  /* (-1, 0.5): a Poisson's ratio */
 extern const sc_range sc_coord;    /* a component of a position, velocity or acceleration: within
                                     * DRAPE_MAX_MAGNITUDE (m, m/s, m/s^2) */
+extern const sc_range sc_length;   /* a length (m) in [0, DRAPE_MAX_MAGNITUDE] */
 
 void sc_json_init(sc_json *j, const char *file, drape_scene_error *err);
 /* Append ".key" or "[index]" to the path; each returns the mark to restore. */

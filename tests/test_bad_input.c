@@ -370,15 +370,16 @@ static void test_bad_particles_constraints_colliders(void)
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 0, 4, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "out", NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 10, 8, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", "particles 10..18 are out of range");
+                   "drape_world_get_positions", "particles 10 to 17 (first = 10, count = 8)");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, n + 1, 0, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", "particles 18..18 are out of range");
+                   "drape_world_get_positions", "first = 18 is out of range (the world has 17");
     ENSURE_REFUSED(&log, drape_world_get_positions(w, 1, UINT32_MAX, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_positions", "out of range");
+                   "drape_world_get_positions",
+                   "particles 1 to 4294967295 (first = 1"); /* was 1..0 */
     ENSURE_REFUSED(&log, drape_world_get_velocities(w, n, 1, out), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_velocities", "particles 17..18 are out of range");
+                   "drape_world_get_velocities", "particles 17 to 17 (first = 17, count = 1)");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 18, m), DRAPE_ERROR_OUT_OF_RANGE,
-                   "drape_world_get_masses", "particles 0..18 are out of range");
+                   "drape_world_get_masses", "particles 0 to 17 (first = 0, count = 18)");
     ENSURE_REFUSED(&log, drape_world_get_masses(w, 0, 1, NULL), DRAPE_ERROR_INVALID_ARGUMENT, "out",
                    NO_NEEDLE);
     ENSURE_REFUSED(&log, drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, NULL),
@@ -505,6 +506,10 @@ static void test_limits(void)
     def.wind.x = -2e9f;
     ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT, "wind",
                    NO_NEEDLE);
+    def = tu_def(&log);
+    def.collision_margin = 1e10f;
+    ENSURE_REFUSED(&log, drape_world_create(&def, &w), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def.collision_margin = 1e+10 m", "[0, 1e+09]");
 
     def = tu_def(&log);
     w = tu_world(&def);
@@ -524,6 +529,23 @@ static void test_limits(void)
     d.a = 0, d.b = 1, d.compliance = 1e30f, d.model = DRAPE_STIFFNESS_XPBD;
     ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "compliance", NO_NEEDLE);
+    /* a rest length or volume past any position's reach: the first step was non-finite, blamed on
+     * the prediction */
+    d = drape_default_distance_def();
+    d.a = 0, d.b = 1, d.rest_length = 1e19f;
+    ENSURE_REFUSED(&log, drape_world_add_distance(w, &d, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_length = 1e+19 m", "[0, 1e+09]");
+    d.rest_length = 1e9f;
+    ENSURE_OK(drape_world_add_distance(w, &d, NULL));
+    /* add_nearest_tethers' own argument is named, not the tether def it hands on */
+    const uint32_t anchor = 0;
+    ENSURE_REFUSED(
+        &log, drape_world_add_nearest_tethers(w, 0, 2, &anchor, 1, drape_stiffness_pbd(2.0f)),
+        DRAPE_ERROR_INVALID_ARGUMENT, "drape_world_add_nearest_tethers: stiffness.", NO_NEEDLE);
+    drape_cloth_def cloth_pins = drape_default_cloth_def();
+    cloth_pins.pins = 1u << 8; /* no flag: it pinned nothing and its tethers had no anchor */
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth_pins, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->pins = 0x100", "not drape_cloth_pin flags");
     drape_collider_def c = drape_default_collider_def();
     c.position.y = 1e38f;
     ENSURE_REFUSED(&log, drape_world_add_collider(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
@@ -710,6 +732,9 @@ static void test_rest_from_positions_is_one_convention(void)
     v.rest_volume = -1.0f;
     ENSURE_REFUSED(&log, drape_world_add_volume(w, &v, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "def->rest_volume = -1", "DRAPE_REST_FROM_POSITIONS");
+    v.rest_volume = 1e15f; /* a step of this unit tetrahedron was non-finite */
+    ENSURE_REFUSED(&log, drape_world_add_volume(w, &v, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "def->rest_volume = 1e+15", "at most 1e+09");
     b.rest_volume = -1.0f;
     ENSURE_REFUSED(&log, drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
                    "def->rest_volume = -1", "DRAPE_REST_FROM_POSITIONS");
@@ -815,9 +840,114 @@ static void test_stiffness_model_mixing_refused(void)
     drape_world_destroy(w);
 }
 
+/* Every drape_world_* function takes a NULL world without a crash: drape_result functions return
+ * DRAPE_ERROR_INVALID_ARGUMENT and say "world is NULL" on stderr (there is no world to hold a log
+ * callback); counts are 0, the def and the aerodynamics their defaults. */
+static void test_null_world(void)
+{
+    drape_world *w = NULL;
+    const drape_result bad = DRAPE_ERROR_INVALID_ARGUMENT;
+    drape_world_def wd = drape_default_world_def();
+    drape_particle_def p = drape_default_particle_def();
+    drape_distance_def dd = drape_default_distance_def();
+    drape_dihedral_def hd = drape_default_dihedral_def();
+    drape_attachment_def ad = drape_default_attachment_def();
+    drape_attachment_id aid = {0};
+    drape_tether_def td = drape_default_tether_def();
+    drape_volume_def vd = drape_default_volume_def();
+    drape_neo_hookean_def nd = drape_default_neo_hookean_def();
+    drape_shape_match_def sd = drape_default_shape_match_def();
+    drape_collider_def cd = drape_default_collider_def();
+    drape_cloth_def cl = drape_default_cloth_def();
+    drape_rope_def rd = drape_default_rope_def();
+    drape_soft_box_def bd = drape_default_soft_box_def();
+    drape_tet_mesh_def md = drape_default_tet_mesh_def();
+    drape_particle_block_def pb = drape_default_particle_block_def();
+    drape_aero_def ae = drape_default_aero_def();
+    drape_balloon_def ba = drape_default_balloon_def();
+    drape_icosphere_def id = drape_default_icosphere_def();
+    drape_profile prof;
+    drape_diagnostics diag;
+    drape_contact_stats cs;
+    drape_coloring_stats col;
+    drape_build_info info;
+    drape_balloon_info bi;
+    drape_vec3 v3[1];
+    float f[3];
+    uint32_t u[3] = {0, 1, 2}, out = 7;
+    const drape_vec3 zero = {0.0f, 0.0f, 0.0f};
+    ENSURE_RESULT(drape_world_set_def(w, &wd), bad);
+    ENSURE_RESULT(drape_world_step(w), bad);
+    ENSURE_RESULT(drape_world_step_n(w, 2), bad);
+    ENSURE_RESULT(drape_world_get_profile(w, &prof), bad);
+    ENSURE_RESULT(drape_world_get_diagnostics(w, &diag), bad);
+    ENSURE_RESULT(drape_world_set_triangles(w, u, 1), bad);
+    ENSURE_RESULT(drape_world_get_render_data(w, 0, 1, f, f), bad);
+    ENSURE_RESULT(drape_world_bind_gl_buffers(w, 1, 2), bad);
+    ENSURE_RESULT(drape_world_update_gl_buffers(w), bad);
+    ENSURE_RESULT(drape_world_add_particles(w, &p, 1, &out), bad);
+    ENSURE_RESULT(drape_world_set_particle(w, 0, &p), bad);
+    ENSURE_RESULT(drape_world_get_positions(w, 0, 1, v3), bad);
+    ENSURE_RESULT(drape_world_get_velocities(w, 0, 1, v3), bad);
+    ENSURE_RESULT(drape_world_get_radii(w, 0, 1, f), bad);
+    ENSURE_RESULT(drape_world_get_masses(w, 0, 1, f), bad);
+    ENSURE_RESULT(drape_world_get_contact_stats(w, &cs), bad);
+    ENSURE_RESULT(drape_world_add_distance(w, &dd, &out), bad);
+    ENSURE_RESULT(drape_world_add_dihedral(w, &hd, &out), bad);
+    ENSURE_RESULT(drape_world_add_attachment(w, &ad, &aid), bad);
+    ENSURE_RESULT(drape_world_set_attachment_target(w, aid, zero), bad);
+    ENSURE_RESULT(drape_world_remove_attachment(w, aid), bad);
+    ENSURE_RESULT(drape_world_add_tether(w, &td, &out), bad);
+    ENSURE_RESULT(drape_world_get_tether(w, 0, &td), bad);
+    ENSURE_RESULT(drape_world_add_nearest_tethers(w, 0, 1, u, 1, drape_stiffness_pbd(1.0f)), bad);
+    ENSURE_RESULT(drape_world_add_volume(w, &vd, &out), bad);
+    ENSURE_RESULT(drape_world_get_volume(w, 0, &vd), bad);
+    ENSURE_RESULT(drape_world_add_neo_hookean(w, &nd, &out), bad);
+    ENSURE_RESULT(drape_world_get_neo_hookean(w, 0, &nd), bad);
+    ENSURE_RESULT(drape_world_add_shape_match(w, &sd, &out), bad);
+    ENSURE_RESULT(drape_world_get_distances(w, 0, 1, &dd), bad);
+    ENSURE_RESULT(drape_world_get_dihedrals(w, 0, 1, &hd), bad);
+    ENSURE_RESULT(
+        drape_world_set_stiffness(w, DRAPE_CONSTRAINT_DISTANCE, 1u, drape_stiffness_pbd(1.0f)),
+        bad);
+    ENSURE_RESULT(drape_world_get_coloring(w, DRAPE_CONSTRAINT_DISTANCE, &col), bad);
+    ENSURE_RESULT(drape_world_get_constraint_colors(w, DRAPE_CONSTRAINT_DISTANCE, 0, 1, u), bad);
+    ENSURE_RESULT(drape_world_add_collider(w, &cd, &out), bad);
+    ENSURE_RESULT(drape_world_set_collider(w, 0, &cd), bad);
+    ENSURE_RESULT(drape_world_collider_distance(w, 0, zero, f), bad);
+    ENSURE_RESULT(drape_world_add_cloth(w, &cl, &info), bad);
+    ENSURE_RESULT(drape_world_add_rope(w, &rd, &info), bad);
+    ENSURE_RESULT(drape_world_add_soft_box(w, &bd, &info), bad);
+    ENSURE_RESULT(drape_world_add_tet_mesh(w, &md, &info), bad);
+    ENSURE_RESULT(drape_world_add_particle_block(w, &pb, &info), bad);
+    ENSURE_RESULT(drape_world_set_aero(w, &ae), bad);
+    ENSURE_RESULT(drape_world_add_aero_triangles(w, u, 1), bad);
+    ENSURE_RESULT(drape_world_add_balloon(w, &ba, &out), bad);
+    ENSURE_RESULT(drape_world_get_balloon(w, 0, &bi), bad);
+    ENSURE_RESULT(drape_world_get_balloon_triangles(w, 0, u), bad);
+    ENSURE_RESULT(drape_world_add_icosphere(w, &id, &info, &out), bad);
+    ENSURE_RESULT(drape_world_set_distance_break(w, 0, 2.0f), bad);
+    ENSURE(out == 7); /* nothing written */
+    ENSURE(drape_world_particle_count(w) == 0 && drape_world_collider_count(w) == 0);
+    ENSURE(drape_world_shape_match_count(w) == 0 && drape_world_balloon_count(w) == 0);
+    ENSURE(drape_world_aero_triangle_count(w) == 0 && drape_world_get_triangles(w, u) == 0);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_DISTANCE) == 0);
+    ENSURE(drape_world_distance_count(w, DRAPE_DISTANCE_STRETCH) == 0);
+    ENSURE(drape_world_host_bytes(w) == 0 && drape_world_time(w) == 0.0);
+    ENSURE(drape_world_get_tear_stats(w).breaks == 0);
+    ENSURE(drape_world_get_def(w).dt == wd.dt &&
+           drape_world_get_aero(w).air_density == ae.air_density);
+    ENSURE(drape_world_device(w) == NULL && !drape_world_has_gl_sharing(w));
+    ENSURE(drape_world_backend(w) == DRAPE_BACKEND_CPU);
+    ENSURE(drape_world_distance_kernel(w) == DRAPE_DISTANCE_KERNEL_AUTO);
+    drape_world_reset_profile(w);
+    drape_world_destroy(w);
+}
+
 int suite_bad_input(void)
 {
     RUN_TEST(test_bad_world_defs);
+    RUN_TEST(test_null_world);
     RUN_TEST(test_bad_particles_constraints_colliders);
     RUN_TEST(test_defs_not_from_defaults);
     RUN_TEST(test_limits);

@@ -346,6 +346,13 @@ static void test_cloth_triangles_carry_the_dihedrals(void)
                    h.wing0, h.wing1);
     }
     ENSURE(drape_cloth_triangles(1, 4, 0, NULL) == 0);
+    /* counts past 32 bits are 0, not wrapped (65536 x 65536: 2 x 65535^2 wrapped modulo
+     * 2^32, and a first particle near the top wrapped its indices) */
+    ENSURE(drape_cloth_triangles(65536, 65536, 0, NULL) == 0);
+    ENSURE(drape_cloth_triangles(26756, 26756, 0, NULL) == 0); /* 3 x count just past 2^32 */
+    ENSURE(drape_cloth_triangles(26755, 26755, 0, NULL) == 1431553032u); /* within */
+    ENSURE(drape_cloth_triangles(4, 4, UINT32_MAX - 15, NULL) == 18);    /* the last index fits */
+    ENSURE(drape_cloth_triangles(4, 4, UINT32_MAX - 14, NULL) == 0);
     drape_world_destroy(w);
 }
 

@@ -1382,6 +1382,13 @@ static void test_bad_radius_and_group(void)
     c.radius = NAN;
     ENSURE_RESULT(drape_world_add_cloth(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->radius"));
+    c.radius = -INFINITY; /* it was taken as "< 0: half the rest spacing" */
+    ENSURE_RESULT(drape_world_add_cloth(w, &c, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "def->radius = -inf m must be finite"));
+    drape_rope_def rope = drape_default_rope_def();
+    rope.radius = -INFINITY;
+    ENSURE_RESULT(drape_world_add_rope(w, &rope, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "drape_world_add_rope: def->radius = -inf m must be finite"));
     drape_particle_block_def b = drape_default_particle_block_def();
     b.radius = 1.0f; /* larger than the 0.5 m block */
     ENSURE_RESULT(drape_world_add_particle_block(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);

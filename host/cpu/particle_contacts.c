@@ -929,6 +929,7 @@ static uint64_t grid_bytes(const drape_world *w)
 
 drape_result drape_world_get_contact_stats(drape_world *w, drape_contact_stats *out)
 {
+    DR_CHECK_WORLD(w);
     static const char fn[] = "drape_world_get_contact_stats";
     if (!out)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);

@@ -200,7 +200,8 @@ typedef struct drape_world_def {
         air_drag;           /* 1/s: each particle's velocity relaxes towards `wind` at this rate
                                (a = air_drag * (wind - v)); with no wind it is plain linear drag; default 0 */
     drape_vec3 wind;        /* m/s, the velocity of the air; default 0 */
-    float collision_margin; /* m: particles are kept this far outside colliders; default 0.005 */
+    float collision_margin; /* m, in [0, 1e9]: particles are kept this far outside colliders;
+                               default 0.005 */
     drape_solver_mode mode; /* default DRAPE_MODE_PBD */
     drape_integrator integrator;   /* used in DRAPE_MODE_MASS_SPRING; default semi-implicit Euler */
     float spring_stiffness;        /* N/m, Hooke constant of springs whose constraint has no
@@ -272,7 +273,10 @@ typedef struct drape_world_def {
 
 DRAPE_API drape_world_def drape_default_world_def(void);
 
-/* Creates an empty world. On failure *out is NULL and the def's log callback says why. */
+/* Creates an empty world. On failure *out is NULL and the def's log callback says why.
+ * Every drape_world_* function takes a NULL world without a crash: one that returns a drape_result
+ * returns DRAPE_ERROR_INVALID_ARGUMENT and says "world is NULL" on stderr (there is no world to
+ * hold a log callback); counts and sizes are 0, drape_world_get_def gives the default def. */
 DRAPE_API drape_result drape_world_create(const drape_world_def *def, drape_world **out);
 DRAPE_API void drape_world_destroy(drape_world *world);
 
@@ -528,8 +532,8 @@ typedef enum drape_distance_kind {
 
 typedef struct drape_distance_def {
     uint32_t a, b;               /* particle indices, a != b */
-    float rest_length;           /* m, >= 0; DRAPE_REST_FROM_POSITIONS (the default) takes the
-                                    current distance between a and b */
+    float rest_length;           /* m, in [0, 1e9]; DRAPE_REST_FROM_POSITIONS (the default) takes
+                                    the current distance between a and b */
     float stiffness;             /* PBD k in [0, 1]; default 1 */
     float compliance;            /* m/N, >= 0, XPBD; default 0 */
     drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
@@ -637,8 +641,9 @@ DRAPE_API drape_result drape_world_add_nearest_tethers(drape_world *world, uint3
  * compliance 0 it keeps each tetrahedron's volume; XPBD compliance is in m^6/J (C is in m^3). */
 typedef struct drape_volume_def {
     uint32_t particles[4]; /* distinct particle indices */
-    float rest_volume;     /* m^3, > 0; DRAPE_REST_FROM_POSITIONS (the default) takes the current
-                              volume, which must then be positive (not inverted) and not degenerate */
+    float rest_volume;     /* m^3, in (0, 1e9]; DRAPE_REST_FROM_POSITIONS (the default) takes the
+                              current volume, which must then be positive (not inverted) and not
+                              degenerate */
     float stiffness;       /* PBD k in [0, 1]; default 1 */
     float compliance;      /* m^6/J, >= 0, XPBD; default 0 */
     drape_stiffness_model model; /* which of the two is read; default DRAPE_STIFFNESS_PBD */
@@ -872,7 +877,8 @@ DRAPE_API drape_result drape_world_add_cloth(drape_world *world, const drape_clo
  * drape_world_add_cloth builds it): quad (i, j) split along its (i,j)-(i+1,j+1) diagonal, as the
  * dihedral constraints hinge, into (00, 10, 11) and (00, 11, 01), counter-clockwise seen from the
  * side u_axis x v_axis points to. Writes 3 particle indices a triangle to out (which may be NULL)
- * and returns the count, 2 (nx - 1)(ny - 1); 0 when nx or ny is below 2. */
+ * and returns the count, 2 (nx - 1)(ny - 1); 0 when nx or ny is below 2, or when the indices (3 a
+ * triangle) or the last particle's index do not fit in 32 bits. */
 DRAPE_API uint32_t drape_cloth_triangles(uint32_t nx, uint32_t ny, uint32_t first_particle,
                                          uint32_t *out);
 

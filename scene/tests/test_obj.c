@@ -108,6 +108,17 @@ static void rejects_bad_files(st_run *t)
                      DRAPE_SCENE_BAD_INPUT);
         CHECK(t, st_has_all(e.message, cases[i].piece, NULL));
     }
+    /* NULL where a path or data belongs: said so (a NULL path read as "(null): cannot read", NULL
+     * data with a size as an empty mesh, without an error) */
+    drape_mesh m;
+    drape_scene_error e;
+    CHECK(t, drape_mesh_read_obj(NULL, &m, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "no file path given (NULL)", NULL));
+    CHECK(t, drape_mesh_read_obj_buffer(NULL, 5, "n.obj", &m, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "n.obj: the data is NULL with a size of 5 bytes", NULL));
+    drape_tetgen_mesh tm;
+    CHECK(t, drape_tetgen_read(NULL, NULL, &tm, &e) == DRAPE_SCENE_BAD_INPUT);
+    CHECK(t, st_has_all(e.message, "no file path given (NULL)", NULL));
 }
 
 /* Import data/mesh.obj into a scene, export frame 0, read it back: same vertices, same faces. */

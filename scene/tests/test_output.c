@@ -171,6 +171,8 @@ static void atomic_output(st_run *t)
     CHECK(t, st_scratch_dir(dir, sizeof dir, "atomic"));
     snprintf(path, sizeof path, "%s/a.txt", dir);
     CHECK(t, put(path, "old\n"));
+    CHECK(t, drape_output_open(NULL, path, &e) == DRAPE_SCENE_OUTPUT_FAILED); /* it crashed */
+    CHECK(t, st_has_all(e.message, "out is NULL", NULL) && holds(path, "old\n"));
     CHECK(t, drape_output_open(&out, path, &e) == DRAPE_SCENE_OK);
     fputs("new", out.file);
     CHECK(t, holds(path, "old\n") && temporaries(dir) == 1);

@@ -279,6 +279,10 @@ static void out_of_range_shown(st_run *t)
                   cases[i].value);
         CHECK_MSG(t, refused(text, (size_t)n, cases[i].piece), "%s", cases[i].value);
     }
+    /* lengths past any position's reach (the first step was non-finite) */
+    static const char margin[] = "{\"solver\":{\"collision_margin\":1e10}}";
+    CHECK(t, refused(margin, sizeof margin - 1,
+                     "$.solver.collision_margin: must be in [0, 1e+09], got 1e+10"));
     static const char dt[] = "{\"solver\":{\"dt\":1.0000000000000002}}";
     CHECK(t, refused(dt, sizeof dt - 1, "$.solver.dt: must be in (0, 1], got 1.0000000000000002"));
 }

@@ -239,7 +239,12 @@ drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d,
     if (!d)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     const uint32_t n = d->triangle_count;
-    if (n < 4 || !d->triangles || n > UINT32_MAX / 3)
+    if (n > UINT32_MAX / 3)
+        return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
+                       "%s: def->triangle_count = %u is more than the %u whose indices fit in 32 "
+                       "bits",
+                       fn, n, UINT32_MAX / 3);
+    if (n < 4 || !d->triangles)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: def->triangle_count = %u: a closed mesh needs at least 4 triangles%s",
                        fn, n, d->triangles ? "" : " (and def->triangles is NULL)");

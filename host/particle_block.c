@@ -92,7 +92,7 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
         per[0] * per[1] * per[2] > (double)(1u << 28))
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                        "%s: a block of %g x %g x %g m holds %s balls of radius %g m at pitch %g m "
-                       "(at least 1, at most 2^28)",
+                       "(at least 1, at most 2^28 lattice sites, whatever max_count)",
                        fn, (double)size.x, (double)size.y, (double)size.z,
                        per[0] < 1.0 || per[1] < 1.0 || per[2] < 1.0 ? "no" : "too many",
                        (double)d->radius, (double)pitch);

@@ -226,6 +226,10 @@ drape_result sc_scene_add_particle_block(drape_scene *s, const drape_particle_bl
 drape_result sc_scene_add_cloth(drape_scene *s, const char *name, const drape_cloth_def *def)
 {
     drape_cloth_def resized = *def; /* the builder spreads the mass and spans the axes itself */
+    if (s->options.cloth_resolution == 1) /* it was left as the scene said, silently */
+        return fail(s, DRAPE_ERROR_INVALID_ARGUMENT,
+                    "options.cloth_resolution = 1: a cloth needs at least 2 particles along each "
+                    "edge (0: as the scene says)");
     if (s->options.cloth_resolution >= 2)
         resized.nx = resized.ny = s->options.cloth_resolution;
     const drape_cloth_def *d = &resized;

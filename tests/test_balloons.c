@@ -412,6 +412,9 @@ static void test_bad_balloons(void)
     ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "its triangles face inward"));
     b.triangles = tet;
+    b.triangle_count = UINT32_MAX; /* it said "needs at least 4 triangles" */
+    ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
+    ENSURE(tu_log_has(&log, "whose indices fit in 32 bits"));
     b.triangle_count = 3;
     ENSURE_RESULT(drape_world_add_balloon(w, &b, NULL), DRAPE_ERROR_INVALID_ARGUMENT);
     ENSURE(tu_log_has(&log, "def->triangle_count = 3"));

@@ -97,9 +97,9 @@ typedef struct drape_scene_options {
     bool allow_outside_paths;  /* mesh paths may be absolute or lead out of the scene file's
                                   directory (through "..", or a symbolic link); default false, so
                                   that a scene from elsewhere cannot read /etc/shadow */
-    uint32_t cloth_resolution; /* > 0: every cloth gets this many particles along each edge, over
+    uint32_t cloth_resolution; /* >= 2: every cloth gets this many particles along each edge, over
                                   the same area and with the same mass (a viewer's resize); 0
-                                  (default): as the scene says */
+                                  (default): as the scene says; 1 is an error */
     void *gl_context,
         *gl_display; /* passed to drape_world_def (OpenCL-OpenGL sharing); default NULL */
 } drape_scene_options;

@@ -143,6 +143,11 @@ static void objects_and_colliders(st_run *t)
                  obj.particle_count == 16 && obj.nx == 0);
     CHECK(t, drape_scene_collider_count(s) == 0);
     drape_scene_destroy(s);
+    /* 1 is no resolution: an error that names it (the scene's own was kept, silently) */
+    o.cloth_resolution = 1;
+    drape_scene_error e;
+    CHECK(t, drape_scene_load_builtin("flag", &o, &s, &e) != DRAPE_SCENE_OK && s == NULL);
+    CHECK(t, st_has_all(e.message, "options.cloth_resolution = 1", NULL));
 }
 
 int suite_builtin(void)

@@ -31,6 +31,8 @@ typedef enum drape_scene_status {
     DRAPE_SCENE_OUTPUT_FAILED = 3, /* an output file or directory cannot be written */
 } drape_scene_status;
 
+/* A function that takes a drape_scene_error * (which may be NULL) fills it in when it fails, and
+ * only then: after DRAPE_SCENE_OK it holds what it held before (clear it first to tell). */
 typedef struct drape_scene_error {
     drape_scene_status status;
     drape_result result; /* the library's result behind the error, DRAPE_OK when there is none */

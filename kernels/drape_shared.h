@@ -1286,12 +1286,13 @@ DR_FN dr_vec4 dr_collider_offset(DR_GLOBAL const dr_collider *c, float t)
             mask hit = !skip & (depth > 0.0f);                                                     \
             if (DR_ANY##S(hit)) {                                                                  \
                 real fx = ex, fy = ey, fz = ez, gx = ux, gy = uy, gz = uz;                         \
-                /* the motion friction works on: from the contact's point (the continuous          \
-                 * contact's: only the path past the hit slides on the surface), else from the     \
-                 * start, relative to the collider */                                              \
-                real ox = own ? qx - xx : (real)(c->vel.x * h);                                    \
-                real oy = own ? qy - xy : (real)(c->vel.y * h);                                    \
-                real oz = own ? qz - xz : (real)(c->vel.z * h);                                    \
+                /* the motion friction works on: for a continuous contact whose start lay above    \
+                 * its plane (it flew in), from the hit point: only the path past the hit slides   \
+                 * on the surface; else from the start, relative to the collider */                \
+                mask flew = own & ((xx - qx) * nx + (xy - qy) * ny + (xz - qz) * nz > 0.0f);       \
+                real ox = flew ? qx - xx : (real)(c->vel.x * h);                                   \
+                real oy = flew ? qy - xy : (real)(c->vel.y * h);                                   \
+                real oz = flew ? qz - xz : (real)(c->vel.z * h);                                   \
                 dr_contact_push_l##S(&fx, &fy, &fz, cnx, cny, cnz, depth, hold, &gx, &gy, &gz, c,  \
                                      ox, oy, oz);                                                  \
                 ex = hit ? fx : ex, ey = hit ? fy : ey, ez = hit ? fz : ez;                        \
@@ -1418,12 +1419,17 @@ DR_FN float dr_collider_sdf(DR_GLOBAL const dr_collider *c, dr_vec4 q, dr_vec4 *
  *
  * Each push-out is followed by Coulomb friction at the position level (Macklin et al. 2014): the
  * tangential motion relative to the collider over the substep is cancelled while it is within the
- * static cone (mu_s * depth), else shortened by mu_k * depth. For the continuous contact that
- * motion starts at the hit point: the flight before the hit never slid on the surface. Counted
- * from the substep's start, a particle at 1000 m/s onto the top of a 1 cm sphere, 1.3 mm off its
- * pole, had the tangential part (along the contact) of 16 m of flight taken back, and landed 7 cm
- * away on the far side of the sphere; one dropped 3 m onto a sphere 12 degrees from its pole came
- * to rest 1.3 degrees back uphill.
+ * static cone (mu_s * depth), else shortened by mu_k * depth. For a continuous contact whose start
+ * lay above its plane (the particle flew in) that motion starts at the hit point: the flight
+ * before the hit never slid on the surface. Counted from the substep's start, a particle at
+ * 1000 m/s onto the top of a 1 cm sphere, 1.3 mm off its pole, had the tangential part (along the
+ * contact) of 16 m of flight taken back, and landed 7 cm away on the far side of the sphere; one
+ * dropped 3 m onto a sphere 12 degrees from its pole came to rest 1.3 degrees back uphill. A
+ * particle that starts on the surface (resting: its start at or below the plane of its hit, as
+ * on a convex collider, whose straight prediction leaves the surface and meets it again late in
+ * the substep) is held over the whole substep: counted from the hit, only the end of its creep
+ * was held, and the default cloth on its sphere kept creeping at 1.5e-4 m/s (99th percentile
+ * after 10 s at 4 x 8; 4.7e-6 m/s now, as before the hit point was used).
  */
 
 /* A particle's continuous contact for one substep: q.xyz the hit point on the margin-inflated

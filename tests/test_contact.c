@@ -83,6 +83,11 @@ static void test_cloth_on_sphere_comes_to_rest(void)
                "%.3g m/s)\n",
                settings[k][0], settings[k][1], p99, gh);
         ENSURE_LE(p99, gh);
+        /* and at the defaults, still: 4.7e-6 m/s; 1.5e-4 m/s while a resting particle's friction
+         * was counted from its continuous contact's hit point, late in the substep on a sphere,
+         * so that only the end of its creep was held */
+        if (settings[k][0] == 4)
+            ENSURE_LE(p99, 2e-5);
     }
 }
 

@@ -1528,6 +1528,24 @@ static void test_radius_larger_than_the_scene(void)
     drape_world_destroy(w);
 }
 
+/* n balls of radius 1 cm, all at the origin, added to w; their defs (the caller frees them), or
+ * NULL when they could not be added. */
+static drape_particle_def *balls_at_one_point(drape_world *w, uint32_t n)
+{
+    drape_particle_def *p = malloc(n * sizeof *p);
+    if (!p)
+        return NULL;
+    for (uint32_t i = 0; i < n; ++i) {
+        p[i] = drape_default_particle_def();
+        p[i].radius = 0.01f;
+    }
+    if (drape_world_add_particles(w, p, n, NULL) != DRAPE_OK) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
 static void test_a_million_particles_at_one_point(void)
 {
     tu_log log = {0};
@@ -1537,13 +1555,8 @@ static void test_a_million_particles_at_one_point(void)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     enum { N = 1000000 };
-    drape_particle_def *p = malloc(N * sizeof *p);
+    drape_particle_def *p = balls_at_one_point(w, N);
     ENSURE(p);
-    for (int i = 0; i < N; ++i) {
-        p[i] = drape_default_particle_def();
-        p[i].radius = 0.01f;
-    }
-    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
     free(p);
     double t0 = test_now();
     ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
@@ -1566,13 +1579,8 @@ static void test_a_crowded_step_passes(void)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     enum { N = 3000 }; /* above the bucket cap for 3000 particles (DR_PAIR_BUDGET / 3000 = 699) */
-    drape_particle_def *p = malloc(N * sizeof *p);
+    drape_particle_def *p = balls_at_one_point(w, N);
     ENSURE(p);
-    for (int i = 0; i < N; ++i) {
-        p[i] = drape_default_particle_def();
-        p[i].radius = 0.01f;
-    }
-    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
     ENSURE_RESULT(drape_world_step(w), DRAPE_ERROR_UNSUPPORTED);
     ENSURE(tu_log_has(&log, "3000 particles fell into one grid bucket"));
     ENSURE(tu_log_has(&log, "more than the 699 a bucket may hold with 3000 particles"));
@@ -1600,12 +1608,9 @@ static void test_a_few_hundred_at_one_point(void)
     drape_world *w = tu_world(&def);
     ENSURE(w);
     enum { N = 300 };
-    drape_particle_def p[N];
-    for (int i = 0; i < N; ++i) {
-        p[i] = drape_default_particle_def();
-        p[i].radius = 0.01f;
-    }
-    ENSURE_OK(drape_world_add_particles(w, p, N, NULL));
+    drape_particle_def *p = balls_at_one_point(w, N);
+    ENSURE(p);
+    free(p);
     for (int s = 0; s < 60; ++s)
         ENSURE_OK(drape_world_step(w));
     tu_state st;

@@ -84,10 +84,9 @@ uint32_t drape_world_aero_triangle_count(const drape_world *w)
     return w && w->aero ? w->aero->count : 0;
 }
 
-drape_result drape_world_add_aero_triangles(drape_world *w, const uint32_t *indices, uint32_t count)
+drape_result dr_add_aero_triangles(drape_world *w, const char *fn, const uint32_t *indices,
+                                   uint32_t count)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_aero_triangles";
     if (count && !indices)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: indices is NULL", fn);
     for (size_t t = 0; t < count; ++t) {
@@ -129,6 +128,12 @@ drape_result drape_world_add_aero_triangles(drape_world *w, const uint32_t *indi
     a->vertex_count = UINT32_MAX; /* the adjacency is rebuilt before the next step */
     a->version++;
     return DRAPE_OK;
+}
+
+drape_result drape_world_add_aero_triangles(drape_world *w, const uint32_t *indices, uint32_t count)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_aero_triangles(w, __func__, indices, count);
 }
 
 bool dr_aero_configured(const drape_world *w)
@@ -183,13 +188,14 @@ void dr_aero_predict_cpu(drape_world *w, float h)
                                 a->offsets[i + 1], h);
 }
 
-drape_result dr_add_cloth_aero(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny)
+drape_result dr_add_cloth_aero(drape_world *w, const char *fn, uint32_t base, uint32_t nx,
+                               uint32_t ny)
 {
     const uint32_t count = 2 * (nx - 1) * (ny - 1);
     uint32_t *tri = malloc((size_t)3 * count * sizeof *tri);
     if (!tri)
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
-                       "drape_world_add_cloth: no memory for %u aerodynamic triangles", count);
+                       "%s: no memory for %u aerodynamic triangles", fn, count);
     uint32_t *t = tri;
     for (uint32_t j = 0; j + 1 < ny; ++j)
         for (uint32_t i = 0; i + 1 < nx; ++i) {
@@ -197,7 +203,7 @@ drape_result dr_add_cloth_aero(drape_world *w, uint32_t base, uint32_t nx, uint3
             *t++ = p00, *t++ = p10, *t++ = p11; /* split along (i,j)-(i+1,j+1) */
             *t++ = p00, *t++ = p11, *t++ = p01;
         }
-    drape_result r = drape_world_add_aero_triangles(w, tri, count);
+    drape_result r = dr_add_aero_triangles(w, fn, tri, count);
     free(tri);
     return r;
 }

@@ -232,10 +232,9 @@ static drape_result index_vertices(const drape_world *w, const char *fn, dr_ball
     return DRAPE_OK;
 }
 
-drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d, uint32_t *out_id)
+drape_result dr_add_balloon(drape_world *w, const char *fn, const drape_balloon_def *d,
+                            uint32_t *out_id)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_balloon";
     if (!d)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     const uint32_t n = d->triangle_count;
@@ -323,6 +322,12 @@ drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d,
     s->items[s->count++] = b;
     s->version++;
     return DRAPE_OK;
+}
+
+drape_result drape_world_add_balloon(drape_world *w, const drape_balloon_def *d, uint32_t *out_id)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_balloon(w, __func__, d, out_id);
 }
 
 static drape_result check_id(const drape_world *w, const char *fn, uint32_t id, const void *out)

@@ -76,8 +76,8 @@ typedef struct grid_family {
     drape_stiffness stiffness;
 } grid_family;
 
-static drape_result add_family(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny,
-                               const grid_family *f)
+static drape_result add_family(drape_world *w, const char *fn, uint32_t base, uint32_t nx,
+                               uint32_t ny, const grid_family *f)
 {
     for (int half = 0; half < 2; ++half)
         for (uint32_t j = 0; j < ny; ++j)
@@ -95,7 +95,7 @@ static drape_result add_family(drape_world *w, uint32_t base, uint32_t nx, uint3
                 d.b = base + (uint32_t)(j1 * nx + i1);
                 DR_SET_STIFFNESS(&d, f->stiffness);
                 d.kind = f->kind;
-                drape_result r = drape_world_add_distance(w, &d, NULL);
+                drape_result r = dr_add_distance(w, fn, &d, NULL);
                 if (r != DRAPE_OK)
                     return r;
             }
@@ -103,8 +103,8 @@ static drape_result add_family(drape_world *w, uint32_t base, uint32_t nx, uint3
 }
 
 /* One dihedral across the edge e0-e1 with wings w0 (the triangle that runs e0 -> e1) and w1. */
-static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t w0, uint32_t w1,
-                              drape_stiffness s)
+static drape_result add_hinge(drape_world *w, const char *fn, uint32_t e0, uint32_t e1, uint32_t w0,
+                              uint32_t w1, drape_stiffness s)
 {
     drape_dihedral_def d = drape_default_dihedral_def();
     d.edge0 = e0;
@@ -112,7 +112,7 @@ static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t
     d.wing0 = w0;
     d.wing1 = w1;
     DR_SET_STIFFNESS(&d, s);
-    return drape_world_add_dihedral(w, &d, NULL);
+    return dr_add_dihedral(w, fn, &d, NULL);
 }
 
 /* A dihedral constraint across every interior edge of the triangulated grid. Quad (i, j) splits
@@ -121,24 +121,24 @@ static drape_result add_hinge(drape_world *w, uint32_t e0, uint32_t e1, uint32_t
  * others; each row by row. Natural first-fit then reaches the lower bound of 12 colours on any grid
  * (coloring/ drape_coloring.h); the other order of the last two passes costs a 13th colour on wide
  * grids. */
-static drape_result add_dihedrals(drape_world *w, uint32_t base, uint32_t nx, uint32_t ny,
-                                  drape_stiffness s)
+static drape_result add_dihedrals(drape_world *w, const char *fn, uint32_t base, uint32_t nx,
+                                  uint32_t ny, drape_stiffness s)
 {
 #define P(i, j) (base + (uint32_t)(j)*nx + (uint32_t)(i))
     drape_result r = DRAPE_OK;
     for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j) /* quad diagonals */
         for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
-            r = add_hinge(w, P(i, j), P(i + 1, j + 1), P(i, j + 1), P(i + 1, j), s);
+            r = add_hinge(w, fn, P(i, j), P(i + 1, j + 1), P(i, j + 1), P(i + 1, j), s);
     for (int pass = 0; pass < 2 && r == DRAPE_OK; ++pass) {
         bool columns = (pass == 0) == (nx > ny);
         if (columns) { /* edges between columns: (i, j)-(i, j+1) */
             for (uint32_t j = 0; j + 1 < ny && r == DRAPE_OK; ++j)
                 for (uint32_t i = 1; i + 1 < nx && r == DRAPE_OK; ++i)
-                    r = add_hinge(w, P(i, j), P(i, j + 1), P(i - 1, j), P(i + 1, j + 1), s);
+                    r = add_hinge(w, fn, P(i, j), P(i, j + 1), P(i - 1, j), P(i + 1, j + 1), s);
         } else { /* edges between rows: (i, j)-(i+1, j) */
             for (uint32_t j = 1; j + 1 < ny && r == DRAPE_OK; ++j)
                 for (uint32_t i = 0; i + 1 < nx && r == DRAPE_OK; ++i)
-                    r = add_hinge(w, P(i, j), P(i + 1, j), P(i + 1, j + 1), P(i, j - 1), s);
+                    r = add_hinge(w, fn, P(i, j), P(i + 1, j), P(i + 1, j + 1), P(i, j - 1), s);
         }
     }
 #undef P
@@ -351,7 +351,7 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
         }
     const dr_build_mark mark = dr_build_begin(w);
     uint32_t base;
-    drape_result r = drape_world_add_particles(w, defs, n, &base);
+    drape_result r = dr_add_particles(w, fn, defs, n, &base);
     free(defs);
     if (r != DRAPE_OK)
         return r;
@@ -368,20 +368,20 @@ drape_result drape_world_add_cloth(drape_world *w, const drape_cloth_def *d, dra
     size_t family_count = d->bending == DRAPE_BENDING_SKIP_ONE ? 6 : 4;
     for (size_t f = 0; f < family_count && r == DRAPE_OK; ++f)
         if (d->shear || families[f].kind != DRAPE_DISTANCE_SHEAR)
-            r = add_family(w, base, nx, ny, &families[f]);
+            r = add_family(w, fn, base, nx, ny, &families[f]);
     if (r == DRAPE_OK && d->bending == DRAPE_BENDING_DIHEDRAL)
-        r = add_dihedrals(w, base, nx, ny, d->bend_stiffness);
+        r = add_dihedrals(w, fn, base, nx, ny, d->bend_stiffness);
     if (r == DRAPE_OK)
-        r = dr_add_cloth_tethers(w, base, d);
+        r = dr_add_cloth_tethers(w, fn, base, d);
     if (r == DRAPE_OK && d->aerodynamic)
-        r = dr_add_cloth_aero(w, base, nx, ny);
+        r = dr_add_cloth_aero(w, fn, base, nx, ny);
     uint32_t spares = 0;
     if (r == DRAPE_OK && d->tear_spares) { /* pinned and unlinked until a tear uses them */
         drape_particle_def spare = drape_default_particle_def();
         spare.position = d->origin;
         spare.mass = 0.0f;
         for (uint32_t k = 0; k < d->tear_spares && r == DRAPE_OK; ++k)
-            r = drape_world_add_particles(w, &spare, 1, k ? NULL : &spares);
+            r = dr_add_particles(w, fn, &spare, 1, k ? NULL : &spares);
     }
     if (r == DRAPE_OK)
         r = dr_tear_cloth(w, d, mark.counts[DRAPE_CONSTRAINT_DISTANCE], spares);
@@ -447,7 +447,7 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
         apply_mesh_contact(&defs[i], contact);
     }
     uint32_t base;
-    drape_result r = drape_world_add_particles(w, defs, d->count, &base);
+    drape_result r = dr_add_particles(w, fn, defs, d->count, &base);
     free(defs);
     if (r != DRAPE_OK)
         return r;
@@ -455,11 +455,11 @@ drape_result drape_world_add_rope(drape_world *w, const drape_rope_def *d, drape
     /* A rope is a grid one particle wide. */
     const grid_family links = {0, 0, 1, 0, 1, 0, DRAPE_DISTANCE_STRETCH, d->stretch};
     const grid_family bends = {0, 0, 2, 0, 2, 0, DRAPE_DISTANCE_BEND, d->bend_stiffness};
-    r = add_family(w, base, d->count, 1, &links);
+    r = add_family(w, fn, base, d->count, 1, &links);
     if (r == DRAPE_OK && d->bending)
-        r = add_family(w, base, d->count, 1, &bends);
+        r = add_family(w, fn, base, d->count, 1, &bends);
     if (r == DRAPE_OK)
-        r = dr_add_rope_tethers(w, base, d);
+        r = dr_add_rope_tethers(w, fn, base, d);
     if (r != DRAPE_OK) {
         dr_build_roll_back(w, &mark);
         return r;

@@ -161,11 +161,9 @@ drape_result dr_store_constraint(drape_world *w, drape_constraint_type type, con
     return DRAPE_OK;
 }
 
-drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *def,
-                                      uint32_t *out_id)
+drape_result dr_add_distance(drape_world *w, const char *fn, const drape_distance_def *def,
+                             uint32_t *out_id)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_distance";
     DR_CHECK_DEF(&w->def, def, fn, "distance");
     uint32_t idx[2] = {def->a, def->b};
     drape_result r = dr_check_constraint(w, fn, idx, pair_names, 2, DR_DEF_STIFFNESS(def));
@@ -187,11 +185,16 @@ drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *
                                (uint8_t)def->kind, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
 }
 
-drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *def,
+drape_result drape_world_add_distance(drape_world *w, const drape_distance_def *def,
                                       uint32_t *out_id)
 {
     DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_dihedral";
+    return dr_add_distance(w, __func__, def, out_id);
+}
+
+drape_result dr_add_dihedral(drape_world *w, const char *fn, const drape_dihedral_def *def,
+                             uint32_t *out_id)
+{
     DR_CHECK_DEF(&w->def, def, fn, "dihedral");
     uint32_t idx[4] = {def->edge0, def->edge1, def->wing0, def->wing1};
     drape_result r = dr_check_constraint(w, fn, idx, hinge_names, 4, DR_DEF_STIFFNESS(def));
@@ -210,6 +213,13 @@ drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *
                      : dr_dihedral_angle(w->x[idx[0]], w->x[idx[1]], w->x[idx[2]], w->x[idx[3]]);
     return dr_store_constraint(w, DRAPE_CONSTRAINT_DIHEDRAL, fn, idx, rest, DR_DEF_STIFFNESS(def),
                                0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+drape_result drape_world_add_dihedral(drape_world *w, const drape_dihedral_def *def,
+                                      uint32_t *out_id)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_dihedral(w, __func__, def, out_id);
 }
 
 drape_result drape_world_add_attachment(drape_world *w, const drape_attachment_def *def,

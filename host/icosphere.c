@@ -134,7 +134,7 @@ static bool make_mesh(uint32_t s, mesh *m)
  * by one face and b -> a by the other; it is added once, from the face where a < b. The opposite
  * corner of the face walking b -> a is found through the sorted directed edges, each with the
  * corner opposite it in the low bits' place of a parallel array. */
-static drape_result add_edges(drape_world *w, uint32_t base, const mesh *m,
+static drape_result add_edges(drape_world *w, const char *fn, uint32_t base, const mesh *m,
                               const drape_icosphere_def *d)
 {
     const size_t n = (size_t)3 * m->face_count;
@@ -161,7 +161,7 @@ static drape_result add_edges(drape_world *w, uint32_t base, const mesh *m,
         if (a > b)
             continue;
         dist.a = base + a, dist.b = base + b;
-        r = drape_world_add_distance(w, &dist, NULL);
+        r = dr_add_distance(w, fn, &dist, NULL);
         if (r != DRAPE_OK || !d->bending)
             continue;
         /* the face walking b -> a: the first key at or above (b, a, 0) */
@@ -177,7 +177,7 @@ static drape_result add_edges(drape_world *w, uint32_t base, const mesh *m,
         hinge.edge0 = base + a, hinge.edge1 = base + b;
         hinge.wing0 = base + (uint32_t)(keys[e] & mask);
         hinge.wing1 = base + (uint32_t)(keys[lo] & mask);
-        r = drape_world_add_dihedral(w, &hinge, NULL);
+        r = dr_add_dihedral(w, fn, &hinge, NULL);
     }
     free(keys);
     return r;
@@ -268,12 +268,12 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
     }
     const dr_build_mark mark = dr_build_begin(w);
     uint32_t base = 0;
-    r = drape_world_add_particles(w, defs, n, &base);
+    r = dr_add_particles(w, fn, defs, n, &base);
     free(defs);
     if (r == DRAPE_OK && contact.radius > 0.0f)
         dr_particle_mark_mesh(w, base, n);
     if (r == DRAPE_OK)
-        r = add_edges(w, base, &m, d);
+        r = add_edges(w, fn, base, &m, d);
     if (r == DRAPE_OK && d->pressure > 0.0f) {
         for (size_t k = 0; k < (size_t)3 * faces; ++k)
             m.faces[k] += base;
@@ -282,7 +282,7 @@ drape_result drape_world_add_icosphere(drape_world *w, const drape_icosphere_def
         b.triangle_count = faces;
         b.pressure = d->pressure;
         DR_SET_STIFFNESS(&b, d->pressure_stiffness);
-        r = drape_world_add_balloon(w, &b, out_balloon);
+        r = dr_add_balloon(w, fn, &b, out_balloon);
     }
     free(m.p);
     free(m.faces);

@@ -23,11 +23,9 @@ drape_neo_hookean_def drape_default_neo_hookean_def(void)
     return d;
 }
 
-drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean_def *def,
-                                         uint32_t *out_id)
+drape_result dr_add_neo_hookean(drape_world *w, const char *fn, const drape_neo_hookean_def *def,
+                                uint32_t *out_id)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_neo_hookean";
     static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
                                         "particles[3]"};
     if (!def)
@@ -90,6 +88,13 @@ drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean
     if (out_id)
         *out_id = id;
     return DRAPE_OK;
+}
+
+drape_result drape_world_add_neo_hookean(drape_world *w, const drape_neo_hookean_def *def,
+                                         uint32_t *out_id)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_neo_hookean(w, __func__, def, out_id);
 }
 
 drape_result drape_world_get_neo_hookean(const drape_world *w, uint32_t id,

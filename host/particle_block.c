@@ -139,7 +139,7 @@ drape_result drape_world_add_particle_block(drape_world *w, const drape_particle
                 p->self_collide = d->self_collide;
             }
     const dr_build_mark mark = dr_build_begin(w);
-    r = n ? drape_world_add_particles(w, defs, n, NULL)
+    r = n ? dr_add_particles(w, fn, defs, n, NULL)
           : dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT,
                     "%s: the sphere of diameter %g m holds no ball of radius %g m", fn,
                     (double)size.x, (double)d->radius);

@@ -73,11 +73,9 @@ void dr_placement_clip(drape_world *w)
     w->placed_count = w->placed_first >= n ? 0 : (end < n ? end : n) - w->placed_first;
 }
 
-drape_result drape_world_add_particles(drape_world *w, const drape_particle_def *defs,
-                                       uint32_t count, uint32_t *first_index)
+drape_result dr_add_particles(drape_world *w, const char *fn, const drape_particle_def *defs,
+                              uint32_t count, uint32_t *first_index)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_particles";
     if (count > 0 && !defs)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: defs is NULL", fn);
     if (count > UINT32_MAX - 1 - w->particle_count)
@@ -138,6 +136,13 @@ drape_result drape_world_add_particles(drape_world *w, const drape_particle_def 
     w->particle_count = need;
     w->stale |= DR_STALE_PARTICLES;
     return DRAPE_OK;
+}
+
+drape_result drape_world_add_particles(drape_world *w, const drape_particle_def *defs,
+                                       uint32_t count, uint32_t *first_index)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_particles(w, __func__, defs, count, first_index);
 }
 
 uint32_t drape_world_particle_count(const drape_world *w) { return w ? w->particle_count : 0; }

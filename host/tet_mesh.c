@@ -207,7 +207,7 @@ drape_result dr_add_tet_edges(drape_world *w, const char *fn, const uint32_t *te
             continue;
         e.a = base + (uint32_t)(keys[i] >> 32);
         e.b = base + (uint32_t)keys[i];
-        r = drape_world_add_distance(w, &e, NULL);
+        r = dr_add_distance(w, fn, &e, NULL);
     }
     free(keys);
     return r;
@@ -227,17 +227,14 @@ static drape_result add_elements(drape_world *w, const char *fn, const drape_tet
     for (uint32_t t = 0; t < d->tet_count && r == DRAPE_OK; ++t) {
         for (int k = 0; k < 4; ++k)
             nh.particles[k] = v.particles[k] = base + d->tets[4 * (size_t)t + (size_t)k];
-        r = elastic ? drape_world_add_neo_hookean(w, &nh, NULL)
-                    : drape_world_add_volume(w, &v, NULL);
+        r = elastic ? dr_add_neo_hookean(w, fn, &nh, NULL) : dr_add_volume(w, fn, &v, NULL);
     }
     return r;
 }
 
-drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *d,
-                                      drape_build_info *out)
+drape_result dr_add_tet_mesh(drape_world *w, const char *fn, const drape_tet_mesh_def *d,
+                             drape_build_info *out)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_tet_mesh";
     if (!d)
         return dr_fail(&w->def, DRAPE_ERROR_INVALID_ARGUMENT, "%s: def is NULL", fn);
     if (d->vertex_count < 4 || d->tet_count < 1 || !d->positions || !d->tets ||
@@ -294,7 +291,7 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
     const dr_build_mark mark = dr_build_begin(w);
     uint32_t base = 0;
     if (r == DRAPE_OK)
-        r = drape_world_add_particles(w, defs, d->vertex_count, &base);
+        r = dr_add_particles(w, fn, defs, d->vertex_count, &base);
     free(defs);
     if (r != DRAPE_OK)
         return r;
@@ -307,4 +304,11 @@ drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *
     }
     dr_build_info_since(w, &mark, out);
     return DRAPE_OK;
+}
+
+drape_result drape_world_add_tet_mesh(drape_world *w, const drape_tet_mesh_def *d,
+                                      drape_build_info *out)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_tet_mesh(w, __func__, d, out);
 }

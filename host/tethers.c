@@ -32,10 +32,9 @@ drape_tether_def drape_default_tether_def(void)
     return d;
 }
 
-drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def, uint32_t *out_id)
+drape_result dr_add_tether(drape_world *w, const char *fn, const drape_tether_def *def,
+                           uint32_t *out_id)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_tether";
     static const char *const names[] = {"particle", "anchor"};
     DR_CHECK_DEF(&w->def, def, fn, "tether");
     const uint32_t idx[2] = {def->particle, def->anchor};
@@ -55,6 +54,12 @@ drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def,
                                  : dr_len3(dr_sub3(w->x[def->particle], w->x[def->anchor]));
     return dr_store_constraint(w, DRAPE_CONSTRAINT_TETHER, fn, idx, max_length,
                                DR_DEF_STIFFNESS(def), 0, DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+drape_result drape_world_add_tether(drape_world *w, const drape_tether_def *def, uint32_t *out_id)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_tether(w, __func__, def, out_id);
 }
 
 drape_result drape_world_get_tether(const drape_world *w, uint32_t id, drape_tether_def *out)
@@ -151,7 +156,8 @@ static nearest nearest_pin(const grid *g, uint32_t pins, uint32_t i, uint32_t j)
     return best;
 }
 
-drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def)
+drape_result dr_add_cloth_tethers(drape_world *w, const char *fn, uint32_t base,
+                                  const drape_cloth_def *def)
 {
     if (!def->tethers || def->pins == DRAPE_PIN_NONE)
         return DRAPE_OK;
@@ -169,7 +175,7 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
                 continue;
             const nearest n = nearest_pin(&g, def->pins, i, j);
             t.anchor = n.anchor;
-            drape_result r = drape_world_add_tether(w, &t, NULL);
+            drape_result r = dr_add_tether(w, fn, &t, NULL);
             if (r != DRAPE_OK)
                 return r;
         }
@@ -179,7 +185,8 @@ drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_clo
 /* ---- the rope builder's tethers -------------------------------------------------------------- */
 
 /* A rope is built straight, so the distance to a pinned end is also the distance along the rope. */
-drape_result dr_add_rope_tethers(drape_world *w, uint32_t base, const drape_rope_def *def)
+drape_result dr_add_rope_tethers(drape_world *w, const char *fn, uint32_t base,
+                                 const drape_rope_def *def)
 {
     if (!def->tethers || !(def->pin_start || def->pin_end))
         return DRAPE_OK;
@@ -195,7 +202,7 @@ drape_result dr_add_rope_tethers(drape_world *w, uint32_t base, const drape_rope
         if (def->pin_end)
             offer(w, t.particle, base + def->count - 1, &n);
         t.anchor = n.anchor;
-        drape_result r = drape_world_add_tether(w, &t, NULL);
+        drape_result r = dr_add_tether(w, fn, &t, NULL);
         if (r != DRAPE_OK)
             return r;
     }
@@ -296,8 +303,7 @@ drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uin
             return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_RANGE,
                            "%s: anchors[%u] = %u is not a particle (the world has %u)", fn, k,
                            anchors[k], n);
-    /* checked here, so that its message names this function's argument, not the tether def
-     * drape_world_add_tether gets */
+    /* checked here, so that its message names this function's argument, not the tether def's */
     const drape_result checked = dr_check_stiffness(&w->def, fn, "stiffness.", stiffness);
     if (checked != DRAPE_OK)
         return checked;
@@ -325,7 +331,7 @@ drape_result drape_world_add_nearest_tethers(drape_world *w, uint32_t first, uin
         nearest_in_tree(&tree, 0, anchor_count, p, &best);
         t.particle = p;
         t.anchor = best.anchor;
-        r = drape_world_add_tether(w, &t, NULL);
+        r = dr_add_tether(w, fn, &t, NULL);
     }
     free(is_anchor);
     free(tree.anchor);

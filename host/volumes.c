@@ -65,10 +65,9 @@ drape_result dr_rest_tetrahedron(const drape_world *w, const char *fn, const uin
     return DRAPE_OK;
 }
 
-drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def, uint32_t *out_id)
+drape_result dr_add_volume(drape_world *w, const char *fn, const drape_volume_def *def,
+                           uint32_t *out_id)
 {
-    DR_CHECK_WORLD(w);
-    static const char fn[] = "drape_world_add_volume";
     static const char *const names[] = {"particles[0]", "particles[1]", "particles[2]",
                                         "particles[3]"};
     DR_CHECK_DEF(&w->def, def, fn, "volume");
@@ -93,6 +92,12 @@ drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def,
     }
     return dr_store_constraint(w, DRAPE_CONSTRAINT_VOLUME, fn, idx, rest6, DR_DEF_STIFFNESS(def), 0,
                                DR_V4(0.0f, 0.0f, 0.0f, 0.0f), out_id);
+}
+
+drape_result drape_world_add_volume(drape_world *w, const drape_volume_def *def, uint32_t *out_id)
+{
+    DR_CHECK_WORLD(w);
+    return dr_add_volume(w, __func__, def, out_id);
 }
 
 drape_result drape_world_get_volume(const drape_world *w, uint32_t id, drape_volume_def *out)
@@ -183,7 +188,7 @@ void dr_grid_tetrahedra(uint32_t nx, uint32_t ny, uint32_t nz, uint32_t *out)
             }
 }
 
-static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness s,
+static drape_result add_tetrahedra(drape_world *w, const char *fn, const box *b, drape_stiffness s,
                                    const uint32_t *tets, uint64_t count)
 {
     drape_volume_def v = drape_default_volume_def();
@@ -191,7 +196,7 @@ static drape_result add_tetrahedra(drape_world *w, const box *b, drape_stiffness
     for (uint64_t t = 0; t < count; ++t) {
         for (int c = 0; c < 4; ++c)
             v.particles[c] = b->base + tets[4 * t + (uint64_t)c];
-        drape_result r = drape_world_add_volume(w, &v, NULL);
+        drape_result r = dr_add_volume(w, fn, &v, NULL);
         if (r != DRAPE_OK)
             return r;
     }
@@ -278,7 +283,7 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
         t.contact_radius = d->contact_radius;
         t.group = d->group;
         if (pos)
-            r = drape_world_add_tet_mesh(w, &t, out);
+            r = dr_add_tet_mesh(w, fn, &t, out);
         free(pos);
         free(defs);
         free(tets);
@@ -291,14 +296,14 @@ drape_result drape_world_add_soft_box(drape_world *w, const drape_soft_box_def *
     const dr_build_mark mark = dr_build_begin(w);
     box b = {0, nx, ny, nz};
     if (r == DRAPE_OK)
-        r = drape_world_add_particles(w, defs, n, &b.base);
+        r = dr_add_particles(w, fn, defs, n, &b.base);
     free(defs);
     if (r == DRAPE_OK) {
         if (contact.radius > 0.0f)
             dr_particle_mark_mesh(w, b.base, n);
         r = dr_add_tet_edges(w, fn, tets, (uint32_t)(6 * cells), b.base, d->edges);
         if (r == DRAPE_OK)
-            r = add_tetrahedra(w, &b, d->volume, tets, 6 * cells);
+            r = add_tetrahedra(w, fn, &b, d->volume, tets, 6 * cells);
         if (r != DRAPE_OK)
             dr_build_roll_back(w, &mark);
     }

@@ -392,6 +392,29 @@ drape_result dr_world_prepare(drape_world *world);
  * Every call that reads or edits particles calls it first. The world is logically const. */
 drape_result dr_world_pull(const drape_world *world);
 
+/* ---- the public adders, behind drape_world_add_<x> ----
+ * Each does what its public function does (drape.h) and names `fn` in its messages: the public
+ * function passes its own name, and a builder that adds through it passes the builder's, so that an
+ * error names the function the user called. `w` is not NULL. */
+drape_result dr_add_particles(drape_world *w, const char *fn, const drape_particle_def *defs,
+                              uint32_t count, uint32_t *first_index);
+drape_result dr_add_distance(drape_world *w, const char *fn, const drape_distance_def *def,
+                             uint32_t *out_id);
+drape_result dr_add_dihedral(drape_world *w, const char *fn, const drape_dihedral_def *def,
+                             uint32_t *out_id);
+drape_result dr_add_tether(drape_world *w, const char *fn, const drape_tether_def *def,
+                           uint32_t *out_id);
+drape_result dr_add_volume(drape_world *w, const char *fn, const drape_volume_def *def,
+                           uint32_t *out_id);
+drape_result dr_add_neo_hookean(drape_world *w, const char *fn, const drape_neo_hookean_def *def,
+                                uint32_t *out_id);
+drape_result dr_add_balloon(drape_world *w, const char *fn, const drape_balloon_def *d,
+                            uint32_t *out_id);
+drape_result dr_add_aero_triangles(drape_world *w, const char *fn, const uint32_t *indices,
+                                   uint32_t count);
+drape_result dr_add_tet_mesh(drape_world *w, const char *fn, const drape_tet_mesh_def *d,
+                             drape_build_info *out);
+
 /* ---- builders.c ---- */
 /* Where the world stood before a builder added to it: what a failed builder rolls back to and what
  * its drape_build_info counts from. */
@@ -427,10 +450,12 @@ drape_stiffness dr_stiffness_of_solver(float stiffness, float compliance);
 /* ---- tethers.c ---- */
 /* The tethers of a cloth grid of nx x ny particles from `base` (drape_cloth_def.tethers): one from
  * every movable particle to its nearest pinned one; none when no particle is pinned. */
-drape_result dr_add_cloth_tethers(drape_world *w, uint32_t base, const drape_cloth_def *def);
+drape_result dr_add_cloth_tethers(drape_world *w, const char *fn, uint32_t base,
+                                  const drape_cloth_def *def);
 /* The tethers of a rope of def->count particles from `base` (drape_rope_def.tethers): one from
  * every movable particle to its nearer pinned end; none when neither end is pinned. */
-drape_result dr_add_rope_tethers(drape_world *w, uint32_t base, const drape_rope_def *def);
+drape_result dr_add_rope_tethers(drape_world *w, const char *fn, uint32_t base,
+                                 const drape_rope_def *def);
 /* The components of the particles joined by live distance links, as one root per particle in
  * *out (malloc'd; NULL and DRAPE_OK when the world has no tether, so nothing needs them). */
 drape_result dr_link_components(drape_world *w, uint32_t **out);
@@ -715,7 +740,8 @@ drape_result dr_aero_prepare(drape_world *world);
 /* The CPU reference: lift and drag into the velocities for a substep of h. */
 void dr_aero_predict_cpu(drape_world *world, float h);
 /* The aerodynamic triangles of a cloth grid (drape_cloth_def.aerodynamic). */
-drape_result dr_add_cloth_aero(drape_world *world, uint32_t base, uint32_t nx, uint32_t ny);
+drape_result dr_add_cloth_aero(drape_world *world, const char *fn, uint32_t base, uint32_t nx,
+                               uint32_t ny);
 
 /* ---- balloons.c ---- */
 void dr_balloons_destroy(drape_world *world);

@@ -632,6 +632,46 @@ static void test_builders_name_the_bad_field(void)
     drape_world_destroy(w);
 }
 
+/* A builder adds through the same code as the public calls, and an error found there names the
+ * builder the user called, never the call it makes inside (drape_world_add_particles,
+ * drape_world_add_tet_mesh). */
+static void test_builders_name_themselves(void)
+{
+    tu_log log;
+    drape_world_def def = tu_def(&log);
+    drape_world *w = tu_world(&def);
+    drape_cloth_def cloth = drape_default_cloth_def(); /* each within 1e9 m, the far edge is not */
+    cloth.origin.x = 9e8f, cloth.u_axis.x = 9e8f;
+    ENSURE_REFUSED(&log, drape_world_add_cloth(w, &cloth, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_cloth: particle 4: position (1.01613e+09, ",
+                   "must be finite and within 1e+09");
+    drape_rope_def rope = drape_default_rope_def(); /* 1e-14 kg over 100: below 1e-15 kg each */
+    rope.mass = 1e-14f, rope.count = 100;
+    ENSURE_REFUSED(&log, drape_world_add_rope(w, &rope, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_rope: particle 1: mass = ", NO_NEEDLE);
+    drape_soft_box_def box = drape_default_soft_box_def();
+    box.mass = 1e-14f, box.nx = box.ny = box.nz = 5;
+    ENSURE_REFUSED(&log, drape_world_add_soft_box(w, &box, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_soft_box: particle 0: mass = ", NO_NEEDLE);
+    box = drape_default_soft_box_def(); /* a Neo-Hookean box is built as a tetrahedral mesh */
+    box.youngs_modulus = 1e5f, box.poisson_ratio = 0.7f;
+    ENSURE_REFUSED(&log, drape_world_add_soft_box(w, &box, NULL), DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_soft_box: def->youngs_modulus = ", "def->poisson_ratio = 0.7");
+    drape_icosphere_def sphere = drape_default_icosphere_def();
+    sphere.mass = 1e-14f;
+    ENSURE_REFUSED(&log, drape_world_add_icosphere(w, &sphere, NULL, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_icosphere: particle 0: mass = ", NO_NEEDLE);
+    drape_particle_block_def block = drape_default_particle_block_def();
+    block.mass = 1e-20f;
+    ENSURE_REFUSED(&log, drape_world_add_particle_block(w, &block, NULL),
+                   DRAPE_ERROR_INVALID_ARGUMENT,
+                   "drape_world_add_particle_block: particle 0: mass = ", NO_NEEDLE);
+    ENSURE(drape_world_particle_count(w) == 0);
+    ENSURE(drape_world_constraint_count(w, DRAPE_CONSTRAINT_DISTANCE) == 0);
+    drape_world_destroy(w);
+}
+
 static void test_result_strings_and_default_log(void)
 {
     const drape_result all[] = {DRAPE_OK,
@@ -953,6 +993,7 @@ int suite_bad_input(void)
     RUN_TEST(test_limits);
     RUN_TEST(test_result_strings_and_default_log);
     RUN_TEST(test_builders_name_the_bad_field);
+    RUN_TEST(test_builders_name_themselves);
     RUN_TEST(test_stiffness_model_mixing_refused);
     RUN_TEST(test_rest_from_positions_is_one_convention);
     return test_finish();

@@ -146,7 +146,6 @@ typedef struct dr_particle_grid {
     uint32_t *sorted;            /* particle indices bucket by bucket */
     uint32_t *nbr;               /* per particle: contacts at the substep's start */
     uint32_t *ncand;             /* per particle: contact candidates (dr_particle_candidates) */
-    uint32_t *list;              /* per particle: DR_NBR_CAP slots for the candidates' indices */
     dr_vec4 *vpre;   /* per particle: its velocity after the prediction (m/s), for restitution */
     dr_vec4 *dnew;   /* the gather's output */
     dr_vec4 *anchor; /* per particle: its prediction when the grid was built (m) */

@@ -85,7 +85,6 @@ void dr_particle_grid_free(dr_particle_grid *g)
     free(g->sorted);
     free(g->nbr);
     free(g->ncand);
-    free(g->list);
     free(g->vpre);
     free(g->dnew);
     free(g->sum);
@@ -129,7 +128,6 @@ static drape_result grid_alloc(drape_world *w)
     g->sorted = malloc((size_t)n * sizeof *g->sorted);
     g->nbr = calloc(n, sizeof *g->nbr);
     g->ncand = calloc(n, sizeof *g->ncand);
-    g->list = malloc((size_t)n * DR_NBR_CAP * sizeof *g->list);
     g->vpre = malloc((size_t)n * sizeof *g->vpre);
     g->dnew = malloc((size_t)n * sizeof *g->dnew);
     g->sum = calloc(n, sizeof *g->sum); /* zero, and left zero by every pass over them */
@@ -152,10 +150,10 @@ static drape_result grid_alloc(drape_world *w)
     g->counts = malloc((size_t)b * sizeof *g->counts);
     g->start = malloc(((size_t)b + 1) * sizeof *g->start);
     if (!g->cell || !g->coord || !g->dense_sorted || !g->sorted || !g->nbr || !g->ncand ||
-        !g->list || !g->vpre || !g->dnew || !g->sum || !g->ground || !g->anchor ||
-        !g->grid_anchor || !g->grid_group || !g->support || !g->lift || !g->rests ||
-        !g->rests_before || !g->pass || !g->member || !g->local || !g->ld || !g->dense_anchor ||
-        !g->dense_group || !g->wall || !g->moved || !g->counts || !g->start) {
+        !g->vpre || !g->dnew || !g->sum || !g->ground || !g->anchor || !g->grid_anchor ||
+        !g->grid_group || !g->support || !g->lift || !g->rests || !g->rests_before || !g->pass ||
+        !g->member || !g->local || !g->ld || !g->dense_anchor || !g->dense_group || !g->wall ||
+        !g->moved || !g->counts || !g->start) {
         dr_particle_grid_free(g);
         return dr_fail(&w->def, DRAPE_ERROR_OUT_OF_MEMORY,
                        "drape_world_step: no memory for the particle grid (%u particles, %u "
@@ -231,8 +229,11 @@ static const int8_t half_shell[13][3] = {
     {-1, 0, 1}, {0, 0, 1},  {1, 0, 1}, {-1, 1, 1}, {0, 1, 1},   {1, 1, 1},
 };
 
-/* i lists j and j lists i as candidates, D their collision distance; `touching` when they touch
- * at their anchors. The pair also goes into the list of candidate pairs (cand_pairs). */
+/* i and j count each other as candidates (ncand), D their collision distance; `touching` when
+ * they touch at their anchors (nbr). The pair goes into the list of candidate pairs (cand_pairs),
+ * the CPU reference's only list of them: no per-particle lists as on the device (the pair pass
+ * works from cand_pairs, and a particle with more than DR_NBR_CAP candidates searches the grid,
+ * overflow_gather). */
 static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, float D, bool touching)
 {
     if (g->cand_count == g->cand_capacity) {
@@ -249,10 +250,6 @@ static void add_candidates(dr_particle_grid *g, uint32_t i, uint32_t j, float D,
         g->cand_pairs[g->cand_count++] = (dr_cand_pair){i, j, D};
     else
         g->cand_lost = true;
-    if (g->ncand[i] < DR_NBR_CAP)
-        g->list[(size_t)i * DR_NBR_CAP + g->ncand[i]] = j;
-    if (g->ncand[j] < DR_NBR_CAP)
-        g->list[(size_t)j * DR_NBR_CAP + g->ncand[j]] = i;
     g->ncand[i]++;
     g->ncand[j]++;
     g->nbr[i] += touching;
@@ -388,10 +385,13 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
                        "drape_world_step: no memory for the particle contact candidates");
     pass_order(w, order);
     rest_flags(w);
+    /* without overflow (pass_order) every list is complete, and the loops below read no count */
+    const bool complete = !g->overflow;
     uint64_t per_pass[DR_CONTACT_PASSES] = {0}, count = 0;
     for (uint32_t c = 0; c < g->cand_count; ++c) {
         const dr_cand_pair cp = g->cand_pairs[c];
-        const bool ci = g->ncand[cp.i] <= DR_NBR_CAP, cj = g->ncand[cp.j] <= DR_NBR_CAP;
+        const bool ci = complete || g->ncand[cp.i] <= DR_NBR_CAP,
+                   cj = complete || g->ncand[cp.j] <= DR_NBR_CAP;
         const uint32_t pi = g->pass[cp.i], pj = g->pass[cp.j];
         per_pass[pi] += ci;
         per_pass[pj] += cj && !(ci && pi == pj);
@@ -433,7 +433,8 @@ static drape_result pair_records(drape_world *w, const uint32_t *order)
     const uint8_t *pass = g->pass;
     for (uint32_t c = 0, end = g->cand_count; c < end; ++c) {
         const dr_cand_pair cp = cand[c];
-        const bool ci = ncand[cp.i] <= DR_NBR_CAP, cj = ncand[cp.j] <= DR_NBR_CAP;
+        const bool ci = complete || ncand[cp.i] <= DR_NBR_CAP,
+                   cj = complete || ncand[cp.j] <= DR_NBR_CAP;
         const uint32_t pi = pass[cp.i], pj = pass[cp.j];
         if (ci)
             pair_record(o, cursor[pi]++, cp.i, cp.j, cp.D, cj && pi == pj);
@@ -474,9 +475,11 @@ static void list_near(drape_world *w, uint32_t k, const uint32_t *near, const fl
 
 /* The pairs of the particle at place k of dense_sorted with those at places [range[r][0],
  * range[r][1]) for r < ranges (all in neighbouring cells), from the anchors in that order: the
- * two radii's reach tried first without a branch (which pass it is as good as random), the
- * places within it listed, up to 64 at a time, for list_near. */
-static void pair_ranges(drape_world *w, uint32_t k, const uint32_t (*range)[2], int ranges)
+ * squared distance tried first without a branch (which pass it is as good as random) against
+ * reach2, the squared reach of the two largest radii (dense_reach2: no pair reaches further), the
+ * places within it listed, up to 64 at a time, for list_near's test in full. */
+static void pair_ranges(drape_world *w, uint32_t k, const uint32_t (*range)[2], int ranges,
+                        float reach2)
 {
     const dr_vec4 *anchor = w->grid.dense_anchor;
     const dr_vec4 ai = anchor[k];
@@ -484,17 +487,26 @@ static void pair_ranges(drape_world *w, uint32_t k, const uint32_t (*range)[2], 
     float near_d2[64];
     for (int r = 0; r < ranges; ++r)
         for (uint32_t m = range[r][0]; m < range[r][1]; ++m) {
-            const dr_vec4 aj = anchor[m], d = dr_sub3(ai, aj);
+            const dr_vec4 d = dr_sub3(ai, anchor[m]);
             const float d2 = dr_dot3(d, d);
             near[found] = m;
             near_d2[found] = d2;
-            found += (uint32_t)dr_within_reach(ai.w + aj.w, d2);
+            found += (uint32_t)(d2 < reach2);
             if (found == 64u) {
                 list_near(w, k, near, near_d2, found);
                 found = 0;
             }
         }
     list_near(w, k, near, near_d2, found);
+}
+
+/* The square of the reach (dr_within_reach) of a pair of radius rmax each: every pair of radii at
+ * most rmax has a reach whose square is at most this one (the sum, the product and the square
+ * round monotonically), so that d2 < this bound holds for every pair dr_within_reach accepts. */
+static float dense_reach2(float rmax)
+{
+    const float reach = (rmax + rmax) * (1.0f + DR_NBR_MARGIN);
+    return reach * reach;
 }
 
 /* The candidates as in dr_cpu_particle_candidates, over a dense grid of the box of the occupied
@@ -551,11 +563,14 @@ static bool dense_candidates(drape_world *w)
     /* the scatter moved each start to its cell's end, the next cell's start */
     memmove(start + 1, start, (size_t)cells * sizeof *start);
     start[0] = 0;
+    float rmax = 0.0f;
     for (uint32_t k = 0; k < members; ++k) {
         const uint32_t i = g->dense_sorted[k];
         g->dense_anchor[k] = DR_V4(g->anchor[i].x, g->anchor[i].y, g->anchor[i].z, w->shape[i].w);
         g->dense_group[k] = w->group[i];
+        rmax = w->shape[i].w > rmax ? w->shape[i].w : rmax;
     }
+    const float reach2 = dense_reach2(rmax);
     /* the four rows of the half shell past the own row: (dy, dz) */
     static const int8_t rows[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
     for (int64_t z = 0; z < nz; ++z)
@@ -578,7 +593,7 @@ static bool dense_candidates(drape_world *w)
                 }
                 for (uint32_t k = start[c]; k < start[c + 1]; ++k) {
                     range[0][0] = k + 1;
-                    pair_ranges(w, k, (const uint32_t(*)[2])range, ranges);
+                    pair_ranges(w, k, (const uint32_t(*)[2])range, ranges, reach2);
                 }
             }
     return true;
@@ -648,29 +663,33 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
     const float mu_s = w->def.particle_static_friction, mu_k = w->def.particle_kinetic_friction,
                 relax = w->def.contact_relaxation;
     const int gravity = dr_dot3(up, up) > 0.0f;
-    const dr_vec4 *ld = g->ld;
+    const dr_vec4 *ld = g->ld, *xijs = g->pair_xij, *ground = g->ground;
+    const uint32_t *ends = g->pair_ends, end = g->pass_start[pass + 1];
+    const dr_pair_record *pairs = g->pairs;
+    const float *lift = g->lift;
+    uint32_t *touch = g->touching;
     dr_pair_sum *sum = g->sum;
     /* first the pairs within their collision distance, without a branch (which pairs touch is
-     * as good as random) */
+     * as good as random); the grid's pointers loaded once (the compiler cannot tell that the
+     * stores leave them as they are) */
     uint32_t touching = 0;
-    for (uint32_t p = g->pass_start[pass]; p < g->pass_start[pass + 1]; ++p) {
-        const dr_vec4 xij = g->pair_xij[p];
-        const dr_vec4 r = dr_add3(
-            xij, dr_sub3(ld[g->pair_ends[2 * (size_t)p]], ld[g->pair_ends[2 * (size_t)p + 1]]));
-        g->touching[touching] = p;
+    for (uint32_t p = g->pass_start[pass]; p < end; ++p) {
+        const dr_vec4 xij = xijs[p];
+        const dr_vec4 r =
+            dr_add3(xij, dr_sub3(ld[ends[2 * (size_t)p]], ld[ends[2 * (size_t)p + 1]]));
+        touch[touching] = p;
         touching += dr_dot3(r, r) < xij.w * xij.w;
     }
     for (uint32_t t = 0; t < touching; ++t) {
-        const uint32_t p = g->touching[t], i = g->pair_ends[2 * (size_t)p],
-                       j = g->pair_ends[2 * (size_t)p + 1];
-        const dr_pair_record *pr = &g->pairs[p];
+        const uint32_t p = touch[t], i = ends[2 * (size_t)p], j = ends[2 * (size_t)p + 1];
+        const dr_pair_record *pr = &pairs[p];
         const dr_vec4 di = ld[i], dj = ld[j];
-        const float D = g->pair_xij[p].w;
-        const dr_vec4 r = dr_add3(g->pair_xij[p], dr_sub3(di, dj));
+        const float D = xijs[p].w;
+        const dr_vec4 r = dr_add3(xijs[p], dr_sub3(di, dj));
         const float len2 = dr_dot3(r, r);
         const float above = dr_pair_stack(r, up, D, pr->unstacked);
-        const int grounded_i = dr_grounded_at(g->ground[i], di),
-                  grounded_j = dr_grounded_at(g->ground[j], dj);
+        const int grounded_i = dr_grounded_at(ground[i], di),
+                  grounded_j = dr_grounded_at(ground[j], dj);
         const float share_i = dr_pair_weigh(&sum[i], pr->wi, grounded_i, pr->ni, pr->wj, grounded_j,
                                             pr->nj, relax, above, gravity, pr->unstacked);
         float share_j = 0.0f;
@@ -680,7 +699,7 @@ static void pair_pass(drape_world *w, dr_vec4 up, unsigned first, uint32_t pass)
         if (!(share_i > 0.0f) && !(share_j > 0.0f))
             continue;
         const dr_vec4 push = dr_pair_push_vector(pr->pi, pr->pj, r, len2, D, di, dj, mu_s, mu_k, up,
-                                                 g->lift[pr->pi], g->lift[pr->pj], first);
+                                                 lift[pr->pi], lift[pr->pj], first);
         if (share_i > 0.0f)
             dr_pair_add(&sum[i], push, share_i);
         if (share_j > 0.0f)
@@ -703,10 +722,10 @@ static void overflow_gather(drape_world *w, dr_vec4 up, unsigned first, uint32_t
         if (g->ncand[i] > DR_NBR_CAP)
             g->dnew[k] = dr_particle_gather(
                 i, w->x, w->d, g->grid_anchor, g->grid_group, g->anchor, w->shape, w->group,
-                w->contacts, g->nbr, g->ncand, g->list, i, g->start, g->sorted, inv_cell, mask,
-                w->def.particle_static_friction, w->def.particle_kinetic_friction,
-                w->def.contact_relaxation, up, g->lift, first, w->d, g->pass, 0u, g->vpre,
-                dr_particle_impact_speed(w), g->rests, &found);
+                w->contacts, g->nbr, g->ncand, NULL /* unread past DR_NBR_CAP */, i, g->start,
+                g->sorted, inv_cell, mask, w->def.particle_static_friction,
+                w->def.particle_kinetic_friction, w->def.contact_relaxation, up, g->lift, first,
+                w->d, g->pass, 0u, g->vpre, dr_particle_impact_speed(w), g->rests, &found);
     }
 }
 
@@ -895,14 +914,14 @@ drape_result dr_particle_check(drape_world *w)
 }
 
 /* The grid's arrays per particle: cell, sorted, nbr, ncand (4 B each), dnew, anchor, vpre, shape,
- * coord (2 x 16 B), group, support (4 B each), the candidate lists, the pair sums, the ground plane
+ * coord (2 x 16 B), group, support (4 B each), the pair sums, the ground plane
  * (16 B), the dense grid (at most 4 B + DENSE_CELLS + 1 starts); the pass order: member, local (4
  * B each), ld (16 B), pass (1 B); the dense grid's anchors (16 B) and groups (4 B); restitution's
  * collider parts (8 B) and changed flags (2 B); the rest flags (2 x 4 B). */
 static uint64_t grid_bytes_per_particle(void)
 {
-    return 4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + 4 * DR_NBR_CAP + sizeof(dr_pair_sum) +
-           16 + 4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2 + 8;
+    return 4 + 4 + 4 + 4 + 16 + 16 + 16 + 16 + 32 + 4 + 4 + sizeof(dr_pair_sum) + 16 +
+           4 * (DENSE_CELLS + 2) + 4 + 4 + 16 + 1 + 16 + 4 + 8 + 2 + 8;
 }
 
 uint64_t dr_particle_grid_bytes_each(void)
@@ -910,8 +929,9 @@ uint64_t dr_particle_grid_bytes_each(void)
     /* the table's counts and starts (at most 4 buckets per particle, dr_particle_plan_update), and
      * six candidate pairs with their pair records: a ball packed among twelve others, each pair
      * counted once (balls settled in a box hold 790 B per ball in all, drape-bench-particles'
-     * grid MiB) */
-    return grid_bytes_per_particle() + 4 * 8 +
+     * grid MiB, when the CPU reference still kept them); and the OpenCL backend's candidate lists
+     * (DR_NBR_CAP slots per particle), which the CPU reference does not keep */
+    return grid_bytes_per_particle() + 4 * DR_NBR_CAP + 4 * 8 +
            6 * (sizeof(dr_cand_pair) + sizeof(dr_pair_record) + sizeof(dr_vec4) + 8 + 4);
 }
 
